@@ -1,0 +1,12 @@
+# Build step: turns text files into one C file of byte arrays, so the binary
+# carries its templates and never reads them from an absolute path.
+# Each file becomes an entry {basename, bytes, length} in ssmc_embedded_files[].
+function(ssmc_embed target out)
+  set(files ${ARGN})
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DFILES=${files}"
+            -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
+    DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
+    COMMENT "Embedding templates")
+  add_custom_target(${target} DEPENDS ${out})
+endfunction()

@@ -1,0 +1,1 @@
+# Placeholder until the JIT lands: no in-process compiler linked.

@@ -1,0 +1,84 @@
+/* runtime stage: the C ABI of every ssmc kernel (CPU now, CUDA later).
+ *
+ * Generated kernels include this header and nothing else; it is also mapped
+ * into the in-process compiler, so it must only need <stdint.h> (provided by
+ * the compiler itself under -ffreestanding).
+ *
+ * Layouts (per head, following flash-linear-attention):
+ *   inputs   (T_total, H_in, D)  tokens of all sequences packed; D = K, V or 1
+ *            H_in = h_qk for [K]-vectors of the "normal"/"unit_sphere" domains,
+ *            h_v for [V]-vectors and for gates (scalar or [K] log-decays, unit)
+ *   output   (T_total, h_v, V)
+ *   states   (N, h_v, S) fp32, S = state_size[i]:
+ *            a [V,K] state is stored transposed, (K, V) row-major (= fla's [N,H,K,V]);
+ *            a symmetric [K,K] state is its packed lower triangle, row-major,
+ *            element (i, j>=... i>=j) at i*(i+1)/2 + j, K*(K+1)/2 floats.
+ *   vector inputs and the output have the kernel's dtype; gates are fp32.
+ * Value head h reads q/k head h / (h_v / h_qk) (grouped value heads). */
+#ifndef SSMC_KERNEL_H
+#define SSMC_KERNEL_H
+#include <stdint.h>
+
+#define SSMC_ABI_VERSION 1
+#define SSMC_MAX_IO 8
+
+typedef enum { SSMC_F32 = 0, SSMC_BF16 = 1 } ssmc_dtype;
+
+/* Chunkwise forward over a batch of sequences. A work item is one
+ * (sequence, value head) pair: item = n * h_v + h. */
+typedef struct ssmc_fwd_args {
+  int32_t n_seqs;                    /* N */
+  int32_t h_qk, h_v;                 /* head counts; h_v % h_qk == 0 */
+  const int64_t *cu_seqlens;         /* (N+1) token offsets, or NULL: N x t_len */
+  int64_t t_len;                     /* tokens per sequence when cu_seqlens == NULL */
+  const void *in[SSMC_MAX_IO];       /* spec inputs in declaration order */
+  void *out;                         /* (T_total, h_v, V) */
+  void *aux_out[SSMC_MAX_IO];        /* readout intermediates (e.g. x), (T_total, h_v, K) fp32; may be NULL */
+  const float *state_in[SSMC_MAX_IO];/* per state: (N, h_v, S) or NULL (zero state) */
+  float *state_out[SSMC_MAX_IO];     /* per state: (N, h_v, S) or NULL; may alias state_in */
+  int32_t iters;                     /* solver iterations; <= 0: the spec's default */
+} ssmc_fwd_args;
+
+/* One token per sequence; states live in slots and are updated in place.
+ * A work item is one (sequence, value head) pair. */
+typedef struct ssmc_decode_args {
+  int32_t n_seqs;                    /* N */
+  int32_t h_qk, h_v;
+  const void *in[SSMC_MAX_IO];       /* (N, H_in, D) */
+  void *out;                         /* (N, h_v, V) */
+  void *aux_out[SSMC_MAX_IO];        /* (N, h_v, K) fp32; may be NULL */
+  float *state[SSMC_MAX_IO];         /* per state: (n_slots, h_v, S) */
+  const int32_t *slots;              /* (N) state slot of each sequence, or NULL: slot n */
+  int32_t iters;
+} ssmc_decode_args;
+
+/* ws: per-thread workspace of ws_floats floats (64-byte aligned). */
+typedef void (*ssmc_fwd_fn)(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
+typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws);
+
+enum { SSMC_IN_NORMAL = 0, SSMC_IN_UNIT_SPHERE = 1, SSMC_IN_LOG_DECAY = 2, SSMC_IN_UNIT = 3 };
+
+/* One entry of a kernel table: identity, shapes, constraints, entry points. */
+typedef struct ssmc_kernel {
+  const char *name;          /* procedural: ssmc_<family>_<hash>_k<K>v<V>_c<C>_bk<bk>bv<bv>_<dtype> */
+  const char *family;        /* the spec's family name (informational only) */
+  const char *spec_hash;     /* 16 hex digits of the canonical spec */
+  int32_t K, V, chunk, bk, bv;
+  ssmc_dtype dtype;
+  int32_t n_inputs;
+  const char *const *input_names;
+  const int32_t *input_dim;    /* 0 scalar, else length (K or V) */
+  const int32_t *input_domain; /* SSMC_IN_* */
+  int32_t n_states;
+  const char *const *state_names;
+  const int64_t *state_size;   /* floats per (slot, head) */
+  const int32_t *state_symmetric;
+  int32_t n_aux;               /* readout intermediates written to aux_out */
+  const char *const *aux_names;
+  int32_t default_iters;       /* 0 when the spec has no solve */
+  int64_t ws_floats;           /* per-thread workspace for fwd and decode */
+  ssmc_fwd_fn fwd;
+  ssmc_decode_fn decode;
+} ssmc_kernel;
+
+#endif

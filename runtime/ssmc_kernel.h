@@ -12,7 +12,7 @@
  *   states   (N, h_v, S) fp32, S = state_size[i]:
  *            a [V,K] state is stored transposed, (K, V) row-major (= fla's [N,H,K,V]);
  *            a symmetric [K,K] state is its packed lower triangle, row-major,
- *            element (i, j>=... i>=j) at i*(i+1)/2 + j, K*(K+1)/2 floats.
+ *            element (i, j) with i >= j at i*(i+1)/2 + j, K*(K+1)/2 floats.
  *   vector inputs and the output have the kernel's dtype; gates are fp32.
  * Value head h reads q/k head h / (h_v / h_qk) (grouped value heads). */
 #ifndef SSMC_KERNEL_H

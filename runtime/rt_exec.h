@@ -1,0 +1,15 @@
+/* runtime stage: runs a kernel's work items on all CPU cores.
+ * Items ((sequence, head) pairs) are handed out dynamically, since variable
+ * sequence lengths make them uneven. Workspace is planned once per call. */
+#ifndef SSMC_RT_EXEC_H
+#define SSMC_RT_EXEC_H
+#include "ssmc_kernel.h"
+
+/* Number of worker threads: SSMC_THREADS from the environment, else the
+ * number of online CPUs. */
+int rt_threads(void);
+/* Returns 0, or -1 if memory for the workspace could not be had. */
+int rt_run_fwd(const ssmc_kernel *k, const ssmc_fwd_args *a, int nthreads);
+int rt_run_decode(const ssmc_kernel *k, const ssmc_decode_args *a, int nthreads);
+
+#endif

@@ -3,10 +3,11 @@
 # Each file becomes an entry {basename, bytes, length} in ssmc_embedded_files[].
 function(ssmc_embed target out)
   set(files ${ARGN})
+  string(REPLACE ";" "|" joined "${files}")
   add_custom_command(OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DFILES=${files}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DFILES=${joined}"
             -P ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
     DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/embed_run.cmake
-    COMMENT "Embedding templates")
+    COMMENT "Embedding templates" VERBATIM)
   add_custom_target(${target} DEPENDS ${out})
 endfunction()

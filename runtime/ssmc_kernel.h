@@ -67,7 +67,7 @@ typedef struct ssmc_kernel {
   ssmc_dtype dtype;
   int32_t n_inputs;
   const char *const *input_names;
-  const int32_t *input_dim;    /* 0 scalar, else length (K or V) */
+  const int32_t *input_dim;    /* 0 scalar, 1 a [K] vector, 2 a [V] vector */
   const int32_t *input_domain; /* SSMC_IN_* */
   int32_t n_states;
   const char *const *state_names;
@@ -80,5 +80,18 @@ typedef struct ssmc_kernel {
   ssmc_fwd_fn fwd;
   ssmc_decode_fn decode;
 } ssmc_kernel;
+
+/* Facts every backend and caller share about input i of kernel k. */
+static inline int ssmc_input_len(const ssmc_kernel *k, int i) {
+  return k->input_dim[i] == 1 ? k->K : k->input_dim[i] == 2 ? k->V : 1;
+}
+/* Gates (scalars, log decays, unit-interval values) are fp32, one per value head. */
+static inline int ssmc_input_is_gate(const ssmc_kernel *k, int i) {
+  return k->input_dim[i] == 0 || k->input_domain[i] == SSMC_IN_LOG_DECAY || k->input_domain[i] == SSMC_IN_UNIT;
+}
+/* [K] vectors that are not gates (q, k) have h_qk heads; everything else h_v. */
+static inline int ssmc_input_qk_heads(const ssmc_kernel *k, int i) {
+  return k->input_dim[i] == 1 && !ssmc_input_is_gate(k, i);
+}
 
 #endif

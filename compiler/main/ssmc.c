@@ -1,22 +1,182 @@
-/* driver stage: the ssmc command line. */
+/* driver stage: the ssmc command line.
+ * Exit codes: 0 success, 1 a check failed, 2 bad input or usage. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "bench.h"
+#include "build.h"
+#include "chk.h"
+#include "gen.h"
+#include "jit.h"
+#include "rt_exec.h"
 
 static void usage(FILE *o) {
-  fprintf(o, "usage: ssmc <command> [options]\n"
-             "  gen SPEC... [-o DIR]      emit C kernels for specs\n"
-             "  gen --check               regenerate generated/ in memory, diff\n"
-             "  check SPEC... [--seed N]  compare kernels with the fp64 oracle\n"
-             "  bench SPEC...             CPU throughput\n");
+  fprintf(o,
+          "usage: ssmc <command> [options]\n"
+          "  gen [SPEC...] [-o DIR]       emit C kernels; with no SPEC, the built-in families\n"
+          "                               (dsl/families/*.yaml) into generated/\n"
+          "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
+          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c]\n"
+          "                               compare every kernel with the fp64 oracle\n"
+          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--backend c]\n"
+          "                               CPU throughput: chunkwise vs recurrent\n"
+          "common options: --root DIR (repository root, default .), --templates DIR\n"
+          "  --help, --version\n");
+}
+
+typedef struct {
+  const char *specs[64];
+  int nspecs;
+  const char *out, *root, *templates;
+  int check, quick, jit, iters, T, H, threads, reps;
+  unsigned long long seed;
+} opts;
+
+static int parse(int argc, char **argv, opts *o) {
+  memset(o, 0, sizeof *o);
+  o->root = ".";
+  o->seed = 1;
+  o->T = 4096;
+  o->H = 4;
+  o->reps = 5;
+  o->threads = rt_threads();
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define VAL(name) (!strcmp(a, name) && (v || (fprintf(stderr, "ssmc: error: %s needs a value\n", name), 0)))
+    if (!strcmp(a, "--check")) o->check = 1;
+    else if (!strcmp(a, "--quick")) o->quick = 1;
+    else if (!strcmp(a, "--jit")) o->jit = 1;
+    else if (VAL("-o")) { o->out = v; i++; }
+    else if (VAL("--root")) { o->root = v; i++; }
+    else if (VAL("--templates")) { o->templates = v; i++; }
+    else if (VAL("--seed")) { o->seed = strtoull(v, NULL, 10); i++; }
+    else if (VAL("--iters")) { o->iters = atoi(v); i++; }
+    else if (VAL("--T")) { o->T = atoi(v); i++; }
+    else if (VAL("--H")) { o->H = atoi(v); i++; }
+    else if (VAL("--threads")) { o->threads = atoi(v); i++; }
+    else if (VAL("--reps")) { o->reps = atoi(v); i++; }
+    else if (VAL("--backend")) {
+      if (strcmp(v, "c")) { fprintf(stderr, "ssmc: error: unknown backend '%s' (this build has: c)\n", v); return 2; }
+      i++;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "ssmc: error: unknown option '%s'\n", a);
+      return 2;
+    } else if (o->nspecs < 64) o->specs[o->nspecs++] = a;
+    else { fprintf(stderr, "ssmc: error: too many specs\n"); return 2; }
+    if (!strcmp(a, "-o") || !strcmp(a, "--root") || !strcmp(a, "--templates") || !strcmp(a, "--seed") ||
+        !strcmp(a, "--iters") || !strcmp(a, "--T") || !strcmp(a, "--H") || !strcmp(a, "--threads") ||
+        !strcmp(a, "--reps") || !strcmp(a, "--backend"))
+      if (!v) return 2;
+#undef VAL
+  }
+  if (o->T < 1 || o->H < 1 || o->threads < 1 || o->reps < 1) {
+    fprintf(stderr, "ssmc: error: --T, --H, --threads and --reps must be positive\n");
+    return 2;
+  }
+  if (o->templates) emit_set_template_dir(o->templates);
+  return 0;
+}
+
+static int load_specs(gen_set *g, const opts *o) {
+  diag d = {0};
+  int rc = o->nspecs ? 0 : gen_add_builtins(g, o->root, &d);
+  for (int i = 0; i < o->nspecs && !rc; i++) rc = gen_add(g, o->specs[i], &d);
+  if (rc) diag_print(&d, stderr);
+  return rc ? 2 : 0;
+}
+
+static int cmd_gen(const opts *o) {
+  gen_set g;
+  gen_init(&g);
+  int rc = load_specs(&g, o);
+  if (!rc) {
+    gen_file *f;
+    int n = gen_files(&g, &f);
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/generated", o->root);
+    if (o->check) {
+      int bad = gen_diff(f, n, dir, stdout);
+      if (bad) fprintf(stderr, "ssmc: generated/ differs from the specs and templates in %d file(s); run ssmc gen\n", bad);
+      else printf("generated/ is up to date (%d files)\n", n);
+      rc = bad ? 1 : 0;
+    } else {
+      diag d = {0};
+      if (gen_write(f, n, o->out ? o->out : dir, &d)) { diag_print(&d, stderr); rc = 2; }
+      else printf("wrote %d files to %s\n", n, o->out ? o->out : dir);
+    }
+    gen_files_free(f, n);
+  }
+  gen_free(&g);
+  return rc;
+}
+
+static int cmd_check(const opts *o) {
+  gen_set g;
+  gen_init(&g);
+  int rc = load_specs(&g, o), failed = 0, rows = 0;
+  chk_opts co = {o->seed, !o->quick, o->threads, o->iters};
+  if (!rc) printf("%-44s %-14s %-22s %10s %10s %7s  %s\n", "kernel", "shape", "quantity", "max_abs", "rel_l2", "bound", "result");
+  for (int i = 0; i < g.n && !rc; i++)
+    for (int j = 0; j < g.u[i]->nk && !rc; j++) {
+      build_kernel bk;
+      diag d = {0};
+      if (build_get(&g.u[i]->k[j], o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
+      printf("# %s (%s%s) %s\n", bk.k->name, bk.builtin ? "built-in" : "compiled in-process",
+             bk.from_cache ? ", from cache" : "", g.u[i]->fam.summary);
+      chk_result r;
+      failed += chk_kernel(&g.u[i]->fam, bk.k, &co, stdout, &r);
+      rows += r.rows;
+      build_release(&bk);
+    }
+  if (!rc) printf("check: %d of %d comparisons passed\n", rows - failed, rows);
+  gen_free(&g);
+  return rc ? rc : failed ? 1 : 0;
+}
+
+static int cmd_bench(const opts *o) {
+  gen_set g;
+  gen_init(&g);
+  int rc = load_specs(&g, o);
+  if (!rc)
+    printf("# ssmc bench: T=%d H=%d threads=%d, median of %d; FLOPs counted in the recurrent form\n", o->T, o->H,
+           o->threads, o->reps);
+  for (int i = 0; i < g.n && !rc; i++)
+    for (int j = 0; j < g.u[i]->nk && !rc; j++) {
+      build_kernel bk;
+      diag d = {0};
+      if (build_get(&g.u[i]->k[j], o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
+      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters};
+      bench_result r;
+      bench_kernel(&g.u[i]->fam, bk.k, &bo, &r);
+      double tok = (double)o->T;
+      double gf = r.flops_per_token * tok * o->H;
+      printf("%-44s chunkwise %9.2f ms %9.0f tok/s %7.1f GFLOP/s | recurrent %9.2f ms %9.0f tok/s %7.1f GFLOP/s | x%.2f\n",
+             bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3, gf / r.fwd_ms * 1e-6, r.rec_ms, tok / r.rec_ms * 1e3,
+             gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);
+      build_release(&bk);
+    }
+  gen_free(&g);
+  return rc;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    usage(stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) { usage(stderr); return 2; }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
+  if (!strcmp(cmd, "--version")) { printf("ssmc %s (in-process C compiler: %s)\n", SSMC_VERSION, jit_version()); return 0; }
+  opts o;
+  if (strcmp(cmd, "gen") && strcmp(cmd, "check") && strcmp(cmd, "bench")) {
+    fprintf(stderr, "ssmc: error: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
   }
-  if (!strcmp(argv[1], "--version")) { printf("ssmc %s\n", SSMC_VERSION); return 0; }
-  fprintf(stderr, "ssmc: error: unknown command '%s'\n", argv[1]);
-  usage(stderr);
-  return 2;
+  if (parse(argc, argv, &o)) return 2;
+  if (!strcmp(cmd, "gen")) {
+    if (o.check && (o.nspecs || o.out)) { fprintf(stderr, "ssmc: error: gen --check takes no SPEC or -o\n"); return 2; }
+    if (o.nspecs && !o.out) { fprintf(stderr, "ssmc: error: gen SPEC... needs -o DIR (generated/ holds the built-ins)\n"); return 2; }
+    return cmd_gen(&o);
+  }
+  if (!o.nspecs && strcmp(cmd, "check") && strcmp(cmd, "bench")) return 2;
+  return !strcmp(cmd, "check") ? cmd_check(&o) : cmd_bench(&o);
 }

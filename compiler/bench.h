@@ -1,0 +1,21 @@
+/* compiler stage: CPU throughput of a kernel (a benchmark, not a test).
+ * Times the chunkwise forward and the recurrent form (the decode kernel
+ * stepped token by token over the same sequence) at T tokens and H heads:
+ * warm-up, then the median of several runs, wall clock. */
+#ifndef SSMC_BENCH_H
+#define SSMC_BENCH_H
+#include <stdio.h>
+#include "cls.h"
+#include "ssmc_kernel.h"
+
+typedef struct { int T, H, N, threads, reps, iters; } bench_opts;
+
+typedef struct { double fwd_ms, rec_ms, flops_per_token; } bench_result;
+
+/* FLOPs per token per head in the recurrent form (a multiply-add counts 2):
+ * state updates and readouts 2*KV each (3 for a rank-1 erase), a symmetric
+ * solve state 2*K*K for its update plus 2*K*K per iteration. */
+double bench_flops_per_token(const cls_family *f, int iters);
+int bench_kernel(const cls_family *f, const ssmc_kernel *k, const bench_opts *o, bench_result *r);
+
+#endif

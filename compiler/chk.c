@@ -1,0 +1,345 @@
+/* compiler stage: verification against the fp64 oracle (see chk.h). */
+#include "chk.h"
+#include "orc_interp.h"
+#include "orc_rand.h"
+#include "orc_ref.h"
+#include "orc_tol.h"
+#include "rt_exec.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct chk_batch {
+  const cls_family *f;
+  const layer_spec *s;
+  const ssmc_kernel *k;
+  chk_shape sh;
+  int64_t T, cu[9];
+  int n_in, H_in[SPEC_MAX_IO], D[SPEC_MAX_IO];
+  double *in_d[SPEC_MAX_IO];   /* (T, H_in, D): exactly the values the kernel sees */
+  void *in_k[SPEC_MAX_IO];     /* the kernel's buffers */
+  int n_st;
+  int64_t st_size[SPEC_MAX_IO];
+  float *st0[SPEC_MAX_IO];     /* initial states, ABI layout (N, h_v, size), or NULL */
+  float *st1[SPEC_MAX_IO];     /* states after the last run */
+  void *out_k;                 /* (T, h_v, V) kernel dtype */
+  double *out_d;
+  float *x_k;                  /* (T, h_v, K) the solve's x */
+};
+
+static int64_t sym_size(int K) { return (int64_t)K * (K + 1) / 2; }
+
+static void random_state(orc_rng *r, const ssmc_kernel *k, int i, float *dst) {
+  if (k->state_symmetric[i]) { /* a positive semidefinite H: a few decayed k k' */
+    double *full = calloc((size_t)k->K * k->K, sizeof *full), *u = malloc(sizeof(double) * (size_t)k->K);
+    for (int j = 0; j < 6; j++) {
+      orc_sample(r, SSMC_IN_UNIT_SPHERE, k->K, u);
+      double w = 0.2 + 0.8 * orc_uniform(r);
+      for (int a = 0; a < k->K; a++)
+        for (int b = 0; b < k->K; b++) full[a * k->K + b] += w * u[a] * u[b];
+    }
+    for (int a = 0; a < k->K; a++)
+      for (int b = 0; b <= a; b++) dst[a * (a + 1) / 2 + b] = (float)full[a * k->K + b];
+    free(full);
+    free(u);
+  } else {
+    for (int64_t j = 0; j < k->state_size[i]; j++) dst[j] = (float)(0.1 * orc_normal(r));
+  }
+}
+
+chk_batch *chk_batch_new(const cls_family *f, const ssmc_kernel *k, const chk_shape *sh, uint64_t seed) {
+  chk_batch *b = calloc(1, sizeof *b);
+  b->f = f;
+  b->s = f->spec;
+  b->k = k;
+  b->sh = *sh;
+  b->cu[0] = 0;
+  for (int n = 0; n < sh->n; n++) b->cu[n + 1] = b->cu[n] + sh->lens[n];
+  b->T = b->cu[sh->n];
+  orc_rng r;
+  orc_rng_seed(&r, seed);
+  b->n_in = k->n_inputs;
+  for (int i = 0; i < k->n_inputs; i++) {
+    int D = ssmc_input_len(k, i), H = ssmc_input_qk_heads(k, i) ? sh->h_qk : sh->h_v;
+    int gate = ssmc_input_is_gate(k, i);
+    b->H_in[i] = H;
+    b->D[i] = D;
+    int64_t n = b->T * H * D;
+    b->in_d[i] = malloc(sizeof(double) * (size_t)(n + 1));
+    for (int64_t t = 0; t < b->T * H; t++) orc_sample(&r, k->input_domain[i], D, b->in_d[i] + t * D);
+    int bf = k->dtype == SSMC_BF16 && !gate;
+    b->in_k[i] = malloc((size_t)(n + 1) * (bf ? 2 : 4));
+    for (int64_t j = 0; j < n; j++) {
+      float v = (float)b->in_d[i][j];
+      if (bf) {
+        uint16_t h = orc_f32_to_bf16(v);
+        ((uint16_t *)b->in_k[i])[j] = h;
+        b->in_d[i][j] = orc_bf16_to_f32(h);
+      } else {
+        ((float *)b->in_k[i])[j] = v;
+        b->in_d[i][j] = v;
+      }
+    }
+  }
+  b->n_st = k->n_states;
+  for (int i = 0; i < k->n_states; i++) {
+    b->st_size[i] = k->state_size[i];
+    int64_t n = (int64_t)(sh->n + 1) * sh->h_v * k->state_size[i]; /* one spare slot for decode */
+    b->st1[i] = calloc((size_t)n, sizeof(float));
+    if (sh->init) {
+      b->st0[i] = calloc((size_t)n, sizeof(float));
+      for (int64_t s = 0; s < (int64_t)sh->n * sh->h_v; s++) random_state(&r, k, i, b->st0[i] + s * k->state_size[i]);
+    }
+  }
+  b->out_k = calloc((size_t)(b->T * sh->h_v * k->V + 1), k->dtype == SSMC_BF16 ? 2 : 4);
+  b->out_d = calloc((size_t)(b->T * sh->h_v * k->V + 1), sizeof(double));
+  b->x_k = calloc((size_t)(b->T * sh->h_v * k->K + 1), sizeof(float));
+  return b;
+}
+
+void chk_batch_free(chk_batch *b) {
+  if (!b) return;
+  for (int i = 0; i < b->n_in; i++) { free(b->in_d[i]); free(b->in_k[i]); }
+  for (int i = 0; i < b->n_st; i++) { free(b->st0[i]); free(b->st1[i]); }
+  free(b->out_k);
+  free(b->out_d);
+  free(b->x_k);
+  free(b);
+}
+
+static void out_to_double(chk_batch *b) {
+  int64_t n = b->T * b->sh.h_v * b->k->V;
+  for (int64_t j = 0; j < n; j++)
+    b->out_d[j] = b->k->dtype == SSMC_BF16 ? orc_bf16_to_f32(((uint16_t *)b->out_k)[j]) : ((float *)b->out_k)[j];
+}
+
+void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
+  ssmc_fwd_args a = {0};
+  a.n_seqs = b->sh.n;
+  a.h_qk = b->sh.h_qk;
+  a.h_v = b->sh.h_v;
+  a.cu_seqlens = b->cu;
+  for (int i = 0; i < b->n_in; i++) a.in[i] = b->in_k[i];
+  a.out = b->out_k;
+  a.aux_out[0] = k->n_aux ? b->x_k : NULL;
+  for (int i = 0; i < b->n_st; i++) { a.state_in[i] = b->st0[i]; a.state_out[i] = b->st1[i]; }
+  a.iters = iters;
+  rt_run_fwd(k, &a, threads);
+  out_to_double(b);
+}
+
+void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
+  const chk_shape *sh = &b->sh;
+  int N = sh->n, maxlen = 0;
+  for (int n = 0; n < N; n++) maxlen = sh->lens[n] > maxlen ? sh->lens[n] : maxlen;
+  /* slots are permuted: sequence n lives in slot N - n (slot 0 stays unused) */
+  for (int i = 0; i < b->n_st; i++) {
+    int64_t per = (int64_t)sh->h_v * b->st_size[i];
+    memset(b->st1[i], 0, sizeof(float) * (size_t)((N + 1) * per));
+    if (b->st0[i])
+      for (int n = 0; n < N; n++) memcpy(b->st1[i] + (N - n) * per, b->st0[i] + n * per, sizeof(float) * (size_t)per);
+  }
+  void *tin[SPEC_MAX_IO];
+  for (int i = 0; i < b->n_in; i++)
+    tin[i] = malloc((size_t)N * b->H_in[i] * b->D[i] * 4 + 4);
+  int esz = k->dtype == SSMC_BF16 ? 2 : 4;
+  void *tout = malloc((size_t)N * sh->h_v * k->V * esz);
+  float *tx = malloc(sizeof(float) * (size_t)N * sh->h_v * k->K + 4);
+  int32_t slots[8];
+  int64_t tok[8];
+  for (int step = 0; step < maxlen; step++) {
+    int m = 0;
+    for (int n = 0; n < N; n++)
+      if (sh->lens[n] > step) { slots[m] = N - n; tok[m++] = b->cu[n] + step; }
+    for (int i = 0; i < b->n_in; i++) {
+      int gsz = ssmc_input_is_gate(k, i) || k->dtype == SSMC_F32 ? 4 : 2;
+      size_t row = (size_t)b->H_in[i] * b->D[i] * gsz;
+      for (int j = 0; j < m; j++) memcpy((char *)tin[i] + j * row, (char *)b->in_k[i] + tok[j] * row, row);
+    }
+    ssmc_decode_args a = {0};
+    a.n_seqs = m;
+    a.h_qk = sh->h_qk;
+    a.h_v = sh->h_v;
+    for (int i = 0; i < b->n_in; i++) a.in[i] = tin[i];
+    a.out = tout;
+    a.aux_out[0] = k->n_aux ? tx : NULL;
+    for (int i = 0; i < b->n_st; i++) a.state[i] = b->st1[i];
+    a.slots = slots;
+    a.iters = iters;
+    rt_run_decode(k, &a, threads);
+    size_t orow = (size_t)sh->h_v * k->V * esz, xrow = (size_t)sh->h_v * k->K * sizeof(float);
+    for (int j = 0; j < m; j++) {
+      memcpy((char *)b->out_k + tok[j] * orow, (char *)tout + j * orow, orow);
+      memcpy((char *)b->x_k + tok[j] * xrow, (char *)tx + j * xrow, xrow);
+    }
+  }
+  /* back to sequence order */
+  for (int i = 0; i < b->n_st; i++) {
+    int64_t per = (int64_t)sh->h_v * b->st_size[i];
+    float *tmp = malloc(sizeof(float) * (size_t)(N * per) + 4);
+    for (int n = 0; n < N; n++) memcpy(tmp + n * per, b->st1[i] + (N - n) * per, sizeof(float) * (size_t)per);
+    memcpy(b->st1[i], tmp, sizeof(float) * (size_t)(N * per));
+    free(tmp);
+  }
+  for (int i = 0; i < b->n_in; i++) free(tin[i]);
+  free(tout);
+  free(tx);
+  out_to_double(b);
+}
+
+const double *chk_batch_out(chk_batch *b, int64_t *n) { *n = b->T * b->sh.h_v * b->k->V; return b->out_d; }
+const float *chk_batch_state(chk_batch *b, int i, int64_t *n) {
+  *n = (int64_t)b->sh.n * b->sh.h_v * b->st_size[i];
+  return b->st1[i];
+}
+int64_t chk_batch_tokens(const chk_batch *b) { return b->T; }
+
+/* ------------------------------------------------------------ the oracle side */
+
+typedef struct {
+  double *y, *y_exact, *x, *x_exact; /* (T, h_v, V|K) like the kernel */
+  double *st[SPEC_MAX_IO];           /* (N, h_v, size) ABI layout */
+  int failed_solve;
+} oracle_res;
+
+static void oracle_run(chk_batch *b, int iters, oracle_res *o) {
+  const layer_spec *s = b->s;
+  const ssmc_kernel *k = b->k;
+  const chk_shape *sh = &b->sh;
+  int K = s->K, V = s->V;
+  memset(o, 0, sizeof *o);
+  o->y = calloc((size_t)(b->T * sh->h_v * V + 1), sizeof(double));
+  o->y_exact = calloc((size_t)(b->T * sh->h_v * V + 1), sizeof(double));
+  o->x = calloc((size_t)(b->T * sh->h_v * K + 1), sizeof(double));
+  o->x_exact = calloc((size_t)(b->T * sh->h_v * K + 1), sizeof(double));
+  for (int i = 0; i < b->n_st; i++) o->st[i] = calloc((size_t)(sh->n * sh->h_v * b->st_size[i]), sizeof(double));
+  for (int n = 0; n < sh->n; n++)
+    for (int h = 0; h < sh->h_v; h++) {
+      int T = sh->lens[n], hq = h / (sh->h_v / sh->h_qk);
+      double *in[SPEC_MAX_IO], *st[SPEC_MAX_IO];
+      for (int i = 0; i < b->n_in; i++) {
+        int D = b->D[i], hh = ssmc_input_qk_heads(k, i) ? hq : h;
+        in[i] = malloc(sizeof(double) * (size_t)(T * D + 1));
+        for (int t = 0; t < T; t++)
+          memcpy(in[i] + t * D, b->in_d[i] + ((b->cu[n] + t) * b->H_in[i] + hh) * D, sizeof(double) * (size_t)D);
+      }
+      for (int i = 0; i < b->n_st; i++) {
+        size_t full = k->state_symmetric[i] ? (size_t)K * K : (size_t)b->st_size[i];
+        st[i] = calloc(full, sizeof(double));
+        const float *src = b->st0[i] ? b->st0[i] + ((int64_t)n * sh->h_v + h) * b->st_size[i] : NULL;
+        if (src && k->state_symmetric[i]) {
+          for (int a = 0; a < K; a++)
+            for (int c = 0; c <= a; c++) st[i][a * K + c] = st[i][c * K + a] = src[a * (a + 1) / 2 + c];
+        } else if (src) {
+          for (size_t j = 0; j < full; j++) st[i][j] = src[j];
+        }
+      }
+      double *y = malloc(sizeof(double) * (size_t)(T * V + 1)), *ye = malloc(sizeof(double) * (size_t)(T * V + 1));
+      double *x = malloc(sizeof(double) * (size_t)(T * K + 1)), *xe = malloc(sizeof(double) * (size_t)(T * K + 1));
+      orc_out oo = {iters, y, ye, x, xe};
+      if (orc_interp(s, T, (const double *const *)in, st, &oo)) o->failed_solve = 1;
+      for (int t = 0; t < T; t++) {
+        int64_t row = (b->cu[n] + t) * sh->h_v + h;
+        memcpy(o->y + row * V, y + t * V, sizeof(double) * (size_t)V);
+        memcpy(o->y_exact + row * V, ye + t * V, sizeof(double) * (size_t)V);
+        memcpy(o->x + row * K, x + t * K, sizeof(double) * (size_t)K);
+        memcpy(o->x_exact + row * K, xe + t * K, sizeof(double) * (size_t)K);
+      }
+      for (int i = 0; i < b->n_st; i++) {
+        double *dst = o->st[i] + ((int64_t)n * sh->h_v + h) * b->st_size[i];
+        if (k->state_symmetric[i]) {
+          for (int a = 0; a < K; a++)
+            for (int c = 0; c <= a; c++) dst[a * (a + 1) / 2 + c] = st[i][a * K + c];
+        } else {
+          memcpy(dst, st[i], sizeof(double) * (size_t)b->st_size[i]);
+        }
+        free(st[i]);
+      }
+      for (int i = 0; i < b->n_in; i++) free(in[i]);
+      free(y); free(ye); free(x); free(xe);
+    }
+}
+
+static void oracle_free(oracle_res *o, int n_st) {
+  free(o->y); free(o->y_exact); free(o->x); free(o->x_exact);
+  for (int i = 0; i < n_st; i++) free(o->st[i]);
+}
+
+/* ------------------------------------------------------------ rows */
+
+static void row(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
+                const double *got, const double *want, int64_t n, double bound) {
+  double rel = orc_rel_l2(got, want, (size_t)n), mx = orc_max_abs(got, want, (size_t)n);
+  int ok = bound <= 0 || rel <= bound; /* bound <= 0: reported, not judged */
+  if (bound > 0) {
+    r->rows++;
+    if (!ok) r->failed++;
+    if (rel / bound > r->worst_ratio) r->worst_ratio = rel / bound;
+  }
+  char b[32];
+  if (bound > 0) snprintf(b, sizeof b, "%.0e", bound);
+  else snprintf(b, sizeof b, "-");
+  fprintf(out, "%-44s %-14s %-22s %10.3e %10.3e %7s  %s\n", kname, shape, what, mx, rel, b,
+          bound <= 0 ? "info" : ok ? "PASS" : "FAIL");
+}
+
+static void compare(chk_batch *b, const oracle_res *o, const char *kname, const char *shape, const char *mode,
+                    FILE *out, chk_result *r, int check_x) {
+  char what[64];
+  int64_t n;
+  const double *got = chk_batch_out(b, &n);
+  snprintf(what, sizeof what, "%s y", mode);
+  row(out, r, kname, shape, what, got, o->y, n, orc_tol_bound(ORC_TOL_OUTPUT));
+  for (int i = 0; i < b->n_st; i++) {
+    int64_t m;
+    const float *sf = chk_batch_state(b, i, &m);
+    double *sd = malloc(sizeof(double) * (size_t)(m + 1));
+    for (int64_t j = 0; j < m; j++) sd[j] = sf[j];
+    snprintf(what, sizeof what, "%s state %s", mode, b->k->state_names[i]);
+    row(out, r, kname, shape, what, sd, o->st[i], m, orc_tol_bound(ORC_TOL_STATE));
+    free(sd);
+  }
+  if (check_x && b->k->n_aux) {
+    int64_t m = b->T * b->sh.h_v * b->k->K;
+    double *xd = malloc(sizeof(double) * (size_t)(m + 1));
+    for (int64_t j = 0; j < m; j++) xd[j] = b->x_k[j];
+    snprintf(what, sizeof what, "%s %s vs cheb", mode, b->k->aux_names[0]);
+    row(out, r, kname, shape, what, xd, o->x, m, orc_tol_bound(ORC_TOL_SOLVE_CHEB));
+    snprintf(what, sizeof what, "%s %s vs exact", mode, b->k->aux_names[0]);
+    row(out, r, kname, shape, what, xd, o->x_exact, m, 0);
+    free(xd);
+  }
+}
+
+int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FILE *out, chk_result *r) {
+  int C = k->chunk;
+  chk_shape shapes[] = {
+    {"T=1", 1, {1}, 1, 2, 1},
+    {"partial", 1, {C + 17}, 2, 2, 0},
+    {"varlen", 3, {37, 2 * C + 5, 1}, 1, 2, 1},
+    {"T=4096", 1, {4096}, 1, 1, 0},
+  };
+  int ns = o->long_shapes ? 4 : 3;
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < ns; i++) {
+    chk_batch *b = chk_batch_new(f, k, &shapes[i], o->seed + (uint64_t)i * 7919);
+    oracle_res orc;
+    oracle_run(b, o->iters, &orc);
+    if (orc.failed_solve) fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
+    chk_run_fwd(b, k, o->threads, o->iters);
+    compare(b, &orc, k->name, shapes[i].name, "fwd", out, r, 1);
+    if (i != 3) { /* decode, token by token, through permuted slots */
+      chk_run_decode(b, k, o->threads, o->iters);
+      compare(b, &orc, k->name, shapes[i].name, "decode", out, r, 1);
+    }
+    if (k->n_aux) {
+      int64_t n;
+      const double *got = chk_batch_out(b, &n);
+      (void)got;
+      row(out, r, k->name, shapes[i].name, "oracle y cheb vs exact", orc.y, orc.y_exact, n, 0);
+    }
+    oracle_free(&orc, b->n_st);
+    chk_batch_free(b);
+  }
+  return r->failed;
+}

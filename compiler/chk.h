@@ -1,0 +1,41 @@
+/* compiler stage: verification of a kernel against the fp64 oracle.
+ * Inputs are drawn from each parameter's domain (bf16-rounded for bf16
+ * kernels); shapes hit the edges (T = 1, a partial chunk, several sequences
+ * of different lengths with initial states and grouped heads, T = 4096).
+ * Every comparison takes its bound from the tolerance table (orc_tol.h). */
+#ifndef SSMC_CHK_H
+#define SSMC_CHK_H
+#include <stdint.h>
+#include <stdio.h>
+#include "cls.h"
+#include "ssmc_kernel.h"
+
+typedef struct {
+  uint64_t seed;
+  int long_shapes;     /* include T = 4096 */
+  int threads;
+  int iters;           /* solver iterations for the check; <= 0: the spec's */
+} chk_opts;
+
+typedef struct { int rows, failed; double worst_ratio; } chk_result;
+
+/* One batch of sequences: lengths and heads. */
+typedef struct { const char *name; int n; int lens[8]; int h_qk, h_v, init; } chk_shape;
+
+/* Prints one row per kernel, shape and quantity; returns the number failed. */
+int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FILE *out, chk_result *r);
+
+/* Building blocks shared with tests and bench: a batch of random inputs. */
+typedef struct chk_batch chk_batch;
+chk_batch *chk_batch_new(const cls_family *f, const ssmc_kernel *k, const chk_shape *sh, uint64_t seed);
+void chk_batch_free(chk_batch *b);
+/* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
+void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
+/* Runs the kernel's decode token by token through permuted slots. */
+void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
+/* Results of the last run: output (T_total, h_v, V) as double, final state i as ABI layout. */
+const double *chk_batch_out(chk_batch *b, int64_t *n);
+const float *chk_batch_state(chk_batch *b, int i, int64_t *n);
+int64_t chk_batch_tokens(const chk_batch *b);
+
+#endif

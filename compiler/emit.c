@@ -1,0 +1,265 @@
+/* compiler stage: emission (see emit.h). */
+#include "emit.h"
+#include "sbx.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- buffers */
+
+typedef struct { char *p; size_t len, cap; } sb;
+
+static void sb_add(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sb *b, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (b->len + (size_t)n + 1 > b->cap) {
+    b->cap = (b->len + (size_t)n + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+  }
+  vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  b->len += (size_t)n;
+}
+
+/* ---------------------------------------------------------------- templates */
+
+typedef struct { const char *name; const char *data; size_t len; } ssmc_embedded_file;
+extern const ssmc_embedded_file ssmc_embedded_files[];
+
+static const char *tpl_dir;
+static char *tpl_loaded[8];
+
+void emit_set_template_dir(const char *dir) { tpl_dir = dir; }
+
+const char *emit_template(const char *name, diag *d) {
+  if (tpl_dir) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tpl_dir, name);
+    srcfile *f = src_read(path, d);
+    if (!f) return NULL;
+    for (int i = 0; i < 8; i++)
+      if (!tpl_loaded[i]) { tpl_loaded[i] = f->text; f->text = NULL; break; }
+    const char *t = NULL;
+    for (int i = 7; i >= 0; i--)
+      if (tpl_loaded[i]) { t = tpl_loaded[i]; break; }
+    src_free(f);
+    return t;
+  }
+  for (const ssmc_embedded_file *e = ssmc_embedded_files; e->name; e++)
+    if (!strcmp(e->name, name)) return e->data;
+  diag_at(d, NULL, 0, 0, "internal: template '%s' is not embedded", name);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- C expressions */
+
+static void c_float(sb *b, double v) {
+  char t[64];
+  snprintf(t, sizeof t, "%.9g", v);
+  if (!strpbrk(t, ".eEn")) strcat(t, ".0");
+  sb_add(b, "%sf", t);
+}
+
+static void c_scalar(sb *b, const layer_spec *s, const ex_node *n) {
+  switch (n->op) {
+  case EX_NUM: c_float(b, n->num); return;
+  case EX_SYM:
+    if (n->sym == SYM_CONST) c_float(b, s->cst[n->index].value);
+    else sb_add(b, "in[%d][t_]", n->index);
+    return;
+  case EX_CALL:
+    sb_add(b, "__builtin_%sf(", n->name);
+    c_scalar(b, s, n->args[0]);
+    sb_add(b, ")");
+    return;
+  case EX_NEG: sb_add(b, "(-"); c_scalar(b, s, n->a); sb_add(b, ")"); return;
+  default: {
+    static const char ops[] = {[EX_ADD] = '+', [EX_SUB] = '-', [EX_MUL] = '*', [EX_DIV] = '/'};
+    sb_add(b, "(");
+    c_scalar(b, s, n->a);
+    sb_add(b, " %c ", ops[n->op]);
+    c_scalar(b, s, n->b);
+    sb_add(b, ")");
+  }
+  }
+}
+
+static void c_coef(sb *b, const layer_spec *s, const ex_term *t) {
+  c_float(b, t->c);
+  for (int i = 0; i < t->nf; i++) {
+    sb_add(b, t->finv[i] ? " / " : " * ");
+    c_scalar(b, s, t->f[i]);
+  }
+}
+
+static void lua_str(sb *b, const char *s) {
+  sb_add(b, "\"");
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') sb_add(b, "\\%c", *s);
+    else if (*s == '\n') sb_add(b, "\\n");
+    else sb_add(b, "%c", *s);
+  }
+  sb_add(b, "\"");
+}
+
+static void lua_coef(sb *b, const layer_spec *s, const ex_term *t) {
+  sb c = {0};
+  c_coef(&c, s, t);
+  lua_str(b, c.p);
+  free(c.p);
+}
+
+static void lua_logdecay(sb *b, const layer_spec *s, const cls_state *st) {
+  if (st->decay != DECAY_SCALAR) { sb_add(b, "nil"); return; }
+  sb c = {0};
+  for (int i = 0; i < st->n_logdecay; i++) {
+    if (i) sb_add(&c, " + ");
+    c_scalar(&c, s, st->logdecay[i]);
+  }
+  if (st->logc != 0 || !st->n_logdecay) {
+    if (st->n_logdecay) sb_add(&c, " + ");
+    c_float(&c, st->logc);
+  }
+  lua_str(b, c.p);
+  free(c.p);
+}
+
+/* ---------------------------------------------------------------- names */
+
+void emit_kernel_name(const cls_family *f, int dtype, int bk, int bv, char *buf, size_t n) {
+  const layer_spec *s = f->spec;
+  snprintf(buf, n, "ssmc_%s_%.8s_k%dv%d_c%d_bk%dbv%d_%s", s->family, s->hash, s->K, s->V, s->chunk, bk, bv,
+           dtype ? "bf16" : "f32");
+}
+
+static int dim_len(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
+
+static char *build_context(const cls_family *f, int dtype, int bk, int bv, const char *name) {
+  const layer_spec *s = f->spec;
+  sb b = {0};
+  sb_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\", version = \"%s\",\n  summary = ", name, s->family,
+         s->hash, SSMC_VERSION);
+  lua_str(&b, f->summary);
+  sb_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\",\n  inputs = {\n", s->K, s->V, s->chunk,
+         bk, bv, dtype ? "bf16" : "f32");
+  for (int i = 0; i < s->n_in; i++) {
+    const spec_input *in = &s->in[i];
+    /* the same rule as ssmc_input_is_gate / ssmc_input_qk_heads in the ABI header */
+    int gate = in->dim == DIM_1 || in->domain == DOM_LOG_DECAY || in->domain == DOM_UNIT;
+    int qk = in->dim == DIM_K && !gate;
+    sb_add(&b, "    {idx = %d, name = \"%s\", D = %d, dimsym = %d, heads = \"%s\", gate = %s, domain = %d},\n", i,
+           in->name, dim_len(s, in->dim), (int)in->dim, qk ? "qk" : "v", gate ? "true" : "false", (int)in->domain);
+  }
+  const cls_state *m = &f->main;
+  static const char *const decay[] = {"none", "scalar", "diag"};
+  sb_add(&b, "  },\n  main = {state = %d, decay = \"%s\", logdecay = ", m->state, decay[m->decay]);
+  lua_logdecay(&b, s, m);
+  sb_add(&b, ", diag_in = %d, delta = %s, erase = ", m->diag_in, m->delta ? "true" : "false");
+  if (m->delta) lua_coef(&b, s, &m->erase);
+  else sb_add(&b, "nil");
+  sb_add(&b, ", write = ");
+  lua_coef(&b, s, &m->write);
+  sb_add(&b, ", key = %d, val = %d},\n  q = {\n", m->key_in, m->val_in);
+  for (int i = 0; i < f->n_q; i++) {
+    sb_add(&b, "    {coef = ");
+    lua_coef(&b, s, &f->q[i].coef);
+    if (f->q[i].src_in >= 0) sb_add(&b, ", src = \"%d\"},\n", f->q[i].src_in);
+    else sb_add(&b, ", src = \"X\"},\n");
+  }
+  sb_add(&b, "  },\n");
+  if (f->has_solve) {
+    sb_add(&b, "  solve = {state = %d, logdecay = ", f->aux.state);
+    lua_logdecay(&b, s, &f->aux);
+    sb_add(&b, ", write = ");
+    lua_coef(&b, s, &f->aux.write);
+    sb_add(&b, ", key = %d, lam_a = %.17g, lam_b = %.17g, iters = %d, rhs = %d, xname = \"%s\"},\n", f->aux.key_in,
+           f->lam_a, f->lam_b, f->iters, f->rhs_in, s->rd[f->solve_rd].name);
+  }
+  sb_add(&b, "  states = {\n");
+  for (int i = 0; i < s->n_st; i++) {
+    const spec_state *st = &s->st[i];
+    long size = st->symmetric ? (long)s->K * (s->K + 1) / 2 : (long)dim_len(s, st->rows) * dim_len(s, st->cols);
+    sb_add(&b, "    {name = \"%s\", size = %ld, sym = %s},\n", st->name, size, st->symmetric ? "true" : "false");
+  }
+  sb_add(&b, "  },\n}\n");
+  return b.p;
+}
+
+int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *spec_path, sbx *lua,
+                    emit_kernel *out, diag *d) {
+  const layer_spec *s = f->spec;
+  (void)spec_path;
+  if (s->chunk % 16 || s->K % 16 || bv % 16)
+    return diag_at(d, s->file, s->tiles_line ? s->tiles_line : 1, s->tiles_col ? s->tiles_col : 1,
+                   "the CPU kernels need chunk, K and bv to be multiples of 16 (chunk=%d, K=%d, bv=%d)", s->chunk,
+                   s->K, bv);
+  memset(out, 0, sizeof *out);
+  out->dtype = dtype;
+  emit_kernel_name(f, dtype, bk, bv, out->name, sizeof out->name);
+  snprintf(out->path, sizeof out->path, "%s/%s.c", s->family, out->name);
+  const char *tpl = emit_template("cpu_kernel.c.tpl", d);
+  if (!tpl) return 1;
+  char *ctx = build_context(f, dtype, bk, bv, out->name);
+  char msg[512];
+  int line = 0;
+  int rc = sbx_render(lua, "cpu_kernel.c.tpl", tpl, ctx, &out->source, &out->len, msg, sizeof msg, &line);
+  free(ctx);
+  if (rc) return diag_at(d, NULL, 0, 0, "template cpu_kernel.c.tpl:%d: %s", line, msg);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- manifest and table */
+
+char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks, int n) {
+  sb b = {0};
+  sb_add(&b, "# ssmc kernel manifest. Generated by ssmc %s: DO NOT EDIT.\n"
+             "# One block per kernel: identity, shapes, entry points and constraints.\n"
+             "# ABI: runtime/ssmc_kernel.h (version %d). Work items are (sequence, value head) pairs.\n",
+         SSMC_VERSION, 1);
+  for (int i = 0; i < n; i++) {
+    const cls_family *f = fams[i];
+    const layer_spec *s = f->spec;
+    const emit_kernel *k = ks[i];
+    sb_add(&b, "\nkernel %s\n  family %s\n  spec_hash %s\n  source %s\n  structure %s\n", k->name, s->family,
+           s->hash, k->path, f->summary);
+    sb_add(&b, "  dims K=%d V=%d\n  chunk %d\n  tiles bk=%d bv=%d\n  dtype %s (vector inputs, output); gates f32\n",
+           s->K, s->V, s->chunk, s->bk, s->bv, k->dtype ? "bf16" : "f32");
+    for (int j = 0; j < s->n_in; j++)
+      sb_add(&b, "  input %d %s dim=%s domain=%s\n", j, s->in[j].name, ex_dim_name(s->in[j].dim),
+             spec_domain_name(s->in[j].domain));
+    for (int j = 0; j < s->n_st; j++)
+      sb_add(&b, "  state %d %s [%s,%s]%s\n", j, s->st[j].name, ex_dim_name(s->st[j].rows),
+             ex_dim_name(s->st[j].cols), s->st[j].symmetric ? " symmetric, packed lower triangle" : " stored (K,V)");
+    if (f->has_solve) sb_add(&b, "  aux 0 %s (T,h_v,K) f32\n  iters default %d (runtime argument)\n",
+                             s->rd[f->solve_rd].name, f->iters);
+    sb_add(&b, "  entry %s_fwd (chunkwise forward, cu_seqlens, state in/out)\n"
+               "  entry %s_decode (one token per sequence, state slots updated in place)\n"
+               "  constraints h_v %% h_qk == 0; states fp32\n",
+           k->name, k->name);
+  }
+  return b.p;
+}
+
+char *emit_table(const emit_kernel *const *ks, int n) {
+  sb b = {0};
+  sb_add(&b, "/* Generated by ssmc %s. DO NOT EDIT.\n * The table of built-in kernels, compiled into the ssmc library. */\n"
+             "#include \"ssmc_kernel.h\"\n\n",
+         SSMC_VERSION);
+  for (int i = 0; i < n; i++) sb_add(&b, "extern const ssmc_kernel %s;\n", ks[i]->name);
+  sb_add(&b, "\nconst ssmc_kernel *const ssmc_builtin_kernels[] = {\n");
+  for (int i = 0; i < n; i++) sb_add(&b, "  &%s,\n", ks[i]->name);
+  sb_add(&b, "  0,\n};\n\n/* FNV-1a of each kernel's source: a stale build is never mistaken for the current one. */\n"
+             "const char *const ssmc_builtin_source_hashes[] = {\n");
+  for (int i = 0; i < n; i++) {
+    char h[17];
+    snprintf(h, sizeof h, "%016llx", (unsigned long long)spec_fnv1a(ks[i]->source, ks[i]->len, 0xcbf29ce484222325ULL));
+    sb_add(&b, "  \"%s\",\n", h);
+  }
+  sb_add(&b, "  0,\n};\n");
+  return b.p;
+}

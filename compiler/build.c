@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Weak, so the very first build (before generated/ exists) still links. */
-extern const ssmc_kernel *const ssmc_builtin_kernels[] __attribute__((weak));
-extern const char *const ssmc_builtin_source_hashes[] __attribute__((weak));
+/* generated/ssmc_builtin.c (checked in, compiled into the runtime library) */
+extern const ssmc_kernel *const ssmc_builtin_kernels[];
+extern const char *const ssmc_builtin_source_hashes[];
 
 typedef struct { const char *name; const char *data; size_t len; } ssmc_embedded_file;
 extern const ssmc_embedded_file ssmc_embedded_files[];
@@ -38,7 +38,7 @@ int build_get(const emit_kernel *ek, int force_jit, const char *cache_dir, build
   memset(out, 0, sizeof *out);
   char h[17];
   build_source_hash(ek->source, ek->len, h);
-  if (!force_jit && ssmc_builtin_kernels)
+  if (!force_jit)
     for (int i = 0; ssmc_builtin_kernels[i]; i++)
       if (!strcmp(ssmc_builtin_kernels[i]->name, ek->name) && !strcmp(ssmc_builtin_source_hashes[i], h)) {
         out->k = ssmc_builtin_kernels[i];

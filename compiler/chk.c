@@ -27,8 +27,6 @@ struct chk_batch {
   float *x_k;                  /* (T, h_v, K) the solve's x */
 };
 
-static int64_t sym_size(int K) { return (int64_t)K * (K + 1) / 2; }
-
 static void random_state(orc_rng *r, const ssmc_kernel *k, int i, float *dst) {
   if (k->state_symmetric[i]) { /* a positive semidefinite H: a few decayed k k' */
     double *full = calloc((size_t)k->K * k->K, sizeof *full), *u = malloc(sizeof(double) * (size_t)k->K);

@@ -117,10 +117,10 @@ static int mkdirs(const char *path) {
 }
 
 int gen_write(const gen_file *f, int n, const char *dir, diag *d) {
-  char (*tmp)[1400] = calloc((size_t)n, sizeof *tmp);
+  char (*tmp)[1420] = calloc((size_t)n, sizeof *tmp);
   int i, rc = 0;
   for (i = 0; i < n && !rc; i++) {
-    char path[1400], sub[1400];
+    char path[1400], sub[1024];
     snprintf(path, sizeof path, "%s/%s", dir, f[i].path);
     snprintf(sub, sizeof sub, "%s", path);
     char *slash = strrchr(sub, '/');

@@ -27,7 +27,7 @@ void gen_init(gen_set *g);
 void gen_free(gen_set *g);
 /* Loads, classifies and emits one spec file. */
 int gen_add(gen_set *g, const char *path, diag *d);
-/* Adds every dsl/families/*.yaml under root, in name order. */
+/* Adds every .yaml file of dsl/families under root, in name order. */
 int gen_add_builtins(gen_set *g, const char *root, diag *d);
 /* The files of the set (kernels, manifest.txt, ssmc_builtin.c); caller frees with gen_files_free. */
 int gen_files(gen_set *g, gen_file **out);

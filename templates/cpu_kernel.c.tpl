@@ -105,7 +105,7 @@ static void mm(float *restrict c, int ldc, const float *restrict a, int lda, con
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 
-static float dot(const float *a, const float *b, int n) {
+__attribute__((unused)) static float dot(const float *a, const float *b, int n) {
   float s = 0.0f;
   for (int i = 0; i < n; i++) s += a[i] * b[i];
   return s;
@@ -253,7 +253,9 @@ static void chunk_prepare(float *ws, int L) {
   (void)in;
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
   float *kdt = ws + WS_KDT, *zdec = ws + WS_ZDEC, *qt = ws + WS_QT, *kt = ws + WS_KT;
+@ if m.delta or m.decay == 'diag' then
   const float *kc = ws + WS_IN${m.key};
+@ end
   for (int t_ = 0; t_ < L; t_++) {
     ew[t_] = ${m.write};
 @ if m.delta then
@@ -362,6 +364,7 @@ static void chunk_tile(float *ws, int L, int v0, elem_t *out, int64_t tok0, int 
   mm(z, VD, ws + WS_KDT, CH, u, BV, KD, BV, CH);
 }
 
+@ if sv then
 static void unpack_sym(float *full, const float *packed) {
   for (int i = 0; i < KD; i++)
     for (int j = 0; j <= i; j++) full[i * KD + j] = full[j * KD + i] = packed[i * (i + 1) / 2 + j];
@@ -371,6 +374,7 @@ static void pack_sym(float *packed, const float *full) {
   for (int i = 0; i < KD; i++)
     for (int j = 0; j <= i; j++) packed[i * (i + 1) / 2 + j] = full[i * KD + j];
 }
+@ end
 
 void ${P.name}_fwd(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : ${sv and sv.iters or 0};
@@ -424,6 +428,7 @@ void ${P.name}_decode(const ssmc_decode_args *a, int64_t item_begin, int64_t ite
     const int h = (int)(it % a->h_v), hq = h / (a->h_v / a->h_qk);
     const int64_t slot = (a->slots ? a->slots[n] : n) * a->h_v + h;
     const int t_ = 0;
+    (void)t_;
     load_chunk(a->in, n, 1, h, hq, a->h_v, a->h_qk, ws);
 @ if sv then
     { /* H update in packed form, ||H||_F in the same pass, then r symmetric matvecs */

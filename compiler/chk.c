@@ -185,6 +185,52 @@ void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters) 
   out_to_double(b);
 }
 
+void chk_run_fwd_split(chk_batch *b, const ssmc_kernel *k, int64_t t1, int threads, int iters) {
+  int esz = k->dtype == SSMC_BF16 ? 2 : 4;
+  float *mid[SPEC_MAX_IO];
+  for (int i = 0; i < b->n_st; i++) mid[i] = calloc((size_t)(b->sh.h_v * b->st_size[i]), sizeof(float));
+  for (int part = 0; part < 2; part++) {
+    int64_t from = part ? t1 : 0, len = part ? b->T - t1 : t1;
+    ssmc_fwd_args a = {0};
+    a.n_seqs = 1;
+    a.h_qk = b->sh.h_qk;
+    a.h_v = b->sh.h_v;
+    a.t_len = len;
+    for (int i = 0; i < b->n_in; i++) {
+      int gsz = ssmc_input_is_gate(k, i) || k->dtype == SSMC_F32 ? 4 : 2;
+      a.in[i] = (char *)b->in_k[i] + from * b->H_in[i] * b->D[i] * gsz;
+    }
+    a.out = (char *)b->out_k + from * b->sh.h_v * k->V * esz;
+    a.aux_out[0] = k->n_aux ? b->x_k + from * b->sh.h_v * k->K : NULL;
+    for (int i = 0; i < b->n_st; i++) {
+      a.state_in[i] = part ? mid[i] : b->st0[i];
+      a.state_out[i] = part ? b->st1[i] : mid[i];
+    }
+    a.iters = iters;
+    rt_run_fwd(k, &a, threads);
+  }
+  for (int i = 0; i < b->n_st; i++) free(mid[i]);
+  out_to_double(b);
+}
+
+double *chk_batch_input(chk_batch *b, int i) { return b->in_d[i]; }
+
+void chk_batch_sync_input(chk_batch *b, int i) {
+  int64_t n = b->T * b->H_in[i] * b->D[i];
+  int bf = b->k->dtype == SSMC_BF16 && !ssmc_input_is_gate(b->k, i);
+  for (int64_t j = 0; j < n; j++) {
+    if (bf) {
+      ((uint16_t *)b->in_k[i])[j] = orc_f32_to_bf16((float)b->in_d[i][j]);
+      b->in_d[i][j] = orc_bf16_to_f32(((uint16_t *)b->in_k[i])[j]);
+    } else {
+      ((float *)b->in_k[i])[j] = (float)b->in_d[i][j];
+      b->in_d[i][j] = (float)b->in_d[i][j];
+    }
+  }
+}
+
+const float *chk_batch_x(chk_batch *b) { return b->x_k; }
+
 const double *chk_batch_out(chk_batch *b, int64_t *n) { *n = b->T * b->sh.h_v * b->k->V; return b->out_d; }
 const float *chk_batch_state(chk_batch *b, int i, int64_t *n) {
   *n = (int64_t)b->sh.n * b->sh.h_v * b->st_size[i];

@@ -31,11 +31,20 @@ chk_batch *chk_batch_new(const cls_family *f, const ssmc_kernel *k, const chk_sh
 void chk_batch_free(chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
+/* Forward in two calls, [0, t1) then the rest, passing the state between them
+ * (a batch of one sequence). */
+void chk_run_fwd_split(chk_batch *b, const ssmc_kernel *k, int64_t t1, int threads, int iters);
 /* Runs the kernel's decode token by token through permuted slots. */
 void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
 /* Results of the last run: output (T_total, h_v, V) as double, final state i as ABI layout. */
 const double *chk_batch_out(chk_batch *b, int64_t *n);
 const float *chk_batch_state(chk_batch *b, int i, int64_t *n);
 int64_t chk_batch_tokens(const chk_batch *b);
+/* Input i of the batch as the kernel sees it, in double: (T, H_in, D). */
+double *chk_batch_input(chk_batch *b, int i);
+/* Re-packs input i into the kernel's buffer after a test edited chk_batch_input. */
+void chk_batch_sync_input(chk_batch *b, int i);
+/* The solve's x after the last run: (T, h_v, K). */
+const float *chk_batch_x(chk_batch *b);
 
 #endif

@@ -62,6 +62,7 @@ int rt_run_fwd(const ssmc_kernel *k, const ssmc_fwd_args *a, int nthreads) {
 
 int rt_run_decode(const ssmc_kernel *k, const ssmc_decode_args *a, int nthreads) {
   int64_t n = (int64_t)a->n_seqs * a->h_v;
+  if (n < 32) nthreads = 1; /* a few heads: starting a thread costs more than the work */
   /* decode items are tiny: hand them out in groups */
   int64_t grain = n / (8 * (nthreads > 0 ? nthreads : 1));
   rt_job j = {.k = k, .da = a, .n_items = n, .grain = grain > 0 ? grain : 1};

@@ -125,7 +125,7 @@ int gen_write(const gen_file *f, int n, const char *dir, diag *d) {
     snprintf(sub, sizeof sub, "%s", path);
     char *slash = strrchr(sub, '/');
     if (slash) *slash = 0;
-    if (mkdirs(sub)) { rc = diag_at(d, NULL, 0, 0, "cannot create folder '%s': %s", sub, strerror(errno)); break; }
+    if (mkdirs(sub)) { rc = diag_at(d, NULL, 0, 0, "cannot create folder '%.300s': %s", sub, strerror(errno)); break; }
     snprintf(tmp[i], sizeof tmp[i], "%s.tmp-ssmc", path);
     FILE *fp = fopen(tmp[i], "wb");
     if (!fp) { rc = diag_at(d, NULL, 0, 0, "cannot write '%s': %s", path, strerror(errno)); tmp[i][0] = 0; break; }

@@ -240,6 +240,28 @@ static int sb_setmetatable(lua_State *L) {
   return 1;
 }
 
+/* xpcall whose handler runs after the unwinding, as an ordinary call. Lua
+ * runs message handlers with hooks off while an error raised by the count
+ * hook is in flight, so a looping handler would escape the budget. Without
+ * `debug` a handler cannot look at the failed stack anyway. */
+static int sb_xpcall(lua_State *L) {
+  int n = lua_gettop(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_rotate(L, 2, -1); /* f a1..ak h */
+  lua_insert(L, 1);     /* h f a1..ak */
+  if (lua_pcall(L, n - 2, LUA_MULTRET, 0) == LUA_OK) {
+    lua_pushboolean(L, 1);
+    lua_replace(L, 1); /* true r1..rm */
+    return lua_gettop(L);
+  }
+  lua_pushvalue(L, 1);
+  lua_insert(L, -2);
+  lua_pcall(L, 1, 1, 0); /* h(err), or the handler's own error */
+  lua_pushboolean(L, 0);
+  lua_insert(L, -2);
+  return 2;
+}
+
 /* string.format without '%p' and with '%s' going through sb_tostring, so no
  * conversion can print an address. Upvalue 1: the original format. */
 static int sb_format(lua_State *L) {
@@ -318,7 +340,7 @@ static void guard_lib(lua_State *L, int t, const char *name) {
 static int setup_state(lua_State *L) {
   sbx *s = sbx_of(L);
   static const char *const base_names[] = {
-      "assert", "error", "ipairs", "pcall", "xpcall", "select", "tonumber",
+      "assert", "error", "ipairs", "pcall", "select", "tonumber",
       "type", "rawequal", "rawlen", "rawget", "rawset", "_VERSION", NULL};
   luaL_requiref(L, "_G", luaopen_base, 0);                /* 1 */
   luaL_requiref(L, LUA_STRLIBNAME, luaopen_string, 0);    /* 2 */
@@ -346,6 +368,8 @@ static int setup_state(lua_State *L) {
   lua_setfield(L, 5, "pairs");
   lua_pushcfunction(L, sb_setmetatable);
   lua_setfield(L, 5, "setmetatable");
+  lua_pushcfunction(L, sb_xpcall);
+  lua_setfield(L, 5, "xpcall");
   lua_pushvalue(L, 2);
   lua_setfield(L, 5, LUA_STRLIBNAME);
   lua_pushvalue(L, 3);
@@ -853,6 +877,14 @@ static int collect_output(lua_State *L, char **out, size_t *outlen) {
   return 0;
 }
 
+/* Lines of a template (a final line without '\n' counts). */
+static int count_lines(const char *t) {
+  int n = 0;
+  for (; *t; t++)
+    if (*t == '\n' || t[1] == '\0') n++;
+  return n;
+}
+
 int sbx_render(sbx *s, const char *tpl_name, const char *tpl, const char *ctx,
                char **out, size_t *outlen, char *msg, size_t msglen, int *line) {
   if (line) *line = 0;
@@ -868,6 +900,8 @@ int sbx_render(sbx *s, const char *tpl_name, const char *tpl, const char *ctx,
   int rc = 1;
   if (st != LUA_OK) {
     report(s, st, msg, msglen, line);
+    int last = count_lines(tpl); /* "'end' expected near <eof>" is past it */
+    if (line && *line > last) *line = last;
   } else if (!lua_istable(s->L, 2)) {
     put_msg(msg, msglen, line, 0, "template did not produce output");
   } else {

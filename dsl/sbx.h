@@ -10,8 +10,16 @@
  *   - `tostring` of a table/function is just its type name; integer-valued
  *     numbers print as integers, others as %.17g;
  *   - a memory cap on the whole Lua state and an instruction budget per call;
+ *   - strict globals: reading an unset global is an error ("undefined name
+ *     'k'"; a withheld one says "'io' is not available in the sandbox");
+ *   - setmetatable refuses __gc; xpcall's handler runs after the unwinding
+ *     (Lua would run it with hooks off, outside the budget);
  *   - a fresh global table on every call: nothing leaks between calls.
  * The state stays usable after any error, out-of-memory included.
+ * Known limit: the instruction budget counts VM instructions only, so a
+ * pathological string pattern (e.g. '.-.-.-b' over thousands of bytes) runs
+ * in C unbounded by it; the memory cap still holds. Number/string formatting
+ * follows the C locale (ssmc never calls setlocale).
  *
  * Template syntax (sbx_render):
  *   - a line whose first non-blank character is `@` is a Lua statement line;

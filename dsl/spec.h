@@ -58,7 +58,7 @@ typedef struct layer_spec {
   spec_readout rd[SPEC_MAX_IO];
   int out_rd;              /* index of the readout named y (the layer output) */
   int n_const;
-  spec_const cst[SPEC_MAX_CONST];
+  spec_const cst[SPEC_MAX_CONST + 1]; /* + the default scale */
   int n_tiles;             /* valid (bk, bv) pairs, in search order */
   int tile_bk[SPEC_MAX_TILES], tile_bv[SPEC_MAX_TILES];
   int bk, bv;              /* the default tile */

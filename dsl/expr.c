@@ -551,7 +551,9 @@ static int expand(ectx *c, const ex_node *n, ex_sum *out) {
     out->t[0].c = 1;
     return 0;
   }
-  if (n->op != EX_MUL && n->op != EX_DIV && is_opaque_scalar(n)) {
+  /* scalar sums and products are distributed too; only leaves stay opaque */
+  int compound = n->op == EX_MUL || n->op == EX_DIV || n->op == EX_ADD || n->op == EX_SUB || n->op == EX_NEG;
+  if (!compound && is_opaque_scalar(n)) {
     *out = sum_new(c, 1);
     out->t[0].c = 1;
     out->t[0].nf = 1;
@@ -611,9 +613,33 @@ static int expand(ectx *c, const ex_node *n, ex_sum *out) {
   return 0;
 }
 
+static int same_chain(const ex_term *x, const ex_term *y) {
+  if (x->na != y->na) return 0;
+  for (int i = 0; i < x->na; i++)
+    if (!ex_equal(x->atom[i], y->atom[i])) return 0;
+  return 1;
+}
+
+/* Like terms (same chain, same factors) are merged; zero terms dropped. */
+static void merge_terms(ex_sum *s) {
+  int n = 0;
+  for (int i = 0; i < s->n; i++) {
+    int j = 0;
+    while (j < n && !(same_chain(&s->t[j], &s->t[i]) && ex_factors_equal(&s->t[j], &s->t[i]))) j++;
+    if (j < n) s->t[j].c += s->t[i].c;
+    else s->t[n++] = s->t[i];
+  }
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (s->t[i].c != 0) s->t[m++] = s->t[i];
+  s->n = m;
+}
+
 int ex_expand(const ex_node *n, arena *a, const srcfile *f, ex_sum *out, diag *d) {
   ectx c = {a, f, d};
-  return expand(&c, n, out);
+  if (expand(&c, n, out)) return 1;
+  merge_terms(out);
+  return 0;
 }
 
 const ex_node *ex_atom_sym(const ex_node *atom, int *transposed) {

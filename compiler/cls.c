@@ -145,14 +145,17 @@ static int classify_state(cctx *c, int si, cls_state *st) {
     int uses_state = 0, tr;
     for (int k = 0; k < t->na; k++) {
       const ex_node *sym = ex_atom_sym(t->atom[k], &tr);
+      if (sym->op == EX_SYM && sym->sym == SYM_STATE && sym->index != si)
+        return diag_at(c->d, c->s->file, sym->line, sym->col,
+                       "the update of '%s' cannot read another state ('%s'); states evolve independently",
+                       sp->name, sym->name);
       if (sym->op == EX_SYM && sym->sym == SYM_STATE) {
-        if (sym->index != si || k != 0 || tr)
+        if (k != 0 || tr)
           return diag_at(c->d, c->s->file, sym->line, sym->col,
                          "the update of '%s' may use '%s' only once per term, untransposed, on the left",
                          sp->name, sp->name);
         uses_state = 1;
       }
-      if (sym->op == EX_SYM && sym->sym == SYM_STATE && sym->index != si) uses_state = 2;
     }
     if (uses_state == 1) {
       if (nt == 8) return fail(c, sp->update, "too many terms");

@@ -132,14 +132,43 @@ int gen_write(const gen_file *f, int n, const char *dir, diag *d) {
     size_t w = fwrite(f[i].text, 1, f[i].len, fp);
     if (fclose(fp) || w != f[i].len) { rc = diag_at(d, NULL, 0, 0, "cannot write '%s'", path); break; }
   }
+  /* Nothing may be in the way of an output (e.g. a folder named like a file). */
   for (int j = 0; j < n && !rc; j++) {
     char path[1400];
+    struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, f[j].path);
-    if (rename(tmp[j], path)) rc = diag_at(d, NULL, 0, 0, "cannot rename onto '%s': %s", path, strerror(errno));
-    else tmp[j][0] = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+      rc = diag_at(d, NULL, 0, 0, "cannot write '%.300s': something that is not a file is in the way", path);
+  }
+  /* Existing outputs are kept aside until every rename has succeeded. */
+  char (*bak)[1440] = calloc((size_t)n, sizeof *bak);
+  int done = 0;
+  for (int j = 0; j < n && !rc; j++, done++) {
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, f[j].path);
+    snprintf(bak[j], sizeof bak[j], "%s.bak-ssmc", path);
+    if (link(path, bak[j])) bak[j][0] = 0; /* no previous file */
+    if (rename(tmp[j], path)) {
+      rc = diag_at(d, NULL, 0, 0, "cannot rename onto '%.300s': %s", path, strerror(errno));
+      if (bak[j][0]) unlink(bak[j]);
+      bak[j][0] = 0;
+      break;
+    }
+    tmp[j][0] = 0;
+  }
+  for (int j = 0; j < done; j++) { /* roll back on failure, else drop the backups */
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, f[j].path);
+    if (rc) {
+      if (bak[j][0]) rename(bak[j], path);
+      else unlink(path);
+    } else if (bak[j][0]) {
+      unlink(bak[j]);
+    }
   }
   for (int j = 0; j < n; j++)
     if (tmp[j][0]) unlink(tmp[j]);
+  free(bak);
   free(tmp);
   return rc;
 }

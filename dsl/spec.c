@@ -120,7 +120,7 @@ static int lua_eval(ld *L, const yml_node *n, const sbx_var *vars, int nv, doubl
   int line = 0;
   if (sbx_eval(L->lua, n->value, vars, nv, out, is_bool, msg, sizeof msg, &line) == 0) return 0;
   int yl = n->vline, yc = n->vcol;
-  if (line > 1) { yl += line - 1; yc = 1; }
+  if (line > 1) yl += line - 1; /* block scalar lines start at the same column */
   diag_at(L->d, L->f, yl, yc, "Lua: %s", msg);
   return 1;
 }

@@ -43,7 +43,11 @@ static int parse(int argc, char **argv, opts *o) {
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VAL(name) (!strcmp(a, name) && (v || (fprintf(stderr, "ssmc: error: %s needs a value\n", name), 0)))
+    static const char *const valued[] = {"-o", "--root", "--templates", "--seed", "--iters", "--T", "--H",
+                                         "--threads", "--reps", "--backend"};
+    for (size_t j = 0; j < sizeof valued / sizeof *valued; j++)
+      if (!strcmp(a, valued[j]) && !v) { fprintf(stderr, "ssmc: error: %s needs a value\n", a); return 2; }
+#define VAL(name) (!strcmp(a, name))
     if (!strcmp(a, "--check")) o->check = 1;
     else if (!strcmp(a, "--quick")) o->quick = 1;
     else if (!strcmp(a, "--jit")) o->jit = 1;
@@ -64,10 +68,6 @@ static int parse(int argc, char **argv, opts *o) {
       return 2;
     } else if (o->nspecs < 64) o->specs[o->nspecs++] = a;
     else { fprintf(stderr, "ssmc: error: too many specs\n"); return 2; }
-    if (!strcmp(a, "-o") || !strcmp(a, "--root") || !strcmp(a, "--templates") || !strcmp(a, "--seed") ||
-        !strcmp(a, "--iters") || !strcmp(a, "--T") || !strcmp(a, "--H") || !strcmp(a, "--threads") ||
-        !strcmp(a, "--reps") || !strcmp(a, "--backend"))
-      if (!v) return 2;
 #undef VAL
   }
   if (o->T < 1 || o->H < 1 || o->threads < 1 || o->reps < 1) {
@@ -177,6 +177,5 @@ int main(int argc, char **argv) {
     if (o.nspecs && !o.out) { fprintf(stderr, "ssmc: error: gen SPEC... needs -o DIR (generated/ holds the built-ins)\n"); return 2; }
     return cmd_gen(&o);
   }
-  if (!o.nspecs && strcmp(cmd, "check") && strcmp(cmd, "bench")) return 2;
   return !strcmp(cmd, "check") ? cmd_check(&o) : cmd_bench(&o);
 }

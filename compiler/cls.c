@@ -52,22 +52,6 @@ static int is_input_row(const ex_node *n, ex_dim dim) {
   return n->op == EX_T && is_input_vec(n->a, dim);
 }
 
-/* c2 = c1 * extra: returns extra (factors of c2 not in c1, constant c2/c1). */
-static int factor_quotient(const ex_term *c2, const ex_term *c1, ex_term *extra) {
-  memset(extra, 0, sizeof *extra);
-  int used[EX_MAX_FACTORS] = {0};
-  for (int i = 0; i < c1->nf; i++) {
-    int found = 0;
-    for (int j = 0; j < c2->nf && !found; j++)
-      if (!used[j] && c1->finv[i] == c2->finv[j] && ex_equal(c1->f[i], c2->f[j])) used[j] = found = 1;
-    if (!found) return 1;
-  }
-  for (int j = 0; j < c2->nf; j++)
-    if (!used[j]) { extra->f[extra->nf] = c2->f[j]; extra->finv[extra->nf++] = c2->finv[j]; }
-  extra->c = c2->c / c1->c;
-  return 0;
-}
-
 /* A decay coefficient: constant times exp(...) factors. */
 static int scalar_decay(cctx *c, const ex_term *t, const ex_node *at, cls_state *st) {
   if (t->c <= 0) return fail(c, at, "a decay factor must be positive; write it as exp(<log decay>)");
@@ -121,7 +105,7 @@ static int classify_transition(cctx *c, const spec_state *sp, ex_term *tt, int n
   if (!is_input_vec(k1, DIM_K) || !is_input_row(k2, DIM_K) || strcmp(k1->name, k2->a->name))
     return diag_at(c->d, c->s->file, k1->line, k1->col,
                    "the rank-1 erase must be along one key input: (I - b k k')");
-  if (factor_quotient(erase, base, &st->erase))
+  if (ex_factors_divide(erase, base, &st->erase))
     return fail(c, at, "the erase term must be the decay times -b k k'; " SUPPORTED_TRANSITIONS);
   st->erase.c = -st->erase.c;
   if (check_coef(c, &st->erase)) return 1;

@@ -104,7 +104,7 @@ void gen_files_free(gen_file *f, int n) {
 }
 
 static int mkdirs(const char *path) {
-  char tmp[1024];
+  char tmp[1400];
   snprintf(tmp, sizeof tmp, "%s", path);
   for (char *p = tmp + 1; *p; p++)
     if (*p == '/') {
@@ -120,7 +120,7 @@ int gen_write(const gen_file *f, int n, const char *dir, diag *d) {
   char (*tmp)[1420] = calloc((size_t)n, sizeof *tmp);
   int i, rc = 0;
   for (i = 0; i < n && !rc; i++) {
-    char path[1400], sub[1024];
+    char path[1400], sub[1400];
     snprintf(path, sizeof path, "%s/%s", dir, f[i].path);
     snprintf(sub, sizeof sub, "%s", path);
     char *slash = strrchr(sub, '/');

@@ -647,14 +647,23 @@ const ex_node *ex_atom_sym(const ex_node *atom, int *transposed) {
   return atom->op == EX_T ? atom->a : atom;
 }
 
-int ex_factors_equal(const ex_term *x, const ex_term *y) {
-  if (x->nf != y->nf) return 0;
+int ex_factors_divide(const ex_term *num, const ex_term *den, ex_term *quot) {
   int used[EX_MAX_FACTORS] = {0};
-  for (int i = 0; i < x->nf; i++) {
+  for (int i = 0; i < den->nf; i++) {
     int found = 0;
-    for (int j = 0; j < y->nf && !found; j++)
-      if (!used[j] && x->finv[i] == y->finv[j] && ex_equal(x->f[i], y->f[j])) used[j] = found = 1;
-    if (!found) return 0;
+    for (int j = 0; j < num->nf && !found; j++)
+      if (!used[j] && den->finv[i] == num->finv[j] && ex_equal(den->f[i], num->f[j])) used[j] = found = 1;
+    if (!found) return 1;
   }
-  return 1;
+  if (quot) {
+    memset(quot, 0, sizeof *quot);
+    for (int j = 0; j < num->nf; j++)
+      if (!used[j]) { quot->f[quot->nf] = num->f[j]; quot->finv[quot->nf++] = num->finv[j]; }
+    quot->c = num->c / den->c;
+  }
+  return 0;
+}
+
+int ex_factors_equal(const ex_term *x, const ex_term *y) {
+  return x->nf == y->nf && ex_factors_divide(x, y, NULL) == 0;
 }

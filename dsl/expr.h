@@ -79,7 +79,10 @@ typedef struct { int n; ex_term *t; } ex_sum;
 int ex_expand(const ex_node *n, arena *a, const srcfile *f, ex_sum *out, diag *d);
 /* Atom helpers: the symbol under an atom and whether it is transposed. */
 const ex_node *ex_atom_sym(const ex_node *atom, int *transposed);
-/* Factor-list equality up to order (scalars commute). */
+/* num = den * quot over the factor multisets (scalars commute): fills quot
+ * (may be NULL) and returns 0, or returns 1 if den's factors are not all in num. */
+int ex_factors_divide(const ex_term *num, const ex_term *den, ex_term *quot);
+/* Factor-list equality up to order. */
 int ex_factors_equal(const ex_term *x, const ex_term *y);
 
 #endif

@@ -111,6 +111,13 @@ __attribute__((unused)) static float dot(const float *a, const float *b, int n) 
   return s;
 }
 
+/* The fp32 chunk buffer of every input, by input index. */
+static void bind_inputs(float **in, float *ws) {
+@ for _, x in ipairs(P.inputs) do
+  in[${x.idx}] = ws + WS_IN${x.idx};
+@ end
+}
+
 /* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers
  * (rows >= L zeroed), and the key input transposed into KT (K x CH). */
 static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws) {
@@ -146,10 +153,7 @@ static void chunk_solve(float *ws, int L, int iters) {
   float *hb = ws + WS_HB, *hw = ws + WS_HW, *nrm = ws + WS_NRM;
   const float *rhs = ws + WS_IN${sv.rhs};
   float *in[SSMC_MAX_IO];
-@ for _, x in ipairs(P.inputs) do
-  in[${x.idx}] = ws + WS_IN${x.idx};
-@ end
-  (void)in;
+  bind_inputs(in, ws);
   float acc = 0.0f;
   for (int t_ = 0; t_ < L; t_++) {
 @   if sv.logdecay then
@@ -228,10 +232,7 @@ static void chunk_solve(float *ws, int L, int iters) {
 static void build_query(float *ws, int L) {
   float *qt = ws + WS_QT;
   float *in[SSMC_MAX_IO];
-@ for _, x in ipairs(P.inputs) do
-  in[${x.idx}] = ws + WS_IN${x.idx};
-@ end
-  (void)in;
+  bind_inputs(in, ws);
   zero(qt, CH * KD);
   for (int t_ = 0; t_ < L; t_++) {
 @ for _, q in ipairs(P.q) do
@@ -247,10 +248,7 @@ static void build_query(float *ws, int L) {
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles). */
 static void chunk_prepare(float *ws, int L) {
   float *in[SSMC_MAX_IO];
-@ for _, x in ipairs(P.inputs) do
-  in[${x.idx}] = ws + WS_IN${x.idx};
-@ end
-  (void)in;
+  bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
   float *kdt = ws + WS_KDT, *zdec = ws + WS_ZDEC, *qt = ws + WS_QT, *kt = ws + WS_KT;
 @ if m.delta or m.decay == 'diag' then
@@ -419,10 +417,7 @@ void ${P.name}_decode(const ssmc_decode_args *a, int64_t item_begin, int64_t ite
   const int iters = a->iters > 0 ? a->iters : ${sv and sv.iters or 0};
   (void)iters;
   float *in[SSMC_MAX_IO];
-@ for _, x in ipairs(P.inputs) do
-  in[${x.idx}] = ws + WS_IN${x.idx};
-@ end
-  (void)in;
+  bind_inputs(in, ws);
   for (int64_t it = item_begin; it < item_end; it++) {
     const int64_t n = it / a->h_v;
     const int h = (int)(it % a->h_v), hq = h / (a->h_v / a->h_qk);

@@ -88,6 +88,15 @@ __attribute__((unused)) static float dot(const float *a, const float *b, int n) 
   return s;
 }
 
+/* The fp32 chunk buffer of every input, by input index. */
+static void bind_inputs(float **in, float *ws) {
+  in[0] = ws + WS_IN0;
+  in[1] = ws + WS_IN1;
+  in[2] = ws + WS_IN2;
+  in[3] = ws + WS_IN3;
+  in[4] = ws + WS_IN4;
+}
+
 /* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers
  * (rows >= L zeroed), and the key input transposed into KT (K x CH). */
 static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws) {
@@ -147,12 +156,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
 static void build_query(float *ws, int L) {
   float *qt = ws + WS_QT;
   float *in[SSMC_MAX_IO];
-  in[0] = ws + WS_IN0;
-  in[1] = ws + WS_IN1;
-  in[2] = ws + WS_IN2;
-  in[3] = ws + WS_IN3;
-  in[4] = ws + WS_IN4;
-  (void)in;
+  bind_inputs(in, ws);
   zero(qt, CH * KD);
   for (int t_ = 0; t_ < L; t_++) {
     {
@@ -165,12 +169,7 @@ static void build_query(float *ws, int L) {
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles). */
 static void chunk_prepare(float *ws, int L) {
   float *in[SSMC_MAX_IO];
-  in[0] = ws + WS_IN0;
-  in[1] = ws + WS_IN1;
-  in[2] = ws + WS_IN2;
-  in[3] = ws + WS_IN3;
-  in[4] = ws + WS_IN4;
-  (void)in;
+  bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
   float *kdt = ws + WS_KDT, *zdec = ws + WS_ZDEC, *qt = ws + WS_QT, *kt = ws + WS_KT;
   const float *kc = ws + WS_IN1;
@@ -267,12 +266,7 @@ void ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode(const ssmc_decode_args *
   const int iters = a->iters > 0 ? a->iters : 0;
   (void)iters;
   float *in[SSMC_MAX_IO];
-  in[0] = ws + WS_IN0;
-  in[1] = ws + WS_IN1;
-  in[2] = ws + WS_IN2;
-  in[3] = ws + WS_IN3;
-  in[4] = ws + WS_IN4;
-  (void)in;
+  bind_inputs(in, ws);
   for (int64_t it = item_begin; it < item_end; it++) {
     const int64_t n = it / a->h_v;
     const int h = (int)(it % a->h_v), hq = h / (a->h_v / a->h_qk);

@@ -429,12 +429,13 @@ int ex_contains_kind(const ex_node *n, ex_symkind kind) {
   return ex_contains_kind(n->a, kind) || ex_contains_kind(n->b, kind);
 }
 
-typedef struct { char *p; size_t left; } sbuf;
+typedef struct { char *p; size_t left, need; } sbuf;
 
 static void put(sbuf *b, const char *s) {
   size_t n = strlen(s);
+  b->need += n;
   if (n >= b->left) n = b->left ? b->left - 1 : 0;
-  memcpy(b->p, s, n);
+  if (n) memcpy(b->p, s, n);
   b->p += n;
   b->left -= n;
   if (b->left) *b->p = 0;
@@ -479,10 +480,11 @@ static void print_node(const ex_node *n, sbuf *b, int parent_prec) {
   if (paren) put(b, ")");
 }
 
-void ex_print(const ex_node *n, char *buf, size_t len) {
-  sbuf b = {buf, len};
+size_t ex_print(const ex_node *n, char *buf, size_t len) {
+  sbuf b = {buf, len, 0};
   if (len) buf[0] = 0;
   print_node(n, &b, 0);
+  return b.need;
 }
 
 /* ---------------------------------------------------------------- expansion */

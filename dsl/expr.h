@@ -57,7 +57,9 @@ int ex_is_scalar(const ex_node *n);
 int ex_equal(const ex_node *x, const ex_node *y);           /* structural */
 int ex_contains_kind(const ex_node *n, ex_symkind kind);     /* any symbol of that kind */
 /* Canonical text (deterministic; used for hashing and messages). */
-void ex_print(const ex_node *n, char *buf, size_t len);
+/* Returns the length of the whole text (as snprintf): when it is >= len, buf
+ * holds a truncated copy. */
+size_t ex_print(const ex_node *n, char *buf, size_t len);
 const char *ex_dim_name(ex_dim d);
 void ex_shape_str(const ex_node *n, char *buf, size_t len);  /* "[V,K]", "scalar" */
 

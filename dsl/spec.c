@@ -3,6 +3,7 @@
 #include "sbx.h"
 #include "yml.h"
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,33 +504,66 @@ const char *spec_domain_name(spec_domain d) {
   return names[d];
 }
 
+/* A growing text buffer for the canonical form: nothing is ever cut, so the
+ * hash (and every kernel name and cache key derived from it) covers the whole spec. */
+typedef struct { char *p; size_t len, cap; } canon_buf;
+
+static void canon_add(canon_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void canon_add(canon_buf *b, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (b->len + (size_t)n + 1 > b->cap) {
+    b->cap = (b->len + (size_t)n + 1) * 2;
+    b->p = realloc(b->p, b->cap);
+  }
+  vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  b->len += (size_t)n;
+}
+
+static void canon_expr(canon_buf *b, const ex_node *n) {
+  size_t need = ex_print(n, NULL, 0);
+  char *e = malloc(need + 1);
+  ex_print(n, e, need + 1);
+  canon_add(b, "%s", e);
+  free(e);
+}
+
 static void canonicalize(ld *L) {
   layer_spec *s = L->s;
-  size_t cap = 8192, len = 0;
-  char *buf = arena_alloc(L->a, cap), e[1024];
-#define APP(...) do { int k_ = snprintf(buf + len, cap - len, __VA_ARGS__); if (k_ > 0) len += (size_t)k_; \
-                      if (len >= cap) len = cap - 1; } while (0)
-  APP("K=%d;V=%d;", s->K, s->V);
-  for (int i = 0; i < s->n_in; i++) APP("in %s %s %s;", s->in[i].name, ex_dim_name(s->in[i].dim), spec_domain_name(s->in[i].domain));
-  for (int i = 0; i < s->n_const; i++) APP("const %s=%.17g;", s->cst[i].name, s->cst[i].value);
+  canon_buf b = {0};
+  canon_add(&b, "K=%d;V=%d;", s->K, s->V);
+  for (int i = 0; i < s->n_in; i++)
+    canon_add(&b, "in %s %s %s;", s->in[i].name, ex_dim_name(s->in[i].dim), spec_domain_name(s->in[i].domain));
+  for (int i = 0; i < s->n_const; i++) canon_add(&b, "const %s=%.17g;", s->cst[i].name, s->cst[i].value);
   for (int i = 0; i < s->n_st; i++) {
-    ex_print(s->st[i].update, e, sizeof e);
-    APP("state %s [%s,%s] sym=%d: %s;", s->st[i].name, ex_dim_name(s->st[i].rows), ex_dim_name(s->st[i].cols),
-        s->st[i].symmetric, e);
+    canon_add(&b, "state %s [%s,%s] sym=%d: ", s->st[i].name, ex_dim_name(s->st[i].rows), ex_dim_name(s->st[i].cols),
+              s->st[i].symmetric);
+    canon_expr(&b, s->st[i].update);
+    canon_add(&b, ";");
   }
   for (int i = 0; i < s->n_rd; i++) {
     const spec_readout *r = &s->rd[i];
-    if (r->kind == RD_EXPR) { ex_print(r->expr, e, sizeof e); APP("rd %s = %s;", r->name, e); }
-    else {
-      ex_print(r->matrix, e, sizeof e);
-      APP("rd %s: (%s) %s = ", r->name, e, r->name);
-      ex_print(r->rhs, e, sizeof e);
-      APP("%s cheb iters=%d;", e, r->iters);
+    if (r->kind == RD_EXPR) {
+      canon_add(&b, "rd %s = ", r->name);
+      canon_expr(&b, r->expr);
+    } else {
+      canon_add(&b, "rd %s: (", r->name);
+      canon_expr(&b, r->matrix);
+      canon_add(&b, ") %s = ", r->name);
+      canon_expr(&b, r->rhs);
+      canon_add(&b, " cheb iters=%d", r->iters);
     }
+    canon_add(&b, ";");
   }
-#undef APP
-  s->canon = buf;
-  snprintf(s->hash, sizeof s->hash, "%016llx", (unsigned long long)spec_fnv1a(buf, len, 0xcbf29ce484222325ULL));
+  char *text = arena_alloc(L->a, b.len + 1);
+  memcpy(text, b.p, b.len + 1);
+  free(b.p);
+  s->canon = text;
+  snprintf(s->hash, sizeof s->hash, "%016llx", (unsigned long long)spec_fnv1a(text, b.len, 0xcbf29ce484222325ULL));
 }
 
 int spec_const_value(const layer_spec *s, const char *name, double *out) {

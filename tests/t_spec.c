@@ -359,6 +359,30 @@ START_TEST(hash_stable_and_sensitive) {
 }
 END_TEST
 
+/* The identity covers the whole spec: two readouts that differ only past
+ * 1023 characters of a long expression (600 zero terms, then the constant
+ * that matters) must hash differently, and the canonical text keeps it all. */
+START_TEST(hash_covers_long_expressions) {
+  char *y1 = malloc(8192), *y2 = malloc(8192), *doc = malloc(16384), h1[17];
+  size_t n = 0;
+  n += (size_t)sprintf(y1 + n, "(");
+  for (int i = 0; i < 600; i++) n += (size_t)sprintf(y1 + n, "0 + ");
+  strcpy(y2, y1);
+  strcat(y1, "0.5) * S q");
+  strcat(y2, "0.25) * S q");
+  snprintf(doc, 16384, HEAD INPUTS GOOD_STATE "readout:\n  y: \"%s\"\n", y1);
+  layer_spec *s = ok(doc);
+  strcpy(h1, s->hash);
+  ck_assert_msg(strstr(s->canon, "0.5"), "canon cut: ...%s",
+                s->canon + strlen(s->canon) - 40);
+  ck_assert_uint_gt(strlen(s->canon), 2400);
+  snprintf(doc, 16384, HEAD INPUTS GOOD_STATE "readout:\n  y: \"%s\"\n", y2);
+  s = ok(doc);
+  ck_assert_str_ne(s->hash, h1);
+  free(y1); free(y2); free(doc);
+}
+END_TEST
+
 START_TEST(sandbox_survives_errors) {
   /* a memory bomb, then a runaway loop, then a good spec on the same sandbox */
   ck_assert_ptr_null(load(GOOD "constants: {c: !lua \"string.rep('x', 1e9)\"}\n"));
@@ -644,6 +668,7 @@ Suite *spec_suite(void) {
   tcase_add_test(pos, lua_constants);
   tcase_add_test(pos, tiles_valid_filter_and_default);
   tcase_add_test(pos, hash_stable_and_sensitive);
+  tcase_add_test(pos, hash_covers_long_expressions);
   tcase_add_test(pos, sandbox_survives_errors);
   tcase_add_test(pos, max_constants_plus_default_scale);
   suite_add_tcase(s, pos);

@@ -13,10 +13,6 @@ extern const char *const ssmc_builtin_source_hashes[];
 typedef struct { const char *name; const char *data; size_t len; } ssmc_embedded_file;
 extern const ssmc_embedded_file ssmc_embedded_files[];
 
-void build_source_hash(const char *src, size_t len, char out[17]) {
-  snprintf(out, 17, "%016llx", (unsigned long long)spec_fnv1a(src, len, 0xcbf29ce484222325ULL));
-}
-
 const char *build_cache_dir(void) {
   static char buf[1024];
   const char *e = getenv("SSMC_CACHE_DIR");
@@ -34,10 +30,45 @@ static const char *abi_header(void) {
   return NULL;
 }
 
-int build_get(const emit_kernel *ek, int force_jit, const char *cache_dir, build_kernel *out, diag *d) {
+#ifndef SSMC_HAVE_JIT
+/* Without the in-process compiler, a kernel that is not built in gets a
+ * descriptor with its CUDA module and no CPU entry points (fwd = decode = NULL). */
+static int describe_only(const emit_kernel *ek, const cls_family *f, build_kernel *out) {
+  const layer_spec *s = f->spec;
+  ssmc_kernel *k = calloc(1, sizeof *k);
+  const char **in_names = calloc((size_t)s->n_in + 1, sizeof *in_names), **st_names = calloc((size_t)s->n_st + 1, sizeof *st_names);
+  int32_t *dim = calloc((size_t)s->n_in + 1, sizeof *dim), *dom = calloc((size_t)s->n_in + 1, sizeof *dom);
+  int32_t *sym = calloc((size_t)s->n_st + 1, sizeof *sym);
+  int64_t *size = calloc((size_t)s->n_st + 1, sizeof *size);
+  static const char *aux[1];
+  for (int i = 0; i < s->n_in; i++) {
+    in_names[i] = s->in[i].name;
+    dim[i] = (int32_t)s->in[i].dim;
+    dom[i] = (int32_t)s->in[i].domain;
+  }
+  for (int i = 0; i < s->n_st; i++) {
+    st_names[i] = s->st[i].name;
+    sym[i] = s->st[i].symmetric;
+    int r = s->st[i].rows == DIM_K ? s->K : s->V, c = s->st[i].cols == DIM_K ? s->K : s->V;
+    size[i] = sym[i] ? (int64_t)s->K * (s->K + 1) / 2 : (int64_t)r * c;
+  }
+  *k = (ssmc_kernel){.name = ek->name, .family = s->family, .spec_hash = s->hash, .K = s->K, .V = s->V,
+                     .chunk = s->chunk, .bk = s->bk, .bv = s->bv, .dtype = ek->dtype ? SSMC_BF16 : SSMC_F32,
+                     .n_inputs = s->n_in, .input_names = in_names, .input_dim = dim, .input_domain = dom,
+                     .n_states = s->n_st, .state_names = st_names, .state_size = size, .state_symmetric = sym,
+                     .n_aux = f->has_solve, .aux_names = aux, .default_iters = f->has_solve ? f->iters : 0,
+                     .cuda = &ek->cuda};
+  if (f->has_solve) aux[0] = s->rd[f->solve_rd].name;
+  out->k = k;
+  out->described = k;
+  return 0;
+}
+#endif
+
+int build_get(const emit_kernel *ek, const cls_family *fam, int force_jit, const char *cache_dir, build_kernel *out, diag *d) {
   memset(out, 0, sizeof *out);
   char h[17];
-  build_source_hash(ek->source, ek->len, h);
+  emit_kernel_hash(ek, h);
   if (!force_jit)
     for (int i = 0; ssmc_builtin_kernels[i]; i++)
       if (!strcmp(ssmc_builtin_kernels[i]->name, ek->name) && !strcmp(ssmc_builtin_source_hashes[i], h)) {
@@ -47,7 +78,17 @@ int build_get(const emit_kernel *ek, int force_jit, const char *cache_dir, build
       }
   jit_header hdrs[] = {{"ssmc_kernel.h", abi_header()}, {NULL, NULL}};
   char err[4096];
-  jit_module *m = jit_compile(ek->source, ek->path, hdrs, SSMC_CPU_TARGET, cache_dir, &out->from_cache, err, sizeof err);
+  /* the CPU code and, beside it, the descriptor of its CUDA module (source as a literal) */
+  char *desc = emit_cuda_desc(ek, NULL);
+  size_t n = ek->len + strlen(desc) + 2;
+  char *src = malloc(n);
+  snprintf(src, n, "%s\n%s", ek->source, desc);
+  free(desc);
+  jit_module *m = jit_compile(src, ek->path, hdrs, SSMC_CPU_TARGET, cache_dir, &out->from_cache, err, sizeof err);
+  free(src);
+#ifndef SSMC_HAVE_JIT
+  if (!m && fam) return describe_only(ek, fam, out);
+#endif
   if (!m) return diag_at(d, NULL, 0, 0, "compiling %s in-process failed:\n%s", ek->name, err);
   out->k = jit_symbol(m, ek->name);
   if (!out->k) {
@@ -60,5 +101,11 @@ int build_get(const emit_kernel *ek, int force_jit, const char *cache_dir, build
 
 void build_release(build_kernel *b) {
   if (b->module) jit_free(b->module);
+  if (b->described) {
+    free((void *)b->described->input_names); free((void *)b->described->input_dim);
+    free((void *)b->described->input_domain); free((void *)b->described->state_names);
+    free((void *)b->described->state_size); free((void *)b->described->state_symmetric);
+    free(b->described);
+  }
   memset(b, 0, sizeof *b);
 }

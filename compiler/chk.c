@@ -25,7 +25,24 @@ struct chk_batch {
   void *out_k;                 /* (T, h_v, V) kernel dtype */
   double *out_d;
   float *x_k;                  /* (T, h_v, K) the solve's x */
+  const chk_backend *be;       /* NULL: the CPU */
+  char err[1024];              /* the backend's first failure */
 };
+
+void chk_batch_set_backend(chk_batch *b, const chk_backend *be) { b->be = be; }
+const char *chk_batch_error(const chk_batch *b) { return b->err[0] ? b->err : NULL; }
+
+static void run_fwd(chk_batch *b, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, int threads) {
+  if (!b->be) { rt_run_fwd(k, a, threads); return; }
+  char e[1024];
+  if (b->be->fwd(b->be->ctx, k, a, t_total, e, sizeof e) && !b->err[0]) snprintf(b->err, sizeof b->err, "%s", e);
+}
+
+static void run_decode(chk_batch *b, const ssmc_kernel *k, const ssmc_decode_args *a, int n_slots, int threads) {
+  if (!b->be) { rt_run_decode(k, a, threads); return; }
+  char e[1024];
+  if (b->be->decode(b->be->ctx, k, a, n_slots, e, sizeof e) && !b->err[0]) snprintf(b->err, sizeof b->err, "%s", e);
+}
 
 static void random_state(orc_rng *r, const ssmc_kernel *k, int i, float *dst) {
   if (k->state_symmetric[i]) { /* a positive semidefinite H: a few decayed k k' */
@@ -122,7 +139,7 @@ void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   a.aux_out[0] = k->n_aux ? b->x_k : NULL;
   for (int i = 0; i < b->n_st; i++) { a.state_in[i] = b->st0[i]; a.state_out[i] = b->st1[i]; }
   a.iters = iters;
-  rt_run_fwd(k, &a, threads);
+  run_fwd(b, k, &a, b->T, threads);
   out_to_double(b);
 }
 
@@ -164,7 +181,7 @@ void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters) 
     for (int i = 0; i < b->n_st; i++) a.state[i] = b->st1[i];
     a.slots = slots;
     a.iters = iters;
-    rt_run_decode(k, &a, threads);
+    run_decode(b, k, &a, N + 1, threads);
     size_t orow = (size_t)sh->h_v * k->V * esz, xrow = (size_t)sh->h_v * k->K * sizeof(float);
     for (int j = 0; j < m; j++) {
       memcpy((char *)b->out_k + tok[j] * orow, (char *)tout + j * orow, orow);
@@ -207,7 +224,7 @@ void chk_run_fwd_split(chk_batch *b, const ssmc_kernel *k, int64_t t1, int threa
       a.state_out[i] = part ? b->st1[i] : mid[i];
     }
     a.iters = iters;
-    rt_run_fwd(k, &a, threads);
+    run_fwd(b, k, &a, len, threads);
   }
   for (int i = 0; i < b->n_st; i++) free(mid[i]);
   out_to_double(b);
@@ -367,6 +384,7 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
   memset(r, 0, sizeof *r);
   for (int i = 0; i < ns; i++) {
     chk_batch *b = chk_batch_new(f, k, &shapes[i], o->seed + (uint64_t)i * 7919);
+    chk_batch_set_backend(b, o->be);
     oracle_res orc;
     oracle_run(b, o->iters, &orc);
     if (orc.failed_solve) fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
@@ -375,6 +393,11 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
     if (i != 3) { /* decode, token by token, through permuted slots */
       chk_run_decode(b, k, o->threads, o->iters);
       compare(b, &orc, k->name, shapes[i].name, "decode", out, r, 1);
+    }
+    if (chk_batch_error(b)) { /* a backend failure fails the shape, whatever the numbers said */
+      fprintf(out, "%-44s %-14s error: %s\n", k->name, shapes[i].name, chk_batch_error(b));
+      r->rows++;
+      r->failed++;
     }
     if (k->n_aux) {
       int64_t n;

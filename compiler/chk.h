@@ -10,11 +10,24 @@
 #include "cls.h"
 #include "ssmc_kernel.h"
 
+/* Where a kernel runs. The CPU (NULL backend) runs it on host memory with
+ * `threads` threads; another backend gets the host arguments and moves them
+ * itself (the CUDA one: to the device, poisoned outputs, and back). Returns 0
+ * or -1 with a message in err. t_total: tokens of a forward; n_slots: state
+ * slots of a decode. */
+typedef struct chk_backend {
+  const char *name;
+  int (*fwd)(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n);
+  int (*decode)(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a, int n_slots, char *err, size_t n);
+  void *ctx;
+} chk_backend;
+
 typedef struct {
   uint64_t seed;
   int long_shapes;     /* include T = 4096 */
   int threads;
   int iters;           /* solver iterations for the check; <= 0: the spec's */
+  const chk_backend *be; /* NULL: the CPU */
 } chk_opts;
 
 typedef struct { int rows, failed; double worst_ratio; } chk_result;
@@ -29,6 +42,9 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
 typedef struct chk_batch chk_batch;
 chk_batch *chk_batch_new(const cls_family *f, const ssmc_kernel *k, const chk_shape *sh, uint64_t seed);
 void chk_batch_free(chk_batch *b);
+/* Runs the batch's kernels on a backend (NULL: the CPU); a failure is kept and reported by chk_batch_error. */
+void chk_batch_set_backend(chk_batch *b, const chk_backend *be);
+const char *chk_batch_error(const chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
 /* Forward in two calls, [0, t1) then the rest, passing the state between them

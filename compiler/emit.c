@@ -213,6 +213,97 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
   return 0;
 }
 
+/* The module's last line states its stages (the template lays out their shared memory):
+ *   // ssmc-launch bv=B ws_tok=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
+static int parse_launch(emit_kernel *k, diag *d) {
+  const char *l = strstr(k->cu_source, "// ssmc-launch ");
+  memset(&k->cuda, 0, sizeof k->cuda);
+  long long ws = 0;
+  int used = 0;
+  if (!l || sscanf(l, "// ssmc-launch bv=%d ws_tok=%lld %n", &k->cu_bv, &ws, &used) != 2)
+    return diag_at(d, NULL, 0, 0, "internal: template cuda_kernel.cu.tpl wrote no launch line");
+  k->cuda.ws_tok_floats = ws;
+  l += used;
+  for (int i = 0; *l && *l != '\n'; i++) {
+    char stage[32], grid[32];
+    ssmc_cuda_stage st = {0};
+    int n = 0;
+    if (i > SSMC_MAX_STAGES ||
+        sscanf(l, "%31s grid=%31s threads=%d smem=%d%n", stage, grid, &st.threads, &st.smem, &n) != 4)
+      return diag_at(d, NULL, 0, 0, "internal: bad launch line in %s", k->cu_path);
+    char *semi = strchr(grid, ';');
+    if (semi) *semi = 0;
+    st.grid = !strcmp(grid, "items_vtiles") ? SSMC_GRID_ITEMS_VTILES : SSMC_GRID_ITEMS;
+    snprintf(k->cu_entries[i], sizeof k->cu_entries[i], "%s_%s", k->name, stage);
+    st.entry = k->cu_entries[i];
+    if (!strcmp(stage, "decode")) k->cuda.decode = st;
+    else k->cuda.fwd[k->cuda.n_fwd++] = st;
+    l += n;
+    while (*l == ';' || *l == ' ') l++;
+  }
+  k->cuda.source = k->cu_source;
+  return 0;
+}
+
+int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, emit_kernel *out, diag *d) {
+  const char *tpl = emit_template("cuda_kernel.cu.tpl", d);
+  if (!tpl) return 1;
+  snprintf(out->cu_path, sizeof out->cu_path, "%s/%s.cu", f->spec->family, out->name);
+  char *ctx = build_context(f, dtype, bk, bv, out->name);
+  char msg[512];
+  int line = 0;
+  int rc = sbx_render(lua, "cuda_kernel.cu.tpl", tpl, ctx, &out->cu_source, &out->cu_len, msg, sizeof msg, &line);
+  free(ctx);
+  if (rc) return diag_at(d, NULL, 0, 0, "template cuda_kernel.cu.tpl:%d: %s", line, msg);
+  return parse_launch(out, d);
+}
+
+static void c_string_literal(sb *b, const char *s, size_t n) {
+  sb_add(b, "\"");
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '\n') sb_add(b, "\\n\"\n\"");
+    else if (c == '"' || c == '\\') sb_add(b, "\\%c", c);
+    else if (c < 32 || c > 126) sb_add(b, "\\%03o", c);
+    else sb_add(b, "%c", c);
+  }
+  sb_add(b, "\"");
+}
+
+static void desc_stage(sb *b, const ssmc_cuda_stage *st) {
+  sb_add(b, "{\"%s\", %s, %d, %d}", st->entry, st->grid == SSMC_GRID_ITEMS_VTILES ? "SSMC_GRID_ITEMS_VTILES" : "SSMC_GRID_ITEMS",
+         st->threads, st->smem);
+}
+
+char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
+  sb b = {0};
+  if (source_symbol) sb_add(&b, "extern const char %s[];\n", source_symbol);
+  sb_add(&b, "const ssmc_cuda_kernel %s_cuda = {\n  .source = ", k->name);
+  if (source_symbol) sb_add(&b, "%s", source_symbol);
+  else c_string_literal(&b, k->cu_source, k->cu_len);
+  sb_add(&b, ",\n  .n_fwd = %d,\n  .fwd = {", k->cuda.n_fwd);
+  for (int i = 0; i < k->cuda.n_fwd; i++) {
+    if (i) sb_add(&b, ", ");
+    desc_stage(&b, &k->cuda.fwd[i]);
+  }
+  sb_add(&b, "},\n  .decode = ");
+  desc_stage(&b, &k->cuda.decode);
+  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n};\n", (long long)k->cuda.ws_tok_floats, k->cu_bv);
+  return b.p;
+}
+
+void emit_kernel_hash(const emit_kernel *k, char out[17]) {
+  uint64_t h = spec_fnv1a(k->source, k->len, 0xcbf29ce484222325ULL);
+  if (k->cu_source) h = spec_fnv1a(k->cu_source, k->cu_len, h);
+  snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void emit_kernel_free(emit_kernel *k) {
+  free(k->source);
+  free(k->cu_source);
+  k->source = k->cu_source = NULL;
+}
+
 /* ---------------------------------------------------------------- manifest and table */
 
 char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks, int n) {
@@ -238,9 +329,17 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     if (f->has_solve) sb_add(&b, "  aux 0 %s (T,h_v,K) f32\n  iters default %d (runtime argument)\n",
                              s->rd[f->solve_rd].name, f->iters);
     sb_add(&b, "  entry %s_fwd (chunkwise forward, cu_seqlens, state in/out)\n"
-               "  entry %s_decode (one token per sequence, state slots updated in place)\n"
-               "  constraints h_v %% h_qk == 0; states fp32\n",
+               "  entry %s_decode (one token per sequence, state slots updated in place)\n",
            k->name, k->name);
+    sb_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a)\n", k->cu_path);
+    for (int j = 0; j <= k->cuda.n_fwd; j++) {
+      const ssmc_cuda_stage *st = j < k->cuda.n_fwd ? &k->cuda.fwd[j] : &k->cuda.decode;
+      char grid[32] = "(N*h_v)";
+      if (st->grid == SSMC_GRID_ITEMS_VTILES) snprintf(grid, sizeof grid, "(N*h_v, V/%d)", k->cu_bv);
+      sb_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
+    }
+    if (k->cuda.ws_tok_floats) sb_add(&b, "  cuda_workspace %lld floats per token and value head\n", (long long)k->cuda.ws_tok_floats);
+    sb_add(&b, "  constraints h_v %% h_qk == 0; states fp32\n");
   }
   return b.p;
 }
@@ -253,11 +352,19 @@ char *emit_table(const emit_kernel *const *ks, int n) {
   for (int i = 0; i < n; i++) sb_add(&b, "extern const ssmc_kernel %s;\n", ks[i]->name);
   sb_add(&b, "\nconst ssmc_kernel *const ssmc_builtin_kernels[] = {\n");
   for (int i = 0; i < n; i++) sb_add(&b, "  &%s,\n", ks[i]->name);
-  sb_add(&b, "  0,\n};\n\n/* FNV-1a of each kernel's source: a stale build is never mistaken for the current one. */\n"
+  sb_add(&b, "  0,\n};\n\n/* The CUDA module of each kernel: its source is the embedded generated .cu file. */\n");
+  for (int i = 0; i < n; i++) {
+    char sym[200];
+    snprintf(sym, sizeof sym, "ssmc_cu_%s", ks[i]->name);
+    char *desc = emit_cuda_desc(ks[i], sym);
+    sb_add(&b, "%s", desc);
+    free(desc);
+  }
+  sb_add(&b, "\n/* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */\n"
              "const char *const ssmc_builtin_source_hashes[] = {\n");
   for (int i = 0; i < n; i++) {
     char h[17];
-    snprintf(h, sizeof h, "%016llx", (unsigned long long)spec_fnv1a(ks[i]->source, ks[i]->len, 0xcbf29ce484222325ULL));
+    emit_kernel_hash(ks[i], h);
     sb_add(&b, "  \"%s\",\n", h);
   }
   sb_add(&b, "  0,\n};\n");

@@ -5,6 +5,7 @@
 #ifndef SSMC_EMIT_H
 #define SSMC_EMIT_H
 #include "cls.h"
+#include "ssmc_kernel.h"
 
 struct sbx;
 
@@ -14,6 +15,13 @@ typedef struct {
   char *source;          /* malloc'd C text */
   size_t len;
   int dtype;             /* 0 f32, 1 bf16 */
+  /* The CUDA module of the same kernel (same name and identity). */
+  char cu_path[256];     /* e.g. gated_deltanet/<name>.cu */
+  char *cu_source;       /* malloc'd CUDA C++ text */
+  size_t cu_len;
+  ssmc_cuda_kernel cuda; /* launch facts read back from the module's launch line; source = cu_source */
+  int cu_bv;             /* value tile of the CUDA forward */
+  char cu_entries[SSMC_MAX_STAGES + 1][192];
 } emit_kernel;
 
 /* Template text: from the binary, or from a folder (for template work). */
@@ -25,6 +33,14 @@ void emit_kernel_name(const cls_family *f, int dtype, int bk, int bv, char *buf,
 /* Emits the CPU kernel of a family and dtype with tiles (bk, bv). */
 int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *spec_path, struct sbx *lua,
                     emit_kernel *out, diag *d);
+/* Emits the CUDA module of a family and dtype into out->cu_* (after emit_cpu_kernel). */
+int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, struct sbx *lua, emit_kernel *out, diag *d);
+/* C text defining `const ssmc_cuda_kernel <name>_cuda` for a kernel: its source is the
+ * symbol `source_symbol` (a built-in's embedded .cu), or, when NULL, a string literal. */
+char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol);
+void emit_kernel_free(emit_kernel *k);
+/* FNV-1a of the kernel's C source continued over its CUDA source (16 hex digits). */
+void emit_kernel_hash(const emit_kernel *k, char out[17]);
 /* Manifest line block and table source for a list of kernels. */
 char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks, int n);
 char *emit_table(const emit_kernel *const *ks, int n);

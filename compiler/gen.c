@@ -15,7 +15,7 @@ void gen_init(gen_set *g) {
 
 void gen_free(gen_set *g) {
   for (int i = 0; i < g->n; i++) {
-    for (int j = 0; j < g->u[i]->nk; j++) free(g->u[i]->k[j].source);
+    for (int j = 0; j < g->u[i]->nk; j++) emit_kernel_free(&g->u[i]->k[j]);
     src_free(g->u[i]->file);
   }
   sbx_free(g->lua);
@@ -37,6 +37,10 @@ int gen_add(gen_set *g, const char *path, diag *d) {
   for (int dt = 0; dt < 2; dt++) {
     if (!(u->spec->dtypes & (1 << dt))) continue;
     if (emit_cpu_kernel(&u->fam, dt, u->spec->bk, u->spec->bv, path, g->lua, &u->k[u->nk], d)) return 1;
+    if (emit_cuda_kernel(&u->fam, dt, u->spec->bk, u->spec->bv, g->lua, &u->k[u->nk], d)) {
+      emit_kernel_free(&u->k[u->nk]);
+      return 1;
+    }
     u->nk++;
   }
   return 0;
@@ -71,18 +75,23 @@ int gen_add_builtins(gen_set *g, const char *root, diag *d) {
 int gen_files(gen_set *g, gen_file **out) {
   int nk = 0;
   for (int i = 0; i < g->n; i++) nk += g->u[i]->nk;
-  gen_file *f = calloc((size_t)nk + 2, sizeof *f);
+  gen_file *f = calloc((size_t)2 * nk + 2, sizeof *f);
   const cls_family **fams = calloc((size_t)nk + 1, sizeof *fams);
   const emit_kernel **ks = calloc((size_t)nk + 1, sizeof *ks);
-  int j = 0;
+  int j = 0, nj = 0;
   for (int i = 0; i < g->n; i++)
     for (int k = 0; k < g->u[i]->nk; k++) {
       const emit_kernel *e = &g->u[i]->k[k];
       snprintf(f[j].path, sizeof f[j].path, "%s", e->path);
       f[j].text = strdup(e->source);
       f[j].len = e->len;
-      fams[j] = &g->u[i]->fam;
-      ks[j++] = e;
+      fams[nj] = &g->u[i]->fam;
+      ks[nj++] = e;
+      j++;
+      snprintf(f[j].path, sizeof f[j].path, "%s", e->cu_path);
+      f[j].text = strdup(e->cu_source);
+      f[j].len = e->cu_len;
+      j++;
     }
   snprintf(f[j].path, sizeof f[j].path, "manifest.txt");
   f[j].text = emit_manifest(fams, ks, nk);

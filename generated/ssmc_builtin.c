@@ -31,19 +31,129 @@ const ssmc_kernel *const ssmc_builtin_kernels[] = {
   0,
 };
 
-/* FNV-1a of each kernel's source: a stale build is never mistaken for the current one. */
+/* The CUDA module of each kernel: its source is the embedded generated .cu file. */
+extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
+const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
+  .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 140800}},
+  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .ws_tok_floats = 0,
+  .bv = 32,
+};
+extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
+const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
+  .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 140800}},
+  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .ws_tok_floats = 0,
+  .bv = 32,
+};
+extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
+const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
+  .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 141056}},
+  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7040},
+  .ws_tok_floats = 0,
+  .bv = 32,
+};
+extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
+const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
+  .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 141056}},
+  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7040},
+  .ws_tok_floats = 0,
+  .bv = 32,
+};
+extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
+const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
+  .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
+  .n_fwd = 2,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 149504}},
+  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 41728},
+  .ws_tok_floats = 128,
+  .bv = 64,
+};
+extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
+const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
+  .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
+  .n_fwd = 2,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 149504}},
+  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 41728},
+  .ws_tok_floats = 128,
+  .bv = 64,
+};
+extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
+const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
+  .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148480}},
+  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7296},
+  .ws_tok_floats = 0,
+  .bv = 32,
+};
+extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
+const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
+  .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148480}},
+  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7296},
+  .ws_tok_floats = 0,
+  .bv = 32,
+};
+extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
+const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
+  .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 152832}},
+  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7424},
+  .ws_tok_floats = 0,
+  .bv = 16,
+};
+extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
+const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
+  .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 152832}},
+  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7424},
+  .ws_tok_floats = 0,
+  .bv = 16,
+};
+extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
+const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
+  .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148992}},
+  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .ws_tok_floats = 0,
+  .bv = 64,
+};
+extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
+const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
+  .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
+  .n_fwd = 1,
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148992}},
+  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .ws_tok_floats = 0,
+  .bv = 64,
+};
+
+/* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "9a81766feea32aad",
-  "5dadb6e87eacb79c",
-  "5bb2c95fe60b3273",
-  "92138c1c410e7b70",
-  "d6169a24ba1259f4",
-  "9d1afa8cf588c82b",
-  "24e98e07c766f518",
-  "28e2162768abf299",
-  "7de3c7af732190d4",
-  "966c591c64414235",
-  "6da67b11df4fac41",
-  "733daa7bd9d742ea",
+  "b0cbc268768f93dd",
+  "e680f3043607550e",
+  "74060034124cce75",
+  "507ac4fe0b305c2e",
+  "57e03b3a28d43557",
+  "268c1d737c48f06c",
+  "162d4e23ff10db59",
+  "5280baaefc4dd350",
+  "744794632883c714",
+  "9bbb2430434d853d",
+  "ba5a13577c3f994e",
+  "adc4045f2cf7783d",
   0,
 };

@@ -17,7 +17,12 @@
  * Value head h reads q/k head h / (h_v / h_qk) (grouped value heads). */
 #ifndef SSMC_KERNEL_H
 #define SSMC_KERNEL_H
+#ifdef __CUDACC_RTC__ /* NVRTC has no <stdint.h> */
+typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t; typedef unsigned short uint16_t;
+typedef int int32_t; typedef unsigned int uint32_t; typedef long long int64_t; typedef unsigned long long uint64_t;
+#else
 #include <stdint.h>
+#endif
 
 #define SSMC_ABI_VERSION 1
 #define SSMC_MAX_IO 8
@@ -56,6 +61,32 @@ typedef struct ssmc_decode_args {
 typedef void (*ssmc_fwd_fn)(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
 typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws);
 
+/* CUDA. The same argument structs, passed by value to every stage, with
+ * device pointers. A kernel's CUDA module (one source text, compiled by NVRTC)
+ * has up to SSMC_MAX_STAGES forward stages, run in order on one stream, and
+ * one decode stage. Each stage's grid is one of the kinds below; its block is
+ * `threads` threads with `smem` bytes of dynamic shared memory. */
+#define SSMC_MAX_STAGES 4
+enum {
+  SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
+  SSMC_GRID_ITEMS_VTILES = 1  /* (N * h_v, V / bv) blocks: and one per value tile */
+};
+typedef struct ssmc_cuda_stage {
+  const char *entry;          /* extern "C" __global__ function name */
+  int32_t grid, threads, smem;
+} ssmc_cuda_stage;
+typedef struct ssmc_cuda_kernel {
+  const char *source;         /* CUDA C++ text of the module (includes "ssmc_kernel.h") */
+  int32_t n_fwd;
+  ssmc_cuda_stage fwd[SSMC_MAX_STAGES];
+  ssmc_cuda_stage decode;
+  /* Device workspace of the forward, in floats: ws_tok_floats per token and
+   * value head (T_total * h_v * ws_tok_floats); stage signature is
+   * (ssmc_fwd_args a, float *ws) / (ssmc_decode_args a, float *ws). */
+  int64_t ws_tok_floats;
+  int32_t bv;                 /* value tile of SSMC_GRID_ITEMS_VTILES stages; divides V */
+} ssmc_cuda_kernel;
+
 enum { SSMC_IN_NORMAL = 0, SSMC_IN_UNIT_SPHERE = 1, SSMC_IN_LOG_DECAY = 2, SSMC_IN_UNIT = 3 };
 
 /* One entry of a kernel table: identity, shapes, constraints, entry points. */
@@ -79,6 +110,7 @@ typedef struct ssmc_kernel {
   int64_t ws_floats;           /* per-thread workspace for fwd and decode */
   ssmc_fwd_fn fwd;
   ssmc_decode_fn decode;
+  const ssmc_cuda_kernel *cuda;/* the CUDA module of the same kernel, or NULL */
 } ssmc_kernel;
 
 /* Facts every backend and caller share about input i of kernel k. */
@@ -93,5 +125,14 @@ static inline int ssmc_input_is_gate(const ssmc_kernel *k, int i) {
 static inline int ssmc_input_qk_heads(const ssmc_kernel *k, int i) {
   return k->input_dim[i] == 1 && !ssmc_input_is_gate(k, i);
 }
+
+/* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads. */
+static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *st, int32_t n_seqs, int32_t h_v,
+                                  uint32_t grid[3]) {
+  grid[0] = (uint32_t)(n_seqs * h_v);
+  grid[1] = st->grid == SSMC_GRID_ITEMS_VTILES ? (uint32_t)(k->V / k->cuda->bv) : 1u;
+  grid[2] = 1u;
+}
+
 
 #endif

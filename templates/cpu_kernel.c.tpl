@@ -527,6 +527,8 @@ static const int32_t state_symmetric[] = {${list(P.states, function(x) return x.
 static const char *const aux_names[] = {"${sv.xname}"};
 @ end
 
+extern const ssmc_cuda_kernel ${P.name}_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+
 const ssmc_kernel ${P.name} = {
   .name = "${P.name}",
   .family = "${P.family}",
@@ -544,4 +546,5 @@ const ssmc_kernel ${P.name} = {
   .ws_floats = WS_TOTAL,
   .fwd = ${P.name}_fwd,
   .decode = ${P.name}_decode,
+  .cuda = &${P.name}_cuda,
 };

@@ -21,7 +21,7 @@ static void load(fixture *fx, const char *family) {
   if (gen_add(&fx->g, path, &d)) { diag_print(&d, stderr); ck_abort_msg("cannot load %s", family); }
   fx->nk = fx->g.u[0]->nk;
   for (int i = 0; i < fx->nk; i++) {
-    ck_assert_int_eq(build_get(&fx->g.u[0]->k[i], 0, NULL, &fx->bk[i], &d), 0);
+    ck_assert_int_eq(build_get(&fx->g.u[0]->k[i], &fx->g.u[0]->fam, 0, NULL, &fx->bk[i], &d), 0);
     ck_assert_msg(fx->bk[i].builtin, "%s: the built-in kernel is stale (run ssmc gen)", family);
   }
 }
@@ -34,7 +34,7 @@ static void unload(fixture *fx) {
 static void against_oracle(const char *family) {
   fixture fx;
   load(&fx, family);
-  chk_opts o = {7, 1, 2, 0};
+  chk_opts o = {7, 1, 2, 0, NULL};
   for (int i = 0; i < fx.nk; i++) {
     chk_result r;
     FILE *sink = fopen("/dev/null", "w");

@@ -6,6 +6,8 @@
 #include "bench.h"
 #include "build.h"
 #include "chk.h"
+#include "chk_cuda.h"
+#include "cuc.h"
 #include "gen.h"
 #include "jit.h"
 #include "rt_exec.h"
@@ -16,10 +18,13 @@ static void usage(FILE *o) {
           "  gen [SPEC...] [-o DIR]       emit C kernels; with no SPEC, the built-in families\n"
           "                               (dsl/families/*.yaml) into generated/\n"
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
-          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c]\n"
-          "                               compare every kernel with the fp64 oracle\n"
-          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--backend c]\n"
-          "                               CPU throughput: chunkwise vs recurrent\n"
+          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda]\n"
+          "                               compare every kernel with the fp64 oracle (CPU or GPU)\n"
+          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--backend c|cuda]\n"
+          "                               throughput: CPU chunkwise vs recurrent, or GPU (bench_cuda)\n"
+          "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
+          "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
+          "                               local memory and spills per stage (no GPU needed)\n"
           "common options: --root DIR (repository root, default .), --templates DIR\n"
           "  --help, --version\n");
 }
@@ -27,8 +32,8 @@ static void usage(FILE *o) {
 typedef struct {
   const char *specs[64];
   int nspecs;
-  const char *out, *root, *templates;
-  int check, quick, jit, iters, T, H, threads, reps;
+  const char *out, *root, *templates, *arch;
+  int check, quick, jit, iters, T, H, threads, reps, cuda;
   unsigned long long seed;
 } opts;
 
@@ -44,7 +49,7 @@ static int parse(int argc, char **argv, opts *o) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const valued[] = {"-o", "--root", "--templates", "--seed", "--iters", "--T", "--H",
-                                         "--threads", "--reps", "--backend"};
+                                         "--threads", "--reps", "--backend", "--arch"};
     for (size_t j = 0; j < sizeof valued / sizeof *valued; j++)
       if (!strcmp(a, valued[j]) && !v) { fprintf(stderr, "ssmc: error: %s needs a value\n", a); return 2; }
 #define VAL(name) (!strcmp(a, name))
@@ -60,8 +65,13 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--H")) { o->H = atoi(v); i++; }
     else if (VAL("--threads")) { o->threads = atoi(v); i++; }
     else if (VAL("--reps")) { o->reps = atoi(v); i++; }
+    else if (VAL("--arch")) { o->arch = v; i++; }
     else if (VAL("--backend")) {
-      if (strcmp(v, "c")) { fprintf(stderr, "ssmc: error: unknown backend '%s' (this build has: c)\n", v); return 2; }
+      if (strcmp(v, "c") && strcmp(v, "cuda")) {
+        fprintf(stderr, "ssmc: error: unknown backend '%s' (backends: c, cuda)\n", v);
+        return 2;
+      }
+      o->cuda = !strcmp(v, "cuda");
       i++;
     } else if (a[0] == '-') {
       fprintf(stderr, "ssmc: error: unknown option '%s'\n", a);
@@ -115,21 +125,34 @@ static int cmd_check(const opts *o) {
   gen_set g;
   gen_init(&g);
   int rc = load_specs(&g, o), failed = 0, rows = 0;
-  chk_opts co = {o->seed, !o->quick, o->threads, o->iters};
+  chk_opts co = {o->seed, !o->quick, o->threads, o->iters, NULL};
+  chk_cuda *gpu = NULL;
+  if (!rc && o->cuda) {
+    char err[1024];
+    if (!(gpu = chk_cuda_open(build_cache_dir(), err, sizeof err))) {
+      fprintf(stderr, "ssmc: error: --backend cuda: %s\n", err);
+      rc = 2;
+    } else {
+      const rt_cuda_info *di = rt_cuda_device(chk_cuda_device(gpu));
+      printf("# device: %s, %d SMs, %s, %s\n", di->name, di->sm_count, di->arch, rt_nvrtc_version());
+      co.be = chk_cuda_backend(gpu);
+    }
+  }
   if (!rc) printf("%-44s %-14s %-22s %10s %10s %7s  %s\n", "kernel", "shape", "quantity", "max_abs", "rel_l2", "bound", "result");
   for (int i = 0; i < g.n && !rc; i++)
     for (int j = 0; j < g.u[i]->nk && !rc; j++) {
       build_kernel bk;
       diag d = {0};
-      if (build_get(&g.u[i]->k[j], o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
-      printf("# %s (%s%s) %s\n", bk.k->name, bk.builtin ? "built-in" : "compiled in-process",
-             bk.from_cache ? ", from cache" : "", g.u[i]->fam.summary);
+      if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
+      printf("# %s (%s%s%s) %s\n", bk.k->name, bk.builtin ? "built-in" : "compiled in-process",
+             bk.from_cache ? ", from cache" : "", gpu ? ", CUDA via NVRTC" : "", g.u[i]->fam.summary);
       chk_result r;
       failed += chk_kernel(&g.u[i]->fam, bk.k, &co, stdout, &r);
       rows += r.rows;
       build_release(&bk);
     }
-  if (!rc) printf("check: %d of %d comparisons passed\n", rows - failed, rows);
+  if (!rc) printf("check: %d of %d comparisons passed%s\n", rows - failed, rows, gpu ? " (cuda)" : "");
+  chk_cuda_close(gpu);
   gen_free(&g);
   return rc ? rc : failed ? 1 : 0;
 }
@@ -145,7 +168,7 @@ static int cmd_bench(const opts *o) {
     for (int j = 0; j < g.u[i]->nk && !rc; j++) {
       build_kernel bk;
       diag d = {0};
-      if (build_get(&g.u[i]->k[j], o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
+      if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
       bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters};
       bench_result r;
       bench_kernel(&g.u[i]->fam, bk.k, &bo, &r);
@@ -160,13 +183,39 @@ static int cmd_bench(const opts *o) {
   return rc;
 }
 
+static int cmd_compile(const opts *o) {
+  gen_set g;
+  gen_init(&g);
+  int rc = load_specs(&g, o);
+  const char *archs[2] = {"sm_80", "sm_90a"};
+  int na = 2;
+  if (o->arch && strcmp(o->arch, "all")) { archs[0] = o->arch; na = 1; }
+  if (o->arch && strncmp(o->arch, "sm_", 3) && strcmp(o->arch, "all")) {
+    fprintf(stderr, "ssmc: error: --arch takes sm_80, sm_90a, ... or all\n");
+    rc = 2;
+  }
+  if (!rc) {
+    char err[512];
+    if (rt_nvrtc_open(err, sizeof err)) { fprintf(stderr, "ssmc: error: %s\n", err); rc = 2; }
+    else printf("# %s; per stage: registers, shared memory, local memory (stack frame), spills\n", rt_nvrtc_version());
+  }
+  for (int i = 0; i < g.n && !rc; i++)
+    for (int j = 0; j < g.u[i]->nk && !rc; j++)
+      for (int a = 0; a < na && !rc; a++) {
+        diag d = {0};
+        if (cuc_compile(&g.u[i]->k[j], archs[a], build_cache_dir(), stdout, &d)) { diag_print(&d, stderr); rc = 2; }
+      }
+  gen_free(&g);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return 2; }
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
   if (!strcmp(cmd, "--version")) { printf("ssmc %s (in-process C compiler: %s)\n", SSMC_VERSION, jit_version()); return 0; }
   opts o;
-  if (strcmp(cmd, "gen") && strcmp(cmd, "check") && strcmp(cmd, "bench")) {
+  if (strcmp(cmd, "gen") && strcmp(cmd, "check") && strcmp(cmd, "bench") && strcmp(cmd, "compile")) {
     fprintf(stderr, "ssmc: error: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
@@ -177,5 +226,6 @@ int main(int argc, char **argv) {
     if (o.nspecs && !o.out) { fprintf(stderr, "ssmc: error: gen SPEC... needs -o DIR (generated/ holds the built-ins)\n"); return 2; }
     return cmd_gen(&o);
   }
+  if (!strcmp(cmd, "compile")) return cmd_compile(&o);
   return !strcmp(cmd, "check") ? cmd_check(&o) : cmd_bench(&o);
 }

@@ -446,6 +446,8 @@ static const int64_t state_size[] = {8256, 16384};
 static const int32_t state_symmetric[] = {1, 0};
 static const char *const aux_names[] = {"x"};
 
+extern const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+
 const ssmc_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32 = {
   .name = "ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32",
   .family = "gated_kalmanet",
@@ -459,4 +461,5 @@ const ssmc_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32 = {
   .ws_floats = WS_TOTAL,
   .fwd = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd,
   .decode = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode,
+  .cuda = &ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda,
 };

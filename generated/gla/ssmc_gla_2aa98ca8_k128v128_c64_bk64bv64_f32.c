@@ -260,6 +260,8 @@ static const char *const state_names[] = {"S"};
 static const int64_t state_size[] = {16384};
 static const int32_t state_symmetric[] = {0};
 
+extern const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+
 const ssmc_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32 = {
   .name = "ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32",
   .family = "gla",
@@ -273,4 +275,5 @@ const ssmc_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32 = {
   .ws_floats = WS_TOTAL,
   .fwd = ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd,
   .decode = ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode,
+  .cuda = &ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda,
 };

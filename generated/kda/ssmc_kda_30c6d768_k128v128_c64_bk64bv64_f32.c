@@ -309,6 +309,8 @@ static const char *const state_names[] = {"S"};
 static const int64_t state_size[] = {16384};
 static const int32_t state_symmetric[] = {0};
 
+extern const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+
 const ssmc_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32 = {
   .name = "ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32",
   .family = "kda",
@@ -322,4 +324,5 @@ const ssmc_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32 = {
   .ws_floats = WS_TOTAL,
   .fwd = ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd,
   .decode = ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode,
+  .cuda = &ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda,
 };

@@ -272,6 +272,8 @@ static const char *const state_names[] = {"S"};
 static const int64_t state_size[] = {16384};
 static const int32_t state_symmetric[] = {0};
 
+extern const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+
 const ssmc_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16 = {
   .name = "ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16",
   .family = "mamba2",
@@ -285,4 +287,5 @@ const ssmc_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16 = {
   .ws_floats = WS_TOTAL,
   .fwd = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd,
   .decode = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode,
+  .cuda = &ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda,
 };

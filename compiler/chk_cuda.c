@@ -1,0 +1,148 @@
+/* compiler stage: the CUDA backend of `ssmc check` and `ssmc bench`.
+ * Takes the host arguments a check builds, moves them to the device (outputs
+ * poisoned with NaN first, so an element no thread wrote cannot pass), runs
+ * the kernel's CUDA stages through the runtime, and copies the results back. */
+#include "chk_cuda.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct chk_cuda {
+  rt_cuda *c;
+  const char *cache_dir;
+  const ssmc_kernel *k; /* the kernel whose module is loaded */
+  rt_cuda_mod *m;
+  int from_cache;
+  chk_backend be;
+};
+
+static int fail(chk_cuda *g, char *err, size_t n, const char *what) {
+  snprintf(err, n, "%s: %s", what, rt_cuda_error(g->c));
+  return -1;
+}
+
+static int ensure_module(chk_cuda *g, const ssmc_kernel *k, char *err, size_t n) {
+  if (g->k == k && g->m) return 0;
+  rt_cuda_unload(g->c, g->m);
+  g->m = rt_cuda_load(g->c, k, g->cache_dir, &g->from_cache, err, n);
+  g->k = g->m ? k : NULL;
+  return g->m ? 0 : -1;
+}
+
+/* A device copy of a host buffer (NULL stays NULL). */
+static void *up(chk_cuda *g, const void *h, size_t bytes, int *bad) {
+  if (!h || *bad) return NULL;
+  void *d = rt_cuda_alloc(g->c, bytes);
+  if (!d || rt_cuda_h2d(g->c, d, h, bytes)) *bad = 1;
+  return d;
+}
+
+/* A device output poisoned with 0xff bytes (NaN in f32 and bf16). */
+static void *poisoned(chk_cuda *g, size_t bytes, int *bad) {
+  if (*bad) return NULL;
+  void *d = rt_cuda_alloc(g->c, bytes);
+  if (!d || rt_cuda_memset(g->c, d, 0xff, bytes)) *bad = 1;
+  return d;
+}
+
+static size_t in_bytes(const ssmc_kernel *k, int i, int64_t rows, int h_qk, int h_v) {
+  int gate = ssmc_input_is_gate(k, i);
+  size_t esz = gate || k->dtype == SSMC_F32 ? 4 : 2;
+  return (size_t)rows * (size_t)(ssmc_input_qk_heads(k, i) ? h_qk : h_v) * (size_t)ssmc_input_len(k, i) * esz;
+}
+
+static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n) {
+  chk_cuda *g = ctx;
+  if (ensure_module(g, k, err, n)) return -1;
+  ssmc_fwd_args d = *a;
+  int bad = 0, N = a->n_seqs;
+  size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
+  size_t out_b = (size_t)t_total * a->h_v * k->V * esz, aux_b = (size_t)t_total * a->h_v * k->K * 4;
+  d.cu_seqlens = up(g, a->cu_seqlens, sizeof(int64_t) * (size_t)(N + 1), &bad);
+  for (int i = 0; i < k->n_inputs; i++) d.in[i] = up(g, a->in[i], in_bytes(k, i, t_total, a->h_qk, a->h_v), &bad);
+  d.out = poisoned(g, out_b, &bad);
+  for (int i = 0; i < k->n_aux; i++) d.aux_out[i] = a->aux_out[i] ? poisoned(g, aux_b, &bad) : NULL;
+  for (int i = 0; i < k->n_states; i++) {
+    size_t sb = (size_t)N * a->h_v * (size_t)k->state_size[i] * 4;
+    d.state_in[i] = up(g, a->state_in[i], sb, &bad);
+    if (a->state_out[i] && a->state_out[i] == a->state_in[i]) d.state_out[i] = (float *)d.state_in[i];
+    else d.state_out[i] = a->state_out[i] ? poisoned(g, sb, &bad) : NULL;
+  }
+  size_t wsb = rt_cuda_fwd_ws_bytes(k, t_total, a->h_v);
+  void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
+  int rc = 0;
+  if (bad) rc = fail(g, err, n, "device memory");
+  else if (rt_cuda_fwd(g->c, g->m, &d, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  if (!rc && rt_cuda_d2h(g->c, a->out, d.out, out_b)) rc = fail(g, err, n, "copy back");
+  for (int i = 0; i < k->n_aux && !rc; i++)
+    if (a->aux_out[i] && rt_cuda_d2h(g->c, a->aux_out[i], d.aux_out[i], aux_b)) rc = fail(g, err, n, "copy back");
+  for (int i = 0; i < k->n_states && !rc; i++)
+    if (a->state_out[i] &&
+        rt_cuda_d2h(g->c, a->state_out[i], d.state_out[i], (size_t)N * a->h_v * (size_t)k->state_size[i] * 4))
+      rc = fail(g, err, n, "copy back");
+  rt_cuda_free(g->c, (void *)d.cu_seqlens);
+  for (int i = 0; i < k->n_inputs; i++) rt_cuda_free(g->c, (void *)d.in[i]);
+  rt_cuda_free(g->c, d.out);
+  for (int i = 0; i < k->n_aux; i++) rt_cuda_free(g->c, d.aux_out[i]);
+  for (int i = 0; i < k->n_states; i++) {
+    if (d.state_out[i] != d.state_in[i]) rt_cuda_free(g->c, d.state_out[i]);
+    rt_cuda_free(g->c, (void *)d.state_in[i]);
+  }
+  rt_cuda_free(g->c, ws);
+  return rc;
+}
+
+static int cuda_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a, int n_slots, char *err, size_t n) {
+  chk_cuda *g = ctx;
+  if (ensure_module(g, k, err, n)) return -1;
+  ssmc_decode_args d = *a;
+  int bad = 0, N = a->n_seqs;
+  size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
+  size_t out_b = (size_t)N * a->h_v * k->V * esz, aux_b = (size_t)N * a->h_v * k->K * 4;
+  for (int i = 0; i < k->n_inputs; i++) d.in[i] = up(g, a->in[i], in_bytes(k, i, N, a->h_qk, a->h_v), &bad);
+  d.out = poisoned(g, out_b, &bad);
+  for (int i = 0; i < k->n_aux; i++) d.aux_out[i] = a->aux_out[i] ? poisoned(g, aux_b, &bad) : NULL;
+  for (int i = 0; i < k->n_states; i++)
+    d.state[i] = up(g, a->state[i], (size_t)n_slots * a->h_v * (size_t)k->state_size[i] * 4, &bad);
+  d.slots = up(g, a->slots, sizeof(int32_t) * (size_t)N, &bad);
+  int rc = 0;
+  if (bad) rc = fail(g, err, n, "device memory");
+  else if (rt_cuda_decode(g->c, g->m, &d, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  if (!rc && rt_cuda_d2h(g->c, a->out, d.out, out_b)) rc = fail(g, err, n, "copy back");
+  for (int i = 0; i < k->n_aux && !rc; i++)
+    if (a->aux_out[i] && rt_cuda_d2h(g->c, a->aux_out[i], d.aux_out[i], aux_b)) rc = fail(g, err, n, "copy back");
+  for (int i = 0; i < k->n_states && !rc; i++)
+    if (rt_cuda_d2h(g->c, a->state[i], d.state[i], (size_t)n_slots * a->h_v * (size_t)k->state_size[i] * 4))
+      rc = fail(g, err, n, "copy back");
+  for (int i = 0; i < k->n_inputs; i++) rt_cuda_free(g->c, (void *)d.in[i]);
+  rt_cuda_free(g->c, d.out);
+  for (int i = 0; i < k->n_aux; i++) rt_cuda_free(g->c, d.aux_out[i]);
+  for (int i = 0; i < k->n_states; i++) rt_cuda_free(g->c, d.state[i]);
+  rt_cuda_free(g->c, (void *)d.slots);
+  return rc;
+}
+
+chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
+  rt_cuda *c = rt_cuda_open(err, n);
+  if (!c) return NULL;
+  chk_cuda *g = calloc(1, sizeof *g);
+  g->c = c;
+  g->cache_dir = cache_dir;
+  g->be = (chk_backend){"cuda", cuda_fwd, cuda_decode, g};
+  return g;
+}
+
+void chk_cuda_close(chk_cuda *g) {
+  if (!g) return;
+  rt_cuda_unload(g->c, g->m);
+  rt_cuda_close(g->c);
+  free(g);
+}
+
+const chk_backend *chk_cuda_backend(chk_cuda *g) { return &g->be; }
+rt_cuda *chk_cuda_device(chk_cuda *g) { return g->c; }
+rt_cuda_mod *chk_cuda_module(chk_cuda *g, const ssmc_kernel *k, int *from_cache, char *err, size_t n) {
+  if (ensure_module(g, k, err, n)) return NULL;
+  if (from_cache) *from_cache = g->from_cache;
+  return g->m;
+}

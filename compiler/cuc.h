@@ -1,0 +1,16 @@
+/* compiler stage: `ssmc compile` — NVRTC compilation of the CUDA modules with
+ * ptxas's resource report (see cuc.c). */
+#ifndef SSMC_CUC_H
+#define SSMC_CUC_H
+#include <stdio.h>
+#include "emit.h"
+#include "rt_cuda.h"
+
+/* Compiles ek's CUDA module for arch and prints one line per stage; on a
+ * compile error prints each error with its generated and template line. */
+int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, FILE *out, diag *d);
+/* Spill bytes (stores + loads) of one stage ("fwd", "decode", "solve"); 0, 1 on a compile error, -1 otherwise. */
+int cuc_spills(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, int *spill_bytes,
+               char *err, size_t n);
+
+#endif

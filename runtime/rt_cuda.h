@@ -1,0 +1,88 @@
+/* runtime stage: the CUDA backend. Loads the CUDA driver and NVRTC with
+ * dlopen (one binary runs everywhere; without them the CPU path is unchanged),
+ * compiles a kernel's CUDA module (ssmc_cuda_kernel.source) with NVRTC into a
+ * cubin cached on disk, loads it and launches its stages from the kernel
+ * table alone. NVRTC needs no GPU: rt_nvrtc_compile works on any machine
+ * that has the library.
+ *
+ * Cubin cache: <cache_dir>/<16 hex>.cubin (+ .log, ptxas's resource report),
+ * key = FNV-1a over the source, the ABI header, the options, the arch and the
+ * NVRTC version; written to a temp file and renamed (atomic). */
+#ifndef SSMC_RT_CUDA_H
+#define SSMC_RT_CUDA_H
+#include <stddef.h>
+#include "ssmc_kernel.h"
+
+/* ------------------------------------------------------------ NVRTC */
+
+/* Opens NVRTC (SSMC_NVRTC, else libnvrtc.so* on the loader path, else the CUDA
+ * toolkit's and NVIDIA's PyPI wheel folders). 0, or -1 with a reason in err. */
+int rt_nvrtc_open(char *err, size_t errlen);
+/* "NVRTC 13.0" once opened. */
+const char *rt_nvrtc_version(void);
+
+typedef struct {
+  void *cubin;         /* malloc'd */
+  size_t cubin_len;
+  char *log;           /* malloc'd: NVRTC's log including ptxas's resource report */
+  int from_cache;
+} rt_nvrtc_out;
+
+/* Compiles a module for arch ("sm_80", "sm_90a"). name: the file name in
+ * messages. cache_dir may be NULL. On a compile error returns 1 with the log
+ * in out->log; on other failures -1 with err set. */
+int rt_nvrtc_compile(const char *src, const char *name, const char *arch, const char *cache_dir, rt_nvrtc_out *out,
+                     char *err, size_t errlen);
+void rt_nvrtc_out_free(rt_nvrtc_out *o);
+
+/* One entry function's resources, from ptxas's report in an NVRTC log. */
+typedef struct {
+  int regs, smem_static, stack, spill_stores, spill_loads, found;
+} rt_ptxas_info;
+void rt_ptxas_parse(const char *log, const char *entry, rt_ptxas_info *out);
+
+/* ------------------------------------------------------------ devices */
+
+typedef struct rt_cuda rt_cuda;
+typedef struct {
+  char name[128];
+  int sm_count, cc_major, cc_minor, smem_optin, l2_bytes;
+  char arch[16];       /* "sm_80", "sm_90a", ... */
+} rt_cuda_info;
+
+/* Opens the driver and NVRTC and makes device 0's primary context current. */
+rt_cuda *rt_cuda_open(char *err, size_t errlen);
+void rt_cuda_close(rt_cuda *c);
+const rt_cuda_info *rt_cuda_device(const rt_cuda *c);
+
+/* Device memory and copies (synchronous); 0 or -1 with the driver's message in err. */
+void *rt_cuda_alloc(rt_cuda *c, size_t bytes);
+void rt_cuda_free(rt_cuda *c, void *p);
+int rt_cuda_h2d(rt_cuda *c, void *dst, const void *src, size_t bytes);
+int rt_cuda_d2h(rt_cuda *c, void *dst, const void *src, size_t bytes);
+int rt_cuda_d2d(rt_cuda *c, void *dst, const void *src, size_t bytes);
+int rt_cuda_memset(rt_cuda *c, void *dst, unsigned char v, size_t bytes);
+int rt_cuda_sync(rt_cuda *c);
+const char *rt_cuda_error(rt_cuda *c); /* the last failure */
+
+/* Events on the default stream: record, then milliseconds between two. */
+void *rt_cuda_event(rt_cuda *c);
+int rt_cuda_record(rt_cuda *c, void *ev, void *stream);
+float rt_cuda_elapsed(rt_cuda *c, void *a, void *b);
+void rt_cuda_event_free(rt_cuda *c, void *ev);
+
+/* ------------------------------------------------------------ kernels */
+
+typedef struct rt_cuda_mod rt_cuda_mod;
+/* Compiles (or takes from the cache) and loads the CUDA module of k for this device. */
+rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_dir, int *from_cache, char *err,
+                          size_t errlen);
+void rt_cuda_unload(rt_cuda *c, rt_cuda_mod *m);
+/* Device workspace of the forward, in bytes, for T_total tokens and h_v value heads. */
+size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, int64_t t_total, int h_v);
+/* Launches every forward stage on `stream` (NULL: the default stream); a holds
+ * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
+int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
+int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream);
+
+#endif

@@ -328,9 +328,9 @@ rt_cuda *rt_cuda_open(char *err, size_t errlen) {
   SYM(FuncSetAttribute, "cuFuncSetAttribute");
   SYM(LaunchKernel, "cuLaunchKernel");
   SYM(EventCreate, "cuEventCreate");
-  SYM(EventRecord, "cuEventRecord_v2");
+  SYM(EventRecord, "cuEventRecord");
   SYM(EventSynchronize, "cuEventSynchronize");
-  SYM(EventElapsedTime, "cuEventElapsedTime_v2");
+  SYM(EventElapsedTime, "cuEventElapsedTime");
   SYM(EventDestroy, "cuEventDestroy_v2");
 #undef SYM
   CUresult r = c->Init(0);

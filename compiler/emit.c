@@ -220,7 +220,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
   memset(&k->cuda, 0, sizeof k->cuda);
   long long ws = 0;
   int used = 0;
-  if (!l || sscanf(l, "// ssmc-launch bv=%d ws_tok=%lld %n", &k->cu_bv, &ws, &used) != 2)
+  if (!l || sscanf(l, "// ssmc-launch bv=%d ws_tok=%lld %n", &k->cuda.bv, &ws, &used) != 2)
     return diag_at(d, NULL, 0, 0, "internal: template cuda_kernel.cu.tpl wrote no launch line");
   k->cuda.ws_tok_floats = ws;
   l += used;
@@ -288,7 +288,7 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   }
   sb_add(&b, "},\n  .decode = ");
   desc_stage(&b, &k->cuda.decode);
-  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n};\n", (long long)k->cuda.ws_tok_floats, k->cu_bv);
+  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n};\n", (long long)k->cuda.ws_tok_floats, k->cuda.bv);
   return b.p;
 }
 
@@ -335,7 +335,7 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     for (int j = 0; j <= k->cuda.n_fwd; j++) {
       const ssmc_cuda_stage *st = j < k->cuda.n_fwd ? &k->cuda.fwd[j] : &k->cuda.decode;
       char grid[32] = "(N*h_v)";
-      if (st->grid == SSMC_GRID_ITEMS_VTILES) snprintf(grid, sizeof grid, "(N*h_v, V/%d)", k->cu_bv);
+      if (st->grid == SSMC_GRID_ITEMS_VTILES) snprintf(grid, sizeof grid, "(N*h_v, V/%d)", k->cuda.bv);
       sb_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
     }
     if (k->cuda.ws_tok_floats) sb_add(&b, "  cuda_workspace %lld floats per token and value head\n", (long long)k->cuda.ws_tok_floats);

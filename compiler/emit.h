@@ -20,7 +20,6 @@ typedef struct {
   char *cu_source;       /* malloc'd CUDA C++ text */
   size_t cu_len;
   ssmc_cuda_kernel cuda; /* launch facts read back from the module's launch line; source = cu_source */
-  int cu_bv;             /* value tile of the CUDA forward */
   char cu_entries[SSMC_MAX_STAGES + 1][192];
 } emit_kernel;
 

@@ -1,0 +1,150 @@
+/* tests: the CUDA modules without a GPU. Every generated CUDA kernel (the
+ * built-in specs and examples/) compiles with NVRTC for sm_80 and sm_90a,
+ * with zero spills in its stages; the launch facts read back from a module
+ * agree with the kernel table; ptxas's report is parsed; a module that does
+ * not compile is reported with its generated and template lines. */
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build.h"
+#include "cuc.h"
+#include "gen.h"
+
+static void add_dir(gen_set *g, const char *sub) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/%s", SSMC_SOURCE_DIR, sub);
+  DIR *dp = opendir(dir);
+  ck_assert_ptr_nonnull(dp);
+  struct dirent *e;
+  while ((e = readdir(dp))) {
+    size_t l = strlen(e->d_name);
+    if (l < 6 || strcmp(e->d_name + l - 5, ".yaml")) continue;
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    diag d = {0};
+    if (gen_add(g, path, &d)) { diag_print(&d, stderr); ck_abort_msg("cannot load %s", path); }
+  }
+  closedir(dp);
+}
+
+START_TEST(every_module_compiles_without_spills) {
+  char err[4096];
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  gen_set g;
+  gen_init(&g);
+  add_dir(&g, "dsl/families");
+  add_dir(&g, "examples");
+  const char *archs[] = {"sm_80", "sm_90a"};
+  int compiled = 0;
+  for (int i = 0; i < g.n; i++)
+    for (int j = 0; j < g.u[i]->nk; j++) {
+      const emit_kernel *ek = &g.u[i]->k[j];
+      ck_assert_int_ge(ek->cuda.n_fwd, 1);
+      ck_assert_int_eq(ek->cuda.n_fwd, g.u[i]->fam.has_solve ? 2 : 1);
+      for (int a = 0; a < 2; a++)
+        for (int s = 0; s <= ek->cuda.n_fwd; s++) {
+          const ssmc_cuda_stage *st = s < ek->cuda.n_fwd ? &ek->cuda.fwd[s] : &ek->cuda.decode;
+          const char *stage = st->entry + strlen(ek->name) + 1;
+          int spills = -1;
+          int rc = cuc_spills(ek, archs[a], NULL, stage, &spills, err, sizeof err);
+          ck_assert_msg(rc == 0, "%s for %s: %s", ek->name, archs[a], err);
+          ck_assert_msg(spills == 0, "%s (%s) spills %d bytes", st->entry, archs[a], spills);
+          ck_assert_int_le(st->smem, 160 * 1024); /* fits an A100's 163 KiB too */
+          compiled++;
+        }
+    }
+  ck_assert_int_ge(compiled, 2 * 6 * 2 * 2);
+  gen_free(&g);
+}
+END_TEST
+
+/* The table's CUDA descriptors are the ones the emitter produces now. */
+START_TEST(builtin_table_describes_cuda) {
+  gen_set g;
+  gen_init(&g);
+  add_dir(&g, "dsl/families");
+  for (int i = 0; i < g.n; i++)
+    for (int j = 0; j < g.u[i]->nk; j++) {
+      build_kernel bk;
+      diag d = {0};
+      ck_assert_int_eq(build_get(&g.u[i]->k[j], &g.u[i]->fam, 0, NULL, &bk, &d), 0);
+      ck_assert(bk.builtin);
+      const ssmc_cuda_kernel *c = bk.k->cuda, *e = &g.u[i]->k[j].cuda;
+      ck_assert_ptr_nonnull(c);
+      ck_assert_str_eq(c->source, g.u[i]->k[j].cu_source);
+      ck_assert_int_eq(c->n_fwd, e->n_fwd);
+      ck_assert_int_eq(c->bv, e->bv);
+      ck_assert_int_eq(bk.k->V % c->bv, 0);
+      ck_assert_str_eq(c->decode.entry, e->decode.entry);
+      ck_assert_int_eq(c->decode.smem, e->decode.smem);
+      build_release(&bk);
+    }
+  gen_free(&g);
+}
+END_TEST
+
+START_TEST(ptxas_report_parsed) {
+  const char *log =
+    "ptxas info    : Compiling entry function 'kern_a' for 'sm_90a'\n"
+    "ptxas info    : Function properties for kern_a\n"
+    "    16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+    "ptxas info    : Used 96 registers, used 1 barriers, 2048 bytes smem, 400 bytes cmem[0]\n"
+    "ptxas info    : Compiling entry function 'kern_b' for 'sm_90a'\n"
+    "ptxas info    : Function properties for kern_b\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 40 registers, used 1 barriers, 384 bytes cmem[0]\n";
+  rt_ptxas_info a, b, c;
+  rt_ptxas_parse(log, "kern_a", &a);
+  rt_ptxas_parse(log, "kern_b", &b);
+  rt_ptxas_parse(log, "kern_c", &c);
+  ck_assert(a.found && b.found && !c.found);
+  ck_assert_int_eq(a.regs, 96);
+  ck_assert_int_eq(a.smem_static, 2048);
+  ck_assert_int_eq(a.stack, 16);
+  ck_assert_int_eq(a.spill_stores, 8);
+  ck_assert_int_eq(a.spill_loads, 12);
+  ck_assert_int_eq(b.regs, 40);
+  ck_assert_int_eq(b.smem_static, 0);
+}
+END_TEST
+
+/* A module that does not compile: the error names the generated file's line
+ * and the template line it came from. */
+START_TEST(compile_error_points_at_template) {
+  char err[512];
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  gen_set g;
+  gen_init(&g);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/dsl/families/mamba2.yaml", SSMC_SOURCE_DIR);
+  diag d = {0};
+  ck_assert_int_eq(gen_add(&g, path, &d), 0);
+  emit_kernel *ek = &g.u[0]->k[0];
+  char *bad = strstr(ek->cu_source, "const float wv = w * vv[j];");
+  ck_assert_ptr_nonnull(bad);
+  memcpy(bad, "const float wv = w * vx[j];", 27); /* an undefined name, as a broken template would write */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  memset(&d, 0, sizeof d);
+  ck_assert_int_ne(cuc_compile(ek, "sm_80", NULL, out, &d), 0);
+  fclose(out);
+  ck_assert_msg(strstr(buf, ".cu:") && strstr(buf, "vx"), "%s", buf);
+  ck_assert_msg(strstr(buf, "from templates/cuda_kernel.cu.tpl:"), "%s", buf);
+  free(buf);
+  gen_free(&g);
+}
+END_TEST
+
+Suite *cuda_suite(void) {
+  Suite *s = suite_create("cuda");
+  TCase *tc = tcase_create("nvrtc");
+  tcase_set_timeout(tc, 900);
+  tcase_add_test(tc, every_module_compiles_without_spills);
+  tcase_add_test(tc, builtin_table_describes_cuda);
+  tcase_add_test(tc, ptxas_report_parsed);
+  tcase_add_test(tc, compile_error_points_at_template);
+  suite_add_tcase(s, tc);
+  return s;
+}

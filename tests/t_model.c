@@ -99,6 +99,63 @@ static void check_model(const char *name) {
   fx_close(&f);
 }
 
+/* logits of sequences fed in different ways must agree with one prefill */
+static void feed_all(fx *f, int slot, const int *toks, int n, int piece, float *lg) {
+  rt_diag d = {0};
+  for (int i = 0; i < n; i += piece) {
+    int m = n - i < piece ? n - i : piece;
+    const int *tp = toks + i;
+    ck_assert_msg(mx_feed(f->s, 1, &slot, &tp, &m, lg + (size_t)i * f->m.vocab, 1, &d) == 0, "%s", d.msg);
+  }
+}
+
+static void check_exec(const char *name) {
+  fx f;
+  fx_open(&f, name, 3);
+  int V = f.m.vocab, T = f.T;
+  const int *toks = (const int *)f.prompt;
+  float *ref = malloc(sizeof(float) * (size_t)T * V), *got = malloc(sizeof(float) * (size_t)T * V);
+  mx_reset(f.s, 0);
+  feed_all(&f, 0, toks, T, T, ref);
+  /* chunked prefill (pieces of 7) and prefill-then-decode (pieces of 1 after 70), in another slot */
+  int pieces[2] = {7, 1};
+  for (int p = 0; p < 2; p++) {
+    mx_reset(f.s, 2);
+    if (p == 1) { feed_all(&f, 2, toks, 70, 70, got); feed_all(&f, 2, toks + 70, T - 70, 1, got + (size_t)70 * V); }
+    else feed_all(&f, 2, toks, T, pieces[p], got);
+    double worst = 0;
+    for (int t = 0; t < T; t++) {
+      double e = rel_err(got + (size_t)t * V, ref + (size_t)t * V, V);
+      worst = e > worst ? e : worst;
+    }
+    ck_assert_msg(worst <= 1e-4, "%s: %s rel. error %.3g", name, p ? "prefill+decode vs prefill" : "chunked vs one prefill", worst);
+  }
+  /* a batch of three sequences of different lengths = each alone; then two batched decode steps */
+  int lens[3] = {T, 41, 17}, slots[3] = {0, 1, 2};
+  const int *tp[3] = {toks, toks + 11, toks + 3};
+  float *b = malloc(sizeof(float) * 3 * V), *one = malloc(sizeof(float) * 3 * V);
+  rt_diag d = {0};
+  for (int i = 0; i < 3; i++) mx_reset(f.s, i);
+  ck_assert(mx_feed(f.s, 3, slots, tp, lens, b, 0, &d) == 0);
+  int ones[3] = {1, 1, 1}, nxt[3] = {5, 6, 7};
+  const int *np[3] = {&nxt[0], &nxt[1], &nxt[2]};
+  for (int r = 0; r < 2; r++) ck_assert(mx_feed(f.s, 3, slots, np, ones, b, 0, &d) == 0);
+  for (int i = 0; i < 3; i++) {
+    mx_reset(f.s, i);
+    ck_assert(mx_feed(f.s, 1, &slots[i], &tp[i], &lens[i], one + (size_t)i * V, 0, &d) == 0);
+    for (int r = 0; r < 2; r++) ck_assert(mx_feed(f.s, 1, &slots[i], &np[i], ones, one + (size_t)i * V, 0, &d) == 0);
+    double e = rel_err(b + (size_t)i * V, one + (size_t)i * V, V);
+    ck_assert_msg(e <= 1e-5, "%s: batched vs alone, sequence %d: rel. error %.3g", name, i, e);
+  }
+  free(b); free(one); free(ref); free(got);
+  fx_close(&f);
+}
+
+START_TEST(qwen3_next_exec) { check_exec("qwen3_next"); }
+END_TEST
+START_TEST(nemotron_h_exec) { check_exec("nemotron_h"); }
+END_TEST
+
 START_TEST(qwen3_next_vs_hf) { check_model("qwen3_next"); }
 END_TEST
 START_TEST(nemotron_h_vs_hf) { check_model("nemotron_h"); }
@@ -110,6 +167,8 @@ Suite *model_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, qwen3_next_vs_hf);
   tcase_add_test(tc, nemotron_h_vs_hf);
+  tcase_add_test(tc, qwen3_next_exec);
+  tcase_add_test(tc, nemotron_h_exec);
   suite_add_tcase(s, tc);
   return s;
 }

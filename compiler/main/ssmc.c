@@ -10,6 +10,9 @@
 #include "jit.h"
 #include "rt_exec.h"
 
+int cmd_run(int argc, char **argv);   /* ssmc_run.c */
+int cmd_model(int argc, char **argv); /* ssmc_run.c */
+
 static void usage(FILE *o) {
   fprintf(o,
           "usage: ssmc <command> [options]\n"
@@ -20,6 +23,10 @@ static void usage(FILE *o) {
           "                               compare every kernel with the fp64 oracle\n"
           "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--backend c]\n"
           "                               CPU throughput: chunkwise vs recurrent\n"
+          "  run MODEL (--prompt TEXT | --tokens IDS | --batch FILE) [--max-new N] [--temperature T\n"
+          "      --top-p P --top-k K --seed S] [--threads N] [--chunked-prefill N]\n"
+          "                               load a Hybrid model folder and generate on the CPU\n"
+          "  model show MODEL             the normalized per-layer list of a model folder\n"
           "common options: --root DIR (repository root, default .), --templates DIR\n"
           "  --help, --version\n");
 }
@@ -165,6 +172,8 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
   if (!strcmp(cmd, "--version")) { printf("ssmc %s (in-process C compiler: %s)\n", SSMC_VERSION, jit_version()); return 0; }
+  if (!strcmp(cmd, "run")) return cmd_run(argc, argv);
+  if (!strcmp(cmd, "model")) return cmd_model(argc, argv);
   opts o;
   if (strcmp(cmd, "gen") && strcmp(cmd, "check") && strcmp(cmd, "bench")) {
     fprintf(stderr, "ssmc: error: unknown command '%s'\n", cmd);

@@ -32,23 +32,25 @@ typedef struct { const char *name; const char *data; size_t len; } ssmc_embedded
 extern const ssmc_embedded_file ssmc_embedded_files[];
 
 static const char *tpl_dir;
-static char *tpl_loaded[8];
+static struct { char name[64]; char *text; } tpl_loaded[8]; /* read once per name */
 
 void emit_set_template_dir(const char *dir) { tpl_dir = dir; }
 
 const char *emit_template(const char *name, diag *d) {
   if (tpl_dir) {
+    int i = 0;
+    for (; i < 8 && tpl_loaded[i].text; i++)
+      if (!strcmp(tpl_loaded[i].name, name)) return tpl_loaded[i].text;
+    if (i == 8) { diag_at(d, NULL, 0, 0, "internal: too many templates"); return NULL; }
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", tpl_dir, name);
     srcfile *f = src_read(path, d);
     if (!f) return NULL;
-    for (int i = 0; i < 8; i++)
-      if (!tpl_loaded[i]) { tpl_loaded[i] = f->text; f->text = NULL; break; }
-    const char *t = NULL;
-    for (int i = 7; i >= 0; i--)
-      if (tpl_loaded[i]) { t = tpl_loaded[i]; break; }
+    snprintf(tpl_loaded[i].name, sizeof tpl_loaded[i].name, "%s", name);
+    tpl_loaded[i].text = f->text;
+    f->text = NULL;
     src_free(f);
-    return t;
+    return tpl_loaded[i].text;
   }
   for (const ssmc_embedded_file *e = ssmc_embedded_files; e->name; e++)
     if (!strcmp(e->name, name)) return e->data;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ssmc builds with (idempotent; needs root or sudo).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libyaml-dev liblua5.4-dev check llvm-16-dev libclang-cpp16-dev libclang-16-dev clang-16)
+pkgs=(build-essential cmake pkg-config libyaml-dev liblua5.4-dev check llvm-16-dev libclang-cpp16-dev libclang-16-dev clang-16 libopenblas-dev libjansson-dev libpcre2-dev)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -9,3 +9,6 @@ scripts/build.sh
 build/ssmc gen --check
 build/ssmc check dsl/families/*.yaml
 build/ssmc bench dsl/families/*.yaml --reps 3
+# A small Hybrid model (Qwen3-Next-shaped, random weights, tests/fixtures) on the CPU.
+build/ssmc model show tests/fixtures/qwen3_next
+build/ssmc run tests/fixtures/qwen3_next --prompt "Hybrid models are" --max-new 16

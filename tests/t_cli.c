@@ -382,9 +382,9 @@ START_TEST(gen_deterministic) {
   ck_rc(rc, 0, out);
   free(out);
   flist *l = list_files(path_in("o1"));
-  ck_assert_int_eq(l->n, 4); /* f32 and bf16 kernels, manifest, table */
-  ck_assert_str_eq(l->p[2], "manifest.txt");
-  ck_assert_str_eq(l->p[3], "ssmc_builtin.c");
+  ck_assert_int_eq(l->n, 6); /* f32 and bf16 kernels (.c and .cu), manifest, table */
+  ck_assert_str_eq(l->p[4], "manifest.txt");
+  ck_assert_str_eq(l->p[5], "ssmc_builtin.c");
   ck_assert(strncmp(l->p[0], "cli_ssd/", 8) == 0);
   free(l);
   sleep(1); /* a timestamp with second resolution would now differ */
@@ -419,7 +419,7 @@ START_TEST(gen_no_paths_no_time) {
   regex_t re[4];
   for (int i = 0; i < 4; i++) ck_assert_int_eq(regcomp(&re[i], pats[i], REG_EXTENDED | REG_NOSUB), 0);
   flist *l = list_files(path_in("o"));
-  ck_assert_int_eq(l->n, 4);
+  ck_assert_int_eq(l->n, 6);
   const char *home = getenv("HOME");
   for (int i = 0; i < l->n; i++) {
     char p[1100];
@@ -466,6 +466,14 @@ START_TEST(gen_check_detects_template_change) {
   fputs("/* a harmless extra line of output */\n", f);
   fclose(f);
   free(tpl);
+  snprintf(src, sizeof src, "%s/templates/cuda_kernel.cu.tpl", SSMC_SOURCE_DIR); /* unchanged */
+  tpl = slurp(src, &n);
+  ck_assert_ptr_nonnull(tpl);
+  f = fopen(path_in("tpl/cuda_kernel.cu.tpl"), "wb");
+  ck_assert_ptr_nonnull(f);
+  fwrite(tpl, 1, n, f);
+  fclose(f);
+  free(tpl);
   char *out;
   int rc = run(&out, "gen", "--check", "--root", SSMC_SOURCE_DIR, "--templates", path_in("tpl"), NULL);
   ck_rc(rc, 1, out);
@@ -480,6 +488,7 @@ START_TEST(gen_check_detects_template_change) {
   ck_rc(rc, 0, out);
   free(out);
   /* an unchanged copy of the templates checks clean */
+  snprintf(src, sizeof src, "%s/templates/cpu_kernel.c.tpl", SSMC_SOURCE_DIR);
   f = fopen(path_in("tpl/cpu_kernel.c.tpl"), "wb");
   tpl = slurp(src, &n);
   fwrite(tpl, 1, n, f);
@@ -525,16 +534,21 @@ START_TEST(check_user_spec_in_process) {
   rc = run(&out, "gen", path_in("my_ssd.yaml"), "-o", path_in("o"), NULL);
   ck_rc(rc, 0, out);
   free(out);
-  ck_assert_int_eq(count_files(path_in("o")), 4);
+  ck_assert_int_eq(count_files(path_in("o")), 6); /* .c and .cu per dtype, manifest, table */
 }
 END_TEST
 
 START_TEST(check_unknown_backend) {
   write_file(path_in("s.yaml"), GOOD);
   char *out;
-  int rc = run(&out, "check", path_in("s.yaml"), "--quick", "--backend", "cuda", NULL);
+  int rc = run(&out, "check", path_in("s.yaml"), "--quick", "--backend", "metal", NULL);
   ck_rc(rc, 2, out);
-  ck_has(out, "unknown backend 'cuda'");
+  ck_has(out, "unknown backend 'metal'");
+  free(out);
+  /* this machine has no GPU: --backend cuda says what is missing, exit 2 */
+  rc = run(&out, "check", path_in("s.yaml"), "--quick", "--backend", "cuda", NULL);
+  ck_rc(rc, 2, out);
+  ck_has(out, "CUDA driver");
   free(out);
   rc = run(&out, "bench", path_in("s.yaml"), "--backend", "cuda", NULL);
   ck_rc(rc, 2, out);

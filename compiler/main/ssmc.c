@@ -12,6 +12,9 @@
 #include "jit.h"
 #include "rt_exec.h"
 
+int cmd_run(int argc, char **argv);   /* ssmc_run.c */
+int cmd_model(int argc, char **argv); /* ssmc_run.c */
+
 static void usage(FILE *o) {
   fprintf(o,
           "usage: ssmc <command> [options]\n"
@@ -20,11 +23,15 @@ static void usage(FILE *o) {
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
           "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda]\n"
           "                               compare every kernel with the fp64 oracle (CPU or GPU)\n"
-          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--backend c|cuda]\n"
-          "                               throughput: CPU chunkwise vs recurrent, or GPU (bench_cuda)\n"
+          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N]\n"
+          "                               CPU throughput: chunkwise vs recurrent\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
           "                               local memory and spills per stage (no GPU needed)\n"
+          "  run MODEL (--prompt TEXT | --tokens IDS | --batch FILE) [--max-new N] [--temperature T\n"
+          "      --top-p P --top-k K --seed S] [--threads N] [--chunked-prefill N]\n"
+          "                               load a Hybrid model folder and generate on the CPU\n"
+          "  model show MODEL             the normalized per-layer list of a model folder\n"
           "common options: --root DIR (repository root, default .), --templates DIR\n"
           "  --help, --version\n");
 }
@@ -158,6 +165,11 @@ static int cmd_check(const opts *o) {
 }
 
 static int cmd_bench(const opts *o) {
+  if (o->cuda) {
+    fprintf(stderr, "ssmc: error: bench --backend cuda is not built yet (GPU timing is the next step of the CUDA backend); "
+                    "check --backend cuda verifies the CUDA kernels\n");
+    return 2;
+  }
   gen_set g;
   gen_init(&g);
   int rc = load_specs(&g, o);
@@ -214,6 +226,8 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
   if (!strcmp(cmd, "--version")) { printf("ssmc %s (in-process C compiler: %s)\n", SSMC_VERSION, jit_version()); return 0; }
+  if (!strcmp(cmd, "run")) return cmd_run(argc, argv);
+  if (!strcmp(cmd, "model")) return cmd_model(argc, argv);
   opts o;
   if (strcmp(cmd, "gen") && strcmp(cmd, "check") && strcmp(cmd, "bench") && strcmp(cmd, "compile")) {
     fprintf(stderr, "ssmc: error: unknown command '%s'\n", cmd);

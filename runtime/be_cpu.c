@@ -1,0 +1,308 @@
+/* runtime stage: the CPU backend's operation table (see be.h). GEMMs go to
+ * OpenBLAS; attention, the SSM layer's pre/post work and the generated
+ * kernels run on a persistent thread pool (rt_pool.c). */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "be.h"
+#include "rt_pool.h"
+
+struct be {
+  rtp_pool *pool;
+  int threads;
+  float *ws;          /* per-worker kernel workspace */
+  int64_t ws_floats;  /* per worker */
+  float *att;         /* per-worker attention scores */
+  int att_len;
+};
+
+extern void openblas_set_num_threads(int);
+
+static void *cpu_alloc(be *b, size_t n) {
+  (void)b;
+  size_t sz = (n + 63) & ~(size_t)63;
+  void *p = aligned_alloc(64, sz ? sz : 64);
+  if (p) memset(p, 0, sz);
+  return p;
+}
+static void cpu_free(be *b, void *p) { (void)b; free(p); }
+static void cpu_copy(be *b, void *d, const void *s, size_t n) { (void)b; memmove(d, s, n); }
+static void cpu_zero(be *b, void *d, size_t n) { (void)b; memset(d, 0, n); }
+
+static void cpu_gemm(be *b, int M, const float *x, const mdl_mat *W, const float *bias, float *y, int acc) {
+  (void)b;
+  if (M <= 0) return;
+  if (bias && !acc)
+    for (int i = 0; i < M; i++) memcpy(y + (size_t)i * W->rows, bias, sizeof(float) * (size_t)W->rows);
+  float beta = acc || bias ? 1.f : 0.f;
+  if (bias && acc)
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < W->rows; j++) y[(size_t)i * W->rows + j] += bias[j];
+  if (M == 1)
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, W->rows, W->cols, 1.f, W->w, W->cols, x, 1, beta, y, 1);
+  else
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, W->rows, W->cols, 1.f, x, W->cols, W->w, W->cols, beta, y,
+                W->rows);
+}
+
+static void rms_row(const float *x, int n, const float *w, int one_plus, float eps, float *y) {
+  double ss = 0;
+  for (int i = 0; i < n; i++) ss += (double)x[i] * x[i];
+  float r = 1.f / sqrtf((float)(ss / n) + eps);
+  for (int i = 0; i < n; i++) y[i] = x[i] * r * (w ? (one_plus ? 1.f + w[i] : w[i]) : 1.f);
+}
+
+static void cpu_rmsnorm(be *b, int M, int n, const float *x, const float *w, int one_plus, float eps, float *y) {
+  (void)b;
+  for (int i = 0; i < M; i++) rms_row(x + (size_t)i * n, n, w, one_plus, eps, y + (size_t)i * n);
+}
+
+static void rope_row(float *v, int hd, int rot, int pos, double theta) {
+  int half = rot / 2;
+  for (int i = 0; i < half; i++) {
+    double f = (double)pos * pow(theta, -2.0 * i / rot);
+    float c = (float)cos(f), s = (float)sin(f);
+    float a = v[i], bb = v[i + half];
+    v[i] = a * c - bb * s;
+    v[i + half] = bb * c + a * s;
+  }
+  (void)hd;
+}
+
+static void cpu_qk_prep(be *b, int T, const int32_t *pos, float *q, int nq, float *k, int nk, const mdl_attn *a,
+                        int one_plus, float eps) {
+  (void)b;
+  int hd = a->head_dim;
+  for (int t = 0; t < T; t++) {
+    for (int h = 0; h < nq; h++) {
+      float *v = q + ((size_t)t * nq + h) * hd;
+      if (a->q_norm) rms_row(v, hd, a->q_norm, one_plus, eps, v);
+      if (a->rot_dim) rope_row(v, hd, a->rot_dim, pos[t], a->theta);
+    }
+    for (int h = 0; h < nk; h++) {
+      float *v = k + ((size_t)t * nk + h) * hd;
+      if (a->k_norm) rms_row(v, hd, a->k_norm, one_plus, eps, v);
+      if (a->rot_dim) rope_row(v, hd, a->rot_dim, pos[t], a->theta);
+    }
+  }
+}
+
+/* ---- attention ------------------------------------------------------------ */
+typedef struct { const be_attn_job *j; float *scratch; int64_t stride; } attn_ctx;
+
+static void attn_items(void *vc, int64_t b, int64_t e, int worker) {
+  attn_ctx *c = vc;
+  const be_attn_job *j = c->j;
+  int hd = j->head_dim, g = j->n_heads / j->n_kv;
+  float *sc = c->scratch + (size_t)worker * c->stride;
+  float scale = 1.f / sqrtf((float)hd);
+  for (int64_t it = b; it < e; it++) {
+    int t = (int)(it / j->n_heads), h = (int)(it % j->n_heads), kh = h / g;
+    int p = j->pos[t], lo = j->window > 0 && p - j->window + 1 > 0 ? p - j->window + 1 : 0;
+    const float *q = j->q + ((size_t)t * j->n_heads + h) * hd;
+    const float *kb = j->kc + (size_t)j->slot[t] * j->max_ctx * j->n_kv * hd;
+    const float *vb = j->vc + (size_t)j->slot[t] * j->max_ctx * j->n_kv * hd;
+    float mx = -INFINITY;
+    for (int s = lo; s <= p; s++) {
+      const float *kk = kb + ((size_t)s * j->n_kv + kh) * hd;
+      float d = 0;
+      for (int i = 0; i < hd; i++) d += q[i] * kk[i];
+      d *= scale;
+      sc[s - lo] = d;
+      if (d > mx) mx = d;
+    }
+    float sum = 0;
+    for (int s = lo; s <= p; s++) sum += sc[s - lo] = expf(sc[s - lo] - mx);
+    float *o = j->o + ((size_t)t * j->n_heads + h) * hd;
+    memset(o, 0, sizeof(float) * (size_t)hd);
+    for (int s = lo; s <= p; s++) {
+      const float *vv = vb + ((size_t)s * j->n_kv + kh) * hd;
+      float w = sc[s - lo] / sum;
+      for (int i = 0; i < hd; i++) o[i] += w * vv[i];
+    }
+  }
+}
+
+static void cpu_attn(be *b, const be_attn_job *j) {
+  attn_ctx c = {j, b->att, b->att_len};
+  if (j->max_ctx > b->att_len) return; /* reserve() was not called: our bug */
+  rtp_run(b->pool, attn_items, &c, (int64_t)j->T * j->n_heads, 4);
+}
+
+/* ---- SSM layer pre/post --------------------------------------------------- */
+static float softplusf(float x) { return x > 20.f ? x : log1pf(expf(x)); }
+static float sigmoidf(float x) { return 1.f / (1.f + expf(-x)); }
+static float siluf(float x) { return x / (1.f + expf(-x)); }
+
+static void l2_rows(float *v, int H, int D, int mode, float eps, float scale) {
+  for (int h = 0; h < H; h++) {
+    float *x = v + (size_t)h * D;
+    double ss = 0;
+    for (int i = 0; i < D; i++) ss += (double)x[i] * x[i];
+    float r = mode == MDL_L2_RSQRT ? 1.f / sqrtf((float)ss + eps) : mode == MDL_L2_DIV ? 1.f / (sqrtf((float)ss) + eps) : 1.f;
+    r *= scale;
+    for (int i = 0; i < D; i++) x[i] *= r;
+  }
+}
+
+static void prep_items(void *vc, int64_t b, int64_t e, int worker) {
+  (void)worker;
+  const be_ssm_prep *j = vc;
+  const mdl_ssm *s = j->s;
+  int W = s->conv_w, C = s->conv_ch, nv = s->h_v * s->dv;
+  float tmp[C > 0 ? C : 1];
+  for (int64_t t = b; t < e; t++) {
+    const float *P = j->P + (size_t)t * s->n_in;
+    int st = j->seq_start[t], jj = (int)t - st; /* index within its sequence in this call */
+    const float *tail = j->conv_tail + (size_t)j->slot[t] * (W > 1 ? W - 1 : 0) * C;
+    for (int c = 0; c < C; c++) {
+      float acc = s->conv_b ? s->conv_b[c] : 0.f;
+      for (int i = 0; i < W; i++) {
+        int back = W - 1 - i; /* input at t - back */
+        float in = jj - back >= 0 ? j->P[(size_t)(t - back) * s->n_in + c] : tail[(size_t)(W - 1 - (back - jj)) * C + c];
+        acc += s->conv_wt[(size_t)c * W + i] * in;
+      }
+      tmp[c] = siluf(acc);
+    }
+    float *q = j->q + (size_t)t * s->n_q, *k = j->k + (size_t)t * s->n_q, *v = j->v + (size_t)t * nv;
+    memcpy(q, W ? tmp + s->off_q : P + s->off_q, sizeof(float) * (size_t)s->n_q);
+    memcpy(k, W ? tmp + s->off_k : P + s->off_k, sizeof(float) * (size_t)s->n_q);
+    memcpy(v, W && s->conv_v ? tmp + s->off_v : P + s->off_v, sizeof(float) * (size_t)nv);
+    l2_rows(q, s->h_qk, s->dk, s->l2, s->l2_eps, s->q_scale);
+    l2_rows(k, s->h_qk, s->dk, s->l2, s->l2_eps, 1.f);
+    if (j->xskip) memcpy(j->xskip + (size_t)t * nv, v, sizeof(float) * (size_t)nv);
+    for (int h = 0; h < s->h_v; h++) {
+      float dt = softplusf(P[s->off_a + h] + s->dt_bias[h]);
+      dt = dt < s->dt_min ? s->dt_min : dt > s->dt_max ? s->dt_max : dt;
+      j->g[(size_t)t * s->h_v + h] = -expf(s->A_log[h]) * dt;
+      if (s->dt_scales_v)
+        for (int i = 0; i < s->dv; i++) v[(size_t)h * s->dv + i] *= dt;
+      if (s->beta_mode) {
+        float bb = sigmoidf(P[s->off_b + h]);
+        if (s->beta_mode == MDL_BETA_SIGMOID_SQ) bb = (bb + 1e-6f) * (bb + 1e-6f);
+        j->beta[(size_t)t * s->h_v + h] = bb;
+      }
+      if (s->alpha) j->alpha[(size_t)t * s->h_v + h] = sigmoidf(P[s->off_al + h]);
+    }
+  }
+}
+
+static void cpu_ssm_prep(be *b, const be_ssm_prep *j) {
+  const mdl_ssm *s = j->s;
+  rtp_run(b->pool, prep_items, (void *)j, j->T, 8);
+  int W = s->conv_w, C = s->conv_ch;
+  if (W <= 1) return;
+  /* conv tails: the last W-1 inputs of each sequence (older tail first when it had fewer tokens) */
+  float tmp[(W - 1) * C];
+  for (int t = 0; t < j->T; t++) {
+    if (t + 1 < j->T && j->seq_start[t + 1] == j->seq_start[t]) continue;
+    int st = j->seq_start[t], n = t - st + 1;
+    float *tail = j->conv_tail + (size_t)j->slot[t] * (W - 1) * C;
+    for (int r = 0; r < W - 1; r++) {
+      int src = n - (W - 1) + r; /* index within this call's tokens */
+      if (src >= 0) memcpy(tmp + (size_t)r * C, j->P + (size_t)(st + src) * s->n_in, sizeof(float) * (size_t)C);
+      else memcpy(tmp + (size_t)r * C, tail + (size_t)(W - 1 + src) * C, sizeof(float) * (size_t)C);
+    }
+    memcpy(tail, tmp, sizeof(float) * (size_t)(W - 1) * C);
+  }
+}
+
+typedef struct { const ssmc_kernel *k; const ssmc_fwd_args *fa; const ssmc_decode_args *da; be *b; } kern_ctx;
+
+static void kern_items(void *vc, int64_t b, int64_t e, int worker) {
+  kern_ctx *c = vc;
+  float *ws = c->b->ws + (size_t)worker * c->b->ws_floats;
+  if (c->fa) c->k->fwd(c->fa, b, e, ws);
+  else c->k->decode(c->da, b, e, ws);
+}
+
+static int ws_ensure(be *b, const ssmc_kernel *k) {
+  int64_t need = (k->ws_floats + 15) & ~(int64_t)15;
+  if (need <= b->ws_floats && b->ws) return 0;
+  free(b->ws);
+  b->ws = aligned_alloc(64, sizeof(float) * (size_t)(need ? need : 16) * b->threads);
+  b->ws_floats = need;
+  return b->ws ? 0 : -1;
+}
+
+static int cpu_reserve(be *b, int max_ctx, const ssmc_kernel *k) {
+  if (k) return ws_ensure(b, k);
+  if (max_ctx <= b->att_len) return 0;
+  free(b->att);
+  b->att = aligned_alloc(64, sizeof(float) * (size_t)max_ctx * b->threads);
+  b->att_len = b->att ? max_ctx : 0;
+  return b->att ? 0 : -1;
+}
+
+static void cpu_ssm_fwd(be *b, const ssmc_kernel *k, const ssmc_fwd_args *a) {
+  kern_ctx c = {k, a, NULL, b};
+  rtp_run(b->pool, kern_items, &c, (int64_t)a->n_seqs * a->h_v, 1);
+}
+
+static void cpu_ssm_decode(be *b, const ssmc_kernel *k, const ssmc_decode_args *a) {
+  kern_ctx c = {k, NULL, a, b};
+  int64_t n = (int64_t)a->n_seqs * a->h_v;
+  rtp_run(b->pool, kern_items, &c, n, n / (2 * b->threads) > 0 ? n / (2 * b->threads) : 1);
+}
+
+static void cpu_ssm_post(be *b, const mdl_ssm *s, int T, float *y, const float *xskip, const float *P, float *out) {
+  (void)b;
+  int nv = s->h_v * s->dv;
+  for (int t = 0; t < T; t++) {
+    float *yt = y + (size_t)t * nv, *ot = out + (size_t)t * nv;
+    const float *z = P + (size_t)t * s->n_in + s->off_z;
+    if (s->D)
+      for (int h = 0; h < s->h_v; h++)
+        for (int i = 0; i < s->dv; i++) yt[h * s->dv + i] += s->D[h] * xskip[(size_t)t * nv + h * s->dv + i];
+    if (s->onorm == MDL_ONORM_NONE) { memcpy(ot, yt, sizeof(float) * (size_t)nv); continue; }
+    if (s->onorm == MDL_ONORM_GATE_NORM)
+      for (int i = 0; i < nv; i++) yt[i] *= siluf(z[i]);
+    int G = s->onorm_group;
+    for (int g0 = 0; g0 < nv; g0 += G) {
+      const float *w = s->onorm_per_head ? s->onorm_w : s->onorm_w + g0;
+      rms_row(yt + g0, G, w, 0, s->onorm_eps, ot + g0);
+      if (s->onorm == MDL_ONORM_NORM_GATE)
+        for (int i = 0; i < G; i++) ot[g0 + i] *= siluf(z[g0 + i]);
+    }
+  }
+}
+
+static void cpu_mlp_act(be *b, int T, int act, int inter, const float *up, float *out) {
+  (void)b;
+  for (int t = 0; t < T; t++) {
+    float *o = out + (size_t)t * inter;
+    if (act == MDL_ACT_SWIGLU) {
+      const float *g = up + (size_t)t * 2 * inter, *u = g + inter;
+      for (int i = 0; i < inter; i++) o[i] = siluf(g[i]) * u[i];
+    } else {
+      const float *u = up + (size_t)t * inter;
+      for (int i = 0; i < inter; i++) o[i] = u[i] > 0 ? u[i] * u[i] : 0.f;
+    }
+  }
+}
+
+static const be_ops CPU = {
+    "cpu", cpu_alloc, cpu_free, cpu_gemm, cpu_rmsnorm, cpu_qk_prep, cpu_attn, cpu_ssm_prep, cpu_ssm_fwd, cpu_ssm_decode,
+    cpu_ssm_post, cpu_mlp_act, cpu_copy, cpu_zero, cpu_reserve,
+};
+
+const be_ops *be_cpu_ops(void) { return &CPU; }
+
+be *be_cpu_create(int threads) {
+  be *b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->threads = threads < 1 ? 1 : threads;
+  b->pool = rtp_create(b->threads);
+  b->threads = rtp_threads(b->pool);
+  openblas_set_num_threads(b->threads);
+  return b;
+}
+
+void be_cpu_destroy(be *b) {
+  if (!b) return;
+  rtp_destroy(b->pool);
+  free(b->ws);
+  free(b->att);
+  free(b);
+}

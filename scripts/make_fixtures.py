@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Builds the runtime's reference fixtures (tests/fixtures/): tiny random-weight
+Hybrid models run by someone else's code, on the CPU, in fp32.
+
+  tokenizer/   a byte-level BPE tokenizer.json trained by HF tokenizers on a fixed
+               multilingual text, and the ids HF tokenizers gives for it
+  qwen3_next/  transformers' Qwen3-Next (Gated DeltaNet + gated attention + MoE)
+  nemotron_h/  transformers' Nemotron-H (Mamba-2 + attention + squared-ReLU MLP)
+  gka_hybrid/  awslabs/hybrid-model-factory's HybridQwen3 with GKA layers (see
+               gka_fixture below for what had to be replaced to run it on a CPU)
+
+Each model folder holds config.json + model.safetensors as transformers 5.x
+writes them, tokenizer.json, and expected.safetensors: prompt_ids (T,) i32,
+logits (T, vocab) f32 of one prefill over the prompt, greedy_ids (24,) i32 and
+greedy_logits (24, vocab) f32 of HF's own greedy generate (cached decode).
+
+Gates are made non-trivial on purpose (A_log, dt_bias, norms, D drawn wide) so
+that decays span (0, 1) and a kernel that ignores one is caught.
+
+Usage: python scripts/make_fixtures.py [OUT_DIR] [--hmf DIR]   (torch CPU, transformers 5.x)
+"""
+import json
+import math
+import os
+import sys
+
+import torch
+from safetensors.torch import save_file
+
+OUT = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "tests/fixtures"
+SEED = 1234
+N_PROMPT = 80  # crosses a 64-token chunk boundary
+N_GREEDY = 24
+
+TEXT = (
+    "Hybrid language models mix attention with state-space layers. "
+    "Die Zustandsraummodelle lesen jedes Token genau einmal; Grüße aus Köln! "
+    "Les modèles hybrides sont rapides à décoder, même à 4096 jetons. "
+    "混合模型把注意力层和状态空间层结合在一起。 "
+    "Гибридные модели быстро декодируют длинные тексты. "
+    "النماذج الهجينة تجمع بين الانتباه وطبقات الحالة. "
+    "ハイブリッドモデルは速い。 🚀🙂 x = f(y) + 3.14159; if (a != b) { return 42; }\n"
+    "\tTabs,   spaces   and\nnewlines\r\n   are kept. It's we're they'll I'd DON'T 1234567 89.\n"
+)
+
+
+def train_tokenizer(out_dir):
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    qwen_pat = (
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+        r"|\s*[\r\n]+|\s+(?!\S)|\s+"
+    )
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(qwen_pat), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=500,
+        special_tokens=["<|endoftext|>", "<|im_start|>", "<|im_end|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    corpus = [TEXT] * 4 + [TEXT.lower(), TEXT.upper()]
+    tok.train_from_iterator(corpus, trainer)
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, "tokenizer.json")
+    tok.save(path)
+    check = TEXT + "<|im_start|>user\nHallo Welt<|im_end|> ünïcödé 😀 ok"
+    ids = tok.encode(check).ids
+    with open(os.path.join(out_dir, "expected.json"), "w") as f:
+        json.dump({"text": check, "ids": ids, "decoded": tok.decode(ids, skip_special_tokens=False)}, f,
+                  ensure_ascii=False, indent=1)
+    return tok
+
+
+def wide_init(model, zero_centered_norms):
+    """Random weights with gates that matter (deterministic under the seed)."""
+    g = torch.Generator().manual_seed(SEED)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            leaf = name.split(".")[-1]
+            if leaf == "A_log":
+                p.copy_(torch.empty(p.shape).uniform_(math.log(0.5), math.log(8.0), generator=g))
+            elif leaf == "dt_bias":
+                p.copy_(torch.randn(p.shape, generator=g) * 0.7 - 1.0)
+            elif leaf == "D":
+                p.copy_(torch.randn(p.shape, generator=g) * 0.5 + 1.0)
+            elif "norm" in name and p.dim() == 1:
+                if zero_centered_norms and "linear_attn.norm" not in name:
+                    p.copy_(torch.randn(p.shape, generator=g) * 0.2)
+                else:
+                    p.copy_(1.0 + torch.randn(p.shape, generator=g) * 0.2)
+            elif p.dim() >= 2:
+                fan_in = p.shape[-1]
+                std = 1.0 / math.sqrt(fan_in)
+                if "embed" in name:
+                    std = 1.0
+                p.copy_(torch.randn(p.shape, generator=g) * std)
+            else:  # biases (conv, b_proj, ...)
+                p.copy_(torch.randn(p.shape, generator=g) * 0.3)
+
+
+def dump(model, out_dir, tokenizer_src, vocab):
+    gen = torch.Generator().manual_seed(SEED + 1)
+    prompt = torch.randint(3, vocab, (1, N_PROMPT), generator=gen)
+    model.eval()
+    with torch.no_grad():
+        logits = model(prompt).logits[0].float()
+        out = model.generate(prompt, max_new_tokens=N_GREEDY, do_sample=False, output_logits=True,
+                             return_dict_in_generate=True, pad_token_id=0, eos_token_id=None)
+    greedy = out.sequences[0, N_PROMPT:]
+    glog = torch.stack([l[0].float() for l in out.logits])
+    model.save_pretrained(out_dir, safe_serialization=True)
+    save_file({"prompt_ids": prompt[0].to(torch.int32).contiguous(), "logits": logits.contiguous(),
+               "greedy_ids": greedy.to(torch.int32).contiguous(), "greedy_logits": glog.contiguous()},
+              os.path.join(out_dir, "expected.safetensors"))
+    if tokenizer_src:
+        with open(tokenizer_src) as f, open(os.path.join(out_dir, "tokenizer.json"), "w") as o:
+            o.write(f.read())
+    for extra in ("generation_config.json",):
+        p = os.path.join(out_dir, extra)
+        if os.path.exists(p):
+            os.remove(p)
+    print(f"{out_dir}: {sum(p.numel() for p in model.parameters())} params, greedy {greedy.tolist()}")
+
+
+def qwen3_next_fixture(tok_json, vocab):
+    from transformers import Qwen3NextConfig, Qwen3NextForCausalLM
+
+    cfg = Qwen3NextConfig(
+        vocab_size=vocab, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+        num_attention_heads=4, num_key_value_heads=2, head_dim=32,
+        linear_conv_kernel_dim=4, linear_key_head_dim=128, linear_value_head_dim=128,
+        linear_num_key_heads=1, linear_num_value_heads=2,
+        decoder_sparse_step=1, moe_intermediate_size=32, shared_expert_intermediate_size=48,
+        num_experts_per_tok=2, num_experts=4, norm_topk_prob=True, mlp_only_layers=[1],
+        layer_types=["linear_attention", "linear_attention", "full_attention", "linear_attention"],
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25},
+        rms_norm_eps=1e-6, tie_word_embeddings=False, max_position_embeddings=4096,
+    )
+    torch.manual_seed(SEED)
+    m = Qwen3NextForCausalLM(cfg).float()
+    wide_init(m, zero_centered_norms=True)
+    dump(m, os.path.join(OUT, "qwen3_next"), tok_json, vocab)
+
+
+def nemotron_h_fixture(tok_json, vocab):
+    from transformers import NemotronHConfig, NemotronHForCausalLM
+
+    cfg = NemotronHConfig(
+        vocab_size=vocab, hidden_size=64, layers_block_type=["mamba", "mlp", "mamba", "attention", "mlp", "mamba"],
+        num_attention_heads=4, num_key_value_heads=2, head_dim=32, intermediate_size=128,
+        ssm_state_size=128, mamba_num_heads=4, mamba_head_dim=128, n_groups=2, conv_kernel=4,
+        chunk_size=64, use_conv_bias=True, layer_norm_epsilon=1e-5, tie_word_embeddings=True,
+        time_step_min=0.001, max_position_embeddings=4096,
+    )
+    torch.manual_seed(SEED)
+    m = NemotronHForCausalLM(cfg).float()
+    wide_init(m, zero_centered_norms=False)
+    dump(m, os.path.join(OUT, "nemotron_h"), tok_json, vocab)
+
+
+if __name__ == "__main__":
+    torch.set_num_threads(2)
+    which = [a for a in sys.argv[1:] if a.startswith("--only=")]
+    only = which[0].split("=", 1)[1].split(",") if which else ["tokenizer", "qwen3_next", "nemotron_h", "gka_hybrid"]
+    tok = train_tokenizer(os.path.join(OUT, "tokenizer"))
+    tok_json = os.path.join(OUT, "tokenizer", "tokenizer.json")
+    vocab = tok.get_vocab_size()
+    if "qwen3_next" in only:
+        qwen3_next_fixture(tok_json, vocab)
+    if "nemotron_h" in only:
+        nemotron_h_fixture(tok_json, vocab)

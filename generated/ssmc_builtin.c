@@ -36,124 +36,136 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 140800}},
-  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 140800}},
-  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 141056}},
-  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7040},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160512}},
+  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 141056}},
-  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7040},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160512}},
+  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 149504}},
-  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 41728},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
+  .decode_bv = 128,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 149504}},
-  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 41728},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
+  .decode_bv = 128,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148480}},
-  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7296},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148480}},
-  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7296},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 152832}},
-  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7424},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 161024}},
+  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 0,
-  .bv = 16,
+  .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 152832}},
-  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7424},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 161024}},
+  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 0,
-  .bv = 16,
+  .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148992}},
-  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148992}},
-  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
+  .decode_bv = 32,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "b0cbc268768f93dd",
-  "e680f3043607550e",
-  "74060034124cce75",
-  "507ac4fe0b305c2e",
-  "57e03b3a28d43557",
-  "268c1d737c48f06c",
-  "162d4e23ff10db59",
-  "5280baaefc4dd350",
-  "744794632883c714",
-  "9bbb2430434d853d",
-  "ba5a13577c3f994e",
-  "adc4045f2cf7783d",
+  "eb3d65cb49f38c7f",
+  "59792f6381baeb31",
+  "1b63ba40f219c96b",
+  "c9104023dff5a2fd",
+  "a86013c85834f673",
+  "16802d1c47727114",
+  "35d85d2f15dc841e",
+  "5f5571fceb1d8832",
+  "4da4952b0b5a3edb",
+  "ace4382eb09650e1",
+  "e0fc1f5f5dd24b6b",
+  "294e568eaf9a1f9d",
   0,
 };

@@ -36,7 +36,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -46,7 +46,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -56,7 +56,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160512}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160512}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -66,7 +66,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160512}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160512}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -76,7 +76,7 @@ extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
@@ -86,7 +86,7 @@ extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
@@ -96,7 +96,7 @@ extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
@@ -106,7 +106,7 @@ extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
@@ -116,7 +116,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 161024}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 161024}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 0,
   .bv = 32,
@@ -126,7 +126,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 161024}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 161024}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 0,
   .bv = 32,
@@ -136,7 +136,7 @@ extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -146,7 +146,7 @@ extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -155,17 +155,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "eb3d65cb49f38c7f",
-  "59792f6381baeb31",
-  "1b63ba40f219c96b",
-  "c9104023dff5a2fd",
-  "a86013c85834f673",
-  "16802d1c47727114",
-  "35d85d2f15dc841e",
-  "5f5571fceb1d8832",
-  "4da4952b0b5a3edb",
-  "ace4382eb09650e1",
-  "e0fc1f5f5dd24b6b",
-  "294e568eaf9a1f9d",
+  "2e15b46fa10d2467",
+  "3f1a553e9a48543b",
+  "aa29bba06eda1ad1",
+  "6335b85cc2861b81",
+  "e99639f0d721e855",
+  "14ebd7e00ae950fc",
+  "a74a40a1f836e458",
+  "c0f958caf1064d9e",
+  "62da18cf8a1918d9",
+  "f2be7b5b3a75ac85",
+  "1f69dbece1980dc3",
+  "eb831cdef1b5745b",
   0,
 };

@@ -16,7 +16,8 @@
 @ local K, V, C = P.K, P.V, P.C
 @ assert(K % 16 == 0 and V % 8 == 0 and C % 16 == 0, 'the CUDA kernels need K % 16 == 0, V % 8 == 0 and chunk % 16 == 0')
 @ local m, sv = P.main, P.solve
-@ local NT = 256
+@ local NT = 512
+@ local SNT = 256 -- the solve stage: 128 registers a thread leave room for 256 threads only
 @ local diag = m.decay == 'diag'
 @ -- padded leading dimensions of the forward's tiles (see mm): [C][K] and [C][C] tiles 4 (mod 32),
 @ -- [K][bv] and [C][bv] tiles 8 (mod 32)
@@ -84,6 +85,7 @@
 #define CH ${C}
 #define BV ${BV}
 #define NT ${NT}
+#define SNT ${SNT}
 #define DNT ${DNT}
 #define PARTS ${PARTS}
 #define DBV ${DBV}
@@ -130,7 +132,7 @@ template <int NB>
 __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
                                          int bcs, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
-  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += NT / 32) {
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
     float d[NB / 8][4];
 #pragma unroll
@@ -168,8 +170,9 @@ __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int 
 __device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
                    int kd, bool acc) {
   /* the widest tiles that still give every warp one */
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= NT / 32) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= NT / 32) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   __syncthreads();
 }
@@ -211,8 +214,8 @@ enum {
 @ layout_enum('D_', DL, DOFF)
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
-@ local function load_input(x, buf, D, tok, col0, rows, ld)
-@   ld = ld or D
+@ local function load_input(x, buf, D, tok, col0, rows, ld, nt)
+@   ld, nt = ld or D, nt or 'NT'
 @   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
   { /* ${x.name}: (T, ${H}, ${x.D}) -> ${rows} x ${D} */
@@ -222,7 +225,7 @@ enum {
 @   else
     const elem_t *src = (const elem_t *)a.in[${x.idx}];
 @   end
-    for (int e = threadIdx.x; e < ${rows} * ${D}; e += NT) {
+    for (int e = threadIdx.x; e < ${rows} * ${D}; e += ${nt}) {
       const int t = e / ${D}, d = e - t * ${D};
 @   if x.gate then
       dst[t * ${ld} + d] = t < L ? src[((${tok} + t) * ${H} + ${hh}) * ${x.D} + ${col0} + d] : 0.0f;
@@ -235,7 +238,7 @@ enum {
 
 @ if sv then
 /* ---------------------------------------------------------------- stage solve */
-extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int iters = a.iters > 0 ? a.iters : ${sv.iters};
@@ -244,7 +247,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a
   float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) */
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[${sv.state}];
-  for (int e = threadIdx.x; e < KD * KD; e += NT) {
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
     const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
     hf[e] = h0 ? h0[slot * ${K * (K + 1) // 2} + r * (r + 1) / 2 + c] : 0.0f;
   }
@@ -252,14 +255,14 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a
   float n2 = 0.0f; /* ||H||_F^2 of the chunk-start state, kept by thread 0 */
   {
     float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += NT) s += hf[e] * hf[e];
-    n2 = block_sum(s, red, NT);
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+    n2 = block_sum(s, red, SNT);
   }
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
 @   for _, x in ipairs(P.inputs) do
-@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH') end
+@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', K, 'SNT') end
 @   end
     if (threadIdx.x == 0) {
       float *in[SSMC_MAX_IO];
@@ -295,7 +298,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a
     float *khk = sm + S_IN${sv.key}_G;
     for (int g0 = 0; g0 < CH; g0 += ${GS}) {
       mm(p, KD, kc + g0 * KD, KD, 1, hf, KD, 1, ${GS}, KD, KD, false);
-      for (int t = threadIdx.x; t < ${GS}; t += NT) {
+      for (int t = threadIdx.x; t < ${GS}; t += SNT) {
         float s = 0.0f;
         for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
         khk[g0 + t] = s;
@@ -326,12 +329,12 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a
       { /* the right-hand sides of the group's tokens */
         const int L_ = L - g0 < ${GS} ? L - g0 : ${GS};
         const int L = L_;
-@       load_input(x, 'rh', K, '(tok + g0)', '0', GS)
+@       load_input(x, 'rh', K, '(tok + g0)', '0', GS, K, 'SNT')
       }
 @     end
 @   end
       __syncthreads();
-      for (int e = threadIdx.x; e < ${GS} * KD; e += NT) {
+      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
         const int t = g0 + e / KD;
         xp[e] = 0.0f;
         x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
@@ -341,26 +344,26 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a
       for (int r = 0; r < iters; r++) {
         mm(p, KD, x, KD, 1, hf, KD, 1, ${GS}, KD, KD, false);
         mm(ax, CH, x, KD, 1, kc, 1, KD, ${GS}, CH, KD, false);
-        for (int e = threadIdx.x; e < ${GS} * CH; e += NT) {
+        for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) {
           const int t = g0 + e / CH, s = e - (e / CH) * CH;
           ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
         }
-        for (int e = threadIdx.x; e < ${GS} * KD; e += NT) p[e] *= expf(hb[g0 + e / KD]);
+        for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
         __syncthreads();
         mm(p, KD, ax, CH, 1, kc, KD, 1, ${GS}, KD, CH, true);
-        for (int e = threadIdx.x; e < ${GS} * KD; e += NT) {
+        for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
           const int t = g0 + e / KD;
           const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
           const float cs = step[t] * w, mo = w - 1.0f;
           xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
         }
         __syncthreads();
-        for (int t = threadIdx.x; t < ${GS}; t += NT)
+        for (int t = threadIdx.x; t < ${GS}; t += SNT)
           if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
         float *tmp = xp; xp = x; x = xn; xn = tmp;
         __syncthreads();
       }
-      for (int e = threadIdx.x; e < ${GS} * KD; e += NT) {
+      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
         const int t = e / KD, k = e - t * KD;
         if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * KD + k] = x[e];
       }
@@ -370,23 +373,23 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_solve(ssmc_fwd_args a
     {
       float *kw = sm + S_XB;
       const float hl = hb[L - 1], eh = expf(hl);
-      for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      for (int e = threadIdx.x; e < CH * KD; e += SNT) {
         const int s = e / KD;
         kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
       }
-      for (int e = threadIdx.x; e < KD * KD; e += NT) hf[e] *= eh;
+      for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
       __syncthreads();
       mm(hf, KD, kw, 1, KD, kc, KD, 1, KD, KD, CH, true);
     }
     {
       float s = 0.0f;
-      for (int e = threadIdx.x; e < KD * KD; e += NT) s += hf[e] * hf[e];
-      n2 = block_sum(s, red, NT);
+      for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+      n2 = block_sum(s, red, SNT);
     }
   }
   float *ho = a.state_out[${sv.state}];
   if (ho)
-    for (int e = threadIdx.x; e < ${K * (K + 1) // 2}; e += NT) {
+    for (int e = threadIdx.x; e < ${K * (K + 1) // 2}; e += SNT) {
       int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
       while (i * (i + 1) / 2 > e) i--;
       while ((i + 1) * (i + 2) / 2 <= e) i++;
@@ -744,6 +747,6 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 }
 
 @ local stages = {}
-@ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', NT, SOFF * 4) end
+@ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, SOFF * 4) end
 @ stages[#stages + 1] = string.format('fwd grid=items_vtiles threads=%d smem=%d', NT, FOFF * 4)
 // ssmc-launch bv=${BV} dbv=${DBV} ws_tok=${sv and K or 0} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}

@@ -9,7 +9,8 @@
 #define VD 128
 #define CH 64
 #define BV 64
-#define NT 256
+#define NT 512
+#define SNT 256
 #define DNT 128
 #define PARTS 4
 #define DBV 32
@@ -45,7 +46,7 @@ template <int NB>
 __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
                                          int bcs, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
-  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += NT / 32) {
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
     float d[NB / 8][4];
 #pragma unroll
@@ -83,8 +84,9 @@ __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int 
 __device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
                    int kd, bool acc) {
   /* the widest tiles that still give every warp one */
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= NT / 32) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= NT / 32) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   __syncthreads();
 }
@@ -350,4 +352,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v12
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=0 fwd grid=items_vtiles threads=256 smem=160256; decode grid=items_dtiles threads=128 smem=3840
+// ssmc-launch bv=64 dbv=32 ws_tok=0 fwd grid=items_vtiles threads=512 smem=160256; decode grid=items_dtiles threads=128 smem=3840

@@ -9,7 +9,8 @@
 #define VD 128
 #define CH 64
 #define BV 64
-#define NT 256
+#define NT 512
+#define SNT 256
 #define DNT 512
 #define PARTS 4
 #define DBV 128
@@ -45,7 +46,7 @@ template <int NB>
 __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
                                          int bcs, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
-  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += NT / 32) {
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
     float d[NB / 8][4];
 #pragma unroll
@@ -83,8 +84,9 @@ __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int 
 __device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
                    int kd, bool acc) {
   /* the widest tiles that still give every warp one */
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= NT / 32) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= NT / 32) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   __syncthreads();
 }
@@ -166,7 +168,7 @@ enum {
 
 
 /* ---------------------------------------------------------------- stage solve */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int iters = a.iters > 0 ? a.iters : 30;
@@ -175,7 +177,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) */
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[0];
-  for (int e = threadIdx.x; e < KD * KD; e += NT) {
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
     const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
     hf[e] = h0 ? h0[slot * 8256 + r * (r + 1) / 2 + c] : 0.0f;
   }
@@ -183,8 +185,8 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   float n2 = 0.0f; /* ||H||_F^2 of the chunk-start state, kept by thread 0 */
   {
     float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += NT) s += hf[e] * hf[e];
-    n2 = block_sum(s, red, NT);
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+    n2 = block_sum(s, red, SNT);
   }
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -192,7 +194,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   { /* k: (T, a.h_qk, 128) -> CH x 128 */
     float *dst = kc;
     const elem_t *src = (const elem_t *)a.in[1];
-    for (int e = threadIdx.x; e < CH * 128; e += NT) {
+    for (int e = threadIdx.x; e < CH * 128; e += SNT) {
       const int t = e / 128, d = e - t * 128;
       dst[t * 128 + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
     }
@@ -224,7 +226,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     float *khk = sm + S_IN1_G;
     for (int g0 = 0; g0 < CH; g0 += 16) {
       mm(p, KD, kc + g0 * KD, KD, 1, hf, KD, 1, 16, KD, KD, false);
-      for (int t = threadIdx.x; t < 16; t += NT) {
+      for (int t = threadIdx.x; t < 16; t += SNT) {
         float s = 0.0f;
         for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
         khk[g0 + t] = s;
@@ -256,14 +258,14 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   { /* q: (T, a.h_qk, 128) -> 16 x 128 */
     float *dst = rh;
     const elem_t *src = (const elem_t *)a.in[0];
-    for (int e = threadIdx.x; e < 16 * 128; e += NT) {
+    for (int e = threadIdx.x; e < 16 * 128; e += SNT) {
       const int t = e / 128, d = e - t * 128;
       dst[t * 128 + d] = t < L ? ld1(src + (((tok + g0) + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
     }
   }
       }
       __syncthreads();
-      for (int e = threadIdx.x; e < 16 * KD; e += NT) {
+      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
         const int t = g0 + e / KD;
         xp[e] = 0.0f;
         x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
@@ -273,26 +275,26 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
       for (int r = 0; r < iters; r++) {
         mm(p, KD, x, KD, 1, hf, KD, 1, 16, KD, KD, false);
         mm(ax, CH, x, KD, 1, kc, 1, KD, 16, CH, KD, false);
-        for (int e = threadIdx.x; e < 16 * CH; e += NT) {
+        for (int e = threadIdx.x; e < 16 * CH; e += SNT) {
           const int t = g0 + e / CH, s = e - (e / CH) * CH;
           ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
         }
-        for (int e = threadIdx.x; e < 16 * KD; e += NT) p[e] *= expf(hb[g0 + e / KD]);
+        for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
         __syncthreads();
         mm(p, KD, ax, CH, 1, kc, KD, 1, 16, KD, CH, true);
-        for (int e = threadIdx.x; e < 16 * KD; e += NT) {
+        for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
           const int t = g0 + e / KD;
           const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
           const float cs = step[t] * w, mo = w - 1.0f;
           xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
         }
         __syncthreads();
-        for (int t = threadIdx.x; t < 16; t += NT)
+        for (int t = threadIdx.x; t < 16; t += SNT)
           if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
         float *tmp = xp; xp = x; x = xn; xn = tmp;
         __syncthreads();
       }
-      for (int e = threadIdx.x; e < 16 * KD; e += NT) {
+      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
         const int t = e / KD, k = e - t * KD;
         if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * KD + k] = x[e];
       }
@@ -302,23 +304,23 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     {
       float *kw = sm + S_XB;
       const float hl = hb[L - 1], eh = expf(hl);
-      for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      for (int e = threadIdx.x; e < CH * KD; e += SNT) {
         const int s = e / KD;
         kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
       }
-      for (int e = threadIdx.x; e < KD * KD; e += NT) hf[e] *= eh;
+      for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
       __syncthreads();
       mm(hf, KD, kw, 1, KD, kc, KD, 1, KD, KD, CH, true);
     }
     {
       float s = 0.0f;
-      for (int e = threadIdx.x; e < KD * KD; e += NT) s += hf[e] * hf[e];
-      n2 = block_sum(s, red, NT);
+      for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+      n2 = block_sum(s, red, SNT);
     }
   }
   float *ho = a.state_out[0];
   if (ho)
-    for (int e = threadIdx.x; e < 8256; e += NT) {
+    for (int e = threadIdx.x; e < 8256; e += SNT) {
       int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
       while (i * (i + 1) / 2 > e) i--;
       while ((i + 1) * (i + 2) / 2 <= e) i++;
@@ -596,4 +598,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   }
 }
 
-// ssmc-launch bv=64 dbv=128 ws_tok=128 solve grid=items threads=256 smem=161920; fwd grid=items_vtiles threads=256 smem=160768; decode grid=items threads=512 smem=76288
+// ssmc-launch bv=64 dbv=128 ws_tok=128 solve grid=items threads=256 smem=161920; fwd grid=items_vtiles threads=512 smem=160768; decode grid=items threads=512 smem=76288

@@ -155,17 +155,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "2e15b46fa10d2467",
-  "3f1a553e9a48543b",
-  "aa29bba06eda1ad1",
-  "6335b85cc2861b81",
-  "e99639f0d721e855",
-  "14ebd7e00ae950fc",
+  "3cb77feaf955687c",
+  "e2415ea93864944c",
+  "7e91f719833aa710",
+  "d0f0dd99b7ee75e4",
+  "2a697e041a8b6df3",
+  "04015dfeff2d9658",
   "a74a40a1f836e458",
   "c0f958caf1064d9e",
-  "62da18cf8a1918d9",
-  "f2be7b5b3a75ac85",
-  "1f69dbece1980dc3",
-  "eb831cdef1b5745b",
+  "827ff499297cf618",
+  "265c50110b29c874",
+  "d5b2128b3a2631cd",
+  "2784c7c4bec00ea1",
   0,
 };

@@ -448,13 +448,20 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_fwd(ssmc_fwd_args a, 
       zdec[k] = expf(acc);
     }
 @ else
-    if (threadIdx.x == 0) {
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
 @   if m.logdecay then
-        if (t_ < L) acc += ${m.logdecay};
+        if (t_ < L) v = ${m.logdecay};
 @   end
-        b[t_] = acc;
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
       }
     }
     __syncthreads();
@@ -650,7 +657,7 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
       for (int k = threadIdx.x; k < KD; k += DNT) { xp[k] = 0.0f; x[k] = stp * bq[k]; }
       __syncthreads();
       float om = 2.0f;
-      for (int r = 0; r < iters; r++) {
+      for (int r = 0; r < iters; r++) { /* one barrier an iteration: x_{r+1} overwrites x_{r-1} */
         om = 4.0f / (4.0f - rho2 * om);
         const float cs = stp * om, mo = om - 1.0f;
         for (int i0 = 0; i0 < KD; i0 += DNT / 4) { /* 4 threads per row of H, interleaved quarters */
@@ -661,15 +668,15 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
             for (int j = q4; j < KD; j += 4) acc += hf[i * KP + j] * x[j];
           acc += __shfl_xor_sync(0xffffffffu, acc, 1);
           acc += __shfl_xor_sync(0xffffffffu, acc, 2);
-          if (i < KD && q4 == 0) sm[D_HX + i] = acc;
+          if (i < KD && q4 == 0) xp[i] = x[i] - cs * (acc + l * x[i] - bq[i]) + mo * (x[i] - xp[i]);
         }
+        float *tmp = x; x = xp; xp = tmp;
         __syncthreads();
-        for (int k = threadIdx.x; k < KD; k += DNT) {
-          const float xn = x[k] - cs * (sm[D_HX + k] + l * x[k] - bq[k]) + mo * (x[k] - xp[k]);
-          xp[k] = x[k];
-          x[k] = xn;
-        }
+      }
+      if (x != sm + D_X) { /* the readout takes x from D_X */
+        for (int k = threadIdx.x; k < KD; k += DNT) sm[D_X + k] = x[k];
         __syncthreads();
+        x = sm + D_X;
       }
     } else {
       for (int k = threadIdx.x; k < KD; k += DNT) x[k] = bq[k];
@@ -707,8 +714,9 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
   /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
    * y = S q + u (k . q), one write */
   const float e = ${m.erase};
-  float kq = 0.0f;
-  for (int k = 0; k < KD; k++) kq += kv[k] * qt[k];
+  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
+  for (int k = (int)(threadIdx.x & 31); k < KD; k += 32) kq += kv[k] * qt[k];
+  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
   float sk = 0.0f, sq = 0.0f;
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) {

@@ -201,10 +201,17 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_deltanet_aae4d294_k128v128
       ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
       ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
     }
-    if (threadIdx.x == 0) {
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
-        b[t_] = acc;
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
       }
     }
     __syncthreads();
@@ -336,8 +343,9 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v12
   /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
    * y = S q + u (k . q), one write */
   const float e = 1.0f * in[3][t_];
-  float kq = 0.0f;
-  for (int k = 0; k < KD; k++) kq += kv[k] * qt[k];
+  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
+  for (int k = (int)(threadIdx.x & 31); k < KD; k += 32) kq += kv[k] * qt[k];
+  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
   float sk = 0.0f, sq = 0.0f;
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) {

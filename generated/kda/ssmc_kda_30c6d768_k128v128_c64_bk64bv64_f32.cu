@@ -346,8 +346,9 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
    * y = S q + u (k . q), one write */
   const float e = 1.0f * in[4][t_];
-  float kq = 0.0f;
-  for (int k = 0; k < KD; k++) kq += kv[k] * qt[k];
+  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
+  for (int k = (int)(threadIdx.x & 31); k < KD; k += 32) kq += kv[k] * qt[k];
+  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
   float sk = 0.0f, sq = 0.0f;
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) {

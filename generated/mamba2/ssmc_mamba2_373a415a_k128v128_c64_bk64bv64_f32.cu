@@ -196,11 +196,18 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
       ew[t_] = t_ < L ? 1.0f : 0.0f;
       ee[t_] = 0.0f;
     }
-    if (threadIdx.x == 0) {
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
-        if (t_ < L) acc += in[3][t_];
-        b[t_] = acc;
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
       }
     }
     __syncthreads();

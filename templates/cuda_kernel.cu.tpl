@@ -89,6 +89,7 @@
 #define DNT ${DNT}
 #define PARTS ${PARTS}
 #define DBV ${DBV}
+#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT ${(P.dtype == 'f32' or sv) and 1 or 0} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP ${KP}
 #define BVP ${BVP}
@@ -657,15 +658,29 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
       for (int k = threadIdx.x; k < KD; k += DNT) { xp[k] = 0.0f; x[k] = stp * bq[k]; }
       __syncthreads();
       float om = 2.0f;
+      /* H stays in registers for the r matvecs: 4 threads per row; thread q4 holds the float4
+       * chunks q4, q4 + 4, ... of its row, so the x chunks a warp reads fall in distinct banks */
+      const int q4 = (int)(threadIdx.x & 3);
+      float4 hr[HROWS][KD / 16];
+#pragma unroll
+      for (int rr = 0; rr < HROWS; rr++) {
+        const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
+#pragma unroll
+        for (int c = 0; c < KD / 16; c++)
+          hr[rr][c] = i < KD ? *(const float4 *)(hf + i * KP + 4 * (q4 + 4 * c)) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
       for (int r = 0; r < iters; r++) { /* one barrier an iteration: x_{r+1} overwrites x_{r-1} */
         om = 4.0f / (4.0f - rho2 * om);
         const float cs = stp * om, mo = om - 1.0f;
-        for (int i0 = 0; i0 < KD; i0 += DNT / 4) { /* 4 threads per row of H, interleaved quarters */
-          const int i = i0 + (int)(threadIdx.x >> 2), q4 = (int)(threadIdx.x & 3);
+#pragma unroll
+        for (int rr = 0; rr < HROWS; rr++) {
+          const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
           float acc = 0.0f;
-          if (i < KD)
-#pragma unroll 8
-            for (int j = q4; j < KD; j += 4) acc += hf[i * KP + j] * x[j];
+#pragma unroll
+          for (int c = 0; c < KD / 16; c++) {
+            const float4 xv = *(const float4 *)(x + 4 * (q4 + 4 * c)), hv4 = hr[rr][c];
+            acc += hv4.x * xv.x + hv4.y * xv.y + hv4.z * xv.z + hv4.w * xv.w;
+          }
           acc += __shfl_xor_sync(0xffffffffu, acc, 1);
           acc += __shfl_xor_sync(0xffffffffu, acc, 2);
           if (i < KD && q4 == 0) xp[i] = x[i] - cs * (acc + l * x[i] - bq[i]) + mo * (x[i] - xp[i]);

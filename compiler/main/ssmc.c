@@ -132,7 +132,7 @@ static int cmd_check(const opts *o) {
   gen_set g;
   gen_init(&g);
   int rc = load_specs(&g, o), failed = 0, rows = 0;
-  chk_opts co = {o->seed, !o->quick, o->threads, o->iters, NULL};
+  chk_opts co = {o->seed, !o->quick, o->threads, o->iters, NULL, 0};
   chk_cuda *gpu = NULL;
   if (!rc && o->cuda) {
     char err[1024];

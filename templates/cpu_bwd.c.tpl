@@ -59,6 +59,13 @@ static inline float bw_ld(const float *p) { return *p; }
 #define BW_ELEM float
 @ end
 
+typedef float bw_v8 __attribute__((vector_size(32)));
+typedef float bw_v8u __attribute__((vector_size(32), aligned(4), may_alias)); /* unaligned access */
+static inline bw_v8 bw_vl(const float *p) { return *(const bw_v8u *)p; }
+static inline void bw_vs(float *p, bw_v8 v) { *(bw_v8u *)p = v; }
+static inline bw_v8 bw_vb(float x) { return (bw_v8){x, x, x, x, x, x, x, x}; }
+static inline float bw_vsum(bw_v8 v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
+
 static void bw_zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 static void bw_copy(float *restrict d, const float *restrict s, int n) { for (int i = 0; i < n; i++) d[i] = s[i]; }
 __attribute__((unused)) static float bw_dot(const float *a, const float *b, int n) {
@@ -129,42 +136,45 @@ static void bw_coefs(float *ws, int L) {
 }
 
 /* States after each token of the chunk: ZB[t+1] from ZB[t] (and HB), with the
- * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. */
-static void bw_recompute(float *ws, int L) {
+ * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. With
+ * inplace, every token updates ZB[0] (and HB[0]) itself: the chunk-start sweep. */
+static void bw_recompute(float *ws, int L, int inplace) {
   const float *kc = ws + BW_IN${m.key}, *vc = ws + BW_IN${m.val};
   for (int t = 0; t < L; t++) {
-    const float *restrict zp = ws + BW_ZB + (int64_t)t * BW_K * BW_V;
-    float *restrict zn = ws + BW_ZB + (int64_t)(t + 1) * BW_K * BW_V;
+    const float *zp = ws + BW_ZB + (inplace ? 0 : (int64_t)t * BW_K * BW_V);
+    float *zn = ws + BW_ZB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_V);
     const float *d = ws + BW_DEC + t * BW_K, *k = kc + t * BW_K, *v = vc + t * BW_V;
     float *w = ws + BW_WB + t * BW_V, *u = ws + BW_UB + t * BW_V;
     const float cw = ws[BW_EW + t], ce = ws[BW_EE + t];
     bw_zero(u, BW_V);
 @ if m.delta then
     for (int i = 0; i < BW_K; i++) {
-      const float c = d[i] * k[i];
-      for (int j = 0; j < BW_V; j++) u[j] += c * zp[i * BW_V + j];
+      const bw_v8 c = bw_vb(d[i] * k[i]);
+      for (int j = 0; j < BW_V; j += 8) bw_vs(u + j, bw_vl(u + j) + c * bw_vl(zp + i * BW_V + j));
     }
 @ end
     for (int j = 0; j < BW_V; j++) w[j] = cw * v[j] - ce * u[j];
     for (int i = 0; i < BW_K; i++) {
-      const float di = d[i], ki = k[i];
-      for (int j = 0; j < BW_V; j++) zn[i * BW_V + j] = di * zp[i * BW_V + j] + ki * w[j];
+      const bw_v8 di = bw_vb(d[i]), ki = bw_vb(k[i]);
+      for (int j = 0; j < BW_V; j += 8) bw_vs(zn + i * BW_V + j, di * bw_vl(zp + i * BW_V + j) + ki * bw_vl(w + j));
     }
 @ if sv then
     {
-      const float *restrict hp = ws + BW_HB + (int64_t)t * BW_K * BW_K;
-      float *restrict hn = ws + BW_HB + (int64_t)(t + 1) * BW_K * BW_K;
-      const float *kh = ws + BW_IN${sv.key} + t * BW_K, hd = ws[BW_HD + t], hw = ws[BW_HW + t];
-      float n2 = 0.0f;
+      const float *hp = ws + BW_HB + (inplace ? 0 : (int64_t)t * BW_K * BW_K);
+      float *hn = ws + BW_HB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_K);
+      const float *kh = ws + BW_IN${sv.key} + t * BW_K;
+      const bw_v8 hd = bw_vb(ws[BW_HD + t]);
+      const float hw = ws[BW_HW + t];
+      bw_v8 n2 = bw_vb(0.0f);
       for (int i = 0; i < BW_K; i++) {
-        const float c = hw * kh[i];
-        for (int j = 0; j < BW_K; j++) {
-          const float x = hd * hp[i * BW_K + j] + c * kh[j];
-          hn[i * BW_K + j] = x;
+        const bw_v8 c = bw_vb(hw * kh[i]);
+        for (int j = 0; j < BW_K; j += 8) {
+          const bw_v8 x = hd * bw_vl(hp + i * BW_K + j) + c * bw_vl(kh + j);
+          bw_vs(hn + i * BW_K + j, x);
           n2 += x * x;
         }
       }
-      ws[BW_NRM + t] = __builtin_sqrtf(n2);
+      ws[BW_NRM + t] = __builtin_sqrtf(bw_vsum(n2));
     }
 @ end
   }
@@ -185,9 +195,9 @@ static void bw_cheb(const float *restrict hm, float nrm, float l, const float *b
   for (int k = 0; k < BW_K; k++) { xp[k] = 0.0f; xc[k] = step * b[k]; }
   for (int r = 0; r < iters; r++) {
     for (int i = 0; i < BW_K; i++) {
-      float acc = 0.0f;
-      for (int j = 0; j < BW_K; j++) acc += hm[i * BW_K + j] * xc[j];
-      hx[i] = acc;
+      bw_v8 acc = bw_vb(0.0f);
+      for (int j = 0; j < BW_K; j += 8) acc += bw_vl(hm + i * BW_K + j) * bw_vl(xc + j);
+      hx[i] = bw_vsum(acc);
     }
     om = 4.0f / (4.0f - rho2 * om);
     const float cs = step * om, mo = om - 1.0f;
@@ -219,15 +229,33 @@ static void bw_token(float *ws, int t_, int iters) {
 @   local src = q.src == 'X' and ('ws + BW_X + t_ * BW_K') or ('in[' .. q.src .. '] + t_ * BW_K')
   { const float c = ${q.coef}, *s = ${src}; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
 @ end
-  /* y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy' */
+  /* One pass over the rows of Z_t, Z_{t-1} and dZ. y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy'.
+   * Z_t = D Z_{t-1} + k w' (w = c v - e u, u = (D Z_{t-1})' k): dw = dZ' k, dk += dZ w;
+   * without an erase also dD = rows of Z_{t-1} . dZ and dZ <- D dZ in the same pass. */
+  const float *km = in[${m.key}] + t_ * BW_K, *dm = ws + BW_DEC + t_ * BW_K, *wm = ws + BW_WB + t_ * BW_V;
+  float *dw = ws + BW_DW, *dkm = din[${m.key}] + t_ * BW_K, *ddm = ws + BW_DD;
+  bw_zero(dw, BW_V);
   for (int i = 0; i < BW_K; i++) {
-    const float qi = qt[i];
-    float acc = 0.0f;
-    for (int j = 0; j < BW_V; j++) {
-      acc += zt[i * BW_V + j] * dy[j];
-      dz[i * BW_V + j] += qi * dy[j];
+    const bw_v8 qi = bw_vb(qt[i]), ki = bw_vb(km[i]), di = bw_vb(dm[i]);
+    bw_v8 aq = bw_vb(0.0f), ak = bw_vb(0.0f), ad = bw_vb(0.0f);
+    const float *zti = zt + i * BW_V, *zpi = zp + i * BW_V;
+    float *dzi = dz + i * BW_V;
+    for (int j = 0; j < BW_V; j += 8) {
+      const bw_v8 y = bw_vl(dy + j), g = bw_vl(dzi + j) + qi * y;
+      aq += bw_vl(zti + j) * y;
+      bw_vs(dw + j, bw_vl(dw + j) + ki * g);
+      ak += g * bw_vl(wm + j);
+@ if m.delta then
+      bw_vs(dzi + j, g);
+@ else
+      ad += bw_vl(zpi + j) * g;
+      bw_vs(dzi + j, di * g);
+@ end
     }
-    dq[i] = acc;
+    dq[i] = bw_vsum(aq);
+    dkm[i] += bw_vsum(ak);
+    ddm[i] = ${m.delta and '0.0f' or 'dm[i] * bw_vsum(ad)'};
+    (void)zpi; (void)di; (void)ad;
   }
 @ for _, q in ipairs(P.q) do
 @   local src = q.src == 'X' and ('ws + BW_X + t_ * BW_K') or ('in[' .. q.src .. '] + t_ * BW_K')
@@ -284,23 +312,12 @@ static void bw_token(float *ws, int t_, int iters) {
 @   end
   }
 @ end
-  { /* Z_t = D Z_{t-1} + k w',  w = c v - e u,  u = (D Z_{t-1})' k */
-    const float *k = in[${m.key}] + t_ * BW_K, *v = in[${m.val}] + t_ * BW_V, *d = ws + BW_DEC + t_ * BW_K;
-    const float *w = ws + BW_WB + t_ * BW_V, *u = ws + BW_UB + t_ * BW_V;
-    float *dw = ws + BW_DW, *du = ws + BW_DU, *dk = din[${m.key}] + t_ * BW_K, *dv = din[${m.val}] + t_ * BW_V;
-    float *dd = ws + BW_DD;
+  { /* the write and erase coefficients; with an erase the second pass */
+    const float *v = in[${m.val}] + t_ * BW_V;
+    const float *u = ws + BW_UB + t_ * BW_V;
+    float *du = ws + BW_DU, *dv = din[${m.val}] + t_ * BW_V;
     const float cw = ws[BW_EW + t_], ce = ws[BW_EE + t_];
-    (void)u; (void)ce;
-    bw_zero(dw, BW_V);
-    for (int i = 0; i < BW_K; i++) {
-      const float ki = k[i];
-      float acc = 0.0f;
-      for (int j = 0; j < BW_V; j++) {
-        dw[j] += ki * dz[i * BW_V + j];
-        acc += dz[i * BW_V + j] * w[j];
-      }
-      dk[i] += acc;
-    }
+    (void)u; (void)ce; (void)du;
     float dcw = 0.0f, dce = 0.0f;
     for (int j = 0; j < BW_V; j++) {
       dv[j] += cw * dw[j];
@@ -315,29 +332,29 @@ static void bw_token(float *ws, int t_, int iters) {
 @ for _, dd in ipairs(m.derase) do
     din[${dd.idx}][t_] += dce * ${dd.d};
 @ end
-    for (int i = 0; i < BW_K; i++) {
-      const float di = d[i], ki = k[i];
-      float add = 0.0f, kb = 0.0f;
-      for (int j = 0; j < BW_V; j++) {
 @ if m.delta then
-        const float p = dz[i * BW_V + j] + ki * du[j];
-        kb += zp[i * BW_V + j] * du[j];
-@ else
-        const float p = dz[i * BW_V + j];
-@ end
-        add += zp[i * BW_V + j] * p;
-        dz[i * BW_V + j] = di * p;
+    /* u = (D Z_{t-1})' k: dP = dZ + k du', dk += D Z_{t-1} du, dD = rows of Z_{t-1} . dP, dZ <- D dP */
+    for (int i = 0; i < BW_K; i++) {
+      const bw_v8 ki = bw_vb(km[i]), di = bw_vb(dm[i]);
+      bw_v8 ad = bw_vb(0.0f), ab = bw_vb(0.0f);
+      const float *zpi = zp + i * BW_V;
+      float *dzi = dz + i * BW_V;
+      for (int j = 0; j < BW_V; j += 8) {
+        const bw_v8 z = bw_vl(zpi + j), uu = bw_vl(du + j), p = bw_vl(dzi + j) + ki * uu;
+        ab += z * uu;
+        ad += z * p;
+        bw_vs(dzi + j, di * p);
       }
-      dd[i] = di * add;
-      dk[i] += di * kb;
-      (void)ki;
+      ddm[i] = dm[i] * bw_vsum(ad);
+      dkm[i] += dm[i] * bw_vsum(ab);
     }
+@ end
 @ if m.decay == 'diag' then
-    for (int i = 0; i < BW_K; i++) din[${m.diag_in}][t_ * BW_K + i] += dd[i];
+    for (int i = 0; i < BW_K; i++) din[${m.diag_in}][t_ * BW_K + i] += ddm[i];
 @ elseif m.logdecay then
     {
       float dl = 0.0f;
-      for (int i = 0; i < BW_K; i++) dl += dd[i];
+      for (int i = 0; i < BW_K; i++) dl += ddm[i];
 @   for _, x in ipairs(m.dlog) do
       din[${x.idx}][t_] += dl * ${x.d};
 @   end
@@ -379,18 +396,18 @@ void ${P.name}_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end,
             hf[i * BW_K + j] = hf[j * BW_K + i] = h0 ? h0[slot * ${K * (K + 1) // 2} + i * (i + 1) / 2 + j] : 0.0f;
       }
 @ end
+      bw_copy(ws + BW_ZB, zc, (int)KV); /* stepped in place, token by token */
+@ if sv then
+      bw_copy(ws + BW_HB, zc + KV, BW_K * BW_K);
+@ end
       for (int64_t c = 0; c + 1 < nch; c++) {
         const int L = BW_C;
         bw_load(a, t0 + c * BW_C, L, h, hq, ws);
         bw_coefs(ws, L);
-        bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
+        bw_recompute(ws, L, 1);
+        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB, (int)KV);
 @ if sv then
-        bw_copy(ws + BW_HB, zc + c * BW_PER_CHUNK + KV, BW_K * BW_K);
-@ end
-        bw_recompute(ws, L);
-        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB + L * KV, (int)KV);
-@ if sv then
-        bw_copy(zc + (c + 1) * BW_PER_CHUNK + KV, ws + BW_HB + L * (int64_t)BW_K * BW_K, BW_K * BW_K);
+        bw_copy(zc + (c + 1) * BW_PER_CHUNK + KV, ws + BW_HB, BW_K * BW_K);
 @ end
       }
       /* the adjoints of the final states */
@@ -418,7 +435,7 @@ void ${P.name}_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end,
 @ if sv then
         bw_copy(ws + BW_HB, zc + c * BW_PER_CHUNK + KV, BW_K * BW_K);
 @ end
-        bw_recompute(ws, L);
+        bw_recompute(ws, L, 0);
 @ if sv then
         for (int t = 0; t < L; t++) { /* x: the forward's, or the same Chebyshev again */
           float *x = ws + BW_X + t * BW_K;

@@ -338,6 +338,13 @@ static inline float bw_ld(const uint16_t *p) {
 }
 #define BW_ELEM uint16_t
 
+typedef float bw_v8 __attribute__((vector_size(32)));
+typedef float bw_v8u __attribute__((vector_size(32), aligned(4), may_alias)); /* unaligned access */
+static inline bw_v8 bw_vl(const float *p) { return *(const bw_v8u *)p; }
+static inline void bw_vs(float *p, bw_v8 v) { *(bw_v8u *)p = v; }
+static inline bw_v8 bw_vb(float x) { return (bw_v8){x, x, x, x, x, x, x, x}; }
+static inline float bw_vsum(bw_v8 v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
+
 static void bw_zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 static void bw_copy(float *restrict d, const float *restrict s, int n) { for (int i = 0; i < n; i++) d[i] = s[i]; }
 __attribute__((unused)) static float bw_dot(const float *a, const float *b, int n) {
@@ -405,20 +412,21 @@ static void bw_coefs(float *ws, int L) {
 }
 
 /* States after each token of the chunk: ZB[t+1] from ZB[t] (and HB), with the
- * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. */
-static void bw_recompute(float *ws, int L) {
+ * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. With
+ * inplace, every token updates ZB[0] (and HB[0]) itself: the chunk-start sweep. */
+static void bw_recompute(float *ws, int L, int inplace) {
   const float *kc = ws + BW_IN1, *vc = ws + BW_IN2;
   for (int t = 0; t < L; t++) {
-    const float *restrict zp = ws + BW_ZB + (int64_t)t * BW_K * BW_V;
-    float *restrict zn = ws + BW_ZB + (int64_t)(t + 1) * BW_K * BW_V;
+    const float *zp = ws + BW_ZB + (inplace ? 0 : (int64_t)t * BW_K * BW_V);
+    float *zn = ws + BW_ZB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_V);
     const float *d = ws + BW_DEC + t * BW_K, *k = kc + t * BW_K, *v = vc + t * BW_V;
     float *w = ws + BW_WB + t * BW_V, *u = ws + BW_UB + t * BW_V;
     const float cw = ws[BW_EW + t], ce = ws[BW_EE + t];
     bw_zero(u, BW_V);
     for (int j = 0; j < BW_V; j++) w[j] = cw * v[j] - ce * u[j];
     for (int i = 0; i < BW_K; i++) {
-      const float di = d[i], ki = k[i];
-      for (int j = 0; j < BW_V; j++) zn[i * BW_V + j] = di * zp[i * BW_V + j] + ki * w[j];
+      const bw_v8 di = bw_vb(d[i]), ki = bw_vb(k[i]);
+      for (int j = 0; j < BW_V; j += 8) bw_vs(zn + i * BW_V + j, di * bw_vl(zp + i * BW_V + j) + ki * bw_vl(w + j));
     }
   }
 }
@@ -443,15 +451,29 @@ static void bw_token(float *ws, int t_, int iters) {
   bw_zero(qt, BW_K);
   bw_zero(dx, BW_K);
   { const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
-  /* y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy' */
+  /* One pass over the rows of Z_t, Z_{t-1} and dZ. y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy'.
+   * Z_t = D Z_{t-1} + k w' (w = c v - e u, u = (D Z_{t-1})' k): dw = dZ' k, dk += dZ w;
+   * without an erase also dD = rows of Z_{t-1} . dZ and dZ <- D dZ in the same pass. */
+  const float *km = in[1] + t_ * BW_K, *dm = ws + BW_DEC + t_ * BW_K, *wm = ws + BW_WB + t_ * BW_V;
+  float *dw = ws + BW_DW, *dkm = din[1] + t_ * BW_K, *ddm = ws + BW_DD;
+  bw_zero(dw, BW_V);
   for (int i = 0; i < BW_K; i++) {
-    const float qi = qt[i];
-    float acc = 0.0f;
-    for (int j = 0; j < BW_V; j++) {
-      acc += zt[i * BW_V + j] * dy[j];
-      dz[i * BW_V + j] += qi * dy[j];
+    const bw_v8 qi = bw_vb(qt[i]), ki = bw_vb(km[i]), di = bw_vb(dm[i]);
+    bw_v8 aq = bw_vb(0.0f), ak = bw_vb(0.0f), ad = bw_vb(0.0f);
+    const float *zti = zt + i * BW_V, *zpi = zp + i * BW_V;
+    float *dzi = dz + i * BW_V;
+    for (int j = 0; j < BW_V; j += 8) {
+      const bw_v8 y = bw_vl(dy + j), g = bw_vl(dzi + j) + qi * y;
+      aq += bw_vl(zti + j) * y;
+      bw_vs(dw + j, bw_vl(dw + j) + ki * g);
+      ak += g * bw_vl(wm + j);
+      ad += bw_vl(zpi + j) * g;
+      bw_vs(dzi + j, di * g);
     }
-    dq[i] = acc;
+    dq[i] = bw_vsum(aq);
+    dkm[i] += bw_vsum(ak);
+    ddm[i] = dm[i] * bw_vsum(ad);
+    (void)zpi; (void)di; (void)ad;
   }
   {
     const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K;
@@ -459,23 +481,12 @@ static void bw_token(float *ws, int t_, int iters) {
     for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
     (void)dc;
   }
-  { /* Z_t = D Z_{t-1} + k w',  w = c v - e u,  u = (D Z_{t-1})' k */
-    const float *k = in[1] + t_ * BW_K, *v = in[2] + t_ * BW_V, *d = ws + BW_DEC + t_ * BW_K;
-    const float *w = ws + BW_WB + t_ * BW_V, *u = ws + BW_UB + t_ * BW_V;
-    float *dw = ws + BW_DW, *du = ws + BW_DU, *dk = din[1] + t_ * BW_K, *dv = din[2] + t_ * BW_V;
-    float *dd = ws + BW_DD;
+  { /* the write and erase coefficients; with an erase the second pass */
+    const float *v = in[2] + t_ * BW_V;
+    const float *u = ws + BW_UB + t_ * BW_V;
+    float *du = ws + BW_DU, *dv = din[2] + t_ * BW_V;
     const float cw = ws[BW_EW + t_], ce = ws[BW_EE + t_];
-    (void)u; (void)ce;
-    bw_zero(dw, BW_V);
-    for (int i = 0; i < BW_K; i++) {
-      const float ki = k[i];
-      float acc = 0.0f;
-      for (int j = 0; j < BW_V; j++) {
-        dw[j] += ki * dz[i * BW_V + j];
-        acc += dz[i * BW_V + j] * w[j];
-      }
-      dk[i] += acc;
-    }
+    (void)u; (void)ce; (void)du;
     float dcw = 0.0f, dce = 0.0f;
     for (int j = 0; j < BW_V; j++) {
       dv[j] += cw * dw[j];
@@ -484,19 +495,7 @@ static void bw_token(float *ws, int t_, int iters) {
       dce -= u[j] * dw[j];
     }
     (void)dcw; (void)dce;
-    for (int i = 0; i < BW_K; i++) {
-      const float di = d[i], ki = k[i];
-      float add = 0.0f, kb = 0.0f;
-      for (int j = 0; j < BW_V; j++) {
-        const float p = dz[i * BW_V + j];
-        add += zp[i * BW_V + j] * p;
-        dz[i * BW_V + j] = di * p;
-      }
-      dd[i] = di * add;
-      dk[i] += di * kb;
-      (void)ki;
-    }
-    for (int i = 0; i < BW_K; i++) din[3][t_ * BW_K + i] += dd[i];
+    for (int i = 0; i < BW_K; i++) din[3][t_ * BW_K + i] += ddm[i];
   }
 }
 
@@ -523,13 +522,13 @@ void ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_args *a, in
       /* forward sweep: the state at every chunk start */
       const float *z0 = a->state_in[0];
       for (int64_t i = 0; i < KV; i++) zc[i] = z0 ? z0[slot * KV + i] : 0.0f;
+      bw_copy(ws + BW_ZB, zc, (int)KV); /* stepped in place, token by token */
       for (int64_t c = 0; c + 1 < nch; c++) {
         const int L = BW_C;
         bw_load(a, t0 + c * BW_C, L, h, hq, ws);
         bw_coefs(ws, L);
-        bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
-        bw_recompute(ws, L);
-        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB + L * KV, (int)KV);
+        bw_recompute(ws, L, 1);
+        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB, (int)KV);
       }
       /* the adjoints of the final states */
       float *dz = ws + BW_DZ;
@@ -542,7 +541,7 @@ void ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_args *a, in
         bw_load(a, tok0, L, h, hq, ws);
         bw_coefs(ws, L);
         bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
-        bw_recompute(ws, L);
+        bw_recompute(ws, L, 0);
         bw_zero(ws + BW_DIN0, L * 128);
         bw_zero(ws + BW_DIN1, L * 128);
         bw_zero(ws + BW_DIN2, L * 128);

@@ -770,31 +770,41 @@ static void bw_token(float *ws, int t_, int iters) {
     const float nrm = ws[BW_NRM + t_], l = 0.02f * nrm + 0.0f;
     const float *x = ws + BW_X + t_ * BW_K;
     float *db = din[0] + t_ * BW_K, *g = ws + BW_GV;
+    /* dH is kept symmetric (everything downstream of H sees only its symmetric part):
+     * dA = -(g x' + x g') / 2 */
+    float cn = 0.0f, gs = 0.0f;
+    const float *xs = x;
     if (nrm + 2.0f * l > 0.0f) {
       bw_cheb(ht, nrm, l, dx, g, iters, ws); /* implicit differentiation: g = CH_r(H + l I, dx) */
       const float dl = -bw_dot(g, x, BW_K);
-      const float cn = nrm > 0.0f ? 0.02f * dl / nrm : 0.0f;
-      for (int i = 0; i < BW_K; i++) {
-        db[i] += g[i];
-        for (int j = 0; j < BW_K; j++) dh[i * BW_K + j] += cn * ht[i * BW_K + j] - g[i] * x[j];
-      }
+      cn = nrm > 0.0f ? 0.02f * dl / nrm : 0.0f;
+      gs = 0.5f;
+      for (int i = 0; i < BW_K; i++) db[i] += g[i];
     } else {
-      for (int i = 0; i < BW_K; i++) db[i] += dx[i];
+      for (int i = 0; i < BW_K; i++) { db[i] += dx[i]; g[i] = 0.0f; }
     }
-    /* H_t = hd H_{t-1} + hw k k' */
+    /* H_t = hd H_{t-1} + hw k k': dk += 2 hw dH k, dhw = k' dH k, dhd = <H_{t-1}, dH>, dH <- hd dH;
+     * one pass over the rows of dH, H_t and H_{t-1} */
     const float *kh = in[1] + t_ * BW_K, hd = ws[BW_HD + t_], hw = ws[BW_HW + t_];
     float *dkh = din[1] + t_ * BW_K, dhw = 0.0f, dhd = 0.0f;
+    const bw_v8 vcn = bw_vb(cn), vhd = bw_vb(hd);
+    bw_v8 ahd = bw_vb(0.0f);
     for (int i = 0; i < BW_K; i++) {
-      float r1 = 0.0f;
-      for (int j = 0; j < BW_K; j++) {
-        r1 += (dh[i * BW_K + j] + dh[j * BW_K + i]) * kh[j];
-        dhd += hp[i * BW_K + j] * dh[i * BW_K + j];
+      const bw_v8 gi = bw_vb(gs * g[i]), xi = bw_vb(gs * xs[i]);
+      bw_v8 ar = bw_vb(0.0f);
+      float *dhi = dh + i * BW_K;
+      const float *hti = ht + i * BW_K, *hpi = hp + i * BW_K;
+      for (int j = 0; j < BW_K; j += 8) {
+        const bw_v8 e = bw_vl(dhi + j) + vcn * bw_vl(hti + j) - gi * bw_vl(xs + j) - xi * bw_vl(g + j);
+        ar += e * bw_vl(kh + j);
+        ahd += bw_vl(hpi + j) * e;
+        bw_vs(dhi + j, vhd * e);
       }
-      dkh[i] += hw * r1;
-      dhw += 0.5f * kh[i] * r1;
+      const float r1 = bw_vsum(ar);
+      dkh[i] += 2.0f * hw * r1;
+      dhw += kh[i] * r1;
     }
-    for (int i = 0; i < BW_K * BW_K; i++) dh[i] *= hd;
-    dhd *= hd;
+    dhd = hd * bw_vsum(ahd);
     (void)dhw; (void)dhd;
     din[4][t_] += dhw * (1.0f * 1.0f);
     din[3][t_] += dhd * 1.0f;

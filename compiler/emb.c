@@ -147,7 +147,11 @@ static char *deriv_term(const layer_spec *s, const ex_term *t, int j) {
     free(fi);
     free(df);
   }
-  return any ? b.p : (free(b.p), NULL);
+  if (!any) { free(b.p); return NULL; }
+  emb_sb w = {0}; /* a sum: parenthesized, it is used as a factor */
+  add(&w, "(%s)", b.p);
+  free(b.p);
+  return w.p;
 }
 
 static void luastr(emb_sb *b, const char *s) {
@@ -214,8 +218,11 @@ static void lua_logdecay(emb_sb *b, const layer_spec *s, const cls_state *st) {
       free(di);
     }
     if (d.len) {
+      emb_sb w = {0}; /* a sum: parenthesized, it is used as a factor */
+      add(&w, "(%s)", d.p);
       add(b, "{idx = %d, d = ", j);
-      luastr(b, d.p);
+      luastr(b, w.p);
+      free(w.p);
       add(b, "}, ");
     }
     free(d.p);

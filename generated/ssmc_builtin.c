@@ -143,17 +143,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "7b79a00e0b010628",
-  "51e748216bddb90b",
-  "3fb71290de6e234b",
-  "916bbae798815aa8",
-  "1555dcfb6afc56ac",
-  "b924d1e3bfe7bfff",
+  "3feea05cf826e52a",
+  "e9358a24e7f48ed1",
+  "8f0f62257e6844cc",
+  "c9b81797eaa9e745",
+  "75524764b087c1f8",
+  "c26689e13a8b55eb",
   "933ee81907b7f7bc",
   "4cb429263b222409",
-  "75a8265a134ef660",
-  "f8c9e403f12103d9",
-  "7586d73a169a8f0c",
-  "3d9f11ffe7729793",
+  "e572adbdef384e86",
+  "6d0877ab11e3be7b",
+  "8fadbded7b926173",
+  "6a65e1fb30c83ce6",
   0,
 };

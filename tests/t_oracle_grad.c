@@ -174,6 +174,8 @@ START_TEST(fd_gated_kalmanet) { check_spec("dsl/families/gated_kalmanet.yaml", 6
 END_TEST
 START_TEST(fd_my_ssm) { check_spec("examples/my_ssm.yaml", 7, 107); }
 END_TEST
+START_TEST(fd_bwd_exotic) { check_spec("tests/fixtures/specs/bwd_exotic.yaml", 9, 109); }
+END_TEST
 
 /* Segment boundaries of the checkpointed reverse sweep: T > ORC_GRAD_SEG gives
  * the same gradients as the FD on a short problem would; here: the gradient of
@@ -229,6 +231,7 @@ Suite *oracle_grad_suite(void) {
   tcase_add_test(tc, fd_kda);
   tcase_add_test(tc, fd_gated_kalmanet);
   tcase_add_test(tc, fd_my_ssm);
+  tcase_add_test(tc, fd_bwd_exotic);
   tcase_add_test(tc, fd_long_mamba2);
   tcase_add_test(tc, edges_finite);
   suite_add_tcase(s, tc);

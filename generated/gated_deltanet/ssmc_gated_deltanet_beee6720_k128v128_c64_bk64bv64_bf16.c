@@ -562,8 +562,8 @@ static void bw_token(float *ws, int t_, int iters) {
       dce -= u[j] * dw[j];
     }
     (void)dcw; (void)dce;
-    din[4][t_] += dcw * (1.0f * 1.0f);
-    din[4][t_] += dce * (1.0f * 1.0f);
+    din[4][t_] += dcw * ((1.0f * 1.0f));
+    din[4][t_] += dce * ((1.0f * 1.0f));
     /* u = (D Z_{t-1})' k: dP = dZ + k du', dk += D Z_{t-1} du, dD = rows of Z_{t-1} . dP, dZ <- D dP */
     for (int i = 0; i < BW_K; i++) {
       const bw_v8 ki = bw_vb(km[i]), di = bw_vb(dm[i]);
@@ -582,7 +582,7 @@ static void bw_token(float *ws, int t_, int iters) {
     {
       float dl = 0.0f;
       for (int i = 0; i < BW_K; i++) dl += ddm[i];
-      din[3][t_] += dl * 1.0f;
+      din[3][t_] += dl * (1.0f);
       (void)dl;
     }
   }

@@ -753,14 +753,14 @@ static void bw_token(float *ws, int t_, int iters) {
     const float c = 1.0f * 0.0883883476f * in[5][t_], *s = ws + BW_X + t_ * BW_K;
     float *ds = dx, dc = 0.0f;
     for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
-    din[5][t_] += dc * (1.0f * 0.0883883476f * 1.0f);
+    din[5][t_] += dc * ((1.0f * 0.0883883476f * 1.0f));
     (void)dc;
   }
   {
     const float c = -1.0f * 0.0883883476f * in[5][t_], *s = in[0] + t_ * BW_K;
     float *ds = din[0] + t_ * BW_K, dc = 0.0f;
     for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
-    din[5][t_] += dc * (-1.0f * 0.0883883476f * 1.0f);
+    din[5][t_] += dc * ((-1.0f * 0.0883883476f * 1.0f));
     (void)dc;
   }
   { /* the solve: x = (H_t + l I)^-1 b, l = a ||H_t||_F + b0 */
@@ -806,8 +806,8 @@ static void bw_token(float *ws, int t_, int iters) {
     }
     dhd = hd * bw_vsum(ahd);
     (void)dhw; (void)dhd;
-    din[4][t_] += dhw * (1.0f * 1.0f);
-    din[3][t_] += dhd * 1.0f;
+    din[4][t_] += dhw * ((1.0f * 1.0f));
+    din[3][t_] += dhd * (1.0f);
   }
   { /* the write and erase coefficients; with an erase the second pass */
     const float *v = in[2] + t_ * BW_V;
@@ -823,11 +823,11 @@ static void bw_token(float *ws, int t_, int iters) {
       dce -= u[j] * dw[j];
     }
     (void)dcw; (void)dce;
-    din[4][t_] += dcw * (1.0f * 1.0f);
+    din[4][t_] += dcw * ((1.0f * 1.0f));
     {
       float dl = 0.0f;
       for (int i = 0; i < BW_K; i++) dl += ddm[i];
-      din[3][t_] += dl * 1.0f;
+      din[3][t_] += dl * (1.0f);
       (void)dl;
     }
   }

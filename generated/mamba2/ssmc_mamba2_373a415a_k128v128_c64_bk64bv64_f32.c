@@ -487,7 +487,7 @@ static void bw_token(float *ws, int t_, int iters) {
     {
       float dl = 0.0f;
       for (int i = 0; i < BW_K; i++) dl += ddm[i];
-      din[3][t_] += dl * 1.0f;
+      din[3][t_] += dl * (1.0f);
       (void)dl;
     }
   }

@@ -53,7 +53,7 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   return rtb_run_bwd(k, &a, threads);
 }
 
-void chkb_edge_inputs(chk_batch *b, const ssmc_kernel *k) {
+void chkb_edge_inputs(chk_batch *b, const cls_family *f, const ssmc_kernel *k) {
   const chk_shape *sh = chk_batch_shape(b);
   const int64_t *cu = chk_batch_cu(b);
   int64_t T = chk_batch_tokens(b);
@@ -69,7 +69,7 @@ void chkb_edge_inputs(chk_batch *b, const ssmc_kernel *k) {
             for (int d = 0; d < D; d++) p[d] = 2 * tl < len ? 0.0 : -20.0;
           else if (k->input_domain[i] == SSMC_IN_UNIT)
             for (int d = 0; d < D; d++) p[d] = tl < 2 ? 0.0 : 1.0;
-          else if (!strcmp(k->input_names[i], "k") && tl > 0)
+          else if ((i == f->main.key_in || (f->has_solve && i == f->aux.key_in)) && tl > 0)
             memcpy(p, x + (cu[n] * H + h) * D, sizeof(double) * (size_t)D);
         }
       }
@@ -245,7 +245,7 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
 void chkb_edges(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FILE *out, chk_result *r) {
   chk_shape sh = {"edges", 2, {k->chunk + 5, 3}, 1, 2, 0};
   chk_batch *b = chk_batch_new(f, k, &sh, o->seed + 4242);
-  chkb_edge_inputs(b, k);
+  chkb_edge_inputs(b, f, k);
   chk_run_fwd(b, k, o->threads, o->iters);
   int64_t n;
   const double *y = chk_batch_out(b, &n);

@@ -16,9 +16,9 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
 
 /* Edits the batch's inputs into the edge cases that break other implementations:
  * log decays exactly 0 (first half) and -20 (second half), unit gates 1 (0 for the
- * first two tokens: with zero initial states ||H||_F = 0 there), every key equal
- * to the first one (repeated keys). */
-void chkb_edge_inputs(chk_batch *b, const ssmc_kernel *k);
+ * first two tokens: with zero initial states ||H||_F = 0 there), every key (the
+ * classified key inputs) equal to the sequence's first one (repeated keys). */
+void chkb_edge_inputs(chk_batch *b, const cls_family *f, const ssmc_kernel *k);
 
 /* The edge batch (two sequences, C + 5 and 3 tokens, zero initial states, edge
  * inputs): forward output and final-state rows and the backward rows. */

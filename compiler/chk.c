@@ -30,6 +30,12 @@ struct chk_batch {
   char err[1024];              /* the backend's first failure */
 };
 
+const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes) {
+  int bf = b->k->dtype == SSMC_BF16 && !ssmc_input_is_gate(b->k, i);
+  *bytes = (size_t)(b->T * b->H_in[i] * b->D[i]) * (bf ? 2 : 4);
+  return b->in_k[i];
+}
+
 void chk_batch_set_backend(chk_batch *b, const chk_backend *be) { b->be = be; }
 const char *chk_batch_error(const chk_batch *b) { return b->err[0] ? b->err : NULL; }
 
@@ -250,7 +256,6 @@ void chk_batch_sync_input(chk_batch *b, int i) {
 const float *chk_batch_x(chk_batch *b) { return b->x_k; }
 const chk_shape *chk_batch_shape(const chk_batch *b) { return &b->sh; }
 const int64_t *chk_batch_cu(const chk_batch *b) { return b->cu; }
-const void *chk_batch_kernel_input(const chk_batch *b, int i) { return b->in_k[i]; }
 const float *chk_batch_state0(const chk_batch *b, int i) { return b->st0[i]; }
 
 const double *chk_batch_out(chk_batch *b, int64_t *n) { *n = b->T * b->sh.h_v * b->k->V; return b->out_d; }

@@ -59,6 +59,8 @@ const float *chk_batch_state(chk_batch *b, int i, int64_t *n);
 int64_t chk_batch_tokens(const chk_batch *b);
 /* Input i of the batch as the kernel sees it, in double: (T, H_in, D). */
 double *chk_batch_input(chk_batch *b, int i);
+/* Input i in the kernel's own dtype and layout (what a backend uploads), and its size in bytes. */
+const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes);
 /* Re-packs input i into the kernel's buffer after a test edited chk_batch_input. */
 void chk_batch_sync_input(chk_batch *b, int i);
 /* The solve's x after the last run: (T, h_v, K). */
@@ -66,7 +68,6 @@ const float *chk_batch_x(chk_batch *b);
 /* The batch as the kernel sees it (for the backward rows, chk_bwd.c). */
 const chk_shape *chk_batch_shape(const chk_batch *b);
 const int64_t *chk_batch_cu(const chk_batch *b);
-const void *chk_batch_kernel_input(const chk_batch *b, int i); /* the kernel's buffer of input i */
 const float *chk_batch_state0(const chk_batch *b, int i);       /* initial state i (ABI layout) or NULL */
 
 #endif

@@ -41,7 +41,11 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   a.h_qk = sh->h_qk;
   a.h_v = sh->h_v;
   a.cu_seqlens = chk_batch_cu(b);
-  for (int i = 0; i < k->n_inputs; i++) { a.in[i] = chk_batch_kernel_input(b, i); a.din[i] = din[i]; }
+  for (int i = 0; i < k->n_inputs; i++) {
+    size_t bytes;
+    a.in[i] = chk_batch_kinput(b, i, &bytes);
+    a.din[i] = din[i];
+  }
   for (int i = 0; i < k->n_states; i++) {
     a.state_in[i] = chk_batch_state0(b, i);
     a.dstate_out[i] = dstate_out[i];

@@ -36,124 +36,136 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 140800}},
-  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 140800}},
-  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 141056}},
-  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7040},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160512}},
+  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 141056}},
-  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7040},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160512}},
+  .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 0,
-  .bv = 32,
+  .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 149504}},
-  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 41728},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
+  .decode_bv = 128,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 149504}},
-  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 41728},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
+  .decode_bv = 128,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148480}},
-  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7296},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148480}},
-  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7296},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160768}},
+  .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 152832}},
-  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 7424},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 161024}},
+  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 0,
-  .bv = 16,
+  .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 152832}},
-  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 7424},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 161024}},
+  .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 0,
-  .bv = 16,
+  .bv = 32,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
   .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148992}},
-  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
+  .decode_bv = 32,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 148992}},
-  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 6912},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 256, 160256}},
+  .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
+  .decode_bv = 32,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "3feea05cf826e52a",
-  "e9358a24e7f48ed1",
-  "8f0f62257e6844cc",
-  "c9b81797eaa9e745",
-  "75524764b087c1f8",
-  "c26689e13a8b55eb",
-  "933ee81907b7f7bc",
-  "4cb429263b222409",
-  "e572adbdef384e86",
-  "6d0877ab11e3be7b",
-  "8fadbded7b926173",
-  "6a65e1fb30c83ce6",
+  "d9cdf42dce389ae8",
+  "a0fcfd9cdb74b532",
+  "8b343561495b4c4a",
+  "f6b3f94454957c7e",
+  "f98e07d1da75ab6a",
+  "03513435144dc7dd",
+  "0a92260a16e3e6e7",
+  "fbf8a766f364b0fb",
+  "cc6ac862fa1a4255",
+  "d98a8b2bea98894f",
+  "535521640f228630",
+  "8d08549779585848",
   0,
 };

@@ -85,7 +85,7 @@ static void prob_free(prob *P) {
 }
 
 static orc_grad_io io_of(prob *P, orc_solve how) {
-  orc_grad_io g = {P->iters, how, P->dy, (const double *const *)P->dst, P->din, P->dst0};
+  orc_grad_io g = {P->iters, how, P->dy, (const double *const *)P->dst, P->din, P->dst0, 0};
   return g;
 }
 
@@ -183,6 +183,42 @@ END_TEST
 START_TEST(fd_long_mamba2) { check_spec("dsl/families/mamba2.yaml", ORC_GRAD_SEG + 6, 108); }
 END_TEST
 
+/* The implicit gradient at the Chebyshev x tends to the exact solve's gradient
+ * as r grows (and is a different function from the r-step Chebyshev's at small r). */
+START_TEST(implicit_tends_to_exact) {
+  loaded L;
+  load(&L, "dsl/families/gated_kalmanet.yaml");
+  const layer_spec *s = L.s;
+  prob P, Q, R3;
+  prob_new(&P, s, 5, 300);
+  prob_new(&Q, s, 5, 300);
+  prob_new(&R3, s, 5, 300);
+  P.iters = 120;
+  orc_grad_io gi = io_of(&P, ORC_SOLVE_CHEBYSHEV), ge = io_of(&Q, ORC_SOLVE_EXACT);
+  gi.implicit = 1;
+  ck_assert_int_eq(orc_grad(s, 5, (const double *const *)P.in, (const double *const *)P.st, &gi), 0);
+  ck_assert_int_eq(orc_grad(s, 5, (const double *const *)Q.in, (const double *const *)Q.st, &ge), 0);
+  for (int i = 0; i < s->n_in; i++)
+    ck_assert_msg(orc_rel_l2(P.din[i], Q.din[i], P.nin[i]) < 1e-8, "d%s", s->in[i].name);
+  for (int i = 0; i < s->n_st; i++) ck_assert(orc_rel_l2(P.dst0[i], Q.dst0[i], P.nst[i]) < 1e-8);
+  R3.iters = 3; /* r = 3: implicit and the Chebyshev function's own gradient differ */
+  orc_grad_io g3 = io_of(&R3, ORC_SOLVE_CHEBYSHEV);
+  ck_assert_int_eq(orc_grad(s, 5, (const double *const *)R3.in, (const double *const *)R3.st, &g3), 0);
+  P.iters = 3;
+  gi = io_of(&P, ORC_SOLVE_CHEBYSHEV);
+  gi.implicit = 1;
+  ck_assert_int_eq(orc_grad(s, 5, (const double *const *)P.in, (const double *const *)P.st, &gi), 0);
+  int k = -1;
+  for (int i = 0; i < s->n_in; i++)
+    if (!strcmp(s->in[i].name, "k")) k = i;
+  ck_assert_double_gt(orc_rel_l2(P.din[k], R3.din[k], P.nin[k]), 1e-3);
+  prob_free(&P);
+  prob_free(&Q);
+  prob_free(&R3);
+  unload(&L);
+}
+END_TEST
+
 /* Edge inputs: finite gradients everywhere. */
 START_TEST(edges_finite) {
   const char *fams[] = {"dsl/families/gated_deltanet.yaml", "dsl/families/kda.yaml",
@@ -233,6 +269,7 @@ Suite *oracle_grad_suite(void) {
   tcase_add_test(tc, fd_my_ssm);
   tcase_add_test(tc, fd_bwd_exotic);
   tcase_add_test(tc, fd_long_mamba2);
+  tcase_add_test(tc, implicit_tends_to_exact);
   tcase_add_test(tc, edges_finite);
   suite_add_tcase(s, tc);
   return s;

@@ -296,7 +296,7 @@ static void solve_fwd(gtape *G, const spec_readout *r, int iters, orc_solve how,
 }
 
 /* Seeds the adjoints of M, b and lambda from dx. */
-static void solve_back(gtape *G, const spec_readout *r, orc_solve how, gsolve *S, const double *dx) {
+static void solve_back(gtape *G, const spec_readout *r, orc_solve how, int implicit, gsolve *S, const double *dx) {
   int n = dimlen(G->s, r->rows);
   double *dM = G->tape[S->iM].adj, *db = G->tape[S->ib].adj;
   const double *M = G->tape[S->iM].v.d, *b = G->tape[S->ib].v.d;
@@ -313,6 +313,17 @@ static void solve_back(gtape *G, const spec_readout *r, orc_solve how, gsolve *S
     for (int i = 0; i < n; i++) {
       db[i] += gv[i];
       for (int j = 0; j < n; j++) dM[(size_t)i * n + j] -= gv[i] * S->xe[j];
+    }
+    return;
+  }
+  if (implicit) { /* g = CH_r(Mᵀ, dx) with the forward's bounds */
+    double *gv = take(G, (size_t)n), *Mt = take(G, (size_t)n * n);
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) Mt[(size_t)i * n + j] = M[(size_t)j * n + i];
+    orc_chebyshev(n, Mt, dx, S->L, S->mu, S->iters, gv);
+    for (int i = 0; i < n; i++) {
+      db[i] += gv[i];
+      for (int j = 0; j < n; j++) dM[(size_t)i * n + j] -= gv[i] * S->xc[j];
     }
     return;
   }
@@ -373,6 +384,7 @@ typedef struct {
   const layer_spec *s;
   int iters;
   orc_solve how;
+  int implicit;
   size_t stsz[SPEC_MAX_IO];   /* full element count of each state */
 } gctx;
 
@@ -423,7 +435,7 @@ static int token(const gctx *c, gtape *G, const double *const *in_t, double **st
   for (int j = 0; j < s->V; j++) G->dloc[s->out_rd][j] += dy[j];
   for (int i = s->n_rd - 1; i >= 0; i--) {
     const spec_readout *r = &s->rd[i];
-    if (r->kind == RD_SOLVE) solve_back(G, r, c->how, &S[i], G->dloc[i]);
+    if (r->kind == RD_SOLVE) solve_back(G, r, c->how, c->implicit, &S[i], G->dloc[i]);
     else
       for (int j = 0; j < G->loc[i].r; j++) G->tape[rroot[i]].adj[j] += G->dloc[i][j];
     back(G, rlo[i], rhi[i]);
@@ -453,7 +465,7 @@ static void to_stored(const layer_spec *s, int i, const double *math, double *st
 }
 
 int orc_grad(const layer_spec *s, int T, const double *const *in, const double *const *state0, orc_grad_io *g) {
-  gctx c = {.s = s, .iters = g->iters, .how = g->how};
+  gctx c = {.s = s, .iters = g->iters, .how = g->how, .implicit = g->how == ORC_SOLVE_CHEBYSHEV && g->implicit};
   gtape G = {.s = s};
   size_t big = (size_t)(s->K > s->V ? s->K : s->V);
   int iters = g->iters;

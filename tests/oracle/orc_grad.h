@@ -7,7 +7,9 @@
  *   - as the EXACT solve: g = M⁻ᵀ dx, dM = −g xᵀ, db = g (Cholesky), or
  *   - as the r-step CHEBYSHEV function itself: reverse mode through every
  *     iteration, including L = ‖M − λI‖_F + λ and μ = λ (their dependence on
- *     H and on λ's expression).
+ *     H and on λ's expression), or
+ *   - IMPLICITLY at the Chebyshev x: g = CH_r(Mᵀ, dx), dM = −g xᵀ, db = g
+ *     (λ's dependence flows through M, where λ is substituted).
  * The singular case (L + μ = 0, i.e. ‖H‖_F = 0 and λ = 0) is x = b: db = dx.
  *
  * Memory: states are checkpointed every ORC_GRAD_SEG tokens and recomputed
@@ -28,6 +30,9 @@ typedef struct {
                                    state (transposed, (cols, rows) full), or NULL (zero) */
   double **din;                 /* out, per input: (T, D_i); NULL entries skipped */
   double **dstate0;             /* out, per state: gradient of the initial state; NULL entries skipped */
+  int implicit;                 /* with how == ORC_SOLVE_CHEBYSHEV: differentiate the solve implicitly at the
+                                   Chebyshev x instead: g = CH_r(M', dx) (same L, mu, r), db = g, dM = -g x'
+                                   (the kernels' formula, evaluated in fp64) */
 } orc_grad_io;
 
 /* One sequence of one head. in[i] (T, D_i); state0[i] the initial states in

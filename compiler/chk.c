@@ -1,5 +1,6 @@
 /* compiler stage: verification against the fp64 oracle (see chk.h). */
 #include "chk.h"
+#include "chk_bwd.h"
 #include "orc_interp.h"
 #include "orc_rand.h"
 #include "orc_ref.h"
@@ -253,6 +254,9 @@ void chk_batch_sync_input(chk_batch *b, int i) {
 }
 
 const float *chk_batch_x(chk_batch *b) { return b->x_k; }
+const chk_shape *chk_batch_shape(const chk_batch *b) { return &b->sh; }
+const int64_t *chk_batch_cu(const chk_batch *b) { return b->cu; }
+const float *chk_batch_state0(const chk_batch *b, int i) { return b->st0[i]; }
 
 const double *chk_batch_out(chk_batch *b, int64_t *n) { *n = b->T * b->sh.h_v * b->k->V; return b->out_d; }
 const float *chk_batch_state(chk_batch *b, int i, int64_t *n) {
@@ -405,6 +409,7 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
       r->rows++;
       r->failed++;
     }
+    if (o->bwd_skip < (i == 3 ? 1 : 2) && !o->be) chkb_rows(b, f, k, o, shapes[i].name, o->seed + (uint64_t)i * 104729, out, r); /* chk_bwd.c */
     if (k->n_aux) {
       int64_t n;
       const double *got = chk_batch_out(b, &n);
@@ -414,5 +419,6 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
     oracle_free(&orc, b->n_st);
     chk_batch_free(b);
   }
+  if (o->bwd_skip < 2 && !o->be) chkb_edges(f, k, o, out, r); /* chk_bwd.c */
   return r->failed;
 }

@@ -28,6 +28,7 @@ typedef struct {
   int threads;
   int iters;           /* solver iterations for the check; <= 0: the spec's */
   const chk_backend *be; /* NULL: the CPU */
+  int bwd_skip;        /* backward rows (chk_bwd.c): 0 every shape, 1 not at T = 4096, 2 none */
 } chk_opts;
 
 typedef struct { int rows, failed; double worst_ratio; } chk_result;
@@ -64,5 +65,9 @@ const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes);
 void chk_batch_sync_input(chk_batch *b, int i);
 /* The solve's x after the last run: (T, h_v, K). */
 const float *chk_batch_x(chk_batch *b);
+/* The batch as the kernel sees it (for the backward rows, chk_bwd.c). */
+const chk_shape *chk_batch_shape(const chk_batch *b);
+const int64_t *chk_batch_cu(const chk_batch *b);
+const float *chk_batch_state0(const chk_batch *b, int i);       /* initial state i (ABI layout) or NULL */
 
 #endif

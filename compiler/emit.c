@@ -1,5 +1,6 @@
 /* compiler stage: emission (see emit.h). */
 #include "emit.h"
+#include "emb.h"
 #include "sbx.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -192,6 +193,18 @@ static char *build_context(const cls_family *f, int dtype, int bk, int bv, const
   return b.p;
 }
 
+/* The backward (emb.c, cpu_bwd.c.tpl) goes into the same C file, after the forward. */
+static int emit_append_backward(const cls_family *f, int dtype, int bk, int bv, sbx *lua, emit_kernel *out, diag *d) {
+  char *b = NULL;
+  size_t n = 0;
+  if (emb_cpu_backward(f, dtype, bk, bv, out->name, lua, &b, &n, d)) return 1;
+  out->source = realloc(out->source, out->len + n + 1);
+  memcpy(out->source + out->len, b, n + 1);
+  out->len += n;
+  free(b);
+  return 0;
+}
+
 int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *spec_path, sbx *lua,
                     emit_kernel *out, diag *d) {
   const layer_spec *s = f->spec;
@@ -212,7 +225,7 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
   int rc = sbx_render(lua, "cpu_kernel.c.tpl", tpl, ctx, &out->source, &out->len, msg, sizeof msg, &line);
   free(ctx);
   if (rc) return diag_at(d, NULL, 0, 0, "template cpu_kernel.c.tpl:%d: %s", line, msg);
-  return 0;
+  return emit_append_backward(f, dtype, bk, bv, lua, out, d);
 }
 
 /* The module's last line states its stages (the template lays out their shared memory):
@@ -336,6 +349,9 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     sb_add(&b, "  entry %s_fwd (chunkwise forward, cu_seqlens, state in/out)\n"
                "  entry %s_decode (one token per sequence, state slots updated in place)\n",
            k->name, k->name);
+    char bl[1024];
+    emb_manifest_lines(f, k->name, bl, sizeof bl);
+    sb_add(&b, "%s", bl);
     sb_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a)\n", k->cu_path);
     for (int j = 0; j <= k->cuda.n_fwd; j++) {
       const ssmc_cuda_stage *st = j < k->cuda.n_fwd ? &k->cuda.fwd[j] : &k->cuda.decode;

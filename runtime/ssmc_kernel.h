@@ -89,6 +89,32 @@ typedef struct ssmc_cuda_kernel {
   int32_t decode_bv;          /* value tile of SSMC_GRID_ITEMS_DTILES stages; divides V */
 } ssmc_cuda_kernel;
 
+/* Chunkwise backward (recomputing: it needs no per-token state from the
+ * forward). Given the forward's inputs and initial states, dy and the gradient
+ * of the final states, it writes the gradients of every input and of the
+ * initial states. A work item is one (sequence, q/k head) pair,
+ * item = n * h_qk + hq: it runs the h_v / h_qk value heads of that group in
+ * turn, so the q/k gradients of a group are summed without races. */
+typedef struct ssmc_bwd_args {
+  int32_t n_seqs;                      /* N */
+  int32_t h_qk, h_v;
+  const int64_t *cu_seqlens;           /* (N+1) or NULL: N x t_len */
+  int64_t t_len;
+  const void *in[SSMC_MAX_IO];         /* the forward's inputs */
+  const float *state_in[SSMC_MAX_IO];  /* the forward's initial states, or NULL (zero) */
+  const float *aux_in[SSMC_MAX_IO];    /* the forward's aux outputs (x), or NULL: recomputed */
+  const void *dout;                    /* (T_total, h_v, V) kernel dtype: dL/dy */
+  const float *dstate_out[SSMC_MAX_IO];/* (N, h_v, S): dL/d(final state), or NULL (zero); a packed
+                                          symmetric state: the gradient w.r.t. the packed elements */
+  float *din[SSMC_MAX_IO];             /* fp32, each input's own layout (T_total, H_in, D); NULL: not wanted */
+  float *dstate_in[SSMC_MAX_IO];       /* (N, h_v, S) fp32: dL/d(initial state), or NULL */
+  int32_t iters;                       /* solver iterations (the forward's); <= 0: the spec's default */
+} ssmc_bwd_args;
+
+typedef void (*ssmc_bwd_fn)(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
+/* Per-thread backward workspace in floats for sequences of at most max_len tokens. */
+typedef int64_t (*ssmc_bwd_ws_fn)(int64_t max_len);
+
 enum { SSMC_IN_NORMAL = 0, SSMC_IN_UNIT_SPHERE = 1, SSMC_IN_LOG_DECAY = 2, SSMC_IN_UNIT = 3 };
 
 /* One entry of a kernel table: identity, shapes, constraints, entry points. */
@@ -113,6 +139,9 @@ typedef struct ssmc_kernel {
   ssmc_fwd_fn fwd;
   ssmc_decode_fn decode;
   const ssmc_cuda_kernel *cuda;/* the CUDA module of the same kernel, or NULL */
+  /* appended (backward, cpu_bwd.c.tpl) */
+  ssmc_bwd_fn bwd;             /* chunkwise backward, or NULL */
+  ssmc_bwd_ws_fn bwd_ws_floats;/* its per-thread workspace */
 } ssmc_kernel;
 
 /* Facts every backend and caller share about input i of kernel k. */

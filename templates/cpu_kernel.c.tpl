@@ -528,6 +528,8 @@ static const char *const aux_names[] = {"${sv.xname}"};
 @ end
 
 extern const ssmc_cuda_kernel ${P.name}_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+void ${P.name}_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws); /* cpu_bwd.c.tpl, below */
+int64_t ${P.name}_bwd_ws(int64_t max_len);
 
 const ssmc_kernel ${P.name} = {
   .name = "${P.name}",
@@ -547,4 +549,6 @@ const ssmc_kernel ${P.name} = {
   .fwd = ${P.name}_fwd,
   .decode = ${P.name}_decode,
   .cuda = &${P.name}_cuda,
+  .bwd = ${P.name}_bwd,
+  .bwd_ws_floats = ${P.name}_bwd_ws,
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "bench.h"
 #include "bench_cuda.h"
+#include "bwdb.h"
 #include "build.h"
 #include "chk.h"
 #include "chk_cuda.h"
@@ -22,12 +23,14 @@ static void usage(FILE *o) {
           "  gen [SPEC...] [-o DIR]       emit C kernels; with no SPEC, the built-in families\n"
           "                               (dsl/families/*.yaml) into generated/\n"
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
-          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda]\n"
-          "                               compare every kernel with the fp64 oracle (CPU or GPU)\n"
+          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda] [--no-bwd]\n"
+          "                               compare every kernel (forward, decode, CPU backward gradients)\n"
+          "                               with the fp64 oracle (CPU or GPU)\n"
           "  bench SPEC... [--B N] [--T N] [--H N] [--threads N] [--reps N] [--dtype f32|bf16]\n"
-          "        [--backend c|cuda] [--decode B1,B2,...]\n"
-          "                               throughput: CPU chunkwise vs recurrent; GPU chunkwise forward\n"
-          "                               and decode against the measured copy and tensor-core ceilings\n"
+          "        [--backend c|cuda] [--decode B1,B2,...] [--no-bwd]\n"
+          "                               throughput: CPU chunkwise vs recurrent, forward + backward;\n"
+          "                               GPU chunkwise forward and decode against the measured copy\n"
+          "                               and tensor-core ceilings\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
           "                               local memory and spills per stage (no GPU needed)\n"
@@ -44,6 +47,7 @@ typedef struct {
   int nspecs;
   const char *out, *root, *templates, *arch, *decode;
   int check, quick, jit, iters, B, T, H, threads, reps, cuda, dtype; /* dtype: -1 any, else ssmc_dtype */
+  int no_bwd;
   unsigned long long seed;
 } opts;
 
@@ -69,6 +73,7 @@ static int parse(int argc, char **argv, opts *o) {
 #define VAL(name) (!strcmp(a, name))
     if (!strcmp(a, "--check")) o->check = 1;
     else if (!strcmp(a, "--quick")) o->quick = 1;
+    else if (!strcmp(a, "--no-bwd")) o->no_bwd = 1;
     else if (!strcmp(a, "--jit")) o->jit = 1;
     else if (VAL("-o")) { o->out = v; i++; }
     else if (VAL("--root")) { o->root = v; i++; }
@@ -146,7 +151,7 @@ static int cmd_check(const opts *o) {
   gen_set g;
   gen_init(&g);
   int rc = load_specs(&g, o), failed = 0, rows = 0;
-  chk_opts co = {o->seed, !o->quick, o->threads, o->iters, NULL};
+  chk_opts co = {o->seed, !o->quick, o->threads, o->iters, NULL, o->no_bwd ? 2 : 0};
   chk_cuda *gpu = NULL;
   if (!rc && o->cuda) {
     char err[1024];
@@ -262,6 +267,10 @@ static int cmd_bench(const opts *o) {
       printf("%-44s chunkwise %9.2f ms %9.0f tok/s %7.1f GFLOP/s | recurrent %9.2f ms %9.0f tok/s %7.1f GFLOP/s | x%.2f\n",
              bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3, gf / r.fwd_ms * 1e-6, r.rec_ms, tok / r.rec_ms * 1e3,
              gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);
+      bwdb_result br; /* the backward (compiler/bwdb.c) */
+      if (!o->no_bwd && bwdb_kernel(&g.u[i]->fam, bk.k, &bo, &br) == 0)
+        printf("%-44s fwd %9.2f ms | bwd %9.2f ms | fwd+bwd %9.2f ms | bwd/fwd x%.2f (target <= 3)\n", bk.k->name,
+               br.fwd_ms, br.bwd_ms, br.fwdbwd_ms, br.bwd_ms / br.fwd_ms);
       build_release(&bk);
     }
   gen_free(&g);

@@ -457,6 +457,8 @@ static const int32_t state_symmetric[] = {1, 0};
 static const char *const aux_names[] = {"x"};
 
 extern const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+void ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws); /* cpu_bwd.c.tpl, below */
+int64_t ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_ws(int64_t max_len);
 
 const ssmc_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16 = {
   .name = "ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16",
@@ -472,4 +474,496 @@ const ssmc_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16 = {
   .fwd = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd,
   .decode = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode,
   .cuda = &ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda,
+  .bwd = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd,
+  .bwd_ws_floats = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_ws,
 };
+
+/* ---------------------------------------------------------------------------
+ * Backward (template cpu_bwd.c.tpl): ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16
+ * Recognized: U: scalar decay, write v; solve (H + (0.02 fro + 0) I) x = q by Chebyshev, r=30
+ * Chunk 64: chunk-start states of one sequence (32768 floats per chunk) and
+ * the per-token states of one chunk live in the per-thread workspace; nothing
+ * per token is stored beyond one chunk. Gradients are fp32.
+ * ------------------------------------------------------------------------- */
+#define BW_K 128
+#define BW_V 128
+#define BW_C 64
+
+enum {
+  BW_IN0 = 0,
+  BW_DIN0 = 8192,
+  BW_IN1 = 16384,
+  BW_DIN1 = 24576,
+  BW_IN2 = 32768,
+  BW_DIN2 = 40960,
+  BW_IN3 = 49152,
+  BW_DIN3 = 49216,
+  BW_IN4 = 49280,
+  BW_DIN4 = 49344,
+  BW_IN5 = 49408,
+  BW_DIN5 = 49472,
+  BW_DY = 49536,
+  BW_ZB = 57728,
+  BW_DZ = 1122688,
+  BW_WB = 1139072,
+  BW_UB = 1147264,
+  BW_DEC = 1155456,
+  BW_EW = 1163648,
+  BW_EE = 1163712,
+  BW_QT = 1163776,
+  BW_DQ = 1163904,
+  BW_DW = 1164032,
+  BW_DU = 1164160,
+  BW_DK = 1164288,
+  BW_DD = 1164416,
+  BW_DX = 1164544,
+  BW_HB = 1164672,
+  BW_DH = 2229632,
+  BW_X = 2246016,
+  BW_NRM = 2254208,
+  BW_HW = 2254272,
+  BW_HD = 2254336,
+  BW_CA = 2254400,
+  BW_CB = 2254528,
+  BW_CC = 2254656,
+  BW_CHX = 2254784,
+  BW_GV = 2254912,
+  BW_FIXED = 2255040,
+  BW_PER_CHUNK = 32768
+};
+
+static inline float bw_ld(const uint16_t *p) {
+  union { uint32_t u; float f; } x;
+  x.u = (uint32_t)*p << 16;
+  return x.f;
+}
+#define BW_ELEM uint16_t
+
+typedef float bw_v8 __attribute__((vector_size(32)));
+typedef float bw_v8u __attribute__((vector_size(32), aligned(4), may_alias)); /* unaligned access */
+static inline bw_v8 bw_vl(const float *p) { return *(const bw_v8u *)p; }
+static inline void bw_vs(float *p, bw_v8 v) { *(bw_v8u *)p = v; }
+static inline bw_v8 bw_vb(float x) { return (bw_v8){x, x, x, x, x, x, x, x}; }
+static inline float bw_vsum(bw_v8 v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
+
+static void bw_zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
+static void bw_copy(float *restrict d, const float *restrict s, int n) { for (int i = 0; i < n; i++) d[i] = s[i]; }
+__attribute__((unused)) static float bw_dot(const float *a, const float *b, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+static void bw_bind(float **in, float *ws) {
+  in[0] = ws + BW_IN0;
+  in[1] = ws + BW_IN1;
+  in[2] = ws + BW_IN2;
+  in[3] = ws + BW_IN3;
+  in[4] = ws + BW_IN4;
+  in[5] = ws + BW_IN5;
+}
+
+/* Tokens tok0 .. tok0+L-1 of every input and of dy into fp32 chunk buffers. */
+static void bw_load(const ssmc_bwd_args *a, int64_t tok0, int L, int h, int hq, float *ws) {
+  { /* q: (T, a->h_qk, 128) */
+    const BW_ELEM *src = (const BW_ELEM *)a->in[0];
+    float *dst = ws + BW_IN0;
+    for (int t = 0; t < L; t++) {
+      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
+      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
+    }
+  }
+  { /* k: (T, a->h_qk, 128) */
+    const BW_ELEM *src = (const BW_ELEM *)a->in[1];
+    float *dst = ws + BW_IN1;
+    for (int t = 0; t < L; t++) {
+      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
+      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
+    }
+  }
+  { /* v: (T, a->h_v, 128) */
+    const BW_ELEM *src = (const BW_ELEM *)a->in[2];
+    float *dst = ws + BW_IN2;
+    for (int t = 0; t < L; t++) {
+      const BW_ELEM *p = src + ((tok0 + t) * a->h_v + h) * 128;
+      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
+    }
+  }
+  { /* g: (T, a->h_v, 1) */
+    const float *src = (const float *)a->in[3];
+    float *dst = ws + BW_IN3;
+    for (int t = 0; t < L; t++) {
+      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
+    }
+  }
+  { /* beta: (T, a->h_v, 1) */
+    const float *src = (const float *)a->in[4];
+    float *dst = ws + BW_IN4;
+    for (int t = 0; t < L; t++) {
+      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
+    }
+  }
+  { /* alpha: (T, a->h_v, 1) */
+    const float *src = (const float *)a->in[5];
+    float *dst = ws + BW_IN5;
+    for (int t = 0; t < L; t++) {
+      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
+    }
+  }
+  const BW_ELEM *dy = (const BW_ELEM *)a->dout;
+  for (int t = 0; t < L; t++)
+    for (int j = 0; j < BW_V; j++) ws[BW_DY + t * BW_V + j] = bw_ld(dy + ((tok0 + t) * a->h_v + h) * BW_V + j);
+}
+
+/* Per-token decays and write/erase coefficients of the chunk. */
+static void bw_coefs(float *ws, int L) {
+  float *in[SSMC_MAX_IO];
+  bw_bind(in, ws);
+  for (int t_ = 0; t_ < L; t_++) {
+    float *d = ws + BW_DEC + t_ * BW_K;
+    const float e = __builtin_expf(in[3][t_]);
+    for (int i = 0; i < BW_K; i++) d[i] = e;
+    ws[BW_EW + t_] = 1.0f * in[4][t_];
+    ws[BW_EE + t_] = 0.0f;
+    ws[BW_HW + t_] = 1.0f * in[4][t_];
+    ws[BW_HD + t_] = __builtin_expf(in[3][t_]);
+  }
+}
+
+/* States after each token of the chunk: ZB[t+1] from ZB[t] (and HB), with the
+ * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. With
+ * inplace, every token updates ZB[0] (and HB[0]) itself: the chunk-start sweep. */
+static void bw_recompute(float *ws, int L, int inplace) {
+  const float *kc = ws + BW_IN1, *vc = ws + BW_IN2;
+  for (int t = 0; t < L; t++) {
+    const float *zp = ws + BW_ZB + (inplace ? 0 : (int64_t)t * BW_K * BW_V);
+    float *zn = ws + BW_ZB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_V);
+    const float *d = ws + BW_DEC + t * BW_K, *k = kc + t * BW_K, *v = vc + t * BW_V;
+    float *w = ws + BW_WB + t * BW_V, *u = ws + BW_UB + t * BW_V;
+    const float cw = ws[BW_EW + t], ce = ws[BW_EE + t];
+    bw_zero(u, BW_V);
+    for (int j = 0; j < BW_V; j++) w[j] = cw * v[j] - ce * u[j];
+    for (int i = 0; i < BW_K; i++) {
+      const bw_v8 di = bw_vb(d[i]), ki = bw_vb(k[i]);
+      for (int j = 0; j < BW_V; j += 8) bw_vs(zn + i * BW_V + j, di * bw_vl(zp + i * BW_V + j) + ki * bw_vl(w + j));
+    }
+    {
+      const float *hp = ws + BW_HB + (inplace ? 0 : (int64_t)t * BW_K * BW_K);
+      float *hn = ws + BW_HB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_K);
+      const float *kh = ws + BW_IN1 + t * BW_K;
+      const bw_v8 hd = bw_vb(ws[BW_HD + t]);
+      const float hw = ws[BW_HW + t];
+      bw_v8 n2 = bw_vb(0.0f);
+      for (int i = 0; i < BW_K; i++) {
+        const bw_v8 c = bw_vb(hw * kh[i]);
+        for (int j = 0; j < BW_K; j += 8) {
+          const bw_v8 x = hd * bw_vl(hp + i * BW_K + j) + c * bw_vl(kh + j);
+          bw_vs(hn + i * BW_K + j, x);
+          n2 += x * x;
+        }
+      }
+      ws[BW_NRM + t] = __builtin_sqrtf(bw_vsum(n2));
+    }
+  }
+}
+
+/* r Chebyshev iterations for (H + l I) x = b with L = nrm + l, mu = l, omega_0 = 2
+ * (the forward's solver); nrm = 0 and l = 0: x = b. */
+static void bw_cheb(const float *restrict hm, float nrm, float l, const float *b, float *x, int iters, float *ws) {
+  const float up = nrm + l, sum = up + l;
+  if (!(sum > 0.0f)) {
+    bw_copy(x, b, BW_K);
+    return;
+  }
+  float *xc = ws + BW_CA, *xp = ws + BW_CB, *xn = ws + BW_CC, *hx = ws + BW_CHX;
+  const float step = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
+  float om = 2.0f;
+  for (int k = 0; k < BW_K; k++) { xp[k] = 0.0f; xc[k] = step * b[k]; }
+  for (int r = 0; r < iters; r++) {
+    for (int i = 0; i < BW_K; i++) {
+      bw_v8 acc = bw_vb(0.0f);
+      for (int j = 0; j < BW_K; j += 8) acc += bw_vl(hm + i * BW_K + j) * bw_vl(xc + j);
+      hx[i] = bw_vsum(acc);
+    }
+    om = 4.0f / (4.0f - rho2 * om);
+    const float cs = step * om, mo = om - 1.0f;
+    for (int k = 0; k < BW_K; k++) xn[k] = xc[k] - cs * (hx[k] + l * xc[k] - b[k]) + mo * (xc[k] - xp[k]);
+    float *tmp = xp; xp = xc; xc = xn; xn = tmp;
+  }
+  bw_copy(x, xc, BW_K);
+}
+
+/* Gradients of token t_ of the chunk: dZ (adjoint of Z_t) becomes the adjoint
+ * of Z_{t-1}; dH likewise; DIN rows of token t_ get the input gradients. */
+static void bw_token(float *ws, int t_, int iters) {
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bw_bind(in, ws);
+  din[0] = ws + BW_DIN0;
+  din[1] = ws + BW_DIN1;
+  din[2] = ws + BW_DIN2;
+  din[3] = ws + BW_DIN3;
+  din[4] = ws + BW_DIN4;
+  din[5] = ws + BW_DIN5;
+  (void)iters;
+  const int64_t KV = (int64_t)BW_K * BW_V;
+  const float *restrict zt = ws + BW_ZB + (t_ + 1) * KV, *restrict zp = ws + BW_ZB + t_ * KV;
+  float *restrict dz = ws + BW_DZ;
+  const float *dy = ws + BW_DY + t_ * BW_V;
+  float *qt = ws + BW_QT, *dq = ws + BW_DQ, *dx = ws + BW_DX;
+  /* q~ = sum coef * src */
+  bw_zero(qt, BW_K);
+  bw_zero(dx, BW_K);
+  { const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
+  { const float c = 1.0f * 0.0883883476f * in[5][t_], *s = ws + BW_X + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
+  { const float c = -1.0f * 0.0883883476f * in[5][t_], *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
+  /* One pass over the rows of Z_t, Z_{t-1} and dZ. y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy'.
+   * Z_t = D Z_{t-1} + k w' (w = c v - e u, u = (D Z_{t-1})' k): dw = dZ' k, dk += dZ w;
+   * without an erase also dD = rows of Z_{t-1} . dZ and dZ <- D dZ in the same pass. */
+  const float *km = in[1] + t_ * BW_K, *dm = ws + BW_DEC + t_ * BW_K, *wm = ws + BW_WB + t_ * BW_V;
+  float *dw = ws + BW_DW, *dkm = din[1] + t_ * BW_K, *ddm = ws + BW_DD;
+  bw_zero(dw, BW_V);
+  for (int i = 0; i < BW_K; i++) {
+    const bw_v8 qi = bw_vb(qt[i]), ki = bw_vb(km[i]), di = bw_vb(dm[i]);
+    bw_v8 aq = bw_vb(0.0f), ak = bw_vb(0.0f), ad = bw_vb(0.0f);
+    const float *zti = zt + i * BW_V, *zpi = zp + i * BW_V;
+    float *dzi = dz + i * BW_V;
+    for (int j = 0; j < BW_V; j += 8) {
+      const bw_v8 y = bw_vl(dy + j), g = bw_vl(dzi + j) + qi * y;
+      aq += bw_vl(zti + j) * y;
+      bw_vs(dw + j, bw_vl(dw + j) + ki * g);
+      ak += g * bw_vl(wm + j);
+      ad += bw_vl(zpi + j) * g;
+      bw_vs(dzi + j, di * g);
+    }
+    dq[i] = bw_vsum(aq);
+    dkm[i] += bw_vsum(ak);
+    ddm[i] = dm[i] * bw_vsum(ad);
+    (void)zpi; (void)di; (void)ad;
+  }
+  {
+    const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K;
+    float *ds = din[0] + t_ * BW_K, dc = 0.0f;
+    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
+    (void)dc;
+  }
+  {
+    const float c = 1.0f * 0.0883883476f * in[5][t_], *s = ws + BW_X + t_ * BW_K;
+    float *ds = dx, dc = 0.0f;
+    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
+    din[5][t_] += dc * ((1.0f * 0.0883883476f * 1.0f));
+    (void)dc;
+  }
+  {
+    const float c = -1.0f * 0.0883883476f * in[5][t_], *s = in[0] + t_ * BW_K;
+    float *ds = din[0] + t_ * BW_K, dc = 0.0f;
+    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
+    din[5][t_] += dc * ((-1.0f * 0.0883883476f * 1.0f));
+    (void)dc;
+  }
+  { /* the solve: x = (H_t + l I)^-1 b, l = a ||H_t||_F + b0 */
+    const float *restrict ht = ws + BW_HB + (t_ + 1) * (int64_t)BW_K * BW_K;
+    const float *restrict hp = ws + BW_HB + t_ * (int64_t)BW_K * BW_K;
+    float *restrict dh = ws + BW_DH;
+    const float nrm = ws[BW_NRM + t_], l = 0.02f * nrm + 0.0f;
+    const float *x = ws + BW_X + t_ * BW_K;
+    float *db = din[0] + t_ * BW_K, *g = ws + BW_GV;
+    /* dH is kept symmetric (everything downstream of H sees only its symmetric part):
+     * dA = -(g x' + x g') / 2 */
+    float cn = 0.0f, gs = 0.0f;
+    const float *xs = x;
+    if (nrm + 2.0f * l > 0.0f) {
+      bw_cheb(ht, nrm, l, dx, g, iters, ws); /* implicit differentiation: g = CH_r(H + l I, dx) */
+      const float dl = -bw_dot(g, x, BW_K);
+      cn = nrm > 0.0f ? 0.02f * dl / nrm : 0.0f;
+      gs = 0.5f;
+      for (int i = 0; i < BW_K; i++) db[i] += g[i];
+    } else {
+      for (int i = 0; i < BW_K; i++) { db[i] += dx[i]; g[i] = 0.0f; }
+    }
+    /* H_t = hd H_{t-1} + hw k k': dk += 2 hw dH k, dhw = k' dH k, dhd = <H_{t-1}, dH>, dH <- hd dH;
+     * one pass over the rows of dH, H_t and H_{t-1} */
+    const float *kh = in[1] + t_ * BW_K, hd = ws[BW_HD + t_], hw = ws[BW_HW + t_];
+    float *dkh = din[1] + t_ * BW_K, dhw = 0.0f, dhd = 0.0f;
+    const bw_v8 vcn = bw_vb(cn), vhd = bw_vb(hd);
+    bw_v8 ahd = bw_vb(0.0f);
+    for (int i = 0; i < BW_K; i++) {
+      const bw_v8 gi = bw_vb(gs * g[i]), xi = bw_vb(gs * xs[i]);
+      bw_v8 ar = bw_vb(0.0f);
+      float *dhi = dh + i * BW_K;
+      const float *hti = ht + i * BW_K, *hpi = hp + i * BW_K;
+      for (int j = 0; j < BW_K; j += 8) {
+        const bw_v8 e = bw_vl(dhi + j) + vcn * bw_vl(hti + j) - gi * bw_vl(xs + j) - xi * bw_vl(g + j);
+        ar += e * bw_vl(kh + j);
+        ahd += bw_vl(hpi + j) * e;
+        bw_vs(dhi + j, vhd * e);
+      }
+      const float r1 = bw_vsum(ar);
+      dkh[i] += 2.0f * hw * r1;
+      dhw += kh[i] * r1;
+    }
+    dhd = hd * bw_vsum(ahd);
+    (void)dhw; (void)dhd;
+    din[4][t_] += dhw * ((1.0f * 1.0f));
+    din[3][t_] += dhd * (1.0f);
+  }
+  { /* the write and erase coefficients; with an erase the second pass */
+    const float *v = in[2] + t_ * BW_V;
+    const float *u = ws + BW_UB + t_ * BW_V;
+    float *du = ws + BW_DU, *dv = din[2] + t_ * BW_V;
+    const float cw = ws[BW_EW + t_], ce = ws[BW_EE + t_];
+    (void)u; (void)ce; (void)du;
+    float dcw = 0.0f, dce = 0.0f;
+    for (int j = 0; j < BW_V; j++) {
+      dv[j] += cw * dw[j];
+      dcw += v[j] * dw[j];
+      du[j] = -ce * dw[j];
+      dce -= u[j] * dw[j];
+    }
+    (void)dcw; (void)dce;
+    din[4][t_] += dcw * ((1.0f * 1.0f));
+    {
+      float dl = 0.0f;
+      for (int i = 0; i < BW_K; i++) dl += ddm[i];
+      din[3][t_] += dl * (1.0f);
+      (void)dl;
+    }
+  }
+}
+
+int64_t ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_ws(int64_t max_len) {
+  const int64_t nch = max_len > 0 ? (max_len + BW_C - 1) / BW_C : 1;
+  return BW_FIXED + nch * BW_PER_CHUNK;
+}
+
+void ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  const int iters = a->iters > 0 ? a->iters : 30;
+  const int64_t KV = (int64_t)BW_K * BW_V;
+  const int G = a->h_v / a->h_qk;
+  float *zc = ws + BW_FIXED; /* (n_chunks, per chunk): Z (K, V) then H (K, K) full */
+  (void)iters;
+  for (int64_t it = item_begin; it < item_end; it++) {
+    const int64_t n = it / a->h_qk;
+    const int hq = (int)(it % a->h_qk);
+    const int64_t t0 = a->cu_seqlens ? a->cu_seqlens[n] : n * a->t_len;
+    const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
+    const int64_t nch = (T + BW_C - 1) / BW_C;
+    for (int gi = 0; gi < G; gi++) {
+      const int h = hq * G + gi;
+      const int64_t slot = n * a->h_v + h;
+      /* forward sweep: the state at every chunk start */
+      const float *z0 = a->state_in[1];
+      for (int64_t i = 0; i < KV; i++) zc[i] = z0 ? z0[slot * KV + i] : 0.0f;
+      {
+        const float *h0 = a->state_in[0];
+        float *hf = zc + KV;
+        for (int i = 0; i < BW_K; i++)
+          for (int j = 0; j <= i; j++)
+            hf[i * BW_K + j] = hf[j * BW_K + i] = h0 ? h0[slot * 8256 + i * (i + 1) / 2 + j] : 0.0f;
+      }
+      bw_copy(ws + BW_ZB, zc, (int)KV); /* stepped in place, token by token */
+      bw_copy(ws + BW_HB, zc + KV, BW_K * BW_K);
+      for (int64_t c = 0; c + 1 < nch; c++) {
+        const int L = BW_C;
+        bw_load(a, t0 + c * BW_C, L, h, hq, ws);
+        bw_coefs(ws, L);
+        bw_recompute(ws, L, 1);
+        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB, (int)KV);
+        bw_copy(zc + (c + 1) * BW_PER_CHUNK + KV, ws + BW_HB, BW_K * BW_K);
+      }
+      /* the adjoints of the final states */
+      float *dz = ws + BW_DZ;
+      const float *dzo = a->dstate_out[1];
+      for (int64_t i = 0; i < KV; i++) dz[i] = dzo ? dzo[slot * KV + i] : 0.0f;
+      {
+        const float *dho = a->dstate_out[0];
+        float *dh = ws + BW_DH;
+        for (int i = 0; i < BW_K; i++)
+          for (int j = 0; j <= i; j++) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
+            const float p = dho ? dho[slot * 8256 + i * (i + 1) / 2 + j] : 0.0f;
+            dh[i * BW_K + j] = dh[j * BW_K + i] = i == j ? p : 0.5f * p;
+          }
+      }
+      /* reverse sweep */
+      for (int64_t c = nch - 1; c >= 0; c--) {
+        const int L = (int)(T - c * BW_C < BW_C ? T - c * BW_C : BW_C);
+        const int64_t tok0 = t0 + c * BW_C;
+        bw_load(a, tok0, L, h, hq, ws);
+        bw_coefs(ws, L);
+        bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
+        bw_copy(ws + BW_HB, zc + c * BW_PER_CHUNK + KV, BW_K * BW_K);
+        bw_recompute(ws, L, 0);
+        for (int t = 0; t < L; t++) { /* x: the forward's, or the same Chebyshev again */
+          float *x = ws + BW_X + t * BW_K;
+          if (a->aux_in[0]) {
+            bw_copy(x, a->aux_in[0] + ((tok0 + t) * a->h_v + h) * BW_K, BW_K);
+          } else {
+            const float nrm = ws[BW_NRM + t], l = 0.02f * nrm + 0.0f;
+            bw_cheb(ws + BW_HB + (t + 1) * (int64_t)BW_K * BW_K, nrm, l, ws + BW_IN0 + t * BW_K, x, iters, ws);
+          }
+        }
+        bw_zero(ws + BW_DIN0, L * 128);
+        bw_zero(ws + BW_DIN1, L * 128);
+        bw_zero(ws + BW_DIN2, L * 128);
+        bw_zero(ws + BW_DIN3, L * 1);
+        bw_zero(ws + BW_DIN4, L * 1);
+        bw_zero(ws + BW_DIN5, L * 1);
+        for (int t = L - 1; t >= 0; t--) bw_token(ws, t, iters);
+        if (a->din[0]) { /* q: (T, a->h_qk, 128) */
+          const float *s = ws + BW_DIN0;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
+            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
+          }
+        }
+        if (a->din[1]) { /* k: (T, a->h_qk, 128) */
+          const float *s = ws + BW_DIN1;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
+            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
+          }
+        }
+        if (a->din[2]) { /* v: (T, a->h_v, 128) */
+          const float *s = ws + BW_DIN2;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
+            for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+          }
+        }
+        if (a->din[3]) { /* g: (T, a->h_v, 1) */
+          const float *s = ws + BW_DIN3;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 1;
+            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+          }
+        }
+        if (a->din[4]) { /* beta: (T, a->h_v, 1) */
+          const float *s = ws + BW_DIN4;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[4] + ((tok0 + t) * a->h_v + h) * 1;
+            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+          }
+        }
+        if (a->din[5]) { /* alpha: (T, a->h_v, 1) */
+          const float *s = ws + BW_DIN5;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[5] + ((tok0 + t) * a->h_v + h) * 1;
+            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+          }
+        }
+      }
+      if (a->dstate_in[1])
+        for (int64_t i = 0; i < KV; i++) a->dstate_in[1][slot * KV + i] = dz[i];
+      if (a->dstate_in[0]) {
+        const float *dh = ws + BW_DH;
+        float *p = a->dstate_in[0] + slot * 8256;
+        for (int i = 0; i < BW_K; i++)
+          for (int j = 0; j <= i; j++) p[i * (i + 1) / 2 + j] = i == j ? dh[i * BW_K + i] : dh[i * BW_K + j] + dh[j * BW_K + i];
+      }
+    }
+  }
+}

@@ -263,6 +263,8 @@ static const int64_t state_size[] = {16384};
 static const int32_t state_symmetric[] = {0};
 
 extern const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda; /* the CUDA module (cuda_kernel.cu.tpl) */
+void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws); /* cpu_bwd.c.tpl, below */
+int64_t ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd_ws(int64_t max_len);
 
 const ssmc_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32 = {
   .name = "ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32",
@@ -278,4 +280,300 @@ const ssmc_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32 = {
   .fwd = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd,
   .decode = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode,
   .cuda = &ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda,
+  .bwd = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd,
+  .bwd_ws_floats = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd_ws,
 };
+
+/* ---------------------------------------------------------------------------
+ * Backward (template cpu_bwd.c.tpl): ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32
+ * Recognized: S: scalar decay, write v
+ * Chunk 64: chunk-start states of one sequence (16384 floats per chunk) and
+ * the per-token states of one chunk live in the per-thread workspace; nothing
+ * per token is stored beyond one chunk. Gradients are fp32.
+ * ------------------------------------------------------------------------- */
+#define BW_K 128
+#define BW_V 128
+#define BW_C 64
+
+enum {
+  BW_IN0 = 0,
+  BW_DIN0 = 8192,
+  BW_IN1 = 16384,
+  BW_DIN1 = 24576,
+  BW_IN2 = 32768,
+  BW_DIN2 = 40960,
+  BW_IN3 = 49152,
+  BW_DIN3 = 49216,
+  BW_DY = 49280,
+  BW_ZB = 57472,
+  BW_DZ = 1122432,
+  BW_WB = 1138816,
+  BW_UB = 1147008,
+  BW_DEC = 1155200,
+  BW_EW = 1163392,
+  BW_EE = 1163456,
+  BW_QT = 1163520,
+  BW_DQ = 1163648,
+  BW_DW = 1163776,
+  BW_DU = 1163904,
+  BW_DK = 1164032,
+  BW_DD = 1164160,
+  BW_DX = 1164288,
+  BW_FIXED = 1164416,
+  BW_PER_CHUNK = 16384
+};
+
+static inline float bw_ld(const float *p) { return *p; }
+#define BW_ELEM float
+
+typedef float bw_v8 __attribute__((vector_size(32)));
+typedef float bw_v8u __attribute__((vector_size(32), aligned(4), may_alias)); /* unaligned access */
+static inline bw_v8 bw_vl(const float *p) { return *(const bw_v8u *)p; }
+static inline void bw_vs(float *p, bw_v8 v) { *(bw_v8u *)p = v; }
+static inline bw_v8 bw_vb(float x) { return (bw_v8){x, x, x, x, x, x, x, x}; }
+static inline float bw_vsum(bw_v8 v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
+
+static void bw_zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
+static void bw_copy(float *restrict d, const float *restrict s, int n) { for (int i = 0; i < n; i++) d[i] = s[i]; }
+__attribute__((unused)) static float bw_dot(const float *a, const float *b, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+static void bw_bind(float **in, float *ws) {
+  in[0] = ws + BW_IN0;
+  in[1] = ws + BW_IN1;
+  in[2] = ws + BW_IN2;
+  in[3] = ws + BW_IN3;
+}
+
+/* Tokens tok0 .. tok0+L-1 of every input and of dy into fp32 chunk buffers. */
+static void bw_load(const ssmc_bwd_args *a, int64_t tok0, int L, int h, int hq, float *ws) {
+  { /* q: (T, a->h_qk, 128) */
+    const BW_ELEM *src = (const BW_ELEM *)a->in[0];
+    float *dst = ws + BW_IN0;
+    for (int t = 0; t < L; t++) {
+      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
+      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
+    }
+  }
+  { /* k: (T, a->h_qk, 128) */
+    const BW_ELEM *src = (const BW_ELEM *)a->in[1];
+    float *dst = ws + BW_IN1;
+    for (int t = 0; t < L; t++) {
+      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
+      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
+    }
+  }
+  { /* v: (T, a->h_v, 128) */
+    const BW_ELEM *src = (const BW_ELEM *)a->in[2];
+    float *dst = ws + BW_IN2;
+    for (int t = 0; t < L; t++) {
+      const BW_ELEM *p = src + ((tok0 + t) * a->h_v + h) * 128;
+      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
+    }
+  }
+  { /* g: (T, a->h_v, 1) */
+    const float *src = (const float *)a->in[3];
+    float *dst = ws + BW_IN3;
+    for (int t = 0; t < L; t++) {
+      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
+    }
+  }
+  const BW_ELEM *dy = (const BW_ELEM *)a->dout;
+  for (int t = 0; t < L; t++)
+    for (int j = 0; j < BW_V; j++) ws[BW_DY + t * BW_V + j] = bw_ld(dy + ((tok0 + t) * a->h_v + h) * BW_V + j);
+}
+
+/* Per-token decays and write/erase coefficients of the chunk. */
+static void bw_coefs(float *ws, int L) {
+  float *in[SSMC_MAX_IO];
+  bw_bind(in, ws);
+  for (int t_ = 0; t_ < L; t_++) {
+    float *d = ws + BW_DEC + t_ * BW_K;
+    const float e = __builtin_expf(in[3][t_]);
+    for (int i = 0; i < BW_K; i++) d[i] = e;
+    ws[BW_EW + t_] = 1.0f;
+    ws[BW_EE + t_] = 0.0f;
+  }
+}
+
+/* States after each token of the chunk: ZB[t+1] from ZB[t] (and HB), with the
+ * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. With
+ * inplace, every token updates ZB[0] (and HB[0]) itself: the chunk-start sweep. */
+static void bw_recompute(float *ws, int L, int inplace) {
+  const float *kc = ws + BW_IN1, *vc = ws + BW_IN2;
+  for (int t = 0; t < L; t++) {
+    const float *zp = ws + BW_ZB + (inplace ? 0 : (int64_t)t * BW_K * BW_V);
+    float *zn = ws + BW_ZB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_V);
+    const float *d = ws + BW_DEC + t * BW_K, *k = kc + t * BW_K, *v = vc + t * BW_V;
+    float *w = ws + BW_WB + t * BW_V, *u = ws + BW_UB + t * BW_V;
+    const float cw = ws[BW_EW + t], ce = ws[BW_EE + t];
+    bw_zero(u, BW_V);
+    for (int j = 0; j < BW_V; j++) w[j] = cw * v[j] - ce * u[j];
+    for (int i = 0; i < BW_K; i++) {
+      const bw_v8 di = bw_vb(d[i]), ki = bw_vb(k[i]);
+      for (int j = 0; j < BW_V; j += 8) bw_vs(zn + i * BW_V + j, di * bw_vl(zp + i * BW_V + j) + ki * bw_vl(w + j));
+    }
+  }
+}
+
+
+/* Gradients of token t_ of the chunk: dZ (adjoint of Z_t) becomes the adjoint
+ * of Z_{t-1}; dH likewise; DIN rows of token t_ get the input gradients. */
+static void bw_token(float *ws, int t_, int iters) {
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bw_bind(in, ws);
+  din[0] = ws + BW_DIN0;
+  din[1] = ws + BW_DIN1;
+  din[2] = ws + BW_DIN2;
+  din[3] = ws + BW_DIN3;
+  (void)iters;
+  const int64_t KV = (int64_t)BW_K * BW_V;
+  const float *restrict zt = ws + BW_ZB + (t_ + 1) * KV, *restrict zp = ws + BW_ZB + t_ * KV;
+  float *restrict dz = ws + BW_DZ;
+  const float *dy = ws + BW_DY + t_ * BW_V;
+  float *qt = ws + BW_QT, *dq = ws + BW_DQ, *dx = ws + BW_DX;
+  /* q~ = sum coef * src */
+  bw_zero(qt, BW_K);
+  bw_zero(dx, BW_K);
+  { const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
+  /* One pass over the rows of Z_t, Z_{t-1} and dZ. y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy'.
+   * Z_t = D Z_{t-1} + k w' (w = c v - e u, u = (D Z_{t-1})' k): dw = dZ' k, dk += dZ w;
+   * without an erase also dD = rows of Z_{t-1} . dZ and dZ <- D dZ in the same pass. */
+  const float *km = in[1] + t_ * BW_K, *dm = ws + BW_DEC + t_ * BW_K, *wm = ws + BW_WB + t_ * BW_V;
+  float *dw = ws + BW_DW, *dkm = din[1] + t_ * BW_K, *ddm = ws + BW_DD;
+  bw_zero(dw, BW_V);
+  for (int i = 0; i < BW_K; i++) {
+    const bw_v8 qi = bw_vb(qt[i]), ki = bw_vb(km[i]), di = bw_vb(dm[i]);
+    bw_v8 aq = bw_vb(0.0f), ak = bw_vb(0.0f), ad = bw_vb(0.0f);
+    const float *zti = zt + i * BW_V, *zpi = zp + i * BW_V;
+    float *dzi = dz + i * BW_V;
+    for (int j = 0; j < BW_V; j += 8) {
+      const bw_v8 y = bw_vl(dy + j), g = bw_vl(dzi + j) + qi * y;
+      aq += bw_vl(zti + j) * y;
+      bw_vs(dw + j, bw_vl(dw + j) + ki * g);
+      ak += g * bw_vl(wm + j);
+      ad += bw_vl(zpi + j) * g;
+      bw_vs(dzi + j, di * g);
+    }
+    dq[i] = bw_vsum(aq);
+    dkm[i] += bw_vsum(ak);
+    ddm[i] = dm[i] * bw_vsum(ad);
+    (void)zpi; (void)di; (void)ad;
+  }
+  {
+    const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K;
+    float *ds = din[0] + t_ * BW_K, dc = 0.0f;
+    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
+    (void)dc;
+  }
+  { /* the write and erase coefficients; with an erase the second pass */
+    const float *v = in[2] + t_ * BW_V;
+    const float *u = ws + BW_UB + t_ * BW_V;
+    float *du = ws + BW_DU, *dv = din[2] + t_ * BW_V;
+    const float cw = ws[BW_EW + t_], ce = ws[BW_EE + t_];
+    (void)u; (void)ce; (void)du;
+    float dcw = 0.0f, dce = 0.0f;
+    for (int j = 0; j < BW_V; j++) {
+      dv[j] += cw * dw[j];
+      dcw += v[j] * dw[j];
+      du[j] = -ce * dw[j];
+      dce -= u[j] * dw[j];
+    }
+    (void)dcw; (void)dce;
+    {
+      float dl = 0.0f;
+      for (int i = 0; i < BW_K; i++) dl += ddm[i];
+      din[3][t_] += dl * (1.0f);
+      (void)dl;
+    }
+  }
+}
+
+int64_t ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd_ws(int64_t max_len) {
+  const int64_t nch = max_len > 0 ? (max_len + BW_C - 1) / BW_C : 1;
+  return BW_FIXED + nch * BW_PER_CHUNK;
+}
+
+void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  const int iters = a->iters > 0 ? a->iters : 0;
+  const int64_t KV = (int64_t)BW_K * BW_V;
+  const int G = a->h_v / a->h_qk;
+  float *zc = ws + BW_FIXED; /* (n_chunks, per chunk): Z (K, V) then H (K, K) full */
+  (void)iters;
+  for (int64_t it = item_begin; it < item_end; it++) {
+    const int64_t n = it / a->h_qk;
+    const int hq = (int)(it % a->h_qk);
+    const int64_t t0 = a->cu_seqlens ? a->cu_seqlens[n] : n * a->t_len;
+    const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
+    const int64_t nch = (T + BW_C - 1) / BW_C;
+    for (int gi = 0; gi < G; gi++) {
+      const int h = hq * G + gi;
+      const int64_t slot = n * a->h_v + h;
+      /* forward sweep: the state at every chunk start */
+      const float *z0 = a->state_in[0];
+      for (int64_t i = 0; i < KV; i++) zc[i] = z0 ? z0[slot * KV + i] : 0.0f;
+      bw_copy(ws + BW_ZB, zc, (int)KV); /* stepped in place, token by token */
+      for (int64_t c = 0; c + 1 < nch; c++) {
+        const int L = BW_C;
+        bw_load(a, t0 + c * BW_C, L, h, hq, ws);
+        bw_coefs(ws, L);
+        bw_recompute(ws, L, 1);
+        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB, (int)KV);
+      }
+      /* the adjoints of the final states */
+      float *dz = ws + BW_DZ;
+      const float *dzo = a->dstate_out[0];
+      for (int64_t i = 0; i < KV; i++) dz[i] = dzo ? dzo[slot * KV + i] : 0.0f;
+      /* reverse sweep */
+      for (int64_t c = nch - 1; c >= 0; c--) {
+        const int L = (int)(T - c * BW_C < BW_C ? T - c * BW_C : BW_C);
+        const int64_t tok0 = t0 + c * BW_C;
+        bw_load(a, tok0, L, h, hq, ws);
+        bw_coefs(ws, L);
+        bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
+        bw_recompute(ws, L, 0);
+        bw_zero(ws + BW_DIN0, L * 128);
+        bw_zero(ws + BW_DIN1, L * 128);
+        bw_zero(ws + BW_DIN2, L * 128);
+        bw_zero(ws + BW_DIN3, L * 1);
+        for (int t = L - 1; t >= 0; t--) bw_token(ws, t, iters);
+        if (a->din[0]) { /* q: (T, a->h_qk, 128) */
+          const float *s = ws + BW_DIN0;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
+            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
+          }
+        }
+        if (a->din[1]) { /* k: (T, a->h_qk, 128) */
+          const float *s = ws + BW_DIN1;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
+            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
+          }
+        }
+        if (a->din[2]) { /* v: (T, a->h_v, 128) */
+          const float *s = ws + BW_DIN2;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
+            for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+          }
+        }
+        if (a->din[3]) { /* g: (T, a->h_v, 1) */
+          const float *s = ws + BW_DIN3;
+          for (int t = 0; t < L; t++) {
+            float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 1;
+            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+          }
+        }
+      }
+      if (a->dstate_in[0])
+        for (int64_t i = 0; i < KV; i++) a->dstate_in[0][slot * KV + i] = dz[i];
+    }
+  }
+}

@@ -10,6 +10,7 @@ typedef enum {
   ORC_TOL_STATE,        /* final states */
   ORC_TOL_GRAD,         /* gradients (backward kernels) */
   ORC_TOL_SOLVE_CHEB,   /* GKA x vs the fp64 Chebyshev with the same r */
+  ORC_TOL_GRAD_FLOOR,   /* RMS floor of a gradient's norm in its relative error (not a bound) */
   ORC_TOL_COUNT
 } orc_tol_kind;
 

@@ -143,6 +143,20 @@ void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   out_to_double(b);
 }
 
+void chk_time_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
+  ssmc_fwd_args a = {0};
+  a.n_seqs = b->sh.n;
+  a.h_qk = b->sh.h_qk;
+  a.h_v = b->sh.h_v;
+  a.cu_seqlens = b->cu;
+  for (int i = 0; i < b->n_in; i++) a.in[i] = b->in_k[i];
+  a.out = b->out_k;
+  a.aux_out[0] = k->n_aux ? b->x_k : NULL;
+  for (int i = 0; i < b->n_st; i++) { a.state_in[i] = b->st0[i]; a.state_out[i] = b->st1[i]; }
+  a.iters = iters;
+  run_fwd(b, k, &a, b->T, threads);
+}
+
 void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   const chk_shape *sh = &b->sh;
   int N = sh->n, maxlen = 0;

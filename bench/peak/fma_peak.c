@@ -9,8 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-typedef float v8 __attribute__((vector_size(32)));
-typedef float v16 __attribute__((vector_size(64)));
 
 static double now(void) {
   struct timespec t;
@@ -18,26 +16,30 @@ static double now(void) {
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-#define CHAINS 12 /* independent accumulators: covers FMA latency x pipes */
-#define FMA_LOOP(T, NAME)                                                              \
-  static double NAME(long iters) {                                                     \
-    T acc[CHAINS], m, a;                                                               \
-    for (int i = 0; i < CHAINS; i++) acc[i] = (T){0} + (float)i;                       \
-    m = (T){0} + 0.999999f;                                                            \
-    a = (T){0} + 1e-7f;                                                                \
-    double t0 = now();                                                                 \
-    for (long it = 0; it < iters; it++) {                                              \
-      _Pragma("GCC unroll 12") for (int i = 0; i < CHAINS; i++) acc[i] = acc[i] * m + a;  \
-      __asm__ volatile("" : "+x"(acc[0]), "+x"(acc[1]), "+x"(acc[2]), "+x"(acc[3]));   \
-    }                                                                                  \
-    double dt = now() - t0;                                                            \
-    float s = 0;                                                                       \
-    for (int i = 0; i < CHAINS; i++) s += acc[i][0];                                   \
-    if (s == 12345.f) puts("");                                                        \
-    return 2.0 * CHAINS * (sizeof(T) / 4) * iters / dt * 1e-9;                         \
+#define CHAINS 12 /* independent accumulators (registers 0-11): covers FMA latency x pipes */
+#define FMA12(R)                                                                                      \
+  "vfmadd231ps %%" R "12, %%" R "13, %%" R "0\n\t vfmadd231ps %%" R "12, %%" R "13, %%" R "1\n\t"     \
+  "vfmadd231ps %%" R "12, %%" R "13, %%" R "2\n\t vfmadd231ps %%" R "12, %%" R "13, %%" R "3\n\t"     \
+  "vfmadd231ps %%" R "12, %%" R "13, %%" R "4\n\t vfmadd231ps %%" R "12, %%" R "13, %%" R "5\n\t"     \
+  "vfmadd231ps %%" R "12, %%" R "13, %%" R "6\n\t vfmadd231ps %%" R "12, %%" R "13, %%" R "7\n\t"     \
+  "vfmadd231ps %%" R "12, %%" R "13, %%" R "8\n\t vfmadd231ps %%" R "12, %%" R "13, %%" R "9\n\t"     \
+  "vfmadd231ps %%" R "12, %%" R "13, %%" R "10\n\t vfmadd231ps %%" R "12, %%" R "13, %%" R "11\n\t"
+/* The loop body is written in assembly so that nothing but the FMAs and the loop counter runs. */
+#define FMA_LOOP(NAME, R, BYTES)                                                                      \
+  static double NAME(long iters) {                                                                  \
+    double t0 = now();                                                                              \
+    long n = iters;                                                                                 \
+    __asm__ volatile("vxorps %%xmm12, %%xmm12, %%xmm12\n\t vxorps %%xmm13, %%xmm13, %%xmm13\n\t"  \
+                     "1:\n\t" FMA12(R) "dec %0\n\t jnz 1b\n\t"                                     \
+                     : "+r"(n)                                                                      \
+                     :                                                                              \
+                     : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", \
+                       "xmm10", "xmm11", "xmm12", "xmm13", "cc");                                   \
+    double dt = now() - t0;                                                                         \
+    return 2.0 * CHAINS * (BYTES / 4) * iters / dt * 1e-9;                                          \
   }
-FMA_LOOP(v8, fma256)
-FMA_LOOP(v16, fma512)
+FMA_LOOP(fma256, "ymm", 32)
+FMA_LOOP(fma512, "zmm", 64)
 
 typedef struct { int w; long iters; double gf; } job;
 static void *run(void *p) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "rt_isa.h"
 #include "build.h"
 #include "chk.h"
 #include "chk_cuda.h"
@@ -23,7 +24,7 @@ static void usage(FILE *o) {
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
           "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda]\n"
           "                               compare every kernel with the fp64 oracle (CPU or GPU)\n"
-          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N]\n"
+          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--B N] [--rec]\n"
           "                               CPU throughput: chunkwise vs recurrent\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
@@ -40,7 +41,7 @@ typedef struct {
   const char *specs[64];
   int nspecs;
   const char *out, *root, *templates, *arch;
-  int check, quick, jit, iters, T, H, threads, reps, cuda;
+  int check, quick, jit, iters, T, H, threads, reps, cuda, B, rec;
   unsigned long long seed;
 } opts;
 
@@ -51,12 +52,13 @@ static int parse(int argc, char **argv, opts *o) {
   o->T = 4096;
   o->H = 4;
   o->reps = 5;
+  o->B = 64;
   o->threads = rt_threads();
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const valued[] = {"-o", "--root", "--templates", "--seed", "--iters", "--T", "--H",
-                                         "--threads", "--reps", "--backend", "--arch"};
+                                         "--threads", "--reps", "--backend", "--arch", "--B"};
     for (size_t j = 0; j < sizeof valued / sizeof *valued; j++)
       if (!strcmp(a, valued[j]) && !v) { fprintf(stderr, "ssmc: error: %s needs a value\n", a); return 2; }
 #define VAL(name) (!strcmp(a, name))
@@ -72,6 +74,8 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--H")) { o->H = atoi(v); i++; }
     else if (VAL("--threads")) { o->threads = atoi(v); i++; }
     else if (VAL("--reps")) { o->reps = atoi(v); i++; }
+    else if (VAL("--B")) { o->B = atoi(v); i++; }
+    else if (!strcmp(argv[i], "--rec")) o->rec = 1;
     else if (VAL("--arch")) { o->arch = v; i++; }
     else if (VAL("--backend")) {
       if (strcmp(v, "c") && strcmp(v, "cuda")) {
@@ -174,21 +178,28 @@ static int cmd_bench(const opts *o) {
   gen_init(&g);
   int rc = load_specs(&g, o);
   if (!rc)
-    printf("# ssmc bench: T=%d H=%d threads=%d, median of %d; FLOPs counted in the recurrent form\n", o->T, o->H,
-           o->threads, o->reps);
+    printf("# ssmc bench: T=%d H=%d threads=%d, decode B=%d, lowest median of clean blocks of %d; isa %s;"
+           " FLOPs counted in the recurrent form\n", o->T, o->H, o->threads, o->B, o->reps,
+           ssmc_cpu_isa_name(ssmc_cpu_isa()));
   for (int i = 0; i < g.n && !rc; i++)
     for (int j = 0; j < g.u[i]->nk && !rc; j++) {
       build_kernel bk;
       diag d = {0};
       if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
-      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters};
+      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters, o->B, o->rec};
       bench_result r;
       bench_kernel(&g.u[i]->fam, bk.k, &bo, &r);
       double tok = (double)o->T;
       double gf = r.flops_per_token * tok * o->H;
-      printf("%-44s chunkwise %9.2f ms %9.0f tok/s %7.1f GFLOP/s | recurrent %9.2f ms %9.0f tok/s %7.1f GFLOP/s | x%.2f\n",
-             bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3, gf / r.fwd_ms * 1e-6, r.rec_ms, tok / r.rec_ms * 1e3,
-             gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);
+      printf("%-44s fwd %8.2f ms %8.0f tok/s %6.1f GFLOP/s%s", bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3,
+             gf / r.fwd_ms * 1e-6, r.fwd_clean ? "" : " CONTENDED");
+      if (o->B > 0)
+        printf(" | decode %7.3f ms %8.0f tok/s %6.1f GFLOP/s %6.1f GB/s state%s", r.dec_ms, o->B / r.dec_ms * 1e3,
+               r.flops_per_token * o->B * o->H / r.dec_ms * 1e-6, r.dec_state_bytes / r.dec_ms * 1e-6,
+               r.dec_clean ? "" : " CONTENDED");
+      if (o->rec)
+        printf(" | recurrent %8.2f ms %6.1f GFLOP/s x%.2f", r.rec_ms, gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);
+      printf("\n");
       build_release(&bk);
     }
   gen_free(&g);

@@ -148,6 +148,20 @@ static inline void st1(elem_t *p, float f) {
   x.u += 0x7fffu + ((x.u >> 16) & 1u);
   *p = (elem_t)(x.u >> 16);
 }
+typedef uint16_t vh __attribute__((vector_size(VW * 2), aligned(2), may_alias));
+typedef uint32_t vu __attribute__((vector_size(VW * 4)));
+/* n values (n % VW == 0) to fp32, once per chunk */
+static inline void ld_row(float *d, const elem_t *p, int n) {
+  for (int i = 0; i < n; i += VW) vst(d + i, (vf)(__builtin_convertvector(*(const vh *)(p + i), vu) << 16));
+}
+/* n values (n % VW == 0) from fp32, round to nearest even, NaN kept quiet (as st1) */
+static inline void st_row(elem_t *p, const float *s, int n) {
+  for (int i = 0; i < n; i += VW) {
+    const vu x = (vu)vld(s + i), nan = (vu)((x & 0x7fffffffu) > 0x7f800000u);
+    const vu r = ((x + 0x7fffu + ((x >> 16) & 1u)) >> 16 & ~nan) | (((x >> 16) | 0x40u) & nan);
+    *(vh *)(p + i) = __builtin_convertvector(r, vh);
+  }
+}
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 
@@ -209,7 +223,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN0;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -218,7 +232,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN1;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -227,7 +241,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN2;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -379,7 +393,7 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
   mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
   for (int t = 0; t < L; t++) {
     elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
-    for (int j = 0; j < BV; j++) st1(o + j, y[t * BV + j]);
+    st_row(o, y + t * BV, BV);
   }
   for (int k = 0; k < KD; k++) {
     const vf d = vset(zdec[k]);
@@ -456,7 +470,7 @@ static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t i
       }
     }
     elem_t *o = (elem_t *)a->out + (n * a->h_v + h) * VD;
-    for (int j = 0; j < VD; j++) st1(o + j, y[j]);
+    st_row(o, y, VD);
   }
 }
 

@@ -138,6 +138,8 @@ static void mm(float *c, int ldc, float beta, const float *a, int lda, const flo
 typedef float elem_t;
 static inline float ld1(const elem_t *p) { return *p; }
 static inline void st1(elem_t *p, float f) { *p = f; }
+static inline void ld_row(float *d, const elem_t *p, int n) { for (int i = 0; i < n; i += VW) vst(d + i, vld(p + i)); }
+static inline void st_row(elem_t *p, const float *s, int n) { for (int i = 0; i < n; i += VW) vst(p + i, vld(s + i)); }
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 
@@ -199,7 +201,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN0;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -208,7 +210,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN1;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -217,7 +219,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN2;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -369,7 +371,7 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
   mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
   for (int t = 0; t < L; t++) {
     elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
-    for (int j = 0; j < BV; j++) st1(o + j, y[t * BV + j]);
+    st_row(o, y + t * BV, BV);
   }
   for (int k = 0; k < KD; k++) {
     const vf d = vset(zdec[k]);
@@ -446,7 +448,7 @@ static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t i
       }
     }
     elem_t *o = (elem_t *)a->out + (n * a->h_v + h) * VD;
-    for (int j = 0; j < VD; j++) st1(o + j, y[j]);
+    st_row(o, y, VD);
   }
 }
 

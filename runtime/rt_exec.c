@@ -68,9 +68,21 @@ static int rt_run(rt_job *j, int64_t n_items, int64_t grain, int nthreads) {
   return rc;
 }
 
+/* Fewer (sequence, head) items than threads (one long sequence, few heads): split each item's value
+ * columns (they evolve independently; each part repeats only the per-chunk key-side work). */
+int rt_fwd_v_parts(const ssmc_kernel *k, int64_t items, int nthreads) {
+  int parts = 1, tiles = k->bv > 0 ? k->V / k->bv : 1;
+  if (k->n_aux) return 1; /* a solve would be repeated by every part */
+  while (items * parts < nthreads && tiles % (parts * 2) == 0) parts *= 2;
+  return parts;
+}
+
 int rt_run_fwd(const ssmc_kernel *k, const ssmc_fwd_args *a, int nthreads) {
-  rt_job j = {.k = k, .fa = a};
-  return rt_run(&j, (int64_t)a->n_seqs * a->h_v, 1, nthreads);
+  int64_t items = (int64_t)a->n_seqs * a->h_v;
+  ssmc_fwd_args s = *a;
+  s.v_parts = rt_fwd_v_parts(k, items, nthreads);
+  rt_job j = {.k = k, .fa = &s};
+  return rt_run(&j, items * s.v_parts, 1, nthreads);
 }
 
 int rt_run_decode(const ssmc_kernel *k, const ssmc_decode_args *a, int nthreads) {

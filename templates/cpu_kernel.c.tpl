@@ -553,15 +553,21 @@ static void pack_sym(float *packed, const float *full) {
 static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : ${sv and sv.iters or 0};
   (void)iters;
+@ if sv then
+  const int parts = 1; /* the solve is the same for every value range: never split */
+@ else
+  const int parts = a->v_parts > 1 && (VD / BV) % a->v_parts == 0 ? a->v_parts : 1;
+@ end
   for (int64_t it = item_begin; it < item_end; it++) {
-    const int64_t n = it / a->h_v;
-    const int h = (int)(it % a->h_v), hq = h / (a->h_v / a->h_qk);
+    const int64_t n = it / parts / a->h_v;
+    const int h = (int)(it / parts % a->h_v), hq = h / (a->h_v / a->h_qk);
+    const int vb = (int)(it % parts) * (VD / parts), ve = vb + VD / parts; /* value columns [vb, ve) */
     const int64_t t0 = a->cu_seqlens ? a->cu_seqlens[n] : n * a->t_len;
     const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
     const int64_t slot = n * a->h_v + h;
     const float *z0 = a->state_in[${m.state}];
-    if (z0) for (int i = 0; i < KD * VD; i++) ws[WS_Z + i] = z0[slot * ${K * V} + i];
-    else zero(ws + WS_Z, KD * VD);
+    for (int k = 0; k < KD; k++) /* (K, V) */
+      for (int j = vb; j < ve; j++) ws[WS_Z + k * VD + j] = z0 ? z0[slot * ${K * V} + k * VD + j] : 0.0f;
 @ if sv then
     const float *h0 = a->state_in[${sv.state}];
     if (h0) unpack_sym(ws + WS_HF, h0 + slot * ${K * (K + 1) // 2});
@@ -580,10 +586,11 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
 @ end
       build_query(ws, L, Lr);
       chunk_prepare(ws, L, Lr);
-      for (int v0 = 0; v0 < VD; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
+      for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[${m.state}])
-      for (int i = 0; i < KD * VD; i++) a->state_out[${m.state}][slot * ${K * V} + i] = ws[WS_Z + i];
+      for (int k = 0; k < KD; k++)
+        for (int j = vb; j < ve; j++) a->state_out[${m.state}][slot * ${K * V} + k * VD + j] = ws[WS_Z + k * VD + j];
 @ if sv then
     if (a->state_out[${sv.state}]) pack_sym(a->state_out[${sv.state}] + slot * ${K * (K + 1) // 2}, ws + WS_HF);
 @ end

@@ -10,7 +10,7 @@
 #include "cls.h"
 #include "ssmc_kernel.h"
 
-typedef struct { int T, H, N, threads, reps, iters, B, rec; } bench_opts;
+typedef struct { int T, H, N, threads, reps, iters, B, rec, once; } bench_opts; /* once: one forward, untimed blocks (callgrind) */
 
 typedef struct {
   double fwd_ms, rec_ms, dec_ms, flops_per_token;

@@ -24,7 +24,7 @@ static void usage(FILE *o) {
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
           "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda]\n"
           "                               compare every kernel with the fp64 oracle (CPU or GPU)\n"
-          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--B N] [--rec]\n"
+          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--B N] [--rec] [--once]\n"
           "                               CPU throughput: chunkwise vs recurrent\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
@@ -41,7 +41,7 @@ typedef struct {
   const char *specs[64];
   int nspecs;
   const char *out, *root, *templates, *arch;
-  int check, quick, jit, iters, T, H, threads, reps, cuda, B, rec;
+  int check, quick, jit, iters, T, H, threads, reps, cuda, B, rec, once;
   unsigned long long seed;
 } opts;
 
@@ -76,6 +76,7 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--reps")) { o->reps = atoi(v); i++; }
     else if (VAL("--B")) { o->B = atoi(v); i++; }
     else if (!strcmp(argv[i], "--rec")) o->rec = 1;
+    else if (!strcmp(argv[i], "--once")) o->once = 1;
     else if (VAL("--arch")) { o->arch = v; i++; }
     else if (VAL("--backend")) {
       if (strcmp(v, "c") && strcmp(v, "cuda")) {
@@ -186,13 +187,13 @@ static int cmd_bench(const opts *o) {
       build_kernel bk;
       diag d = {0};
       if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
-      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters, o->B, o->rec};
+      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters, o->once ? 0 : o->B, o->rec, o->once};
       bench_result r;
       bench_kernel(&g.u[i]->fam, bk.k, &bo, &r);
       double tok = (double)o->T;
       double gf = r.flops_per_token * tok * o->H;
       printf("%-44s fwd %8.2f ms %8.0f tok/s %6.1f GFLOP/s%s", bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3,
-             gf / r.fwd_ms * 1e-6, r.fwd_clean ? "" : " CONTENDED");
+             gf / r.fwd_ms * 1e-6, o->once ? " (one call)" : r.fwd_clean ? "" : " CONTENDED");
       if (o->B > 0)
         printf(" | decode %7.3f ms %8.0f tok/s %6.1f GFLOP/s %6.1f GB/s state%s", r.dec_ms, o->B / r.dec_ms * 1e3,
                r.flops_per_token * o->B * o->H / r.dec_ms * 1e-6, r.dec_state_bytes / r.dec_ms * 1e-6,

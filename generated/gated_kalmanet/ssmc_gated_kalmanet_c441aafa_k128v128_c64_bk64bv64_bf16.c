@@ -77,7 +77,18 @@ static inline vf vsel(vi m, vf a) { return (vf)((vi)a & m); } /* m ? a : 0 */
 static inline vi viset(int32_t x) { return (vi){0} + x; } /* once per row: not hot */
 static inline vf vmin(vf a, vf b) { vi m = a < b; return (vf)(((vi)a & m) | ((vi)b & ~m)); }
 static inline vf vmax(vf a, vf b) { vi m = a > b; return (vf)(((vi)a & m) | ((vi)b & ~m)); }
-static inline float hsum(vf v) { float s = 0.0f; for (int i = 0; i < VW; i++) s += v[i]; return s; }
+typedef float vf8 __attribute__((vector_size(32)));
+typedef float vf4 __attribute__((vector_size(16)));
+static inline float hsum(vf v) { /* a tree of halves */
+#if VW == 16
+  const vf8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+                __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+  const vf8 a = v;
+#endif
+  const vf4 b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
+  return (b[0] + b[2]) + (b[1] + b[3]);
+}
 
 /* e^x, vectorized: 2^n e^r with |r| <= ln2/2 and a degree-6 Taylor polynomial (relative error < 2e-7);
  * exactly 0 below -87, x clamped to 88 above (never inf, so masking by AND is safe). */
@@ -96,11 +107,12 @@ static inline void exps(float *y, const float *x, int n) {
   for (int i = 0; i < n; i += VW) vst(y + i, vexp(vld(x + i)));
 }
 
-/* Register-blocked microkernel: c (MR_ x NV_*VW, ldc) = beta c + a (MR_ x kd, lda) . b (kd x NV_*VW, ldb).
+/* Register-blocked microkernel: c (MR_ x NV_*VW, ldc) = beta c + a (MR_ x kd) . b (kd x NV_*VW, ldb),
+ * element (i, k) of a at AIDX (a[i * lda + k], or a[k * lda + i] for a stored transposed).
  * beta == 0: c is not read. The tile stays in registers over the whole reduction. */
-#define SSMC_MK(MR_, NV_)                                                                                     \
-  static void mk_##MR_##x##NV_(float *restrict c, int ldc, float beta, const float *restrict a, int lda,     \
-                               const float *restrict b, int ldb, int kd) {                                   \
+#define SSMC_MK(NAME, MR_, NV_, AIDX)                                                                         \
+  __attribute__((unused)) static void NAME(float *restrict c, int ldc, float beta, const float *restrict a,   \
+                                           int lda, const float *restrict b, int ldb, int kd) {              \
     vf acc[MR_][NV_];                                                                                         \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++)                                                     \
       _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++)                                                   \
@@ -109,17 +121,17 @@ static inline void exps(float *y, const float *x, int n) {
       vf bv[NV_];                                                                                             \
       _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) bv[j] = vld(b + k * ldb + j * VW);                \
       _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++) {                                                 \
-        const vf av = vset(a[i * lda + k]);                                                                   \
+        const vf av = vset(AIDX);                                                                             \
         _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) acc[i][j] += av * bv[j];                        \
       }                                                                                                       \
     }                                                                                                         \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++)                                                     \
       _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) vst(c + i * ldc + j * VW, acc[i][j]);             \
   }
-SSMC_MK(4, NV)
-SSMC_MK(4, 1)
-SSMC_MK(1, NV)
-SSMC_MK(1, 1)
+SSMC_MK(mk_4xNV, 4, NV, a[i * lda + k])
+SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
+SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
+SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
 
 enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
 /* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
@@ -290,6 +302,35 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
   for (int t0 = 0; t0 < CH; t0 += 8)
     for (int k = 0; k < KD; k++)
       _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+}
+
+/* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
+ * that the hardware prefetchers do not fetch early enough). */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[0] + ((tok0 + t) * h_qk + hq) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[1] + ((tok0 + t) * h_qk + hq) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[2] + ((tok0 + t) * h_v + h) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const float *)in[3] + ((tok0 + t) * h_v + h) * 1);
+    for (int d = 0; d < (int)(1 * sizeof(float)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const float *)in[4] + ((tok0 + t) * h_v + h) * 1);
+    for (int d = 0; d < (int)(1 * sizeof(float)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const float *)in[5] + ((tok0 + t) * h_v + h) * 1);
+    for (int d = 0; d < (int)(1 * sizeof(float)); d += 64) __builtin_prefetch(p + d);
+  }
 }
 
 /* Chebyshev solve of (H_t + lambda_t I) x_t = b_t for every token of a chunk,
@@ -488,6 +529,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
       chunk_solve(ws, L, Lr, iters);
       if (a->aux_out[0]) {
         float *xo = (float *)a->aux_out[0];

@@ -66,7 +66,18 @@ static inline vf vsel(vi m, vf a) { return (vf)((vi)a & m); } /* m ? a : 0 */
 static inline vi viset(int32_t x) { return (vi){0} + x; } /* once per row: not hot */
 static inline vf vmin(vf a, vf b) { vi m = a < b; return (vf)(((vi)a & m) | ((vi)b & ~m)); }
 static inline vf vmax(vf a, vf b) { vi m = a > b; return (vf)(((vi)a & m) | ((vi)b & ~m)); }
-static inline float hsum(vf v) { float s = 0.0f; for (int i = 0; i < VW; i++) s += v[i]; return s; }
+typedef float vf8 __attribute__((vector_size(32)));
+typedef float vf4 __attribute__((vector_size(16)));
+static inline float hsum(vf v) { /* a tree of halves */
+#if VW == 16
+  const vf8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+                __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+  const vf8 a = v;
+#endif
+  const vf4 b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
+  return (b[0] + b[2]) + (b[1] + b[3]);
+}
 
 /* e^x, vectorized: 2^n e^r with |r| <= ln2/2 and a degree-6 Taylor polynomial (relative error < 2e-7);
  * exactly 0 below -87, x clamped to 88 above (never inf, so masking by AND is safe). */
@@ -85,11 +96,12 @@ static inline void exps(float *y, const float *x, int n) {
   for (int i = 0; i < n; i += VW) vst(y + i, vexp(vld(x + i)));
 }
 
-/* Register-blocked microkernel: c (MR_ x NV_*VW, ldc) = beta c + a (MR_ x kd, lda) . b (kd x NV_*VW, ldb).
+/* Register-blocked microkernel: c (MR_ x NV_*VW, ldc) = beta c + a (MR_ x kd) . b (kd x NV_*VW, ldb),
+ * element (i, k) of a at AIDX (a[i * lda + k], or a[k * lda + i] for a stored transposed).
  * beta == 0: c is not read. The tile stays in registers over the whole reduction. */
-#define SSMC_MK(MR_, NV_)                                                                                     \
-  static void mk_##MR_##x##NV_(float *restrict c, int ldc, float beta, const float *restrict a, int lda,     \
-                               const float *restrict b, int ldb, int kd) {                                   \
+#define SSMC_MK(NAME, MR_, NV_, AIDX)                                                                         \
+  __attribute__((unused)) static void NAME(float *restrict c, int ldc, float beta, const float *restrict a,   \
+                                           int lda, const float *restrict b, int ldb, int kd) {              \
     vf acc[MR_][NV_];                                                                                         \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++)                                                     \
       _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++)                                                   \
@@ -98,17 +110,39 @@ static inline void exps(float *y, const float *x, int n) {
       vf bv[NV_];                                                                                             \
       _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) bv[j] = vld(b + k * ldb + j * VW);                \
       _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++) {                                                 \
-        const vf av = vset(a[i * lda + k]);                                                                   \
+        const vf av = vset(AIDX);                                                                             \
         _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) acc[i][j] += av * bv[j];                        \
       }                                                                                                       \
     }                                                                                                         \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++)                                                     \
       _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) vst(c + i * ldc + j * VW, acc[i][j]);             \
   }
-SSMC_MK(4, NV)
-SSMC_MK(4, 1)
-SSMC_MK(1, NV)
-SSMC_MK(1, 1)
+SSMC_MK(mk_4xNV, 4, NV, a[i * lda + k])
+SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
+SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
+SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
+SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
+SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
+SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
+SSMC_MK(mkt_1x1, 1, 1, a[k * lda + i])
+
+/* c (m x n, ldc) = beta c + a' b for a stored transposed (kd x m, lda); n % VW == 0. */
+static void mm_at(float *c, int ldc, float beta, const float *a, int lda, const float *b, int ldb, int m, int n,
+                  int kd) {
+  for (int i = 0; i < m; i += MR) {
+    const int mr = m - i < MR ? m - i : MR;
+    float *ci = c + i * ldc;
+    int j = 0;
+    for (; j + NV * VW <= n; j += NV * VW) {
+      if (mr == MR) mkt_4xNV(ci + j, ldc, beta, a + i, lda, b + j, ldb, kd);
+      else for (int r = 0; r < mr; r++) mkt_1xNV(ci + r * ldc + j, ldc, beta, a + i + r, lda, b + j, ldb, kd);
+    }
+    for (; j < n; j += VW) {
+      if (mr == MR) mkt_4x1(ci + j, ldc, beta, a + i, lda, b + j, ldb, kd);
+      else for (int r = 0; r < mr; r++) mkt_1x1(ci + r * ldc + j, ldc, beta, a + i + r, lda, b + j, ldb, kd);
+    }
+  }
+}
 
 enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
 /* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
@@ -228,7 +262,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     float *dst = ws + WS_IN3;
     for (int t = 0; t < L; t++) {
       const float *p = src + ((tok0 + t) * h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = p[d];
+      for (int d = 0; d < 128; d += VW) vst(dst + t * 128 + d, vld(p + d));
     }
     if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
@@ -247,6 +281,31 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
   for (int t0 = 0; t0 < CH; t0 += 8)
     for (int k = 0; k < KD; k++)
       _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+}
+
+/* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
+ * that the hardware prefetchers do not fetch early enough). */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[0] + ((tok0 + t) * h_qk + hq) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[1] + ((tok0 + t) * h_qk + hq) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[2] + ((tok0 + t) * h_v + h) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const float *)in[3] + ((tok0 + t) * h_v + h) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(float)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const float *)in[4] + ((tok0 + t) * h_v + h) * 1);
+    for (int d = 0; d < (int)(1 * sizeof(float)); d += 64) __builtin_prefetch(p + d);
+  }
 }
 
 
@@ -286,6 +345,28 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
       for (int t = je; t < m; t++)
         for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(r + k)));
       mm(c + je * CH + j, CH, 0.0f, xr + je * KD, KD, yt, SB, m - je, SB, KD, FULL);
+    }
+    /* the diagonal block through its middle token's reference point, when every key's decay over the
+     * block stays within e^{+-60} of it (both factors then are normal floats); else pair by pair */
+    const float *rm = b + (j + SB / 2 - 1) * KD, *bj = b + j * KD, *be = b + (je - 1) * KD;
+    vf spread = vset(0.0f);
+    for (int k = 0; k < KD; k += VW)
+      spread = vmax(spread, vmax(vld(bj + k) - vld(rm + k), vld(rm + k) - vld(be + k)));
+    int far = 0;
+    for (int l = 0; l < VW; l++) far |= spread[l] > 60.0f;
+    if (!far) {
+      const int mb = m - j < SB ? m - j : SB;
+      for (int s = j; s < je; s++) {
+        float tmp[KD];
+        for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
+        for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
+      }
+      for (int t = j; t < j + mb; t++)
+        for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(rm + k)));
+      mm(c + j * CH + j, CH, 0.0f, xr + j * KD, KD, yt, SB, mb, SB, KD, FULL);
+      for (int t = j; t < j + mb; t++)
+        for (int s = t + 1 - strict; s < je; s++) c[t * CH + s] = 0.0f;
+      continue;
     }
     for (int t = j; t < je && t < m; t++) {
       vf xv[KD / VW], f[KD / VW];
@@ -341,11 +422,8 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   float *qr = ws + WS_QR, *kr = ws + WS_KR;
   for (int t = 0; t < Lr; t++)
     for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
-  for (int s = 0; s < CH; s++) {
-    float tmp[KD];
-    for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
-    for (int k = 0; k < KD; k++) kdt[k * CH + s] = tmp[k];
-  }
+  for (int s = 0; s < CH; s++) /* kdt in row form here, (CH, K): the state update reads it transposed */
+    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
   diag_causal(a, qt, kc, b, eg, qr, kr, Lr, 0, 0);
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
   diag_causal(akk, kc, kc, b, eg, qr, kr, Lr, 1, ee);
@@ -377,7 +455,7 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
     const vf d = vset(zdec[k]);
     for (int j = 0; j < BV; j += VW) vst(z + k * VD + j, d * vld(z + k * VD + j));
   }
-  mm(z, VD, 1.0f, ws + WS_KDT, CH, u, BV, KD, BV, Lr, FULL);
+  mm_at(z, VD, 1.0f, ws + WS_KDT, KD, u, BV, KD, BV, Lr);
 }
 
 
@@ -398,6 +476,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
       build_query(ws, L, Lr);
       chunk_prepare(ws, L, Lr);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);

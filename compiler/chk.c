@@ -143,6 +143,22 @@ void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   out_to_double(b);
 }
 
+void chk_batch_scale_input(chk_batch *b, int i, double f) {
+  int64_t n = b->T * b->H_in[i] * b->D[i];
+  int bf = b->k->dtype == SSMC_BF16 && !ssmc_input_is_gate(b->k, i);
+  for (int64_t j = 0; j < n; j++) {
+    float v = (float)(b->in_d[i][j] * f);
+    if (bf) {
+      uint16_t h = orc_f32_to_bf16(v);
+      ((uint16_t *)b->in_k[i])[j] = h;
+      b->in_d[i][j] = orc_bf16_to_f32(h);
+    } else {
+      ((float *)b->in_k[i])[j] = v;
+      b->in_d[i][j] = v;
+    }
+  }
+}
+
 void chk_time_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   ssmc_fwd_args a = {0};
   a.n_seqs = b->sh.n;

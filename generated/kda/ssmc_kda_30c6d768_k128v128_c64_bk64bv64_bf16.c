@@ -121,6 +121,7 @@ SSMC_MK(mk_4xNV, 4, NV, a[i * lda + k])
 SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
 SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
 SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
+SSMC_MK(mk_8x1, 8, 1, a[i * lda + k]) /* one vector wide: 8 rows keep 8 FMA chains going */
 SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
 SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
 SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
@@ -150,7 +151,10 @@ enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
  * TRI_RED: rows i..i+3 reduce over k < i + 4 only (a is lower triangular, zero above the diagonal). */
 static void mm(float *c, int ldc, float beta, const float *a, int lda, const float *b, int ldb, int m, int n,
                int kd, int tri) {
-  for (int i = 0; i < m; i += MR) {
+  int i0 = 0;
+  if (n == VW && tri == FULL) /* a narrow product: 8 rows at a time */
+    for (; i0 + 8 <= m; i0 += 8) mk_8x1(c + i0 * ldc, ldc, beta, a + i0 * lda, lda, b, ldb, kd);
+  for (int i = i0; i < m; i += MR) {
     const int mr = m - i < MR ? m - i : MR;
     int ni = n, ki = kd;
     if (tri == TRI_OUT) { ni = (i + mr + VW - 1) / VW * VW; if (ni > n) ni = n; }
@@ -297,12 +301,7 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     }
     if (chunk) zero(dst + L * 1, (CH - L) * 1);
   }
-  if (!chunk) return;
-  float *kt = ws + WS_KT;
-  const float *kc = ws + WS_IN1;
-  for (int t0 = 0; t0 < CH; t0 += 8)
-    for (int k = 0; k < KD; k++)
-      _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+  (void)chunk; /* per-key decays read the keys in row form: no transpose */
 }
 
 /* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
@@ -352,8 +351,8 @@ static void build_query(float *ws, int L, int Lr) {
  * Below the diagonal sub-blocks, a product through the reference point r = b at the s-block's last token:
  * (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1, so nothing overflows. In a diagonal sub-block
  * the decay is carried from s to s - 1 by the per-token factor eg_s = e^{g_s} <= 1. */
-static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *eg, float *xr,
-                        float *yt, int m, int strict, const float *rs) {
+static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *g, float *eg,
+                        float *xr, float *yt, int m, int strict, const float *rs) {
   for (int t = 0; t < m; t++) zero(c + t * CH, CH);
   for (int j = 0; j < m; j += SB) {
     const int je = j + SB;
@@ -369,7 +368,8 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
       mm(c + je * CH + j, CH, 0.0f, xr + je * KD, KD, yt, SB, m - je, SB, KD, FULL);
     }
     /* the diagonal block through its middle token's reference point, when every key's decay over the
-     * block stays within e^{+-60} of it (both factors then are normal floats); else pair by pair */
+     * block stays within e^{+-60} of it (both factors then are normal floats); else pair by pair, the decay
+     * carried from s to s - 1 by eg_s = e^{g_s} */
     const float *rm = b + (j + SB / 2 - 1) * KD, *bj = b + j * KD, *be = b + (je - 1) * KD;
     vf spread = vset(0.0f);
     for (int k = 0; k < KD; k += VW)
@@ -390,6 +390,7 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
         for (int s = t + 1 - strict; s < je; s++) c[t * CH + s] = 0.0f;
       continue;
     }
+    exps(eg + j * KD, g + j * KD, SB * KD); /* rows >= L: e^0 */
     for (int t = j; t < je && t < m; t++) {
       vf xv[KD / VW], f[KD / VW];
       _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) { xv[k] = vld(x + t * KD + k * VW); f[k] = vset(1.0f); }
@@ -437,8 +438,7 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   }
   const float *bl = b + (CH - 1) * KD;
   exps(zdec, bl, KD);
-  float *eg = ws + WS_EG;
-  exps(eg, gk, CH * KD); /* rows >= L: e^0 */
+  float *eg = ws + WS_EG; /* e^{g}, filled by diag_causal for the sub-blocks it takes pair by pair */
   /* causal products with per-key decays, 16-token sub-blocks: below the diagonal block through the
    * block's own reference point r (b at its last token): (q_t e^{b_t - r}) . (k_s e^{r - b_s}), both <= 1 */
   float *qr = ws + WS_QR, *kr = ws + WS_KR;
@@ -446,9 +446,9 @@ static void chunk_prepare(float *ws, int L, int Lr) {
     for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
   for (int s = 0; s < CH; s++) /* kdt in row form here, (CH, K): the state update reads it transposed */
     for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
-  diag_causal(a, qt, kc, b, eg, qr, kr, Lr, 0, 0);
+  diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
-  diag_causal(akk, kc, kc, b, eg, qr, kr, Lr, 1, ee);
+  diag_causal(akk, kc, kc, b, gk, eg, qr, kr, Lr, 1, ee);
   tri_inverse(ws + WS_TI, akk, Lr);
   for (int t = 0; t < Lr; t++)
     for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * vexp(vld(b + t * KD + k)));

@@ -113,6 +113,7 @@ SSMC_MK(mk_4xNV, 4, NV, a[i * lda + k])
 SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
 SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
 SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
+SSMC_MK(mk_8x1, 8, 1, a[i * lda + k]) /* one vector wide: 8 rows keep 8 FMA chains going */
 
 enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
 /* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
@@ -120,7 +121,10 @@ enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
  * TRI_RED: rows i..i+3 reduce over k < i + 4 only (a is lower triangular, zero above the diagonal). */
 static void mm(float *c, int ldc, float beta, const float *a, int lda, const float *b, int ldb, int m, int n,
                int kd, int tri) {
-  for (int i = 0; i < m; i += MR) {
+  int i0 = 0;
+  if (n == VW && tri == FULL) /* a narrow product: 8 rows at a time */
+    for (; i0 + 8 <= m; i0 += 8) mk_8x1(c + i0 * ldc, ldc, beta, a + i0 * lda, lda, b, ldb, kd);
+  for (int i = i0; i < m; i += MR) {
     const int mr = m - i < MR ? m - i : MR;
     int ni = n, ki = kd;
     if (tri == TRI_OUT) { ni = (i + mr + VW - 1) / VW * VW; if (ni > n) ni = n; }

@@ -81,6 +81,8 @@ int rt_run_fwd(const ssmc_kernel *k, const ssmc_fwd_args *a, int nthreads) {
   int64_t items = (int64_t)a->n_seqs * a->h_v;
   ssmc_fwd_args s = *a;
   s.v_parts = rt_fwd_v_parts(k, items, nthreads);
+  const char *rb = getenv("SSMC_REC_BELOW"); /* measuring the cost model: force the form */
+  if (rb && *rb && !s.rec_below) s.rec_below = atoi(rb) ? atoi(rb) : -1;
   rt_job j = {.k = k, .fa = &s};
   return rt_run(&j, items * s.v_parts, 1, nthreads);
 }

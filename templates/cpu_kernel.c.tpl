@@ -630,6 +630,12 @@ static void pack_sym(float *packed, const float *full) {
 }
 @ end
 
+static void main_step(float *ws, float *z, elem_t *o, int vb, int ve);
+
+/* Sequences shorter than this run token by token (the recurrent form): the compiler's cost model
+ * (ssmc_fwd_args.rec_below overrides it). */
+#define REC_BELOW ${P.rec_below}
+
 static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : ${sv and sv.iters or 0};
   (void)iters;
@@ -646,12 +652,21 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
     const int64_t slot = n * a->h_v + h;
     const float *z0 = a->state_in[${m.state}];
-    for (int k = 0; k < KD; k++) /* (K, V) */
-      for (int j = vb; j < ve; j++) ws[WS_Z + k * VD + j] = z0 ? z0[slot * ${K * V} + k * VD + j] : 0.0f;
+    for (int k = 0; k < KD; k++) /* (K, V), columns [vb, ve) */
+      for (int j = vb; j < ve; j += VW) vst(ws + WS_Z + k * VD + j, z0 ? vld(z0 + slot * ${K * V} + k * VD + j) : vset(0.0f));
 @ if sv then
     const float *h0 = a->state_in[${sv.state}];
     if (h0) unpack_sym(ws + WS_HF, h0 + slot * ${K * (K + 1) // 2});
     else zero(ws + WS_HF, KD * KD);
+@ end
+@ if not sv then
+    const int rec_below = a->rec_below ? a->rec_below : REC_BELOW;
+    if (T < rec_below) /* the recurrent form */
+      for (int64_t t = t0; t < t0 + T; t++) {
+        load_chunk(a->in, t, 1, h, hq, a->h_v, a->h_qk, ws, 0);
+        main_step(ws, ws + WS_Z, (elem_t *)a->out + (t * a->h_v + h) * VD, vb, ve);
+      }
+    else
 @ end
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
@@ -671,14 +686,77 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     }
     if (a->state_out[${m.state}])
       for (int k = 0; k < KD; k++)
-        for (int j = vb; j < ve; j++) a->state_out[${m.state}][slot * ${K * V} + k * VD + j] = ws[WS_Z + k * VD + j];
+        for (int j = vb; j < ve; j += VW) vst(a->state_out[${m.state}] + slot * ${K * V} + k * VD + j, vld(ws + WS_Z + k * VD + j));
 @ if sv then
     if (a->state_out[${sv.state}]) pack_sym(a->state_out[${sv.state}] + slot * ${K * (K + 1) // 2}, ws + WS_HF);
 @ end
   }
 }
 
-#define DB ((VD % (4 * VW)) == 0 ? 4 : 1) /* vectors per column block of the decode passes */
+#define DB ((BV % (4 * VW)) == 0 ? 4 : 1) /* vectors per column block of the decode passes */
+/* One token of one head through the main state: the token's inputs are in the chunk buffers (row 0),
+ * z (K, V) is updated in place for the value columns [vb, ve), which of the output row o are written. */
+static void main_step(float *ws, float *z, elem_t *o, int vb, int ve) {
+  float *in[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  const int t_ = 0;
+  (void)t_;
+  build_query(ws, 1, 1);
+  const float *q = ws + WS_QT, *kv = in[${m.key}], *vv = in[${m.val}];
+  float *y = ws + WS_Y, *dk = ws + WS_ZDEC;
+  const float w = ${m.write};
+@ if m.decay == 'diag' then
+  exps(dk, in[${m.diag_in}], KD);
+@ elseif m.logdecay then
+  { const float d = ex(${m.logdecay}); for (int k = 0; k < KD; k++) dk[k] = d; }
+@ else
+  for (int k = 0; k < KD; k++) dk[k] = 1.0f;
+@ end
+@ if m.delta then
+  /* per column block: one read pass for S k and S q, then u = w v - e S k, y = S q + u (k . q), one update pass */
+  const float e = ${m.erase}, kq = dot(kv, q, KD);
+  for (int j0 = vb; j0 < ve; j0 += DB * VW) {
+    vf sk[DB], sq[DB];
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { sk[j] = vset(0.0f); sq[j] = vset(0.0f); }
+    for (int k = 0; k < KD; k++) {
+      const vf ck = vset(dk[k] * kv[k]), cq = vset(dk[k] * q[k]);
+      const float *zk = z + k * VD + j0;
+      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
+        const vf zz = vld(zk + j * VW);
+        sk[j] += ck * zz;
+        sq[j] += cq * zz;
+      }
+    }
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
+      sk[j] = vset(w) * vld(vv + j0 + j * VW) - vset(e) * sk[j]; /* u */
+      vst(y + j0 + j * VW, sq[j] + sk[j] * vset(kq));
+    }
+    for (int k = 0; k < KD; k++) {
+      float *zk = z + k * VD + j0;
+      const vf d = vset(dk[k]), c = vset(kv[k]);
+      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(zk + j * VW, d * vld(zk + j * VW) + c * sk[j]);
+    }
+  }
+@ else
+  /* per column block, one pass: update each key row and read it */
+  for (int j0 = vb; j0 < ve; j0 += DB * VW) {
+    vf yv[DB], wv[DB];
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { yv[j] = vset(0.0f); wv[j] = vset(w) * vld(vv + j0 + j * VW); }
+    for (int k = 0; k < KD; k++) {
+      float *zk = z + k * VD + j0;
+      const vf d = vset(dk[k]), c = vset(kv[k]), qk = vset(q[k]);
+      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
+        const vf zz = d * vld(zk + j * VW) + c * wv[j];
+        vst(zk + j * VW, zz);
+        yv[j] += qk * zz;
+      }
+    }
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(y + j0 + j * VW, yv[j]);
+  }
+@ end
+  st_row(o + vb, y + vb, ve - vb);
+}
+
 static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : ${sv and sv.iters or 0};
   (void)iters;
@@ -738,61 +816,7 @@ static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t i
         for (int k = 0; k < KD; k++) ((float *)a->aux_out[0])[(n * a->h_v + h) * KD + k] = ws[WS_X + k];
     }
 @ end
-    build_query(ws, 1, 1);
-    const float *q = ws + WS_QT, *kv = in[${m.key}], *vv = in[${m.val}];
-    float *z = a->state[${m.state}] + slot * ${K * V}, *y = ws + WS_Y, *dk = ws + WS_ZDEC;
-    const float w = ${m.write};
-@ if m.decay == 'diag' then
-    exps(dk, in[${m.diag_in}], KD);
-@ elseif m.logdecay then
-    { const float d = ex(${m.logdecay}); for (int k = 0; k < KD; k++) dk[k] = d; }
-@ else
-    for (int k = 0; k < KD; k++) dk[k] = 1.0f;
-@ end
-@ if m.delta then
-    /* per column block: one read pass for S k and S q, then u = w v - e S k, y = S q + u (k . q), one update pass */
-    const float e = ${m.erase}, kq = dot(kv, q, KD);
-    for (int j0 = 0; j0 < VD; j0 += DB * VW) {
-      vf sk[DB], sq[DB];
-      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { sk[j] = vset(0.0f); sq[j] = vset(0.0f); }
-      for (int k = 0; k < KD; k++) {
-        const vf ck = vset(dk[k] * kv[k]), cq = vset(dk[k] * q[k]);
-        const float *zk = z + k * VD + j0;
-        _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
-          const vf zz = vld(zk + j * VW);
-          sk[j] += ck * zz;
-          sq[j] += cq * zz;
-        }
-      }
-      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
-        sk[j] = vset(w) * vld(vv + j0 + j * VW) - vset(e) * sk[j]; /* u */
-        vst(y + j0 + j * VW, sq[j] + sk[j] * vset(kq));
-      }
-      for (int k = 0; k < KD; k++) {
-        float *zk = z + k * VD + j0;
-        const vf d = vset(dk[k]), c = vset(kv[k]);
-        _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(zk + j * VW, d * vld(zk + j * VW) + c * sk[j]);
-      }
-    }
-@ else
-    /* per column block, one pass: update each key row and read it */
-    for (int j0 = 0; j0 < VD; j0 += DB * VW) {
-      vf yv[DB], vb[DB];
-      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { yv[j] = vset(0.0f); vb[j] = vset(w) * vld(vv + j0 + j * VW); }
-      for (int k = 0; k < KD; k++) {
-        float *zk = z + k * VD + j0;
-        const vf d = vset(dk[k]), c = vset(kv[k]), qk = vset(q[k]);
-        _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
-          const vf zz = d * vld(zk + j * VW) + c * vb[j];
-          vst(zk + j * VW, zz);
-          yv[j] += qk * zz;
-        }
-      }
-      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(y + j0 + j * VW, yv[j]);
-    }
-@ end
-    elem_t *o = (elem_t *)a->out + (n * a->h_v + h) * VD;
-    st_row(o, y, VD);
+    main_step(ws, a->state[${m.state}] + slot * ${K * V}, (elem_t *)a->out + (n * a->h_v + h) * VD, 0, VD);
   }
 }
 

@@ -1,9 +1,10 @@
 /* tests: per-key decays far from the test domain's. The per-key chunk form
  * takes a diagonal sub-block through a reference point only when every key's
  * decay over the block stays within e^{+-60} of it, else pair by pair; with
- * the log-decays scaled up (x1, x4, x16) both ways are taken, and the forward
- * still equals the decode stepped token by token (an independent evaluation:
- * one exp per token) on outputs and final states. */
+ * the log-decays scaled up (x1, x4, x16) both ways are taken, and the chunkwise
+ * forward (forced: SSMC_REC_BELOW=-1) still equals the decode stepped token by
+ * token (an independent evaluation: one exp per token) on outputs and final
+ * states. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -37,7 +38,9 @@ START_TEST(strong_decays) {
     chk_batch *b = chk_batch_new(f, k, &sh, 31);
     chk_batch_scale_input(b, gi, scales[c]);
     int64_t n, m;
+    setenv("SSMC_REC_BELOW", "-1", 1); /* the chunk form (the cost model may pick the recurrent one) */
     chk_run_fwd(b, k, 2, 0);
+    unsetenv("SSMC_REC_BELOW");
     const double *y0 = chk_batch_out(b, &n);
     double *y = malloc(sizeof(double) * (size_t)n);
     memcpy(y, y0, sizeof(double) * (size_t)n);

@@ -481,6 +481,12 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
 }
 
 
+static void main_step(float *ws, float *z, elem_t *o, int vb, int ve);
+
+/* Sequences shorter than this run token by token (the recurrent form): the compiler's cost model
+ * (ssmc_fwd_args.rec_below overrides it). */
+#define REC_BELOW 1073741824
+
 static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : 0;
   (void)iters;
@@ -493,8 +499,15 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
     const int64_t slot = n * a->h_v + h;
     const float *z0 = a->state_in[0];
-    for (int k = 0; k < KD; k++) /* (K, V) */
-      for (int j = vb; j < ve; j++) ws[WS_Z + k * VD + j] = z0 ? z0[slot * 16384 + k * VD + j] : 0.0f;
+    for (int k = 0; k < KD; k++) /* (K, V), columns [vb, ve) */
+      for (int j = vb; j < ve; j += VW) vst(ws + WS_Z + k * VD + j, z0 ? vld(z0 + slot * 16384 + k * VD + j) : vset(0.0f));
+    const int rec_below = a->rec_below ? a->rec_below : REC_BELOW;
+    if (T < rec_below) /* the recurrent form */
+      for (int64_t t = t0; t < t0 + T; t++) {
+        load_chunk(a->in, t, 1, h, hq, a->h_v, a->h_qk, ws, 0);
+        main_step(ws, ws + WS_Z, (elem_t *)a->out + (t * a->h_v + h) * VD, vb, ve);
+      }
+    else
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
@@ -505,11 +518,50 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     }
     if (a->state_out[0])
       for (int k = 0; k < KD; k++)
-        for (int j = vb; j < ve; j++) a->state_out[0][slot * 16384 + k * VD + j] = ws[WS_Z + k * VD + j];
+        for (int j = vb; j < ve; j += VW) vst(a->state_out[0] + slot * 16384 + k * VD + j, vld(ws + WS_Z + k * VD + j));
   }
 }
 
-#define DB ((VD % (4 * VW)) == 0 ? 4 : 1) /* vectors per column block of the decode passes */
+#define DB ((BV % (4 * VW)) == 0 ? 4 : 1) /* vectors per column block of the decode passes */
+/* One token of one head through the main state: the token's inputs are in the chunk buffers (row 0),
+ * z (K, V) is updated in place for the value columns [vb, ve), which of the output row o are written. */
+static void main_step(float *ws, float *z, elem_t *o, int vb, int ve) {
+  float *in[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  const int t_ = 0;
+  (void)t_;
+  build_query(ws, 1, 1);
+  const float *q = ws + WS_QT, *kv = in[1], *vv = in[2];
+  float *y = ws + WS_Y, *dk = ws + WS_ZDEC;
+  const float w = 1.0f * in[4][t_];
+  exps(dk, in[3], KD);
+  /* per column block: one read pass for S k and S q, then u = w v - e S k, y = S q + u (k . q), one update pass */
+  const float e = 1.0f * in[4][t_], kq = dot(kv, q, KD);
+  for (int j0 = vb; j0 < ve; j0 += DB * VW) {
+    vf sk[DB], sq[DB];
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { sk[j] = vset(0.0f); sq[j] = vset(0.0f); }
+    for (int k = 0; k < KD; k++) {
+      const vf ck = vset(dk[k] * kv[k]), cq = vset(dk[k] * q[k]);
+      const float *zk = z + k * VD + j0;
+      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
+        const vf zz = vld(zk + j * VW);
+        sk[j] += ck * zz;
+        sq[j] += cq * zz;
+      }
+    }
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
+      sk[j] = vset(w) * vld(vv + j0 + j * VW) - vset(e) * sk[j]; /* u */
+      vst(y + j0 + j * VW, sq[j] + sk[j] * vset(kq));
+    }
+    for (int k = 0; k < KD; k++) {
+      float *zk = z + k * VD + j0;
+      const vf d = vset(dk[k]), c = vset(kv[k]);
+      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(zk + j * VW, d * vld(zk + j * VW) + c * sk[j]);
+    }
+  }
+  st_row(o + vb, y + vb, ve - vb);
+}
+
 static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : 0;
   (void)iters;
@@ -522,37 +574,7 @@ static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t i
     const int t_ = 0;
     (void)t_;
     load_chunk(a->in, n, 1, h, hq, a->h_v, a->h_qk, ws, 0);
-    build_query(ws, 1, 1);
-    const float *q = ws + WS_QT, *kv = in[1], *vv = in[2];
-    float *z = a->state[0] + slot * 16384, *y = ws + WS_Y, *dk = ws + WS_ZDEC;
-    const float w = 1.0f * in[4][t_];
-    exps(dk, in[3], KD);
-    /* per column block: one read pass for S k and S q, then u = w v - e S k, y = S q + u (k . q), one update pass */
-    const float e = 1.0f * in[4][t_], kq = dot(kv, q, KD);
-    for (int j0 = 0; j0 < VD; j0 += DB * VW) {
-      vf sk[DB], sq[DB];
-      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { sk[j] = vset(0.0f); sq[j] = vset(0.0f); }
-      for (int k = 0; k < KD; k++) {
-        const vf ck = vset(dk[k] * kv[k]), cq = vset(dk[k] * q[k]);
-        const float *zk = z + k * VD + j0;
-        _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
-          const vf zz = vld(zk + j * VW);
-          sk[j] += ck * zz;
-          sq[j] += cq * zz;
-        }
-      }
-      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
-        sk[j] = vset(w) * vld(vv + j0 + j * VW) - vset(e) * sk[j]; /* u */
-        vst(y + j0 + j * VW, sq[j] + sk[j] * vset(kq));
-      }
-      for (int k = 0; k < KD; k++) {
-        float *zk = z + k * VD + j0;
-        const vf d = vset(dk[k]), c = vset(kv[k]);
-        _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(zk + j * VW, d * vld(zk + j * VW) + c * sk[j]);
-      }
-    }
-    elem_t *o = (elem_t *)a->out + (n * a->h_v + h) * VD;
-    st_row(o, y, VD);
+    main_step(ws, a->state[0] + slot * 16384, (elem_t *)a->out + (n * a->h_v + h) * VD, 0, VD);
   }
 }
 

@@ -14,7 +14,7 @@ for f in "${fams[@]}"; do
   valgrind --tool=callgrind --callgrind-out-file="$out/$f.cg" --toggle-collect='ssmc_*_fwd' \
     build/ssmc bench "dsl/families/$f.yaml" --once --threads 1 "$@" >"$out/$f.txt" 2>"$out/$f.err" \
     || { cat "$out/$f.err" >&2; exit 1; }
-  callgrind_annotate --inclusive=yes "$out/$f.cg" 2>/dev/null | grep -E '_fwd( |$)' | grep -v '_fwd_' |
-    awk -v f="$f" '{gsub(",", "", $1); n = split($NF, p, ":"); printf "%-16s %-56s Ir %15.0f\n", f, p[n], $1}'
+  callgrind_annotate --inclusive=yes "$out/$f.cg" 2>/dev/null | grep -E ':ssmc_.*_fwd \[' |
+    awk '{gsub(",", "", $1); sub(/^[^:]*:/, "", $3); printf "%-60s Ir %14.0f\n", $3, $1}'
 done
 rm -rf "$out"

@@ -1,6 +1,6 @@
 /* bench tool: this CPU's fp32 FMA peak per core and the memory bandwidth of a
  * streaming read+write, the two ceilings the CPU kernels are measured against.
- * Build: cc -O2 -march=native bench/peak/fma_peak.c -o /tmp/fma_peak -lpthread
+ * Build: cc -O3 -march=native -fopenmp bench/peak/fma_peak.c -o /tmp/fma_peak -lpthread
  * Prints GFLOP/s for 256-bit and 512-bit FMA chains (one thread, then N
  * threads) and GB/s for scaling a large buffer in place (read + write). */
 #include <pthread.h>

@@ -608,10 +608,19 @@ static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t i
       float n2 = 0.0f;
       for (int i = 0; i < KD; i++) {
         float *row = hp + i * (i + 1) / 2, wk = w * kv[i], rs = 0.0f;
-        for (int j = 0; j < i; j++) {
+        vf rv = vset(0.0f);
+        const vf vdh = vset(dh), vwk = vset(wk);
+        int j = 0;
+        for (; j + VW <= i; j += VW) {
+          const vf r = vdh * vld(row + j) + vwk * vld(kv + j);
+          vst(row + j, r);
+          rv += r * r;
+        }
+        for (; j < i; j++) {
           row[j] = dh * row[j] + wk * kv[j];
           rs += row[j] * row[j];
         }
+        rs += hsum(rv);
         row[i] = dh * row[i] + wk * kv[i];
         n2 += 2.0f * rs + row[i] * row[i];
       }
@@ -623,11 +632,19 @@ static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t i
         for (int k = 0; k < KD; k++) { xp[k] = 0.0f; x[k] = step * bq[k]; }
         for (int r = 0; r < iters; r++) {
           zero(hx, KD);
-          for (int i = 0; i < KD; i++) {
+          for (int i = 0; i < KD; i++) { /* row i of the packed lower triangle, used as row and column */
             const float *row = hp + i * (i + 1) / 2;
             float xi = x[i], acc = row[i] * xi;
-            for (int j = 0; j < i; j++) { acc += row[j] * x[j]; hx[j] += row[j] * xi; }
-            hx[i] += acc;
+            vf av = vset(0.0f);
+            const vf vxi = vset(xi);
+            int j = 0;
+            for (; j + VW <= i; j += VW) {
+              const vf r = vld(row + j);
+              av += r * vld(x + j);
+              vst(hx + j, vld(hx + j) + r * vxi);
+            }
+            for (; j < i; j++) { acc += row[j] * x[j]; hx[j] += row[j] * xi; }
+            hx[i] += acc + hsum(av);
           }
           om = 4.0f / (4.0f - rho2 * om);
           const float cs = step * om, mo = om - 1.0f;

@@ -29,6 +29,12 @@ struct chk_batch {
   char err[1024];              /* the backend's first failure */
 };
 
+const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes) {
+  int bf = b->k->dtype == SSMC_BF16 && !ssmc_input_is_gate(b->k, i);
+  *bytes = (size_t)(b->T * b->H_in[i] * b->D[i]) * (bf ? 2 : 4);
+  return b->in_k[i];
+}
+
 void chk_batch_set_backend(chk_batch *b, const chk_backend *be) { b->be = be; }
 const char *chk_batch_error(const chk_batch *b) { return b->err[0] ? b->err : NULL; }
 

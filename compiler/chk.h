@@ -62,6 +62,8 @@ const float *chk_batch_state(chk_batch *b, int i, int64_t *n);
 int64_t chk_batch_tokens(const chk_batch *b);
 /* Input i of the batch as the kernel sees it, in double: (T, H_in, D). */
 double *chk_batch_input(chk_batch *b, int i);
+/* Input i in the kernel's own dtype and layout (what a backend uploads), and its size in bytes. */
+const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes);
 /* Re-packs input i into the kernel's buffer after a test edited chk_batch_input. */
 void chk_batch_sync_input(chk_batch *b, int i);
 /* The solve's x after the last run: (T, h_v, K). */

@@ -431,13 +431,11 @@ static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **f
   return 0;
 }
 
-rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_dir, int *from_cache, char *err,
-                          size_t errlen) {
-  if (!k->cuda) { set_err(err, errlen, "%s has no CUDA module", k->name); return NULL; }
+/* Compiles src for this device (or takes the cubin from the cache) and loads it; NULL with err set. */
+static void *module_from_source(rt_cuda *c, const char *src, const char *name, const char *cache_dir, int *from_cache,
+                                char *err, size_t errlen) {
   rt_nvrtc_out o;
-  char name[200];
-  snprintf(name, sizeof name, "%s.cu", k->name);
-  int rc = rt_nvrtc_compile(k->cuda->source, name, c->info.arch, cache_dir, &o, err, errlen);
+  int rc = rt_nvrtc_compile(src, name, c->info.arch, cache_dir, &o, err, errlen);
   if (rc) {
     if (rc > 0) {
       size_t l = strlen(err);
@@ -447,16 +445,27 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
     return NULL;
   }
   if (from_cache) *from_cache = o.from_cache;
-  rt_cuda_mod *m = calloc(1, sizeof *m);
-  m->k = k;
-  CUresult r = c->ModuleLoadData(&m->mod, o.cubin);
+  void *mod = NULL;
+  CUresult r = c->ModuleLoadData(&mod, o.cubin);
   rt_nvrtc_out_free(&o);
   if (r) {
     drv_fail(c, r, "cuModuleLoadData");
     set_err(err, errlen, "%s", c->err);
-    free(m);
     return NULL;
   }
+  return mod;
+}
+
+rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_dir, int *from_cache, char *err,
+                          size_t errlen) {
+  if (!k->cuda) { set_err(err, errlen, "%s has no CUDA module", k->name); return NULL; }
+  char name[200];
+  snprintf(name, sizeof name, "%s.cu", k->name);
+  void *mod = module_from_source(c, k->cuda->source, name, cache_dir, from_cache, err, errlen);
+  if (!mod) return NULL;
+  rt_cuda_mod *m = calloc(1, sizeof *m);
+  m->k = k;
+  m->mod = mod;
   int bad = 0;
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);
   if (!bad) bad = prepare_fn(c, m->mod, &k->cuda->decode, &m->decode);
@@ -501,4 +510,29 @@ int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *
   void *ws = NULL;
   void *params[] = {&arg, &ws};
   return launch(c, m->decode, m->k, &m->k->cuda->decode, a->n_seqs, a->h_v, params, stream);
+}
+
+struct rt_cuda_raw { void *mod; };
+
+rt_cuda_raw *rt_cuda_raw_load(rt_cuda *c, const char *src, const char *name, const char *cache_dir, char *err,
+                              size_t errlen) {
+  void *mod = module_from_source(c, src, name, cache_dir, NULL, err, errlen);
+  if (!mod) return NULL;
+  rt_cuda_raw *m = calloc(1, sizeof *m);
+  m->mod = mod;
+  return m;
+}
+
+int rt_cuda_raw_launch(rt_cuda *c, rt_cuda_raw *m, const char *entry, unsigned blocks, unsigned threads, void **params,
+                       void *stream) {
+  void *fn = NULL;
+  CK(c, c->ModuleGetFunction(&fn, m->mod, entry), entry);
+  CK(c, c->LaunchKernel(fn, blocks, 1, 1, threads, 1, 1, 0, stream, params, NULL), entry);
+  return 0;
+}
+
+void rt_cuda_raw_unload(rt_cuda *c, rt_cuda_raw *m) {
+  if (!m) return;
+  c->ModuleUnload(m->mod);
+  free(m);
 }

@@ -85,4 +85,13 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, int64_t t_total, int h_v);
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
 int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream);
 
+/* A module that is not a kernel table entry (bench's ceiling probes): compiled
+ * from src like any other (cached), entries launched by name on a 1-D grid. */
+typedef struct rt_cuda_raw rt_cuda_raw;
+rt_cuda_raw *rt_cuda_raw_load(rt_cuda *c, const char *src, const char *name, const char *cache_dir, char *err,
+                              size_t errlen);
+int rt_cuda_raw_launch(rt_cuda *c, rt_cuda_raw *m, const char *entry, unsigned blocks, unsigned threads, void **params,
+                       void *stream);
+void rt_cuda_raw_unload(rt_cuda *c, rt_cuda_raw *m);
+
 #endif

@@ -74,7 +74,8 @@ typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, in
 #define SSMC_MAX_STAGES 4
 enum {
   SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
-  SSMC_GRID_ITEMS_VTILES = 1  /* (N * h_v, V / bv) blocks: and one per value tile */
+  SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */
+  SSMC_GRID_ITEMS_DTILES = 2  /* (N * h_v, V / decode_bv) blocks: one per decode value tile */
 };
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
@@ -90,6 +91,7 @@ typedef struct ssmc_cuda_kernel {
    * (ssmc_fwd_args a, float *ws) / (ssmc_decode_args a, float *ws). */
   int64_t ws_tok_floats;
   int32_t bv;                 /* value tile of SSMC_GRID_ITEMS_VTILES stages; divides V */
+  int32_t decode_bv;          /* value tile of SSMC_GRID_ITEMS_DTILES stages; divides V */
 } ssmc_cuda_kernel;
 
 enum { SSMC_IN_NORMAL = 0, SSMC_IN_UNIT_SPHERE = 1, SSMC_IN_LOG_DECAY = 2, SSMC_IN_UNIT = 3 };
@@ -135,7 +137,9 @@ static inline int ssmc_input_qk_heads(const ssmc_kernel *k, int i) {
 static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *st, int32_t n_seqs, int32_t h_v,
                                   uint32_t grid[3]) {
   grid[0] = (uint32_t)(n_seqs * h_v);
-  grid[1] = st->grid == SSMC_GRID_ITEMS_VTILES ? (uint32_t)(k->V / k->cuda->bv) : 1u;
+  grid[1] = st->grid == SSMC_GRID_ITEMS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)
+            : st->grid == SSMC_GRID_ITEMS_DTILES ? (uint32_t)(k->V / k->cuda->decode_bv)
+                                                 : 1u;
   grid[2] = 1u;
 }
 

@@ -15,4 +15,6 @@ ldd build-gpu/ssmc | awk '/=>/ {print $1, $3}' | while read -r name path; do
   case "$name" in libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libpthread*|libdl.so*|librt.so*) continue ;; esac
   cp -L "$path" .gpu/
 done
+# the anchor scripts (../shared does not travel with the checkout)
+if [ -d ../shared/anchors ]; then rm -rf .anchors && mkdir -p .anchors && cp ../shared/anchors/*.py .anchors/; fi
 echo "packed .gpu/ ($(du -sh .gpu | cut -f1)); on the GPU machine: scripts/gpu.sh (carry .gpu)"

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # On a GPU machine (after scripts/gpu-pack.sh here, with .gpu carried there):
-# checks every CUDA kernel of the built-in specs and examples/ against the fp64
-# oracle on the edge shapes, runs compute-sanitizer (memcheck, racecheck) on
-# the small shapes, prints the resource report, and writes everything under
+#   check     every CUDA kernel of the built-in specs and examples/ against the
+#             fp64 oracle on the edge shapes, and the resource report
+#   sanitize  compute-sanitizer (memcheck, racecheck) on the small shapes
+#   bench     ssmc bench --backend cuda on the issue's shapes (bf16 inputs)
+#   anchors   ../shared/anchors (fla, mamba_ssm, hybrid-model-factory) in the
+#             same run, when their code is carried in .fla, .mamba, .hmf
+# Usage: scripts/gpu.sh [PHASE...] (default: all). Everything is written under
 # OUT (default bench/gpu-<date>) with the date, GPU and commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +19,10 @@ gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/nu
 { echo "date: $(date -u +%FT%TZ)"; echo "gpu: $gpu"; echo "commit: $(git rev-parse --short HEAD 2>/dev/null || cat .gpu/commit 2>/dev/null)";
   echo "command: scripts/gpu.sh"; } > "$out/env.txt"
 cat "$out/env.txt"
+phases="${*:-check sanitize bench anchors}"
+has() { [[ " $phases " == *" $1 "* ]]; }
 rc=0
+if has check; then
 $S compile --arch sm_90a > "$out/compile.txt" 2>&1 || rc=1
 specs=(dsl/families/*.yaml examples/*.yaml)
 for s in "${specs[@]}"; do
@@ -23,7 +30,8 @@ for s in "${specs[@]}"; do
   $S check --backend cuda "$s" > "$out/check-$(basename "$s" .yaml).txt" 2>&1 || rc=1
   grep -E "^check:|FAIL|error" "$out/check-$(basename "$s" .yaml).txt" | head -20
 done
-if command -v compute-sanitizer >/dev/null; then
+fi
+if has sanitize && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     for s in dsl/families/gated_deltanet.yaml dsl/families/gated_kalmanet.yaml dsl/families/kda.yaml; do
       echo "== compute-sanitizer --tool $tool $s"
@@ -32,6 +40,27 @@ if command -v compute-sanitizer >/dev/null; then
       tail -3 "$out/sanitizer-$tool-$(basename "$s" .yaml).txt"
     done
   done
+fi
+if has bench; then
+  # the issue's shapes; K=V=64 through a copy of each spec with its dims changed
+  small=$(mktemp -d)
+  for s in dsl/families/*.yaml; do sed 's/dims: {K: 128, V: 128}/dims: {K: 64, V: 64}/' "$s" > "$small/$(basename "$s")"; done
+  for s in gated_deltanet mamba2 gated_kalmanet gla kda deltanet; do
+    f=dsl/families/$s.yaml
+    echo "== bench --backend cuda $s"
+    { $S bench --backend cuda --dtype bf16 "$f" --B 8 --T 4096 --H 16 --decode 1,8,64,128,512 --reps 20
+      $S bench --backend cuda --dtype bf16 "$f" --B 1 --T 32768 --H 16 --decode 1 --reps 10
+      $S bench --backend cuda --dtype bf16 "$small/$s.yaml" --B 8 --T 4096 --H 32 --decode 1,512 --reps 20
+    } 2>&1 | tee "$out/bench-$s.txt" | grep -E "fwd|decode|error" || rc=1
+  done
+fi
+if has anchors; then
+  anchors="${ANCHORS:-.anchors}" # gpu-pack.sh copies ../shared/anchors there
+  export PYTHONUNBUFFERED=1
+  [ -d .fla ] && (cd "$out" && PYTHONPATH="$OLDPWD/.fla" OUT="$PWD" timeout 400 python3 "$OLDPWD/$anchors/bench_fla.py") > "$out/anchor-fla.txt" 2>&1
+  [ -d .mamba ] && (cd "$out" && PYTHONPATH="$OLDPWD/.fla:$OLDPWD/.mamba" OUT="$PWD" timeout 300 python3 "$OLDPWD/$anchors/bench_mamba.py") > "$out/anchor-mamba.txt" 2>&1
+  [ -d .hmf ] && (cd "$out" && PYTHONPATH="$OLDPWD/.fla:$OLDPWD/.hmf" OUT="$PWD" timeout 300 python3 "$OLDPWD/$anchors/bench_hmf_gka.py") > "$out/anchor-hmf.txt" 2>&1
+  tail -n 3 "$out"/anchor-*.txt
 fi
 echo "gpu.sh: exit $rc; results in $out"
 exit $rc

@@ -76,6 +76,9 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->n_fwd, e->n_fwd);
       ck_assert_int_eq(c->bv, e->bv);
       ck_assert_int_eq(bk.k->V % c->bv, 0);
+      ck_assert_int_eq(c->decode_bv, e->decode_bv);
+      ck_assert_int_eq(bk.k->V % c->decode_bv, 0);
+      ck_assert_int_eq(c->decode.grid, e->decode.grid);
       ck_assert_str_eq(c->decode.entry, e->decode.entry);
       ck_assert_int_eq(c->decode.smem, e->decode.smem);
       build_release(&bk);

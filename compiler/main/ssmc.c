@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "bench_cuda.h"
 #include "rt_isa.h"
 #include "build.h"
 #include "chk.h"
@@ -24,8 +25,12 @@ static void usage(FILE *o) {
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
           "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda]\n"
           "                               compare every kernel with the fp64 oracle (CPU or GPU)\n"
-          "  bench SPEC... [--T N] [--H N] [--threads N] [--reps N] [--B N] [--rec] [--once]\n"
-          "                               CPU throughput: chunkwise vs recurrent\n"
+          "  bench SPEC... [--B N] [--T N] [--H N] [--threads N] [--reps N] [--dtype f32|bf16]\n"
+          "        [--backend c|cuda] [--decode B1,B2,...] [--rec] [--once]\n"
+          "                               throughput: CPU forward (B sequences) and decode (the first\n"
+          "                               --decode batch, default 64); --rec adds the token-by-token\n"
+          "                               form, --once runs one forward (callgrind); GPU chunkwise forward\n"
+          "                               and decode against the measured copy and tensor-core ceilings\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
           "                               local memory and spills per stage (no GPU needed)\n"
@@ -40,8 +45,9 @@ static void usage(FILE *o) {
 typedef struct {
   const char *specs[64];
   int nspecs;
-  const char *out, *root, *templates, *arch;
-  int check, quick, jit, iters, T, H, threads, reps, cuda, B, rec, once;
+  const char *out, *root, *templates, *arch, *decode;
+  int check, quick, jit, iters, B, T, H, threads, reps, cuda, dtype; /* dtype: -1 any, else ssmc_dtype */
+  int rec, once, decode_set; /* CPU bench: the recurrent column, one forward only, --decode given */
   unsigned long long seed;
 } opts;
 
@@ -49,16 +55,19 @@ static int parse(int argc, char **argv, opts *o) {
   memset(o, 0, sizeof *o);
   o->root = ".";
   o->seed = 1;
+  o->B = 1;
   o->T = 4096;
+  o->dtype = -1;
+  o->decode = "1,512";
   o->H = 4;
   o->reps = 5;
-  o->B = 64;
   o->threads = rt_threads();
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const valued[] = {"-o", "--root", "--templates", "--seed", "--iters", "--T", "--H",
-                                         "--threads", "--reps", "--backend", "--arch", "--B"};
+                                         "--threads", "--reps", "--backend", "--arch", "--B", "--dtype",
+                                         "--decode"};
     for (size_t j = 0; j < sizeof valued / sizeof *valued; j++)
       if (!strcmp(a, valued[j]) && !v) { fprintf(stderr, "ssmc: error: %s needs a value\n", a); return 2; }
 #define VAL(name) (!strcmp(a, name))
@@ -70,13 +79,19 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--templates")) { o->templates = v; i++; }
     else if (VAL("--seed")) { o->seed = strtoull(v, NULL, 10); i++; }
     else if (VAL("--iters")) { o->iters = atoi(v); i++; }
+    else if (VAL("--B")) { o->B = atoi(v); i++; }
     else if (VAL("--T")) { o->T = atoi(v); i++; }
+    else if (VAL("--decode")) { o->decode = v; o->decode_set = 1; i++; }
+    else if (!strcmp(argv[i], "--rec")) o->rec = 1;
+    else if (!strcmp(argv[i], "--once")) o->once = 1;
+    else if (VAL("--dtype")) {
+      if (strcmp(v, "f32") && strcmp(v, "bf16")) { fprintf(stderr, "ssmc: error: --dtype takes f32 or bf16\n"); return 2; }
+      o->dtype = !strcmp(v, "bf16") ? SSMC_BF16 : SSMC_F32;
+      i++;
+    }
     else if (VAL("--H")) { o->H = atoi(v); i++; }
     else if (VAL("--threads")) { o->threads = atoi(v); i++; }
     else if (VAL("--reps")) { o->reps = atoi(v); i++; }
-    else if (VAL("--B")) { o->B = atoi(v); i++; }
-    else if (!strcmp(argv[i], "--rec")) o->rec = 1;
-    else if (!strcmp(argv[i], "--once")) o->once = 1;
     else if (VAL("--arch")) { o->arch = v; i++; }
     else if (VAL("--backend")) {
       if (strcmp(v, "c") && strcmp(v, "cuda")) {
@@ -92,8 +107,8 @@ static int parse(int argc, char **argv, opts *o) {
     else { fprintf(stderr, "ssmc: error: too many specs\n"); return 2; }
 #undef VAL
   }
-  if (o->T < 1 || o->H < 1 || o->threads < 1 || o->reps < 1) {
-    fprintf(stderr, "ssmc: error: --T, --H, --threads and --reps must be positive\n");
+  if (o->B < 1 || o->T < 1 || o->H < 1 || o->threads < 1 || o->reps < 1) {
+    fprintf(stderr, "ssmc: error: --B, --T, --H, --threads and --reps must be positive\n");
     return 2;
   }
   if (o->templates) emit_set_template_dir(o->templates);
@@ -169,34 +184,97 @@ static int cmd_check(const opts *o) {
   return rc ? rc : failed ? 1 : 0;
 }
 
+/* One row of the GPU bench: time, rates, and the fraction of the floor reached. */
+static void gpu_row(const char *name, const char *what, const char *shape, const bench_cuda_res *r, const bench_ceil *cl) {
+  double floor_ms = 1e3 * (r->flops / (cl->mma_bf16_tflops * 1e12) > r->bytes / (cl->copy_gbps * 1e9)
+                               ? r->flops / (cl->mma_bf16_tflops * 1e12)
+                               : r->bytes / (cl->copy_gbps * 1e9));
+  printf("%-44s %-7s %-18s %10.4f ms %8.2f TFLOP/s %7.0f GB/s %6.1f%% of floor (%.4f ms)", name, what, shape, r->ms,
+         r->flops / (r->ms * 1e9), r->bytes / (r->ms * 1e6), 100 * floor_ms / r->ms, floor_ms);
+  if (r->host_us > 0) printf("  host-incl %.1f us", r->host_us);
+  printf("  [%d input copies]\n", r->copies);
+}
+
+static int bench_gpu(gen_set *g, const opts *o) {
+  char err[1024];
+  chk_cuda *gpu = chk_cuda_open(build_cache_dir(), err, sizeof err);
+  if (!gpu) { fprintf(stderr, "ssmc: error: --backend cuda: %s\n", err); return 2; }
+  rt_cuda *c = chk_cuda_device(gpu);
+  const rt_cuda_info *di = rt_cuda_device(c);
+  bench_ceil cl;
+  int rc = 0;
+  if (bench_cuda_ceilings(c, build_cache_dir(), &cl, err, sizeof err)) { fprintf(stderr, "ssmc: error: %s\n", err); rc = 1; }
+  else
+    printf("# device: %s, %d SMs, %s, L2 %d MiB, %s\n# ceilings (measured): copy %.0f GB/s (read + write), bf16 mma.sync "
+           "%.1f TFLOP/s\n# fwd: B=%d T=%d H=%d, initial and final states; decode batches %s; median of %d (CUDA events)\n",
+           di->name, di->sm_count, di->arch, di->l2_bytes >> 20, rt_nvrtc_version(), cl.copy_gbps, cl.mma_bf16_tflops,
+           o->B, o->T, o->H, o->decode, o->reps);
+  for (int i = 0; i < g->n && !rc; i++)
+    for (int j = 0; j < g->u[i]->nk && !rc; j++) {
+      if (o->dtype >= 0 && g->u[i]->k[j].dtype != o->dtype) continue;
+      build_kernel bk;
+      diag d = {0};
+      if (build_get(&g->u[i]->k[j], &g->u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
+      const cls_family *f = &g->u[i]->fam;
+      rt_cuda_mod *m = chk_cuda_module(gpu, bk.k, NULL, err, sizeof err);
+      bench_cuda_res r;
+      char shape[64];
+      if (!m) { fprintf(stderr, "ssmc: error: %s\n", err); rc = 1; }
+      else if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, &r, err, sizeof err)) {
+        fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+        rc = 1;
+      } else {
+        snprintf(shape, sizeof shape, "B%d T%d H%d", o->B, o->T, o->H);
+        gpu_row(bk.k->name, "fwd", shape, &r, &cl);
+      }
+      for (const char *p = o->decode; !rc && *p;) {
+        int nb = (int)strtol(p, (char **)&p, 10);
+        if (*p == ',') p++;
+        if (nb < 1) { fprintf(stderr, "ssmc: error: --decode takes positive batch sizes, e.g. 1,64,512\n"); rc = 2; break; }
+        if (bench_cuda_decode(c, m, f, bk.k, nb, o->H, o->reps < 50 ? 50 : o->reps, o->iters, &r, err, sizeof err)) {
+          fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+          rc = 1;
+        } else {
+          snprintf(shape, sizeof shape, "B%d H%d", nb, o->H);
+          gpu_row(bk.k->name, "decode", shape, &r, &cl);
+        }
+      }
+      build_release(&bk);
+      fflush(stdout);
+    }
+  chk_cuda_close(gpu);
+  return rc;
+}
+
 static int cmd_bench(const opts *o) {
-  if (o->cuda) {
-    fprintf(stderr, "ssmc: error: bench --backend cuda is not built yet (GPU timing is the next step of the CUDA backend); "
-                    "check --backend cuda verifies the CUDA kernels\n");
-    return 2;
-  }
   gen_set g;
   gen_init(&g);
   int rc = load_specs(&g, o);
-  if (!rc)
-    printf("# ssmc bench: T=%d H=%d threads=%d, decode B=%d, lowest median of clean blocks of %d; isa %s;"
-           " FLOPs counted in the recurrent form\n", o->T, o->H, o->threads, o->B, o->reps,
+  if (!rc && o->cuda) rc = bench_gpu(&g, o);
+  int dec = o->once ? 0 : o->decode_set ? atoi(o->decode) : 64; /* CPU decode batch */
+  if (!rc && !o->cuda && o->B > 8) {
+    fprintf(stderr, "ssmc: error: the CPU bench runs at most 8 sequences per forward (--B)\n");
+    rc = 2;
+  } else if (!rc && !o->cuda)
+    printf("# ssmc bench: B=%d T=%d H=%d threads=%d, decode B=%d, lowest median of clean blocks of %d; isa %s;"
+           " FLOPs counted in the recurrent form\n", o->B, o->T, o->H, o->threads, dec, o->reps,
            ssmc_cpu_isa_name(ssmc_cpu_isa()));
-  for (int i = 0; i < g.n && !rc; i++)
+  for (int i = 0; i < g.n && !rc && !o->cuda; i++)
     for (int j = 0; j < g.u[i]->nk && !rc; j++) {
+      if (o->dtype >= 0 && g.u[i]->k[j].dtype != o->dtype) continue;
       build_kernel bk;
       diag d = {0};
       if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
-      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters, o->once ? 0 : o->B, o->rec, o->once};
+      bench_opts bo = {o->T, o->H, o->B, o->threads, o->reps, o->iters, dec, o->rec, o->once};
       bench_result r;
       bench_kernel(&g.u[i]->fam, bk.k, &bo, &r);
-      double tok = (double)o->T;
+      double tok = (double)o->T * o->B;
       double gf = r.flops_per_token * tok * o->H;
       printf("%-44s fwd %8.2f ms %8.0f tok/s %6.1f GFLOP/s%s", bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3,
              gf / r.fwd_ms * 1e-6, o->once ? " (one call)" : r.fwd_clean ? "" : " CONTENDED");
-      if (o->B > 0)
-        printf(" | decode %7.3f ms %8.0f tok/s %6.1f GFLOP/s %6.1f GB/s state%s", r.dec_ms, o->B / r.dec_ms * 1e3,
-               r.flops_per_token * o->B * o->H / r.dec_ms * 1e-6, r.dec_state_bytes / r.dec_ms * 1e-6,
+      if (dec > 0)
+        printf(" | decode %7.3f ms %8.0f tok/s %6.1f GFLOP/s %6.1f GB/s state%s", r.dec_ms, dec / r.dec_ms * 1e3,
+               r.flops_per_token * dec * o->H / r.dec_ms * 1e-6, r.dec_state_bytes / r.dec_ms * 1e-6,
                r.dec_clean ? "" : " CONTENDED");
       if (o->rec)
         printf(" | recurrent %8.2f ms %6.1f GFLOP/s x%.2f", r.rec_ms, gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);

@@ -9,9 +9,16 @@
 #define VD 128
 #define CH 64
 #define BV 64
-#define NT 256
+#define NT 512
+#define SNT 256
 #define DNT 512
 #define PARTS 4
+#define DBV 128
+#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
+#define MM_SPLIT 1 /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+#define KP 132
+#define BVP 72
+#define CP 68
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -26,16 +33,67 @@ __device__ __forceinline__ void st1(elem_t *p, float f) {
 }
 
 /* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs];
- * all in shared memory, c aliasing neither; ends with a block barrier. */
+ * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
+ * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
+ * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
+ * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
+ * = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts. */
+__device__ __forceinline__ unsigned tf32(float x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+template <int NB>
+__device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
+                                         int bcs, int m, int n, int kd, bool acc) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4];
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
+      d[s][0] = acc ? c0[0] : 0.0f; d[s][1] = acc ? c0[1] : 0.0f;
+      d[s][2] = acc ? c1[0] : 0.0f; d[s][3] = acc ? c1[1] : 0.0f;
+    }
+    const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
+    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
+      unsigned ah[4], al[4];
+#pragma unroll
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      (void)al;
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+#if MM_SPLIT
+        unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+        mma8(d[s], al, bh);
+        mma8(d[s], ah, bl);
+#endif
+        mma8(d[s], ah, bh);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
+      c0[0] = d[s][0]; c0[1] = d[s][1]; c1[0] = d[s][2]; c1[1] = d[s][3];
+    }
+  }
+}
 __device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
                    int kd, bool acc) {
-  for (int e = threadIdx.x; e < m * n; e += NT) {
-    const int i = e / n, j = e - i * n;
-    float s = acc ? c[i * ldc + j] : 0.0f;
-    const float *ai = a + i * ars, *bj = b + j * bcs;
-    for (int k = 0; k < kd; k++) s += ai[k * acs] * bj[k * brs];
-    c[i * ldc + j] = s;
-  }
+  /* the widest tiles that still give every warp one */
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   __syncthreads();
 }
 
@@ -64,19 +122,19 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
 
 enum {
   F_IN1 = 0,
-  F_IN2 = 8192,
-  F_IN3 = 12288,
-  F_IN4 = 12352,
-  F_IN5 = 12416,
-  F_QT = 12480,
-  F_A = 20672,
-  F_Z = 24768,
-  F_Y = 32960,
-  F_B = 37056,
-  F_EW = 37120,
-  F_EE = 37184,
-  F_ZDEC = 37248,
-  F_TOTAL = 37376
+  F_IN2 = 8448,
+  F_IN3 = 13056,
+  F_IN4 = 13120,
+  F_IN5 = 13184,
+  F_QT = 13248,
+  F_A = 21696,
+  F_Z = 26048,
+  F_Y = 35264,
+  F_B = 39872,
+  F_EW = 39936,
+  F_EE = 40000,
+  F_ZDEC = 40064,
+  F_TOTAL = 40192
 };
 enum {
   S_HF = 0,
@@ -107,16 +165,16 @@ enum {
   D_DK = 608,
   D_RED = 736,
   D_PS = 768,
-  D_HP = 1792,
-  D_X = 10048,
-  D_XP = 10176,
-  D_HX = 10304,
-  D_TOTAL = 10432
+  D_HF = 1792,
+  D_X = 18688,
+  D_XP = 18816,
+  D_HX = 18944,
+  D_TOTAL = 19072
 };
 
 
 /* ---------------------------------------------------------------- stage solve */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int iters = a.iters > 0 ? a.iters : 30;
@@ -125,7 +183,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) */
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[0];
-  for (int e = threadIdx.x; e < KD * KD; e += NT) {
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
     const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
     hf[e] = h0 ? h0[slot * 8256 + r * (r + 1) / 2 + c] : 0.0f;
   }
@@ -133,8 +191,8 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   float n2 = 0.0f; /* ||H||_F^2 of the chunk-start state, kept by thread 0 */
   {
     float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += NT) s += hf[e] * hf[e];
-    n2 = block_sum(s, red, NT);
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+    n2 = block_sum(s, red, SNT);
   }
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -142,9 +200,9 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   { /* k: (T, a.h_qk, 128) -> CH x 128 */
     float *dst = kc;
     const elem_t *src = (const elem_t *)a.in[1];
-    for (int e = threadIdx.x; e < CH * 128; e += NT) {
+    for (int e = threadIdx.x; e < CH * 128; e += SNT) {
       const int t = e / 128, d = e - t * 128;
-      dst[e] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
+      dst[t * 128 + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
     }
   }
     if (threadIdx.x == 0) {
@@ -174,7 +232,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     float *khk = sm + S_IN1_G;
     for (int g0 = 0; g0 < CH; g0 += 16) {
       mm(p, KD, kc + g0 * KD, KD, 1, hf, KD, 1, 16, KD, KD, false);
-      for (int t = threadIdx.x; t < 16; t += NT) {
+      for (int t = threadIdx.x; t < 16; t += SNT) {
         float s = 0.0f;
         for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
         khk[g0 + t] = s;
@@ -206,14 +264,14 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   { /* q: (T, a.h_qk, 128) -> 16 x 128 */
     float *dst = rh;
     const elem_t *src = (const elem_t *)a.in[0];
-    for (int e = threadIdx.x; e < 16 * 128; e += NT) {
+    for (int e = threadIdx.x; e < 16 * 128; e += SNT) {
       const int t = e / 128, d = e - t * 128;
-      dst[e] = t < L ? ld1(src + (((tok + g0) + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
+      dst[t * 128 + d] = t < L ? ld1(src + (((tok + g0) + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
     }
   }
       }
       __syncthreads();
-      for (int e = threadIdx.x; e < 16 * KD; e += NT) {
+      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
         const int t = g0 + e / KD;
         xp[e] = 0.0f;
         x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
@@ -223,26 +281,26 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
       for (int r = 0; r < iters; r++) {
         mm(p, KD, x, KD, 1, hf, KD, 1, 16, KD, KD, false);
         mm(ax, CH, x, KD, 1, kc, 1, KD, 16, CH, KD, false);
-        for (int e = threadIdx.x; e < 16 * CH; e += NT) {
+        for (int e = threadIdx.x; e < 16 * CH; e += SNT) {
           const int t = g0 + e / CH, s = e - (e / CH) * CH;
           ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
         }
-        for (int e = threadIdx.x; e < 16 * KD; e += NT) p[e] *= expf(hb[g0 + e / KD]);
+        for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
         __syncthreads();
         mm(p, KD, ax, CH, 1, kc, KD, 1, 16, KD, CH, true);
-        for (int e = threadIdx.x; e < 16 * KD; e += NT) {
+        for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
           const int t = g0 + e / KD;
           const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
           const float cs = step[t] * w, mo = w - 1.0f;
           xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
         }
         __syncthreads();
-        for (int t = threadIdx.x; t < 16; t += NT)
+        for (int t = threadIdx.x; t < 16; t += SNT)
           if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
         float *tmp = xp; xp = x; x = xn; xn = tmp;
         __syncthreads();
       }
-      for (int e = threadIdx.x; e < 16 * KD; e += NT) {
+      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
         const int t = e / KD, k = e - t * KD;
         if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * KD + k] = x[e];
       }
@@ -252,23 +310,23 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     {
       float *kw = sm + S_XB;
       const float hl = hb[L - 1], eh = expf(hl);
-      for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      for (int e = threadIdx.x; e < CH * KD; e += SNT) {
         const int s = e / KD;
         kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
       }
-      for (int e = threadIdx.x; e < KD * KD; e += NT) hf[e] *= eh;
+      for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
       __syncthreads();
       mm(hf, KD, kw, 1, KD, kc, KD, 1, KD, KD, CH, true);
     }
     {
       float s = 0.0f;
-      for (int e = threadIdx.x; e < KD * KD; e += NT) s += hf[e] * hf[e];
-      n2 = block_sum(s, red, NT);
+      for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+      n2 = block_sum(s, red, SNT);
     }
   }
   float *ho = a.state_out[0];
   if (ho)
-    for (int e = threadIdx.x; e < 8256; e += NT) {
+    for (int e = threadIdx.x; e < 8256; e += SNT) {
       int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
       while (i * (i + 1) / 2 > e) i--;
       while ((i + 1) * (i + 2) / 2 <= e) i++;
@@ -282,6 +340,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
   const long long slot = it.n * a.h_v + it.h;
+  /* tiles: qt, kc (C, KP); am, akk (C, CP); z (K, BVP); u, y, w0 (C, BVP) */
   float *z = sm + F_Z, *qt = sm + F_QT, *am = sm + F_A, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
   float *zdec = sm + F_ZDEC, *u = sm + F_IN2, *y = sm + F_Y;
   const float *kc = sm + F_IN1;
@@ -295,7 +354,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   const float *z0 = a.state_in[1];
   for (int e = threadIdx.x; e < KD * BV; e += NT) {
     const int k = e / BV, j = e - k * BV;
-    z[e] = z0 ? z0[slot * 16384 + k * VD + v0 + j] : 0.0f;
+    z[k * BVP + j] = z0 ? z0[slot * 16384 + k * VD + v0 + j] : 0.0f;
   }
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
@@ -307,7 +366,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     const elem_t *src = (const elem_t *)a.in[1];
     for (int e = threadIdx.x; e < CH * 128; e += NT) {
       const int t = e / 128, d = e - t * 128;
-      dst[e] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
+      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
     }
   }
   { /* v: (T, a.h_v, 128) -> CH x BV */
@@ -315,7 +374,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     const elem_t *src = (const elem_t *)a.in[2];
     for (int e = threadIdx.x; e < CH * BV; e += NT) {
       const int t = e / BV, d = e - t * BV;
-      dst[e] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + v0 + d) : 0.0f;
+      dst[t * BVP + d] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + v0 + d) : 0.0f;
     }
   }
   { /* g: (T, a.h_v, 1) -> CH x 1 */
@@ -323,7 +382,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     const float *src = (const float *)a.in[3];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
-      dst[e] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
     }
   }
   { /* beta: (T, a.h_v, 1) -> CH x 1 */
@@ -331,7 +390,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     const float *src = (const float *)a.in[4];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
-      dst[e] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
     }
   }
   { /* alpha: (T, a.h_v, 1) -> CH x 1 */
@@ -339,11 +398,34 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     const float *src = (const float *)a.in[5];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
-      dst[e] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
     }
   }
     __syncthreads();
-    /* q~ = sum of coefficient * source; write and erase coefficients; cumulative log decays */
+    /* write and erase coefficients; cumulative log decays b */
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+      ee[t_] = 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+    __syncthreads();
+    /* q~ = sum of coefficient * source */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t_ = e / KD, k = e - t_ * KD;
       float s = 0.0f;
@@ -352,58 +434,43 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
         s += (1.0f * 0.0883883476f * in[5][t_]) * xsrc[((tok + t_) * a.h_v + it.h) * KD + k];
         s += (-1.0f * 0.0883883476f * in[5][t_]) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
       }
-      qt[e] = s;
-    }
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-      ee[t_] = 0.0f;
-    }
-    if (threadIdx.x == 0) {
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
-        if (t_ < L) acc += in[3][t_];
-        b[t_] = acc;
-      }
+      qt[t_ * KP + k] = s;
     }
     __syncthreads();
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
-    __syncthreads();
-    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; AKK(t, s) = e_t k_t . (k_s decayed), s < t */
-    mm(am, CH, qt, KD, 1, kc, 1, KD, CH, CH, KD, false);
+    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
+    mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
-      const float d = (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-      am[e] *= d;
+      am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
     }
     __syncthreads();
     /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      qt[e] *= t < L ? expf(b[t]) : 0.0f;
+      qt[t * KP + k] *= t < L ? expf(b[t]) : 0.0f;
     }
-    for (int e = threadIdx.x; e < CH * BV; e += NT) u[e] *= ew[e / BV];
     __syncthreads();
-    mm(y, BV, qt, KD, 1, z, BV, 1, CH, BV, KD, false);
-    mm(y, BV, am, CH, 1, u, BV, 1, CH, BV, CH, true);
+    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
+    mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
     for (int e = threadIdx.x; e < L * BV; e += NT) {
       const int t = e / BV, j = e - t * BV;
-      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[e]);
+      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
     }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int s = e / KD, k = e - s * KD;
-      qt[e] = s < L ? kc[e] * expf(b[L - 1] - b[s]) : 0.0f;
+      qt[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[L - 1] - b[s]) : 0.0f;
     }
-    for (int e = threadIdx.x; e < KD * BV; e += NT) z[e] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm(z, BV, qt, 1, KD, u, BV, 1, KD, BV, CH, true);
+    mm(z, BVP, qt, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
   float *zo = a.state_out[1];
   if (zo) {
     __syncthreads();
     for (int e = threadIdx.x; e < KD * BV; e += NT) {
       const int k = e / BV, j = e - k * BV;
-      zo[slot * 16384 + k * VD + v0 + j] = z[e];
+      zo[slot * 16384 + k * VD + v0 + j] = z[k * BVP + j];
     }
   }
 }
@@ -416,6 +483,18 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
   const int iters = a.iters > 0 ? a.iters : 30;
   (void)iters;
+  /* PARTS threads per column j of this block's DBV columns, K / PARTS rows each, in registers */
+  float *zg = a.state[1] + slot * 16384;
+  const int part = threadIdx.x / DBV, jl = threadIdx.x - part * DBV, j = blockIdx.y * DBV + jl, k0 = part * (KD / PARTS);
+  float col[KD / PARTS];
+  /* the packed symmetric state, PK elements per thread, loaded before anything waits */
+  float hv[17];
+  float *hg = a.state[0] + slot * 8256;
+#pragma unroll
+  for (int r = 0; r < 17; r++) {
+    const int e = threadIdx.x + r * DNT;
+    hv[r] = e < 8256 ? hg[e] : 0.0f;
+  }
   float *in[SSMC_MAX_IO];
   in[0] = sm + D_IN0;
   for (int d = threadIdx.x; d < 128; d += DNT)
@@ -439,45 +518,71 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   const int t_ = 0;
   (void)t_;
   float *red = sm + D_RED;
-  { /* H: decay + write in packed form, ||H||_F in the same pass, then r matvecs from shared memory */
-    float *hg = a.state[0] + slot * 8256, *hp = sm + D_HP;
+  (void)red;
+  { /* H = decay H + write k k' (packed in global memory, unpacked on chip), ||H||_F in the same
+     * pass, then r Chebyshev matvecs: 4 threads per row, a quarter of the row each */
+    float *hf = sm + D_HF;
     const float *kv = in[1], *bq = in[0];
     const float dh = expf(in[3][t_]);
     const float w = 1.0f * in[4][t_];
     float s2 = 0.0f;
-    for (int e = threadIdx.x; e < 8256; e += DNT) {
-      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-      while (i * (i + 1) / 2 > e) i--;
-      while ((i + 1) * (i + 2) / 2 <= e) i++;
-      const int j = e - i * (i + 1) / 2;
-      const float v = dh * hg[e] + w * kv[i] * kv[j];
-      hg[e] = v;
-      hp[e] = v;
-      s2 += (i == j ? 1.0f : 2.0f) * v * v;
+#pragma unroll
+    for (int r = 0; r < 17; r++) {
+      const int e = threadIdx.x + r * DNT;
+      if (e < 8256) {
+        int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
+        i -= i * (i + 1) / 2 > e;
+        i += (i + 1) * (i + 2) / 2 <= e;
+        const int c = e - i * (i + 1) / 2;
+        const float v = dh * hv[r] + w * kv[i] * kv[c];
+        hg[e] = v;
+        hf[i * KP + c] = v;
+        hf[c * KP + i] = v;
+        s2 += (i == c ? 1.0f : 2.0f) * v * v;
+      }
     }
     const float nr = sqrtf(block_sum(s2, red, DNT)), l = 0.02f * nr + 0.0f;
     const float up = nr + l, sum = up + l;
-    float *x = sm + D_X, *xp = sm + D_XP, *hx = sm + D_HX;
+    float *x = sm + D_X, *xp = sm + D_XP;
     if (sum > 0.0f) {
       const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
       for (int k = threadIdx.x; k < KD; k += DNT) { xp[k] = 0.0f; x[k] = stp * bq[k]; }
       __syncthreads();
       float om = 2.0f;
-      for (int r = 0; r < iters; r++) {
+      /* H stays in registers for the r matvecs: 4 threads per row; thread q4 holds the float4
+       * chunks q4, q4 + 4, ... of its row, so the x chunks a warp reads fall in distinct banks */
+      const int q4 = (int)(threadIdx.x & 3);
+      float4 hr[HROWS][KD / 16];
+#pragma unroll
+      for (int rr = 0; rr < HROWS; rr++) {
+        const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
+#pragma unroll
+        for (int c = 0; c < KD / 16; c++)
+          hr[rr][c] = i < KD ? *(const float4 *)(hf + i * KP + 4 * (q4 + 4 * c)) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+      for (int r = 0; r < iters; r++) { /* one barrier an iteration: x_{r+1} overwrites x_{r-1} */
         om = 4.0f / (4.0f - rho2 * om);
         const float cs = stp * om, mo = om - 1.0f;
-        for (int i = threadIdx.x; i < KD; i += DNT) {
+#pragma unroll
+        for (int rr = 0; rr < HROWS; rr++) {
+          const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
           float acc = 0.0f;
-          for (int j = 0; j < KD; j++) acc += hp[i >= j ? i * (i + 1) / 2 + j : j * (j + 1) / 2 + i] * x[j];
-          hx[i] = acc;
+#pragma unroll
+          for (int c = 0; c < KD / 16; c++) {
+            const float4 xv = *(const float4 *)(x + 4 * (q4 + 4 * c)), hv4 = hr[rr][c];
+            acc += hv4.x * xv.x + hv4.y * xv.y + hv4.z * xv.z + hv4.w * xv.w;
+          }
+          acc += __shfl_xor_sync(0xffffffffu, acc, 1);
+          acc += __shfl_xor_sync(0xffffffffu, acc, 2);
+          if (i < KD && q4 == 0) xp[i] = x[i] - cs * (acc + l * x[i] - bq[i]) + mo * (x[i] - xp[i]);
         }
+        float *tmp = x; x = xp; xp = tmp;
         __syncthreads();
-        for (int k = threadIdx.x; k < KD; k += DNT) {
-          const float xn = x[k] - cs * (hx[k] + l * x[k] - bq[k]) + mo * (x[k] - xp[k]);
-          xp[k] = x[k];
-          x[k] = xn;
-        }
+      }
+      if (x != sm + D_X) { /* the readout takes x from D_X */
+        for (int k = threadIdx.x; k < KD; k += DNT) sm[D_X + k] = x[k];
         __syncthreads();
+        x = sm + D_X;
       }
     } else {
       for (int k = threadIdx.x; k < KD; k += DNT) x[k] = bq[k];
@@ -497,26 +602,27 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   }
   __syncthreads();
   const float *kv = in[1], *vv = in[2];
-  float *zg = a.state[1] + slot * 16384;
   const float w = 1.0f * in[4][t_];
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  /* one pass: update each key row of the column and read it; PARTS threads per column */
-  float *ps = sm + D_PS;
-  const int part = threadIdx.x / VD, j = threadIdx.x - part * VD, k0 = part * (KD / PARTS);
+  float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
+#pragma unroll
+  for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
+  /* one pass: update each key row of the column and read it */
   float y = 0.0f;
   const float wv = w * vv[j];
+#pragma unroll
   for (int r = 0; r < KD / PARTS; r++) {
     const int k = k0 + r;
-    const float zn = dk[k] * zg[k * VD + j] + kv[k] * wv;
+    const float zn = dk[k] * col[r] + kv[k] * wv;
     zg[k * VD + j] = zn;
     y += qt[k] * zn;
   }
-  ps[part * VD + j] = y;
+  ps[part * DBV + jl] = y;
   __syncthreads();
   if (part == 0) {
-    for (int p = 1; p < PARTS; p++) y += ps[p * VD + j];
+    for (int p = 1; p < PARTS; p++) y += ps[p * DBV + jl];
     st1(o + j, y);
   }
 }
 
-// ssmc-launch bv=64 ws_tok=128 solve grid=items threads=256 smem=161920; fwd grid=items_vtiles threads=256 smem=149504; decode grid=items threads=512 smem=41728
+// ssmc-launch bv=64 dbv=128 ws_tok=128 solve grid=items threads=256 smem=161920; fwd grid=items_vtiles threads=512 smem=160768; decode grid=items threads=512 smem=76288

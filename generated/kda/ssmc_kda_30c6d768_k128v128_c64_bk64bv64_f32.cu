@@ -2,16 +2,23 @@
 // Kernel   ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32
 // Family   kda (spec hash 30c6d768c6e72e79)
 // Recognized: S: per-key decay + rank-1 erase, write v
-// CUDA module: chunkwise forward (chunk 64, value tile 16) and decode, f32 inputs, fp32 states.
+// CUDA module: chunkwise forward (chunk 64, value tile 32) and decode, f32 inputs, fp32 states.
 #include "ssmc_kernel.h"
 
 #define KD 128
 #define VD 128
 #define CH 64
-#define BV 16
-#define NT 256
-#define DNT 512
+#define BV 32
+#define NT 512
+#define SNT 256
+#define DNT 128
 #define PARTS 4
+#define DBV 32
+#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
+#define MM_SPLIT 1 /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+#define KP 132
+#define BVP 40
+#define CP 68
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -21,16 +28,67 @@ __device__ __forceinline__ float ld1(const elem_t *p) { return *p; }
 __device__ __forceinline__ void st1(elem_t *p, float f) { *p = f; }
 
 /* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs];
- * all in shared memory, c aliasing neither; ends with a block barrier. */
+ * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
+ * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
+ * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
+ * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
+ * = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts. */
+__device__ __forceinline__ unsigned tf32(float x) {
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+template <int NB>
+__device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
+                                         int bcs, int m, int n, int kd, bool acc) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4];
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
+      d[s][0] = acc ? c0[0] : 0.0f; d[s][1] = acc ? c0[1] : 0.0f;
+      d[s][2] = acc ? c1[0] : 0.0f; d[s][3] = acc ? c1[1] : 0.0f;
+    }
+    const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
+    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
+      unsigned ah[4], al[4];
+#pragma unroll
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      (void)al;
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+#if MM_SPLIT
+        unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+        mma8(d[s], al, bh);
+        mma8(d[s], ah, bl);
+#endif
+        mma8(d[s], ah, bh);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
+      c0[0] = d[s][0]; c0[1] = d[s][1]; c1[0] = d[s][2]; c1[1] = d[s][3];
+    }
+  }
+}
 __device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
                    int kd, bool acc) {
-  for (int e = threadIdx.x; e < m * n; e += NT) {
-    const int i = e / n, j = e - i * n;
-    float s = acc ? c[i * ldc + j] : 0.0f;
-    const float *ai = a + i * ars, *bj = b + j * bcs;
-    for (int k = 0; k < kd; k++) s += ai[k * acs] * bj[k * brs];
-    c[i * ldc + j] = s;
-  }
+  /* the widest tiles that still give every warp one */
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
   __syncthreads();
 }
 
@@ -59,20 +117,18 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
 
 enum {
   F_IN1 = 0,
-  F_IN2 = 8192,
-  F_IN3 = 9216,
-  F_IN4 = 17408,
-  F_QT = 17472,
-  F_A = 25664,
-  F_Z = 29760,
-  F_Y = 31808,
-  F_EW = 32832,
-  F_EE = 32896,
-  F_ZDEC = 32960,
-  F_AKK = 33088,
-  F_W0 = 37184,
+  F_IN2 = 8448,
+  F_IN3 = 11008,
+  F_IN4 = 19456,
+  F_QT = 19520,
+  F_A = 27968,
+  F_Z = 32320,
+  F_Y = 37440,
+  F_EW = 40000,
+  F_EE = 40064,
+  F_ZDEC = 40128,
   F_B = F_IN3,
-  F_TOTAL = 38208
+  F_TOTAL = 40256
 };
 enum {
   D_IN0 = 0,
@@ -84,7 +140,7 @@ enum {
   D_DK = 672,
   D_RED = 800,
   D_PS = 832,
-  D_TOTAL = 1856
+  D_TOTAL = 1088
 };
 
 
@@ -95,6 +151,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
   const long long slot = it.n * a.h_v + it.h;
+  /* tiles: qt, kc (C, KP); am, akk (C, CP); z (K, BVP); u, y, w0 (C, BVP) */
   float *z = sm + F_Z, *qt = sm + F_QT, *am = sm + F_A, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
   float *zdec = sm + F_ZDEC, *u = sm + F_IN2, *y = sm + F_Y;
   const float *kc = sm + F_IN1;
@@ -107,7 +164,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   const float *z0 = a.state_in[0];
   for (int e = threadIdx.x; e < KD * BV; e += NT) {
     const int k = e / BV, j = e - k * BV;
-    z[e] = z0 ? z0[slot * 16384 + k * VD + v0 + j] : 0.0f;
+    z[k * BVP + j] = z0 ? z0[slot * 16384 + k * VD + v0 + j] : 0.0f;
   }
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -118,7 +175,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
     const elem_t *src = (const elem_t *)a.in[1];
     for (int e = threadIdx.x; e < CH * 128; e += NT) {
       const int t = e / 128, d = e - t * 128;
-      dst[e] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
+      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
     }
   }
   { /* v: (T, a.h_v, 128) -> CH x BV */
@@ -126,7 +183,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
     const elem_t *src = (const elem_t *)a.in[2];
     for (int e = threadIdx.x; e < CH * BV; e += NT) {
       const int t = e / BV, d = e - t * BV;
-      dst[e] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + v0 + d) : 0.0f;
+      dst[t * BVP + d] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + v0 + d) : 0.0f;
     }
   }
   { /* gk: (T, a.h_v, 128) -> CH x 128 */
@@ -134,7 +191,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
     const float *src = (const float *)a.in[3];
     for (int e = threadIdx.x; e < CH * 128; e += NT) {
       const int t = e / 128, d = e - t * 128;
-      dst[e] = t < L ? src[((tok + t) * a.h_v + it.h) * 128 + 0 + d] : 0.0f;
+      dst[t * KP + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 128 + 0 + d] : 0.0f;
     }
   }
   { /* beta: (T, a.h_v, 1) -> CH x 1 */
@@ -142,88 +199,99 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
     const float *src = (const float *)a.in[4];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
-      dst[e] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
     }
   }
     __syncthreads();
-    /* q~ = sum of coefficient * source; write and erase coefficients; cumulative log decays */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t_ = e / KD, k = e - t_ * KD;
-      float s = 0.0f;
-      if (t_ < L) {
-        s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
-      }
-      qt[e] = s;
-    }
+    /* write and erase coefficients; cumulative log decays b */
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
       ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
     }
     for (int k = threadIdx.x; k < KD; k += NT) {
       float acc = 0.0f;
-      for (int t = 0; t < CH; t++) { if (t < L) acc += in[3][t * KD + k]; b[t * KD + k] = acc; }
+      for (int t = 0; t < CH; t++) { if (t < L) acc += in[3][t * KP + k]; b[t * KP + k] = acc; }
       zdec[k] = expf(acc);
     }
+    for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
     __syncthreads();
-    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; AKK(t, s) = e_t k_t . (k_s decayed), s < t */
+    /* pseudo-values u_t = w_t v_t - e_t (k_t e^{b_t})' Z + sum_{s<t} NAKK(t, s) u_s,
+     * NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t (in am) */
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      qt[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(t) * KP + k]) : 0.0f; /* k e^b */
+    }
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
-      float acc = 0.0f, acck = 0.0f;
-      if (s <= t && t < L)
-        for (int k = 0; k < KD; k++) {
-          const float d = expf(b[t * KD + k] - b[s * KD + k]) * kc[s * KD + k];
-          acc += qt[t * KD + k] * d;
-          acck += kc[t * KD + k] * d;
+      float acck = 0.0f;
+      if (s < t && t < L)
+        for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+      am[t * CP + s] = -ee[t] * acck;
+    }
+    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
+    for (int e = threadIdx.x; e < CH * BV; e += NT) {
+      const int t = e / BV, j = e - t * BV;
+      u[t * BVP + j] -= ee[t] * y[t * BVP + j];
+    }
+    __syncthreads();
+    /* in blocks of 16 rows: the rows above on tensor cores, then the 16 x 16 unit lower triangle,
+     * one thread per column (a column depends on itself only: no barrier inside) */
+    for (int r0 = 0; r0 < CH; r0 += 16) {
+      if (r0) mm(u + r0 * BVP, BVP, am + r0 * CP, CP, 1, u, BVP, 1, 16, BV, r0, true);
+      for (int j = threadIdx.x; j < BV; j += NT)
+        for (int t = r0 + 1; t < r0 + 16; t++) {
+          float s = u[t * BVP + j];
+          for (int r = r0; r < t; r++) s += am[t * CP + r] * u[r * BVP + j];
+          u[t * BVP + j] = s;
         }
-      am[e] = acc;
-      sm[F_AKK + e] = s < t ? ee[t] * acck : 0.0f;
+      __syncthreads();
+    }
+    /* q~ = sum of coefficient * source */
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t_ = e / KD, k = e - t_ * KD;
+      float s = 0.0f;
+      if (t_ < L) {
+        s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
+      }
+      qt[t_ * KP + k] = s;
+    }
+    __syncthreads();
+    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      float acc = 0.0f;
+      if (s <= t && t < L)
+        for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+      am[t * CP + s] = acc;
     }
     __syncthreads();
     /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      qt[e] *= t < L ? expf(b[(t) * KD + k]) : 0.0f;
-    }
-    for (int e = threadIdx.x; e < CH * BV; e += NT) u[e] *= ew[e / BV];
-    __syncthreads();
-    mm(y, BV, qt, KD, 1, z, BV, 1, CH, BV, KD, false);
-    /* pseudo-values: u_t = w_t v_t - e_t (k_t e^{b_t})' Z - sum_{s<t} AKK(t, s) u_s (forward substitution) */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      qt[e] = t < L ? kc[e] * expf(b[(t) * KD + k]) : 0.0f; /* k e^b, reusing q~'s buffer */
+      qt[t * KP + k] *= t < L ? expf(b[(t) * KP + k]) : 0.0f;
     }
     __syncthreads();
-    mm(sm + F_W0, BV, qt, KD, 1, z, BV, 1, CH, BV, KD, false);
-    for (int e = threadIdx.x; e < CH * BV; e += NT) u[e] -= ee[e / BV] * sm[F_W0 + e];
-    __syncthreads();
-    for (int t = 1; t < L; t++) {
-      for (int j = threadIdx.x; j < BV; j += NT) {
-        float s = u[t * BV + j];
-        for (int r = 0; r < t; r++) s -= sm[F_AKK + t * CH + r] * u[r * BV + j];
-        u[t * BV + j] = s;
-      }
-      __syncthreads();
-    }
-    mm(y, BV, am, CH, 1, u, BV, 1, CH, BV, CH, true);
+    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
+    mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
     for (int e = threadIdx.x; e < L * BV; e += NT) {
       const int t = e / BV, j = e - t * BV;
-      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[e]);
+      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
     }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int s = e / KD, k = e - s * KD;
-      qt[e] = s < L ? kc[e] * expf(b[(L - 1) * KD + k] - b[(s) * KD + k]) : 0.0f;
+      qt[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[(L - 1) * KP + k] - b[(s) * KP + k]) : 0.0f;
     }
-    for (int e = threadIdx.x; e < KD * BV; e += NT) z[e] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm(z, BV, qt, 1, KD, u, BV, 1, KD, BV, CH, true);
+    mm(z, BVP, qt, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();
     for (int e = threadIdx.x; e < KD * BV; e += NT) {
       const int k = e / BV, j = e - k * BV;
-      zo[slot * 16384 + k * VD + v0 + j] = z[e];
+      zo[slot * 16384 + k * VD + v0 + j] = z[k * BVP + j];
     }
   }
 }
@@ -236,6 +304,13 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
   const int iters = a.iters > 0 ? a.iters : 0;
   (void)iters;
+  /* PARTS threads per column j of this block's DBV columns, K / PARTS rows each, in registers */
+  float *zg = a.state[0] + slot * 16384;
+  const int part = threadIdx.x / DBV, jl = threadIdx.x - part * DBV, j = blockIdx.y * DBV + jl, k0 = part * (KD / PARTS);
+  float col[KD / PARTS];
+  /* the state column is loaded before anything waits (no input is needed to address it) */
+#pragma unroll
+  for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
   float *in[SSMC_MAX_IO];
   in[0] = sm + D_IN0;
   for (int d = threadIdx.x; d < 128; d += DNT)
@@ -256,6 +331,7 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   const int t_ = 0;
   (void)t_;
   float *red = sm + D_RED;
+  (void)red;
   float *qt = sm + D_QT, *dk = sm + D_DK;
   for (int k = threadIdx.x; k < KD; k += DNT) {
     float s = 0.0f;
@@ -265,34 +341,32 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   }
   __syncthreads();
   const float *kv = in[1], *vv = in[2];
-  float *zg = a.state[0] + slot * 16384;
   const float w = 1.0f * in[4][t_];
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  /* one read of the state for S k and S q (PARTS threads per column, K / PARTS rows each, kept in
-   * registers), then u = w v - e S k, y = S q + u (k . q), one write */
+  float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
+  /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
+   * y = S q + u (k . q), one write */
   const float e = 1.0f * in[4][t_];
-  float kq = 0.0f;
-  for (int k = 0; k < KD; k++) kq += kv[k] * qt[k];
-  float *ps = sm + D_PS; /* (2, PARTS, V) partial sums */
-  const int part = threadIdx.x / VD, j = threadIdx.x - part * VD, k0 = part * (KD / PARTS);
-  float col[KD / PARTS], sk = 0.0f, sq = 0.0f;
+  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
+  for (int k = (int)(threadIdx.x & 31); k < KD; k += 32) kq += kv[k] * qt[k];
+  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
+  float sk = 0.0f, sq = 0.0f;
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) {
-    col[r] = zg[(k0 + r) * VD + j];
     sk += dk[k0 + r] * kv[k0 + r] * col[r];
     sq += dk[k0 + r] * qt[k0 + r] * col[r];
   }
-  ps[part * VD + j] = sk;
-  ps[(PARTS + part) * VD + j] = sq;
+  ps[part * DBV + jl] = sk;
+  ps[(PARTS + part) * DBV + jl] = sq;
   __syncthreads();
   sk = 0.0f;
   sq = 0.0f;
 #pragma unroll
-  for (int p = 0; p < PARTS; p++) { sk += ps[p * VD + j]; sq += ps[(PARTS + p) * VD + j]; }
+  for (int p = 0; p < PARTS; p++) { sk += ps[p * DBV + jl]; sq += ps[(PARTS + p) * DBV + jl]; }
   const float uj = w * vv[j] - e * sk;
   if (part == 0) st1(o + j, sq + uj * kq);
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=16 ws_tok=0 fwd grid=items_vtiles threads=256 smem=152832; decode grid=items threads=512 smem=7424
+// ssmc-launch bv=32 dbv=32 ws_tok=0 fwd grid=items_vtiles threads=512 smem=161024; decode grid=items_dtiles threads=128 smem=4352

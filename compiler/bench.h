@@ -1,16 +1,22 @@
 /* compiler stage: CPU throughput of a kernel (a benchmark, not a test).
- * Times the chunkwise forward and the recurrent form (the decode kernel
- * stepped token by token over the same sequence) at T tokens and H heads:
- * warm-up, then the median of several runs, wall clock. */
+ * Times the chunkwise forward at T tokens and H heads (the kernel call only),
+ * the decode of B sequences (one token each, states in place) and, on request,
+ * the recurrent form (the decode kernel stepped token by token over the same
+ * sequence). Timings are the lowest median of clean blocks (bench.c says what
+ * clean means), wall clock. */
 #ifndef SSMC_BENCH_H
 #define SSMC_BENCH_H
 #include <stdio.h>
 #include "cls.h"
 #include "ssmc_kernel.h"
 
-typedef struct { int T, H, N, threads, reps, iters; } bench_opts;
+typedef struct { int T, H, N, threads, reps, iters, B, rec, once; } bench_opts; /* once: one forward, untimed blocks (callgrind) */
 
-typedef struct { double fwd_ms, rec_ms, flops_per_token; } bench_result;
+typedef struct {
+  double fwd_ms, rec_ms, dec_ms, flops_per_token;
+  double dec_state_bytes; /* state bytes read + written by one decode call */
+  int fwd_clean, dec_clean; /* clean blocks behind the figure (0: contended) */
+} bench_result;
 
 /* FLOPs per token per head in the recurrent form (a multiply-add counts 2):
  * state updates and readouts 2*KV each (3 for a rank-1 erase), a symmetric

@@ -1,6 +1,7 @@
 /* compiler stage: kernel acquisition (see build.h). */
 #include "build.h"
 #include "jit.h"
+#include "rt_isa.h"
 #include "spec.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,9 @@ int build_get(const emit_kernel *ek, const cls_family *fam, int force_jit, const
   char *src = malloc(n);
   snprintf(src, n, "%s\n%s", ek->source, desc);
   free(desc);
-  jit_module *m = jit_compile(src, ek->path, hdrs, SSMC_CPU_TARGET, cache_dir, &out->from_cache, err, sizeof err);
+  /* the in-process compiler targets this CPU: x86-64-v4 where it has AVX-512 */
+  const char *cpu = ssmc_cpu_isa_max() >= 4 ? "x86-64-v4" : SSMC_CPU_TARGET;
+  jit_module *m = jit_compile(src, ek->path, hdrs, cpu, cache_dir, &out->from_cache, err, sizeof err);
   free(src);
 #ifndef SSMC_HAVE_JIT
   if (!m && fam) return describe_only(ek, fam, out);

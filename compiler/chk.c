@@ -150,6 +150,36 @@ void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   out_to_double(b);
 }
 
+void chk_batch_scale_input(chk_batch *b, int i, double f) {
+  int64_t n = b->T * b->H_in[i] * b->D[i];
+  int bf = b->k->dtype == SSMC_BF16 && !ssmc_input_is_gate(b->k, i);
+  for (int64_t j = 0; j < n; j++) {
+    float v = (float)(b->in_d[i][j] * f);
+    if (bf) {
+      uint16_t h = orc_f32_to_bf16(v);
+      ((uint16_t *)b->in_k[i])[j] = h;
+      b->in_d[i][j] = orc_bf16_to_f32(h);
+    } else {
+      ((float *)b->in_k[i])[j] = v;
+      b->in_d[i][j] = v;
+    }
+  }
+}
+
+void chk_time_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
+  ssmc_fwd_args a = {0};
+  a.n_seqs = b->sh.n;
+  a.h_qk = b->sh.h_qk;
+  a.h_v = b->sh.h_v;
+  a.cu_seqlens = b->cu;
+  for (int i = 0; i < b->n_in; i++) a.in[i] = b->in_k[i];
+  a.out = b->out_k;
+  a.aux_out[0] = k->n_aux ? b->x_k : NULL;
+  for (int i = 0; i < b->n_st; i++) { a.state_in[i] = b->st0[i]; a.state_out[i] = b->st1[i]; }
+  a.iters = iters;
+  run_fwd(b, k, &a, b->T, threads);
+}
+
 void chk_run_decode(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   const chk_shape *sh = &b->sh;
   int N = sh->n, maxlen = 0;

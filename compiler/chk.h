@@ -48,6 +48,10 @@ void chk_batch_set_backend(chk_batch *b, const chk_backend *be);
 const char *chk_batch_error(const chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
+/* Multiplies input i by f (kernel buffers re-rounded for bf16): e.g. stronger decays. */
+void chk_batch_scale_input(chk_batch *b, int i, double f);
+/* The same forward, and nothing else (no conversion of the outputs): what bench times. */
+void chk_time_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
 /* Forward in two calls, [0, t1) then the rest, passing the state between them
  * (a batch of one sequence). */
 void chk_run_fwd_split(chk_batch *b, const ssmc_kernel *k, int64_t t1, int threads, int iters);

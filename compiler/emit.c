@@ -1,5 +1,6 @@
 /* compiler stage: emission (see emit.h). */
 #include "emit.h"
+#include "cost.h"
 #include "emb.h"
 #include "sbx.h"
 #include <stdarg.h>
@@ -148,8 +149,8 @@ static char *build_context(const cls_family *f, int dtype, int bk, int bv, const
   sb_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\", version = \"%s\",\n  summary = ", name, s->family,
          s->hash, SSMC_VERSION);
   lua_str(&b, f->summary);
-  sb_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\",\n  inputs = {\n", s->K, s->V, s->chunk,
-         bk, bv, dtype ? "bf16" : "f32");
+  sb_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\", rec_below = %d,\n  inputs = {\n", s->K, s->V,
+         s->chunk, bk, bv, dtype ? "bf16" : "f32", cost_rec_below(f));
   for (int i = 0; i < s->n_in; i++) {
     const spec_input *in = &s->in[i];
     /* the same rule as ssmc_input_is_gate / ssmc_input_qk_heads in the ABI header */
@@ -346,6 +347,10 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
              ex_dim_name(s->st[j].cols), s->st[j].symmetric ? " symmetric, packed lower triangle" : " stored (K,V)");
     if (f->has_solve) sb_add(&b, "  aux 0 %s (T,h_v,K) f32\n  iters default %d (runtime argument)\n",
                              s->rd[f->solve_rd].name, f->iters);
+    int rb = cost_rec_below(f);
+    if (rb >= 1 << 30) sb_add(&b, "  cpu_fwd recurrent at every length (cost model, compiler/cost.c)\n");
+    else if (rb > 0) sb_add(&b, "  cpu_fwd recurrent below T=%d, chunkwise from there (cost model, compiler/cost.c)\n", rb);
+    else sb_add(&b, "  cpu_fwd chunkwise at every length\n");
     sb_add(&b, "  entry %s_fwd (chunkwise forward, cu_seqlens, state in/out)\n"
                "  entry %s_decode (one token per sequence, state slots updated in place)\n",
            k->name, k->name);

@@ -10,6 +10,9 @@
 int rt_threads(void);
 /* Returns 0, or -1 if memory for the workspace could not be had. */
 int rt_run_fwd(const ssmc_kernel *k, const ssmc_fwd_args *a, int nthreads);
+/* The value-column split rt_run_fwd uses for `items` (sequence, head) pairs on nthreads threads
+ * (ssmc_fwd_args.v_parts): > 1 when there are fewer items than threads. */
+int rt_fwd_v_parts(const ssmc_kernel *k, int64_t items, int nthreads);
 int rt_run_decode(const ssmc_kernel *k, const ssmc_decode_args *a, int nthreads);
 
 #endif

@@ -9,7 +9,7 @@ struct rtp_pool {
   pthread_t *th;
   pthread_mutex_t mu;
   pthread_cond_t go, done;
-  uint64_t gen;    /* job generation, under mu */
+  atomic_ullong gen; /* job generation: written under mu, read by spinning workers too */
   int busy, quit;  /* workers still in the current job, under mu */
   rtp_fn fn;
   void *ctx;
@@ -18,6 +18,13 @@ struct rtp_pool {
 };
 
 typedef struct { rtp_pool *p; int id; } rtp_arg;
+
+#define RTP_SPIN 20000 /* pause iterations (a few hundred microseconds) before sleeping */
+#if defined(__x86_64__) || defined(__i386__)
+#define rtp_pause() __builtin_ia32_pause()
+#else
+#define rtp_pause() ((void)0)
+#endif
 
 static void rtp_work(rtp_pool *p, int id) {
   for (;;) {
@@ -34,10 +41,13 @@ static void *rtp_main(void *v) {
   rtp_pool *p = a.p;
   uint64_t seen = 0;
   for (;;) {
+    /* a short spin first: back-to-back jobs (decode steps) start without a wake-up */
+    for (int i = 0; i < RTP_SPIN && atomic_load_explicit(&p->gen, memory_order_acquire) == seen; i++)
+      rtp_pause();
     pthread_mutex_lock(&p->mu);
     while (p->gen == seen && !p->quit) pthread_cond_wait(&p->go, &p->mu);
     if (p->quit) { pthread_mutex_unlock(&p->mu); return NULL; }
-    seen = p->gen;
+    seen = atomic_load(&p->gen);
     pthread_mutex_unlock(&p->mu);
     rtp_work(p, a.id);
     pthread_mutex_lock(&p->mu);
@@ -91,7 +101,7 @@ void rtp_run(rtp_pool *p, rtp_fn fn, void *ctx, int64_t n_items, int64_t grain) 
   atomic_store(&p->next, 0);
   pthread_mutex_lock(&p->mu);
   p->busy = p->n - 1;
-  p->gen++;
+  atomic_fetch_add(&p->gen, 1);
   pthread_cond_broadcast(&p->go);
   pthread_mutex_unlock(&p->mu);
   rtp_work(p, 0);

@@ -42,6 +42,11 @@ typedef struct ssmc_fwd_args {
   const float *state_in[SSMC_MAX_IO];/* per state: (N, h_v, S) or NULL (zero state) */
   float *state_out[SSMC_MAX_IO];     /* per state: (N, h_v, S) or NULL; may alias state_in */
   int32_t iters;                     /* solver iterations; <= 0: the spec's default */
+  int32_t v_parts;                   /* CPU: > 1 splits each item's value columns into v_parts equal ranges
+                                        (a multiple of bv each): item = (n * h_v + h) * v_parts + part.
+                                        0 or 1: no split. Kernels with a solve ignore it (n_aux > 0). */
+  int32_t rec_below;                 /* CPU: sequences shorter than this run token by token (the recurrent
+                                        form); 0: the kernel's cost-model default (manifest); < 0: never */
 } ssmc_fwd_args;
 
 /* One token per sequence; states live in slots and are updated in place.

@@ -27,6 +27,7 @@
 @ if sv then alloc('HB', (C + 1) * K * K); alloc('DH', K * K); alloc('X', C * K); alloc('NRM', C); alloc('HW', C)
 @   alloc('HD', C); alloc('CA', K); alloc('CB', K); alloc('CC', K); alloc('CHX', K); alloc('GV', K) end
 @ per = K * V + (sv and K * K or 0)
+#if !defined(SSMC_ISA_SUFFIX) /* an ISA variant compilation (CMakeLists.txt) defines forward and decode only */
 
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ${P.name}
@@ -491,3 +492,4 @@ void ${P.name}_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end,
     }
   }
 }
+#endif

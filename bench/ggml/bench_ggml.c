@@ -427,19 +427,19 @@ static void bench(runner_t *r, const char *op, const char *mode, shape_t sh, int
 
 static void usage(const char *argv0) {
     fprintf(stderr,
-            "usage: %s [--threads N] [--reps N] [--decode-reps N] [--warmup N] [--T N] [--B N]\n"
+            "usage: %s [--threads N] [--reps N] [--decode-reps N] [--warmup N] [--T N] [--H N] [--B N]\n"
             "          [--blocks N] [--attempts N] [--attempt-sleep S] [--check | --no-check]\n"
             "  defaults: threads=2 reps=11 decode-reps=101 warmup=2 T=4096 (fwd) B=64 (decode)\n"
             "  blocks=3 attempts=20 attempt-sleep=2.0: best median of `blocks` clean timed\n"
             "  blocks; contended blocks are retried, `attempts` blocks at most\n"
-            "  H=4 K=V=128 are fixed (ssmc benchmark shapes); --check (default on) verifies\n"
+            "  H=4 (--H) K=V=128 (ssmc benchmark shapes); --check (default on) verifies\n"
             "  the op semantics against a naive C reference at small T before timing.\n",
             argv0);
 }
 
 int main(int argc, char **argv) {
     int n_threads = 2, reps = 11, dreps = 101, warmup = 2, check = 1;
-    int64_t T = 4096, Bdec = 64;
+    int64_t T = 4096, Bdec = 64, H = 4;
     int attempts = 20, blocks = 3;
     double att_sleep = 2.0;
     for (int i = 1; i < argc; ++i) {
@@ -451,6 +451,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--warmup") && more) warmup = atoi(argv[++i]);
         else if (!strcmp(a, "--T") && more) T = atoll(argv[++i]);
         else if (!strcmp(a, "--B") && more) Bdec = atoll(argv[++i]);
+        else if (!strcmp(a, "--H") && more) H = atoll(argv[++i]);
         else if (!strcmp(a, "--blocks") && more) blocks = atoi(argv[++i]);
         else if (!strcmp(a, "--attempts") && more) attempts = atoi(argv[++i]);
         else if (!strcmp(a, "--attempt-sleep") && more) att_sleep = atof(argv[++i]);
@@ -459,7 +460,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(argv[0]); return 0; }
         else { usage(argv[0]); return 2; }
     }
-    if (n_threads < 1 || reps < 5 || dreps < 5 || warmup < 0 || T < 1 || Bdec < 1 || attempts < 1 ||
+    if (n_threads < 1 || reps < 5 || dreps < 5 || warmup < 0 || T < 1 || Bdec < 1 || H < 1 || attempts < 1 ||
         blocks < 1 || att_sleep < 0) {
         fprintf(stderr, "bad arguments (reps and decode-reps must be >= 5)\n");
         return 2;
@@ -481,8 +482,8 @@ int main(int argc, char **argv) {
         if (!ok) { fprintf(stderr, "semantic check FAILED\n"); return 1; }
     }
 
-    const shape_t fwd = {.H = 4, .K = 128, .V = 128, .T = T, .B = 1};
-    const shape_t dec = {.H = 4, .K = 128, .V = 128, .T = 1, .B = Bdec};
+    const shape_t fwd = {.H = H, .K = 128, .V = 128, .T = T, .B = 1};
+    const shape_t dec = {.H = H, .K = 128, .V = 128, .T = 1, .B = Bdec};
     bench(&r, "ssm_scan", "fwd", fwd, warmup, reps, blocks, attempts, att_sleep);
     bench(&r, "ssm_scan", "decode", dec, warmup * 5, dreps, blocks, attempts, att_sleep);
     bench(&r, "gated_delta_net", "fwd", fwd, warmup, reps, blocks, attempts, att_sleep);

@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "bench_cuda.h"
 #include "bwdb.h"
+#include "rt_isa.h"
 #include "build.h"
 #include "chk.h"
 #include "chk_cuda.h"
@@ -27,10 +28,12 @@ static void usage(FILE *o) {
           "                               compare every kernel (forward, decode, CPU backward gradients)\n"
           "                               with the fp64 oracle (CPU or GPU)\n"
           "  bench SPEC... [--B N] [--T N] [--H N] [--threads N] [--reps N] [--dtype f32|bf16]\n"
-          "        [--backend c|cuda] [--decode B1,B2,...] [--no-bwd]\n"
-          "                               throughput: CPU chunkwise vs recurrent, forward + backward;\n"
-          "                               GPU chunkwise forward and decode against the measured copy\n"
-          "                               and tensor-core ceilings\n"
+          "        [--backend c|cuda] [--decode B1,B2,...] [--rec] [--once] [--no-bwd]\n"
+          "                               throughput: CPU forward (B sequences) and decode (the first\n"
+          "                               --decode batch, default 64); --rec adds the token-by-token\n"
+          "                               form, --once runs one forward (callgrind), then forward +\n"
+          "                               backward; GPU chunkwise forward and decode against the\n"
+          "                               measured copy and tensor-core ceilings\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
           "                               local memory and spills per stage (no GPU needed)\n"
@@ -48,6 +51,7 @@ typedef struct {
   const char *out, *root, *templates, *arch, *decode;
   int check, quick, jit, iters, B, T, H, threads, reps, cuda, dtype; /* dtype: -1 any, else ssmc_dtype */
   int no_bwd;
+  int rec, once, decode_set; /* CPU bench: the recurrent column, one forward only, --decode given */
   unsigned long long seed;
 } opts;
 
@@ -82,7 +86,9 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--iters")) { o->iters = atoi(v); i++; }
     else if (VAL("--B")) { o->B = atoi(v); i++; }
     else if (VAL("--T")) { o->T = atoi(v); i++; }
-    else if (VAL("--decode")) { o->decode = v; i++; }
+    else if (VAL("--decode")) { o->decode = v; o->decode_set = 1; i++; }
+    else if (!strcmp(argv[i], "--rec")) o->rec = 1;
+    else if (!strcmp(argv[i], "--once")) o->once = 1;
     else if (VAL("--dtype")) {
       if (strcmp(v, "f32") && strcmp(v, "bf16")) { fprintf(stderr, "ssmc: error: --dtype takes f32 or bf16\n"); return 2; }
       o->dtype = !strcmp(v, "bf16") ? SSMC_BF16 : SSMC_F32;
@@ -250,25 +256,36 @@ static int cmd_bench(const opts *o) {
   gen_init(&g);
   int rc = load_specs(&g, o);
   if (!rc && o->cuda) rc = bench_gpu(&g, o);
-  else if (!rc)
-    printf("# ssmc bench: T=%d H=%d threads=%d, median of %d; FLOPs counted in the recurrent form\n", o->T, o->H,
-           o->threads, o->reps);
+  int dec = o->once ? 0 : o->decode_set ? atoi(o->decode) : 64; /* CPU decode batch */
+  if (!rc && !o->cuda && o->B > 8) {
+    fprintf(stderr, "ssmc: error: the CPU bench runs at most 8 sequences per forward (--B)\n");
+    rc = 2;
+  } else if (!rc && !o->cuda)
+    printf("# ssmc bench: B=%d T=%d H=%d threads=%d, decode B=%d, lowest median of clean blocks of %d; isa %s;"
+           " FLOPs counted in the recurrent form\n", o->B, o->T, o->H, o->threads, dec, o->reps,
+           ssmc_cpu_isa_name(ssmc_cpu_isa()));
   for (int i = 0; i < g.n && !rc && !o->cuda; i++)
     for (int j = 0; j < g.u[i]->nk && !rc; j++) {
       if (o->dtype >= 0 && g.u[i]->k[j].dtype != o->dtype) continue;
       build_kernel bk;
       diag d = {0};
       if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
-      bench_opts bo = {o->T, o->H, 1, o->threads, o->reps, o->iters};
+      bench_opts bo = {o->T, o->H, o->B, o->threads, o->reps, o->iters, dec, o->rec, o->once};
       bench_result r;
       bench_kernel(&g.u[i]->fam, bk.k, &bo, &r);
-      double tok = (double)o->T;
+      double tok = (double)o->T * o->B;
       double gf = r.flops_per_token * tok * o->H;
-      printf("%-44s chunkwise %9.2f ms %9.0f tok/s %7.1f GFLOP/s | recurrent %9.2f ms %9.0f tok/s %7.1f GFLOP/s | x%.2f\n",
-             bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3, gf / r.fwd_ms * 1e-6, r.rec_ms, tok / r.rec_ms * 1e3,
-             gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);
+      printf("%-44s fwd %8.2f ms %8.0f tok/s %6.1f GFLOP/s%s", bk.k->name, r.fwd_ms, tok / r.fwd_ms * 1e3,
+             gf / r.fwd_ms * 1e-6, o->once ? " (one call)" : r.fwd_clean ? "" : " CONTENDED");
+      if (dec > 0)
+        printf(" | decode %7.3f ms %8.0f tok/s %6.1f GFLOP/s %6.1f GB/s state%s", r.dec_ms, dec / r.dec_ms * 1e3,
+               r.flops_per_token * dec * o->H / r.dec_ms * 1e-6, r.dec_state_bytes / r.dec_ms * 1e-6,
+               r.dec_clean ? "" : " CONTENDED");
+      if (o->rec)
+        printf(" | recurrent %8.2f ms %6.1f GFLOP/s x%.2f", r.rec_ms, gf / r.rec_ms * 1e-6, r.rec_ms / r.fwd_ms);
+      printf("\n");
       bwdb_result br; /* the backward (compiler/bwdb.c) */
-      if (!o->no_bwd && bwdb_kernel(&g.u[i]->fam, bk.k, &bo, &br) == 0)
+      if (!o->no_bwd && !o->once && bwdb_kernel(&g.u[i]->fam, bk.k, &bo, &br) == 0)
         printf("%-44s fwd %9.2f ms | bwd %9.2f ms | fwd+bwd %9.2f ms | bwd/fwd x%.2f (target <= 3)\n", bk.k->name,
                br.fwd_ms, br.bwd_ms, br.fwdbwd_ms, br.bwd_ms / br.fwd_ms);
       build_release(&bk);

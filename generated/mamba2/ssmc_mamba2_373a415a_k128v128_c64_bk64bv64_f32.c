@@ -2,7 +2,8 @@
  * Kernel   ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32
  * Family   mamba2 (spec hash 373a415a337c55a9)
  * Recognized: S: scalar decay, write v
- * Chunkwise forward (chunk 64, value tile 64) and single-token decode, f32 inputs, fp32 states. */
+ * Chunkwise forward (chunk 64, value tile 64) and single-token decode, f32 inputs, fp32 states.
+ * Vector width follows the target: 16 floats with AVX-512, else 8 (AVX2). */
 #include "ssmc_kernel.h"
 
 #define KD 128
@@ -24,64 +25,170 @@ enum {
   WS_U = 77888,
   WS_Y = 81984,
   WS_B = 86080,
-  WS_ZDEC = 86144,
-  WS_EW = 86272,
-  WS_EE = 86336,
-  WS_DV = 86400,
-  WS_TOTAL = 86656
+  WS_EB = 86144,
+  WS_ES = 86208,
+  WS_ZDEC = 86272,
+  WS_EW = 86400,
+  WS_EE = 86464,
+  WS_DV = 86528,
+  WS_TOTAL = 86784
 };
 
-typedef float v8 __attribute__((vector_size(32), aligned(4)));
-static inline v8 v8_ld(const float *p) { v8 v; __builtin_memcpy(&v, p, sizeof v); return v; }
-static inline void v8_st(float *p, v8 v) { __builtin_memcpy(p, &v, sizeof v); }
-static inline v8 v8_set(float x) { return (v8){x, x, x, x, x, x, x, x}; }
+#if defined(__AVX512F__)
+#define VW 16 /* floats per vector */
+#define NV 4  /* vectors per microkernel row: a 4 x 64 tile in 16 registers */
+#else
+#define VW 8
+#define NV 2  /* a 4 x 16 tile in 8 of the 16 registers */
+#endif
+#define MR 4  /* microkernel rows */
+typedef float vf __attribute__((vector_size(VW * 4)));
+typedef int32_t vi __attribute__((vector_size(VW * 4)));
+typedef float vfu __attribute__((vector_size(VW * 4), aligned(4), may_alias)); /* unaligned memory */
+static inline vf vld(const float *p) { return *(const vfu *)p; }
+static inline void vst(float *p, vf v) { *(vfu *)p = v; }
+#if VW == 16
+static inline vf vset(float x) { return (vf){x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; }
+#else
+static inline vf vset(float x) { return (vf){x, x, x, x, x, x, x, x}; }
+#endif
 static inline float ex(float x) { return __builtin_expf(x); }
+static inline vf vsel(vi m, vf a) { return (vf)((vi)a & m); } /* m ? a : 0 */
+
+static inline vi viset(int32_t x) { return (vi){0} + x; } /* once per row: not hot */
+static inline vf vmin(vf a, vf b) { vi m = a < b; return (vf)(((vi)a & m) | ((vi)b & ~m)); }
+static inline vf vmax(vf a, vf b) { vi m = a > b; return (vf)(((vi)a & m) | ((vi)b & ~m)); }
+typedef float vf8 __attribute__((vector_size(32)));
+typedef float vf4 __attribute__((vector_size(16)));
+static inline float hsum(vf v) { /* a tree of halves */
+#if VW == 16
+  const vf8 a = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+                __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+  const vf8 a = v;
+#endif
+  const vf4 b = __builtin_shufflevector(a, a, 0, 1, 2, 3) + __builtin_shufflevector(a, a, 4, 5, 6, 7);
+  return (b[0] + b[2]) + (b[1] + b[3]);
+}
+
+/* e^x, vectorized: 2^n e^r with |r| <= ln2/2 and a degree-6 Taylor polynomial (relative error < 2e-7);
+ * exactly 0 below -87, x clamped to 88 above (never inf, so masking by AND is safe). */
+static inline vf vexp(vf x) {
+  vi live = x > vset(-87.0f);
+  vf xc = vmin(vmax(x, vset(-87.0f)), vset(88.0f));
+  vf n = (xc * 1.44269504f + 12582912.0f) - 12582912.0f; /* round to nearest */
+  vf r = xc - n * 0.693145752f - n * 1.42860677e-6f;
+  vf p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666679f + r * (0.00833333377f + r * 0.00138888892f)))));
+  vi e = (__builtin_convertvector(n, vi) + 127) << 23;
+  return vsel(live, p * (vf)e);
+}
+
+/* y[i] = e^{x[i]} for i < n, n % VW == 0. */
+static inline void exps(float *y, const float *x, int n) {
+  for (int i = 0; i < n; i += VW) vst(y + i, vexp(vld(x + i)));
+}
+
+/* Register-blocked microkernel: c (MR_ x NV_*VW, ldc) = beta c + a (MR_ x kd) . b (kd x NV_*VW, ldb),
+ * element (i, k) of a at AIDX (a[i * lda + k], or a[k * lda + i] for a stored transposed).
+ * beta == 0: c is not read. The tile stays in registers over the whole reduction. */
+#define SSMC_MK(NAME, MR_, NV_, AIDX)                                                                         \
+  __attribute__((unused)) static void NAME(float *restrict c, int ldc, float beta, const float *restrict a,   \
+                                           int lda, const float *restrict b, int ldb, int kd) {              \
+    vf acc[MR_][NV_];                                                                                         \
+    _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++)                                                     \
+      _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++)                                                   \
+        acc[i][j] = beta == 0.0f ? vset(0.0f) : vset(beta) * vld(c + i * ldc + j * VW);                       \
+    for (int k = 0; k < kd; k++) {                                                                            \
+      vf bv[NV_];                                                                                             \
+      _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) bv[j] = vld(b + k * ldb + j * VW);                \
+      _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++) {                                                 \
+        const vf av = vset(AIDX);                                                                             \
+        _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) acc[i][j] += av * bv[j];                        \
+      }                                                                                                       \
+    }                                                                                                         \
+    _Pragma("GCC unroll 8") for (int i = 0; i < MR_; i++)                                                     \
+      _Pragma("GCC unroll 8") for (int j = 0; j < NV_; j++) vst(c + i * ldc + j * VW, acc[i][j]);             \
+  }
+SSMC_MK(mk_4xNV, 4, NV, a[i * lda + k])
+SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
+SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
+SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
+SSMC_MK(mk_8x1, 8, 1, a[i * lda + k]) /* one vector wide: 8 rows keep 8 FMA chains going */
+
+enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
+/* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
+ * TRI_OUT: rows i..i+3 get only the columns below round_up(i + 4, VW) (a causal product's lower part);
+ * TRI_RED: rows i..i+3 reduce over k < i + 4 only (a is lower triangular, zero above the diagonal). */
+static void mm(float *c, int ldc, float beta, const float *a, int lda, const float *b, int ldb, int m, int n,
+               int kd, int tri) {
+  int i0 = 0;
+  if (n == VW && tri == FULL) /* a narrow product: 8 rows at a time */
+    for (; i0 + 8 <= m; i0 += 8) mk_8x1(c + i0 * ldc, ldc, beta, a + i0 * lda, lda, b, ldb, kd);
+  for (int i = i0; i < m; i += MR) {
+    const int mr = m - i < MR ? m - i : MR;
+    int ni = n, ki = kd;
+    if (tri == TRI_OUT) { ni = (i + mr + VW - 1) / VW * VW; if (ni > n) ni = n; }
+    if (tri == TRI_RED && i + mr < kd) ki = i + mr;
+    float *ci = c + i * ldc;
+    const float *ai = a + i * lda;
+    int j = 0;
+    for (; j + NV * VW <= ni; j += NV * VW) {
+      if (mr == MR) mk_4xNV(ci + j, ldc, beta, ai, lda, b + j, ldb, ki);
+      else for (int r = 0; r < mr; r++) mk_1xNV(ci + r * ldc + j, ldc, beta, ai + r * lda, lda, b + j, ldb, ki);
+    }
+    for (; j < ni; j += VW) {
+      if (mr == MR) mk_4x1(ci + j, ldc, beta, ai, lda, b + j, ldb, ki);
+      else for (int r = 0; r < mr; r++) mk_1x1(ci + r * ldc + j, ldc, beta, ai + r * lda, lda, b + j, ldb, ki);
+    }
+  }
+}
 
 typedef float elem_t;
 static inline float ld1(const elem_t *p) { return *p; }
 static inline void st1(elem_t *p, float f) { *p = f; }
-
-/* c (m x n, ldc) += a (m x kd, lda) . b (kd x n, ldb); n % 16 == 0. */
-static void mm(float *restrict c, int ldc, const float *restrict a, int lda, const float *restrict b, int ldb,
-               int m, int n, int kd) {
-  int i = 0;
-  for (; i + 4 <= m; i += 4)
-    for (int j = 0; j < n; j += 16) {
-      v8 c00 = v8_ld(c + (i + 0) * ldc + j), c01 = v8_ld(c + (i + 0) * ldc + j + 8);
-      v8 c10 = v8_ld(c + (i + 1) * ldc + j), c11 = v8_ld(c + (i + 1) * ldc + j + 8);
-      v8 c20 = v8_ld(c + (i + 2) * ldc + j), c21 = v8_ld(c + (i + 2) * ldc + j + 8);
-      v8 c30 = v8_ld(c + (i + 3) * ldc + j), c31 = v8_ld(c + (i + 3) * ldc + j + 8);
-      for (int k = 0; k < kd; k++) {
-        v8 b0 = v8_ld(b + k * ldb + j), b1 = v8_ld(b + k * ldb + j + 8);
-        v8 a0 = v8_set(a[(i + 0) * lda + k]), a1 = v8_set(a[(i + 1) * lda + k]);
-        v8 a2 = v8_set(a[(i + 2) * lda + k]), a3 = v8_set(a[(i + 3) * lda + k]);
-        c00 += a0 * b0; c01 += a0 * b1; c10 += a1 * b0; c11 += a1 * b1;
-        c20 += a2 * b0; c21 += a2 * b1; c30 += a3 * b0; c31 += a3 * b1;
-      }
-      v8_st(c + (i + 0) * ldc + j, c00); v8_st(c + (i + 0) * ldc + j + 8, c01);
-      v8_st(c + (i + 1) * ldc + j, c10); v8_st(c + (i + 1) * ldc + j + 8, c11);
-      v8_st(c + (i + 2) * ldc + j, c20); v8_st(c + (i + 2) * ldc + j + 8, c21);
-      v8_st(c + (i + 3) * ldc + j, c30); v8_st(c + (i + 3) * ldc + j + 8, c31);
-    }
-  for (; i < m; i++)
-    for (int j = 0; j < n; j += 16) {
-      v8 c0 = v8_ld(c + i * ldc + j), c1 = v8_ld(c + i * ldc + j + 8);
-      for (int k = 0; k < kd; k++) {
-        v8 av = v8_set(a[i * lda + k]);
-        c0 += av * v8_ld(b + k * ldb + j);
-        c1 += av * v8_ld(b + k * ldb + j + 8);
-      }
-      v8_st(c + i * ldc + j, c0);
-      v8_st(c + i * ldc + j + 8, c1);
-    }
-}
+static inline void ld_row(float *d, const elem_t *p, int n) { for (int i = 0; i < n; i += VW) vst(d + i, vld(p + i)); }
+static inline void st_row(elem_t *p, const float *s, int n) { for (int i = 0; i < n; i += VW) vst(p + i, vld(s + i)); }
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 
 __attribute__((unused)) static float dot(const float *a, const float *b, int n) {
-  float s = 0.0f;
-  for (int i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
+  vf s = vset(0.0f);
+  int i = 0;
+  for (; i + VW <= n; i += VW) s += vld(a + i) * vld(b + i);
+  float r = hsum(s);
+  for (; i < n; i++) r += a[i] * b[i];
+  return r;
+}
+
+/* a[t][s] = (s <= t - strict) ? rs_t e^{b_t - b_s} a[t][s] : 0, for rows t < m and the columns a TRI_OUT
+ * product wrote (below round_up((t | 3) + 1, VW)). */
+__attribute__((unused)) static void decay_mask(float *a, const float *b, const float *rs, int m, int strict) {
+  vi lane;
+  for (int l = 0; l < VW; l++) lane[l] = l;
+  for (int t = 0; t < m; t++) {
+    int ns = ((t | (MR - 1)) + VW) / VW * VW;
+    if (ns > CH) ns = CH;
+    const vf bt = vset(b[t]), r = vset(rs ? rs[t] : 1.0f);
+    const vi last = viset(t - strict);
+    for (int s = 0; s < ns; s += VW)
+      vst(a + t * CH + s, vsel(lane + s <= last, vld(a + t * CH + s) * r * vexp(bt - vld(b + s))));
+  }
+}
+
+/* ti = (I + l)^{-1} for the strictly lower triangular l (m x m of CH x CH), by forward substitution
+ * on whole rows; rows are stored in full (zeros above the diagonal). */
+__attribute__((unused)) static void tri_inverse(float *ti, const float *l, int m) {
+  for (int t = 0; t < m; t++) {
+    vf r[CH / VW];
+    _Pragma("GCC unroll 8") for (int j = 0; j < CH / VW; j++) r[j] = vset(0.0f);
+    r[t / VW][t % VW] = 1.0f;
+    for (int s = 0; s < t; s++) {
+      const vf c = vset(l[t * CH + s]);
+      const float *ts = ti + s * CH;
+      _Pragma("GCC unroll 8") for (int j = 0; j < CH / VW; j++) r[j] -= c * vld(ts + j * VW);
+    }
+    _Pragma("GCC unroll 8") for (int j = 0; j < CH / VW; j++) vst(ti + t * CH + j * VW, r[j]);
+  }
 }
 
 /* The fp32 chunk buffer of every input, by input index. */
@@ -92,35 +199,36 @@ static void bind_inputs(float **in, float *ws) {
   in[3] = ws + WS_IN3;
 }
 
-/* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers
- * (rows >= L zeroed), and the key input transposed into KT (K x CH). */
-static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws) {
+/* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers (converted once here).
+ * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH). */
+static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws,
+                       int chunk) {
   { /* q: (T, h_qk, 128) */
     const elem_t *src = (const elem_t *)in[0];
     float *dst = ws + WS_IN0;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
-    zero(dst + L * 128, (CH - L) * 128);
+    if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
   { /* k: (T, h_qk, 128) */
     const elem_t *src = (const elem_t *)in[1];
     float *dst = ws + WS_IN1;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
-    zero(dst + L * 128, (CH - L) * 128);
+    if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
   { /* v: (T, h_v, 128) */
     const elem_t *src = (const elem_t *)in[2];
     float *dst = ws + WS_IN2;
     for (int t = 0; t < L; t++) {
       const elem_t *p = src + ((tok0 + t) * h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = ld1(p + d);
+      ld_row(dst + t * 128, p, 128);
     }
-    zero(dst + L * 128, (CH - L) * 128);
+    if (chunk) zero(dst + L * 128, (CH - L) * 128);
   }
   { /* g: (T, h_v, 1) */
     const float *src = (const float *)in[3];
@@ -129,104 +237,182 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
       const float *p = src + ((tok0 + t) * h_v + h) * 1;
       for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
     }
-    zero(dst + L * 1, (CH - L) * 1);
+    if (chunk) zero(dst + L * 1, (CH - L) * 1);
   }
+  if (!chunk) return;
   float *kt = ws + WS_KT;
   const float *kc = ws + WS_IN1;
-  for (int t = 0; t < CH; t++)
-    for (int k = 0; k < KD; k++) kt[k * CH + t] = kc[t * KD + k];
+  for (int t0 = 0; t0 < CH; t0 += 8)
+    for (int k = 0; k < KD; k++)
+      _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+}
+
+/* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
+ * that the hardware prefetchers do not fetch early enough). */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[0] + ((tok0 + t) * h_qk + hq) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[1] + ((tok0 + t) * h_qk + hq) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)in[2] + ((tok0 + t) * h_v + h) * 128);
+    for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const float *)in[3] + ((tok0 + t) * h_v + h) * 1);
+    for (int d = 0; d < (int)(1 * sizeof(float)); d += 64) __builtin_prefetch(p + d);
+  }
 }
 
 
-/* q~ = sum of coefficient * source, for every token of the chunk. */
-static void build_query(float *ws, int L) {
+/* q~ = sum of coefficient * source, for every token of the chunk; rows L .. Lr-1 zero. */
+static void build_query(float *ws, int L, int Lr) {
   float *qt = ws + WS_QT;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
-  zero(qt, CH * KD);
   for (int t_ = 0; t_ < L; t_++) {
+    float *d = qt + t_ * KD;
     {
-      const float c = 1.0f * 0.0883883476f, *s = ws + WS_IN0 + t_ * KD;
-      for (int k = 0; k < KD; k++) qt[t_ * KD + k] += c * s[k];
+      const vf c = vset(1.0f * 0.0883883476f);
+      const float *s = ws + WS_IN0 + t_ * KD;
+      for (int k = 0; k < KD; k += VW) vst(d + k, c * vld(s + k));
     }
   }
+  zero(qt + L * KD, (Lr - L) * KD);
 }
 
-/* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles). */
-static void chunk_prepare(float *ws, int L) {
+
+/* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t}, kdt = k' e^{b_L - b_s}; with the delta rule
+ * ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}. Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr) {
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
   float *kdt = ws + WS_KDT, *zdec = ws + WS_ZDEC, *qt = ws + WS_QT, *kt = ws + WS_KT;
+  const float *kc = ws + WS_IN1;
+  (void)kc;
+  (void)kt;
   for (int t_ = 0; t_ < L; t_++) {
     ew[t_] = 1.0f;
     ee[t_] = 0.0f;
   }
+  for (int t = L; t < CH; t++) { ew[t] = 0.0f; ee[t] = 0.0f; }
   float acc = 0.0f;
   for (int t_ = 0; t_ < L; t_++) {
     acc += in[3][t_];
     b[t_] = acc;
   }
-  const float bl = L ? b[L - 1] : 0.0f;
-  for (int k = 0; k < KD; k++) zdec[k] = ex(bl);
-  zero(a, CH * CH);
-  mm(a, CH, qt, KD, kt, CH, L, CH, KD);
-  for (int t = 0; t < L; t++)
-    for (int s = 0; s < CH; s++) a[t * CH + s] *= s <= t ? ex(b[t] - b[s]) : 0.0f;
-  for (int t = 0; t < CH; t++) {
-    float e = t < L ? ex(b[t]) : 0.0f;
-    for (int k = 0; k < KD; k++) qd[t * KD + k] = qt[t * KD + k] * e;
+  for (int t = L; t < CH; t++) b[t] = acc;
+  float *eb = ws + WS_EB, *es = ws + WS_ES;
+  zdec[0] = ex(acc);
+  exps(eb, b, CH);
+  for (int s = 0; s < CH; s += VW) vst(es + s, vexp(vset(acc) - vld(b + s)));
+  mm(a, CH, 0.0f, qt, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+  decay_mask(a, b, 0, Lr, 0);
+  for (int t = 0; t < Lr; t++) {
+    const vf e = vset(eb[t]);
+    for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * e);
   }
-  for (int s = 0; s < CH; s++) {
-    float e = s < L ? ex(bl - b[s]) : 0.0f;
-    for (int k = 0; k < KD; k++) kdt[k * CH + s] = kt[k * CH + s] * e;
-  }
+  for (int k = 0; k < KD; k++)
+    for (int s = 0; s < CH; s += VW) vst(kdt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
 }
 
 /* One value tile [v0, v0 + BV) of a chunk: output rows and the state update. */
-static void chunk_tile(float *ws, int L, int v0, elem_t *out, int64_t tok0, int h, int h_v) {
+static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t tok0, int h, int h_v) {
   float *z = ws + WS_Z + v0, *u = ws + WS_U, *y = ws + WS_Y, *zdec = ws + WS_ZDEC;
-  const float *vc = ws + WS_IN2, *ew = ws + WS_EW;
-  zero(u, CH * BV);
-  for (int t = 0; t < L; t++)
-    for (int j = 0; j < BV; j++) u[t * BV + j] = ew[t] * vc[t * VD + v0 + j];
-  zero(y, CH * BV);
-  mm(y, BV, ws + WS_QD, KD, z, VD, L, BV, KD);
-  mm(y, BV, ws + WS_A, CH, u, BV, L, BV, CH);
+  const float *vc = ws + WS_IN2 + v0, *ew = ws + WS_EW;
+  for (int t = 0; t < Lr; t++) {
+    const vf cw = vset(ew[t]);
+    for (int j = 0; j < BV; j += VW) vst(u + t * BV + j, cw * vld(vc + t * VD + j));
+  }
+  mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
+  mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
   for (int t = 0; t < L; t++) {
     elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
-    for (int j = 0; j < BV; j++) st1(o + j, y[t * BV + j]);
+    st_row(o, y + t * BV, BV);
   }
-  for (int k = 0; k < KD; k++)
-    for (int j = 0; j < BV; j++) z[k * VD + j] *= zdec[k];
-  mm(z, VD, ws + WS_KDT, CH, u, BV, KD, BV, CH);
+  mm(z, VD, zdec[0], ws + WS_KDT, CH, u, BV, KD, BV, Lr, FULL);
 }
 
 
-void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+static void main_step(float *ws, float *z, elem_t *o, int vb, int ve);
+
+/* Sequences shorter than this run token by token (the recurrent form): the compiler's cost model
+ * (ssmc_fwd_args.rec_below overrides it). */
+#define REC_BELOW 14
+
+static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : 0;
   (void)iters;
+  const int parts = a->v_parts > 1 && (VD / BV) % a->v_parts == 0 ? a->v_parts : 1;
   for (int64_t it = item_begin; it < item_end; it++) {
-    const int64_t n = it / a->h_v;
-    const int h = (int)(it % a->h_v), hq = h / (a->h_v / a->h_qk);
+    const int64_t n = it / parts / a->h_v;
+    const int h = (int)(it / parts % a->h_v), hq = h / (a->h_v / a->h_qk);
+    const int vb = (int)(it % parts) * (VD / parts), ve = vb + VD / parts; /* value columns [vb, ve) */
     const int64_t t0 = a->cu_seqlens ? a->cu_seqlens[n] : n * a->t_len;
     const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
     const int64_t slot = n * a->h_v + h;
     const float *z0 = a->state_in[0];
-    for (int i = 0; i < KD * VD; i++) ws[WS_Z + i] = z0 ? z0[slot * 16384 + i] : 0.0f;
+    for (int k = 0; k < KD; k++) /* (K, V), columns [vb, ve) */
+      for (int j = vb; j < ve; j += VW) vst(ws + WS_Z + k * VD + j, z0 ? vld(z0 + slot * 16384 + k * VD + j) : vset(0.0f));
+    const int rec_below = a->rec_below ? a->rec_below : REC_BELOW;
+    if (T < rec_below) /* the recurrent form */
+      for (int64_t t = t0; t < t0 + T; t++) {
+        load_chunk(a->in, t, 1, h, hq, a->h_v, a->h_qk, ws, 0);
+        main_step(ws, ws + WS_Z, (elem_t *)a->out + (t * a->h_v + h) * VD, vb, ve);
+      }
+    else
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
-      const int L = (int)(T - c0 < CH ? T - c0 : CH);
-      load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws);
-      build_query(ws, L);
-      chunk_prepare(ws, L);
-      for (int v0 = 0; v0 < VD; v0 += BV) chunk_tile(ws, L, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
+      const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
+      load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
+      build_query(ws, L, Lr);
+      chunk_prepare(ws, L, Lr);
+      for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[0])
-      for (int i = 0; i < KD * VD; i++) a->state_out[0][slot * 16384 + i] = ws[WS_Z + i];
+      for (int k = 0; k < KD; k++)
+        for (int j = vb; j < ve; j += VW) vst(a->state_out[0] + slot * 16384 + k * VD + j, vld(ws + WS_Z + k * VD + j));
   }
 }
 
-void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+#define DB ((BV % (4 * VW)) == 0 ? 4 : 1) /* vectors per column block of the decode passes */
+/* One token of one head through the main state: the token's inputs are in the chunk buffers (row 0),
+ * z (K, V) is updated in place for the value columns [vb, ve), which of the output row o are written. */
+static void main_step(float *ws, float *z, elem_t *o, int vb, int ve) {
+  float *in[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  const int t_ = 0;
+  (void)t_;
+  build_query(ws, 1, 1);
+  const float *q = ws + WS_QT, *kv = in[1], *vv = in[2];
+  float *y = ws + WS_Y, *dk = ws + WS_ZDEC;
+  const float w = 1.0f;
+  { const float d = ex(in[3][t_]); for (int k = 0; k < KD; k++) dk[k] = d; }
+  /* per column block, one pass: update each key row and read it */
+  for (int j0 = vb; j0 < ve; j0 += DB * VW) {
+    vf yv[DB], wv[DB];
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) { yv[j] = vset(0.0f); wv[j] = vset(w) * vld(vv + j0 + j * VW); }
+    for (int k = 0; k < KD; k++) {
+      float *zk = z + k * VD + j0;
+      const vf d = vset(dk[k]), c = vset(kv[k]), qk = vset(q[k]);
+      _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) {
+        const vf zz = d * vld(zk + j * VW) + c * wv[j];
+        vst(zk + j * VW, zz);
+        yv[j] += qk * zz;
+      }
+    }
+    _Pragma("GCC unroll 4") for (int j = 0; j < DB; j++) vst(y + j0 + j * VW, yv[j]);
+  }
+  st_row(o + vb, y + vb, ve - vb);
+}
+
+static void decode_impl(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws) {
   const int iters = a->iters > 0 ? a->iters : 0;
   (void)iters;
   float *in[SSMC_MAX_IO];
@@ -237,22 +423,40 @@ void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode(const ssmc_decode_arg
     const int64_t slot = (a->slots ? a->slots[n] : n) * a->h_v + h;
     const int t_ = 0;
     (void)t_;
-    load_chunk(a->in, n, 1, h, hq, a->h_v, a->h_qk, ws);
-    build_query(ws, 1);
-    const float *q = ws + WS_QT, *kv = in[1], *vv = in[2];
-    float *z = a->state[0] + slot * 16384, *y = ws + WS_Y, *dk = ws + WS_ZDEC;
-    const float w = 1.0f;
-    { const float d = ex(in[3][t_]); for (int k = 0; k < KD; k++) dk[k] = d; }
-    /* one pass: update each key row and read it */
-    zero(y, VD);
-    for (int k = 0; k < KD; k++) {
-      float *zk = z + k * VD;
-      const float d = dk[k], c = w * kv[k], qk = q[k];
-      for (int j = 0; j < VD; j++) { zk[j] = d * zk[j] + c * vv[j]; y[j] += qk * zk[j]; }
-    }
-    elem_t *o = (elem_t *)a->out + (n * a->h_v + h) * VD;
-    for (int j = 0; j < VD; j++) st1(o + j, y[j]);
+    load_chunk(a->in, n, 1, h, hq, a->h_v, a->h_qk, ws, 0);
+    main_step(ws, a->state[0] + slot * 16384, (elem_t *)a->out + (n * a->h_v + h) * VD, 0, VD);
   }
+}
+
+#define SSMC_PASTE2(a, b) a##b
+#define SSMC_PASTE(a, b) SSMC_PASTE2(a, b)
+#if defined(SSMC_ISA_SUFFIX) /* a second compilation for another ISA: its entry points only */
+void SSMC_PASTE(ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd, SSMC_ISA_SUFFIX)(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  fwd_impl(a, item_begin, item_end, ws);
+}
+void SSMC_PASTE(ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode, SSMC_ISA_SUFFIX)(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end,
+                                              float *ws) {
+  decode_impl(a, item_begin, item_end, ws);
+}
+#else
+#if defined(SSMC_ISA_DISPATCH) /* built in: the x86-64-v4 compilation runs where the CPU has AVX-512 */
+int ssmc_cpu_isa(void);
+void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd_v4(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
+void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode_v4(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws);
+#endif
+
+void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+#if defined(SSMC_ISA_DISPATCH)
+  if (ssmc_cpu_isa() >= 4) { ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd_v4(a, item_begin, item_end, ws); return; }
+#endif
+  fwd_impl(a, item_begin, item_end, ws);
+}
+
+void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode(const ssmc_decode_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+#if defined(SSMC_ISA_DISPATCH)
+  if (ssmc_cpu_isa() >= 4) { ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode_v4(a, item_begin, item_end, ws); return; }
+#endif
+  decode_impl(a, item_begin, item_end, ws);
 }
 
 static const char *const input_names[] = {"q", "k", "v", "g"};
@@ -283,6 +487,8 @@ const ssmc_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32 = {
   .bwd = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd,
   .bwd_ws_floats = ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd_ws,
 };
+#endif
+#if !defined(SSMC_ISA_SUFFIX) /* an ISA variant compilation (CMakeLists.txt) defines forward and decode only */
 
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32
@@ -577,3 +783,4 @@ void ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bwd(const ssmc_bwd_args *a, 
     }
   }
 }
+#endif

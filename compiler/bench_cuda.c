@@ -199,11 +199,11 @@ int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
   call cl = {.k = k, .u = &u};
   float *st[SSMC_MAX_IO] = {0};
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, tt, H);
-  size_t out_b = (size_t)tt * H * k->V * esz, ws_b = rt_cuda_fwd_ws_bytes(k, tt, H);
+  cl.fa = (ssmc_fwd_args){.n_seqs = B, .h_qk = H, .h_v = H, .t_len = T, .iters = iters, .t_total = tt};
+  size_t out_b = (size_t)tt * H * k->V * esz, ws_b = rt_cuda_fwd_ws_bytes(k, &cl.fa);
   int rc = upload(c, b, k, in_b, &u, err, n);
   chk_batch_free(b);
   if (!rc) rc = states(c, k, (int64_t)B * H, st, err, n);
-  cl.fa = (ssmc_fwd_args){.n_seqs = B, .h_qk = H, .h_v = H, .t_len = T, .iters = iters};
   if (!rc && (!(cl.fa.out = rt_cuda_alloc(c, out_b)) || (ws_b && !(cl.ws = rt_cuda_alloc(c, ws_b)))))
     rc = fail(c, err, n, "device memory");
   for (int i = 0; i < k->n_states; i++) { cl.fa.state_in[i] = st[i]; cl.fa.state_out[i] = st[i]; }

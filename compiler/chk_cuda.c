@@ -55,6 +55,7 @@ static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int
   chk_cuda *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
   ssmc_fwd_args d = *a;
+  d.t_total = t_total;
   int bad = 0, N = a->n_seqs;
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
   size_t out_b = (size_t)t_total * a->h_v * k->V * esz, aux_b = (size_t)t_total * a->h_v * k->K * 4;
@@ -68,7 +69,7 @@ static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int
     if (a->state_out[i] && a->state_out[i] == a->state_in[i]) d.state_out[i] = (float *)d.state_in[i];
     else d.state_out[i] = a->state_out[i] ? poisoned(g, sb, &bad) : NULL;
   }
-  size_t wsb = rt_cuda_fwd_ws_bytes(k, t_total, a->h_v);
+  size_t wsb = rt_cuda_fwd_ws_bytes(k, &d);
   void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");

@@ -230,15 +230,17 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
 }
 
 /* The module's last line states its stages (the template lays out their shared memory):
- *   // ssmc-launch bv=B dbv=D ws_tok=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
+ *   // ssmc-launch bv=B dbv=D ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
-  long long ws = 0;
+  long long ws = 0, wc = 0;
   int used = 0;
-  if (!l || sscanf(l, "// ssmc-launch bv=%d dbv=%d ws_tok=%lld %n", &k->cuda.bv, &k->cuda.decode_bv, &ws, &used) != 3)
+  if (!l || sscanf(l, "// ssmc-launch bv=%d dbv=%d ws_tok=%lld ws_chunk=%lld %n", &k->cuda.bv, &k->cuda.decode_bv, &ws,
+                   &wc, &used) != 4)
     return diag_at(d, NULL, 0, 0, "internal: template cuda_kernel.cu.tpl wrote no launch line");
   k->cuda.ws_tok_floats = ws;
+  k->cuda.ws_chunk_floats = wc;
   l += used;
   for (int i = 0; *l && *l != '\n'; i++) {
     char stage[32], grid[32];
@@ -249,9 +251,11 @@ static int parse_launch(emit_kernel *k, diag *d) {
       return diag_at(d, NULL, 0, 0, "internal: bad launch line in %s", k->cu_path);
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
-    st.grid = !strcmp(grid, "items_vtiles")   ? SSMC_GRID_ITEMS_VTILES
-              : !strcmp(grid, "items_dtiles") ? SSMC_GRID_ITEMS_DTILES
-                                              : SSMC_GRID_ITEMS;
+    st.grid = !strcmp(grid, "items_vtiles")    ? SSMC_GRID_ITEMS_VTILES
+              : !strcmp(grid, "items_dtiles")  ? SSMC_GRID_ITEMS_DTILES
+              : !strcmp(grid, "chunks")        ? SSMC_GRID_CHUNKS
+              : !strcmp(grid, "chunks_vtiles") ? SSMC_GRID_CHUNKS_VTILES
+                                               : SSMC_GRID_ITEMS;
     snprintf(k->cu_entries[i], sizeof k->cu_entries[i], "%s_%s", k->name, stage);
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
@@ -289,7 +293,8 @@ static void c_string_literal(sb *b, const char *s, size_t n) {
 }
 
 static void desc_stage(sb *b, const ssmc_cuda_stage *st) {
-  static const char *const kinds[] = {"SSMC_GRID_ITEMS", "SSMC_GRID_ITEMS_VTILES", "SSMC_GRID_ITEMS_DTILES"};
+  static const char *const kinds[] = {"SSMC_GRID_ITEMS", "SSMC_GRID_ITEMS_VTILES", "SSMC_GRID_ITEMS_DTILES",
+                                      "SSMC_GRID_CHUNKS", "SSMC_GRID_CHUNKS_VTILES"};
   sb_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
 }
 
@@ -306,8 +311,8 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   }
   sb_add(&b, "},\n  .decode = ");
   desc_stage(&b, &k->cuda.decode);
-  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n};\n", (long long)k->cuda.ws_tok_floats,
-         k->cuda.bv, k->cuda.decode_bv);
+  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n};\n",
+         (long long)k->cuda.ws_tok_floats, k->cuda.bv, k->cuda.decode_bv, (long long)k->cuda.ws_chunk_floats);
   return b.p;
 }
 
@@ -360,12 +365,16 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     sb_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a)\n", k->cu_path);
     for (int j = 0; j <= k->cuda.n_fwd; j++) {
       const ssmc_cuda_stage *st = j < k->cuda.n_fwd ? &k->cuda.fwd[j] : &k->cuda.decode;
-      char grid[32] = "(N*h_v)";
-      if (st->grid != SSMC_GRID_ITEMS)
+      char grid[48] = "(N*h_v)";
+      if (st->grid == SSMC_GRID_CHUNKS) snprintf(grid, sizeof grid, "(chunks, h_v)");
+      else if (st->grid == SSMC_GRID_CHUNKS_VTILES) snprintf(grid, sizeof grid, "(chunks, h_v, V/%d)", k->cuda.bv);
+      else if (st->grid != SSMC_GRID_ITEMS)
         snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES ? k->cuda.bv : k->cuda.decode_bv);
       sb_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
     }
-    if (k->cuda.ws_tok_floats) sb_add(&b, "  cuda_workspace %lld floats per token and value head\n", (long long)k->cuda.ws_tok_floats);
+    if (k->cuda.ws_tok_floats || k->cuda.ws_chunk_floats)
+      sb_add(&b, "  cuda_workspace %lld floats per token and value head, %lld per chunk and value head\n",
+             (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats);
     sb_add(&b, "  constraints h_v %% h_qk == 0; states fp32\n");
   }
   return b.p;

@@ -35,137 +35,149 @@ const ssmc_kernel *const ssmc_builtin_kernels[] = {
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 139776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124416}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 64,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 139776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124416}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 64,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160512}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 64,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160512}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 64,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 91136}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
   .decode_bv = 128,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 2,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 91136}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
   .decode_bv = 128,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
+  .n_fwd = 2,
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 99328}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150528}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160768}},
+  .n_fwd = 2,
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 99328}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150528}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 161024}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 173312}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 133376}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 32,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 161024}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 173312}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 133376}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 32,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
+  .n_fwd = 2,
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 90624}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 1,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd", SSMC_GRID_ITEMS_VTILES, 512, 160256}},
+  .n_fwd = 2,
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 90624}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
   .decode_bv = 32,
+  .ws_chunk_floats = 16384,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "21a14a976ffb7427",
-  "8ce730589b3553d8",
-  "bdae4bf6477487a0",
-  "f3fca35be0ee8ce9",
-  "881ca5883fb2ee87",
-  "17ae1ed860d7f1ef",
-  "3689c59dafd8d6d6",
-  "6b114601fb6e5691",
-  "66b98584dca79856",
-  "31f276ca9856d101",
-  "a293fc59f49b3cef",
-  "c3ec6c5369b3894e",
+  "0d77e92897adfc9b",
+  "73bd78fc5f164166",
+  "ad821aa57cf459cd",
+  "d64f6d1c2d3e0722",
+  "650cd1edcd07eb33",
+  "1986a66c722853a9",
+  "c146eb27b15bd3c9",
+  "5d3e4fb2e364d076",
+  "0b0ba4762b017b4c",
+  "68c5695faefd9fcb",
+  "4fea0b7015002247",
+  "27e8076dc4738848",
   0,
 };

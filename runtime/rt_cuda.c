@@ -483,14 +483,17 @@ void rt_cuda_unload(rt_cuda *c, rt_cuda_mod *m) {
   free(m);
 }
 
-size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, int64_t t_total, int h_v) {
-  return k->cuda ? (size_t)(t_total * h_v * k->cuda->ws_tok_floats) * sizeof(float) : 0;
+size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a) {
+  if (!k->cuda) return 0;
+  const int64_t tok = ssmc_fwd_tokens(a) * a->h_v * k->cuda->ws_tok_floats;
+  const int64_t chunk = ssmc_chunk_slots(k, a) * a->h_v * k->cuda->ws_chunk_floats;
+  return (size_t)(tok + chunk) * sizeof(float);
 }
 
 static int launch(rt_cuda *c, void *fn, const ssmc_kernel *k, const ssmc_cuda_stage *st, int n_seqs, int h_v,
-                  void **params, void *stream) {
+                  int64_t chunk_slots, void **params, void *stream) {
   uint32_t g[3];
-  ssmc_cuda_grid(k, st, n_seqs, h_v, g);
+  ssmc_cuda_grid(k, st, n_seqs, h_v, chunk_slots, g);
   if (!g[0]) return 0;
   CK(c, c->LaunchKernel(fn, g[0], g[1], g[2], (unsigned)st->threads, 1, 1, (unsigned)st->smem, stream, params, NULL),
      st->entry);
@@ -499,9 +502,16 @@ static int launch(rt_cuda *c, void *fn, const ssmc_kernel *k, const ssmc_cuda_st
 
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream) {
   ssmc_fwd_args arg = *a;
+  if (a->cu_seqlens && a->t_total <= 0) {
+    snprintf(c->err, sizeof c->err, "%s: a forward with cu_seqlens needs t_total (the host cannot read the offsets)",
+             m->k->name);
+    return -1;
+  }
+  arg.t_total = ssmc_fwd_tokens(a);
+  const int64_t slots = ssmc_chunk_slots(m->k, &arg);
   void *params[] = {&arg, &ws};
   for (int i = 0; i < m->k->cuda->n_fwd; i++)
-    if (launch(c, m->fwd[i], m->k, &m->k->cuda->fwd[i], a->n_seqs, a->h_v, params, stream)) return -1;
+    if (launch(c, m->fwd[i], m->k, &m->k->cuda->fwd[i], a->n_seqs, a->h_v, slots, params, stream)) return -1;
   return 0;
 }
 
@@ -509,7 +519,7 @@ int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *
   ssmc_decode_args arg = *a;
   void *ws = NULL;
   void *params[] = {&arg, &ws};
-  return launch(c, m->decode, m->k, &m->k->cuda->decode, a->n_seqs, a->h_v, params, stream);
+  return launch(c, m->decode, m->k, &m->k->cuda->decode, a->n_seqs, a->h_v, 0, params, stream);
 }
 
 struct rt_cuda_raw { void *mod; };

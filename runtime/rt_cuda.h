@@ -78,8 +78,8 @@ typedef struct rt_cuda_mod rt_cuda_mod;
 rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_dir, int *from_cache, char *err,
                           size_t errlen);
 void rt_cuda_unload(rt_cuda *c, rt_cuda_mod *m);
-/* Device workspace of the forward, in bytes, for T_total tokens and h_v value heads. */
-size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, int64_t t_total, int h_v);
+/* Device workspace of the forward call a, in bytes (per token and per chunk slot, see ssmc_kernel.h). */
+size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
 /* Launches every forward stage on `stream` (NULL: the default stream); a holds
  * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);

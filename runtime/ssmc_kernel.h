@@ -47,6 +47,8 @@ typedef struct ssmc_fwd_args {
                                         0 or 1: no split. Kernels with a solve ignore it (n_aux > 0). */
   int32_t rec_below;                 /* CPU: sequences shorter than this run token by token (the recurrent
                                         form); 0: the kernel's cost-model default (manifest); < 0: never */
+  int64_t t_total;                   /* CUDA: tokens of all sequences (with cu_seqlens the host cannot read
+                                        the device's offsets); 0: n_seqs * t_len. The CPU ignores it. */
 } ssmc_fwd_args;
 
 /* One token per sequence; states live in slots and are updated in place.
@@ -75,7 +77,9 @@ typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, in
 enum {
   SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
   SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */
-  SSMC_GRID_ITEMS_DTILES = 2  /* (N * h_v, V / decode_bv) blocks: one per decode value tile */
+  SSMC_GRID_ITEMS_DTILES = 2, /* (N * h_v, V / decode_bv) blocks: one per decode value tile */
+  SSMC_GRID_CHUNKS = 3,       /* (chunk slots, h_v) blocks: one per (chunk, value head); see ssmc_chunk_slots */
+  SSMC_GRID_CHUNKS_VTILES = 4 /* (chunk slots, h_v, V / bv) blocks: and one per value tile */
 };
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
@@ -87,11 +91,13 @@ typedef struct ssmc_cuda_kernel {
   ssmc_cuda_stage fwd[SSMC_MAX_STAGES];
   ssmc_cuda_stage decode;
   /* Device workspace of the forward, in floats: ws_tok_floats per token and
-   * value head (T_total * h_v * ws_tok_floats); stage signature is
-   * (ssmc_fwd_args a, float *ws) / (ssmc_decode_args a, float *ws). */
+   * value head (T_total * h_v * ws_tok_floats), then ws_chunk_floats per chunk
+   * slot and value head (ssmc_chunk_slots * h_v * ws_chunk_floats); stage
+   * signature is (ssmc_fwd_args a, float *ws) / (ssmc_decode_args a, float *ws). */
   int64_t ws_tok_floats;
   int32_t bv;                 /* value tile of SSMC_GRID_ITEMS_VTILES stages; divides V */
   int32_t decode_bv;          /* value tile of SSMC_GRID_ITEMS_DTILES stages; divides V */
+  int64_t ws_chunk_floats;    /* appended: workspace per chunk slot and value head */
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -162,15 +168,29 @@ static inline int ssmc_input_qk_heads(const ssmc_kernel *k, int i) {
   return k->input_dim[i] == 1 && !ssmc_input_is_gate(k, i);
 }
 
-/* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads. */
+/* Tokens of all sequences of a forward call. */
+static inline int64_t ssmc_fwd_tokens(const ssmc_fwd_args *a) {
+  return a->t_total > 0 ? a->t_total : (int64_t)a->n_seqs * a->t_len;
+}
+/* Chunk slots of a forward call: chunk c of sequence n is slot start(n) + c with
+ *   start(n) = n * ceil(t_len / chunk)               without cu_seqlens,
+ *   start(n) = cu_seqlens[n] / chunk + n             with them,
+ * so a block finds its (n, c) from cu_seqlens alone (binary search); a slot past
+ * its sequence's last chunk does nothing (at most one per sequence). */
+static inline int64_t ssmc_chunk_slots(const ssmc_kernel *k, const ssmc_fwd_args *a) {
+  if (!a->cu_seqlens) return (int64_t)a->n_seqs * ((a->t_len + k->chunk - 1) / k->chunk);
+  return ssmc_fwd_tokens(a) / k->chunk + a->n_seqs;
+}
+/* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
+ * chunk_slots only matters to the chunk grids (0 for decode). */
 static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *st, int32_t n_seqs, int32_t h_v,
-                                  uint32_t grid[3]) {
-  grid[0] = (uint32_t)(n_seqs * h_v);
-  grid[1] = st->grid == SSMC_GRID_ITEMS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)
+                                  int64_t chunk_slots, uint32_t grid[3]) {
+  const int chunks = st->grid == SSMC_GRID_CHUNKS || st->grid == SSMC_GRID_CHUNKS_VTILES;
+  grid[0] = chunks ? (uint32_t)chunk_slots : (uint32_t)(n_seqs * h_v);
+  grid[1] = chunks ? (uint32_t)h_v
+            : st->grid == SSMC_GRID_ITEMS_VTILES ? (uint32_t)(k->V / k->cuda->bv)
             : st->grid == SSMC_GRID_ITEMS_DTILES ? (uint32_t)(k->V / k->cuda->decode_bv)
                                                  : 1u;
-  grid[2] = 1u;
+  grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES ? (uint32_t)(k->V / k->cuda->bv) : 1u;
 }
-
-
 #endif

@@ -1,13 +1,20 @@
 @ --[[ Template cuda_kernel.cu.tpl — the CUDA module of one spec and dtype (NVRTC, sm_80 and sm_90).
 @ Parameters: the same table P as cpu_kernel.c.tpl (compiler/emit.c, build_context).
-@ Stages (declared in the launch line at the end of the file, read back by the compiler):
+@ Stages (declared in the launch line at the end of the file, read back by the compiler), run in order:
 @   solve   (only with a solve; grid: one block per (sequence, value head)): chunk by chunk, the
 @           symmetric state H in fp32 on chip, per-token ||H_t||_F of a whole chunk from the
 @           chunk-start H (GKA Eq. 5), r Chebyshev iterations for groups of GS tokens as tile
 @           products against H and the chunk's keys; writes x (aux_out, or workspace).
-@   fwd     (grid: one block per (sequence, value head, value tile)): the chunkwise forward of the
-@           main state, chunk by chunk (decay masks, WY/UT pseudo-values for a rank-1 erase, the
-@           state tile on chip); reads x when the query uses it.
+@   prep    (only with a rank-1 erase; grid: one block per (chunk, value head), all chunks at
+@           once): the WY/UT form of the chunk, T = (I - NAKK)^-1 by blocked forward
+@           substitution, W = -T diag(e) (K e^b) and U = T diag(w) V into the workspace.
+@   state   (grid: one block per (sequence, value head, value tile)): the only sequential pass,
+@           chunk by chunk with the state tile on chip: stores the chunk-start state, the
+@           pseudo-values u = U + W Z (rank-1 erase; in place of U), and
+@           Z <- diag(e^{b_L}) Z + (K e^{b_L - b})' u.
+@   out     (grid: one block per (chunk, value head, value tile), all chunks at once): the
+@           readout y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A; reads x when
+@           the query uses it.
 @   decode  (grid: one block per (sequence, value head)): one token, the state read once and
 @           written once (a [V,K] state column per thread, kept in registers for a rank-1 erase);
 @           a symmetric state as its packed lower triangle, staged on chip for the r matvecs.
@@ -23,30 +30,62 @@
 @ -- [K][bv] and [C][bv] tiles 8 (mod 32)
 @ local KP, CP = K + 4, C + 4
 @ local function vpad(bv) return bv + 8 end
-@ -- the value tile of the forward: the spec's bv, halved until the stage fits in 160 KiB (A100-safe)
-@ local function fwd_layout(bv)
-@   local off, lay = 0, {}
-@   local function alloc(name, n) lay[#lay + 1] = {name, off}; off = off + math.ceil(n / 32) * 32 end
-@   for _, x in ipairs(P.inputs) do
-@     if x.smem then alloc('IN' .. x.idx, C * (x.dimsym == 2 and vpad(bv) or x.D == 1 and 1 or KP)) end
-@   end
-@   -- A holds the erase matrix NAKK first (a rank-1 erase), then the readout matrix; Y holds
-@   -- (k e^b) Z first, then the output tile
-@   alloc('QT', C * KP); alloc('A', C * CP); alloc('Z', K * vpad(bv)); alloc('Y', C * vpad(bv))
-@   if not diag then alloc('B', C) end -- per-key decay: prefix sums in place of the log decays
-@   alloc('EW', C); alloc('EE', C); alloc('ZDEC', K)
-@   return lay, off
-@ end
-@ -- the forward stages [K] vectors other than the key only into q~ (read from global memory there)
+@ -- the chunk stages stage [K] vectors other than the key only into q~ (read from global memory there)
 @ for _, x in ipairs(P.inputs) do x.smem = x.gate or x.dimsym ~= 1 or x.idx == m.key end
+@ local function new_layout()
+@   local L = {off = 0}
+@   function L.alloc(name, n) L[#L + 1] = {name, L.off}; L.off = L.off + math.ceil(n / 32) * 32 end
+@   return L
+@ end
+@ -- the inputs a stage keeps on chip (want(x)), value vectors as a tile of vcols columns
+@ local function alloc_inputs(L, want, vcols)
+@   for _, x in ipairs(P.inputs) do
+@     if x.smem and want(x) then L.alloc('IN' .. x.idx, C * (x.dimsym == 2 and vpad(vcols) or x.D == 1 and 1 or KP)) end
+@   end
+@ end
+@ local function is_val(x) return x.dimsym == 2 end
+@ local function not_val(x) return x.dimsym ~= 2 end
+@ local function any(x) return true end
+@ -- per-stage layouts; the value tile is the spec's bv, halved until every stage fits in 160 KiB (A100-safe)
+@ local function layouts(bv)
+@   local S, O = new_layout(), new_layout()
+@   alloc_inputs(S, m.delta and not_val or any, bv)
+@   if m.delta then S.alloc('W', C * KP) end
+@   S.alloc('Z', K * vpad(bv))
+@   if m.delta then S.alloc('U', C * vpad(bv)) end
+@   if not diag then S.alloc('B', C) end
+@   S.alloc('EW', C); S.alloc('EE', C); S.alloc('ZDEC', K)
+@   alloc_inputs(O, m.delta and not_val or any, bv)
+@   O.alloc('QT', C * KP); O.alloc('A', C * CP); O.alloc('Z', K * vpad(bv))
+@   if vpad(bv) > KP then O.alloc('Y', C * vpad(bv)) end -- else the output tile goes over the keys
+@   if m.delta then O.alloc('U', C * vpad(bv)) end
+@   if not diag then O.alloc('B', C) end
+@   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K)
+@   return S, O
+@ end
 @ local BV = P.BV
-@ local FL, FOFF = fwd_layout(BV)
-@ while FOFF * 4 > 160 * 1024 and BV > 16 do BV = BV // 2; FL, FOFF = fwd_layout(BV) end
+@ local SL, OL = layouts(BV)
+@ while math.max(SL.off, OL.off) * 4 > 160 * 1024 and BV > 16 do BV = BV // 2; SL, OL = layouts(BV) end
 @ local BVP = vpad(BV)
+@ -- prep (a rank-1 erase): the chunk's whole value width; A is NAKK, T its inverse (I - NAKK)^-1
+@ local VPF = vpad(V)
+@ local PL = new_layout()
+@ if m.delta then
+@   alloc_inputs(PL, any, V)
+@   PL.alloc('A', C * CP); PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF))
+@   if not diag then PL.alloc('B', C) end
+@   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K)
+@ end
+@ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K), U (V) (a rank-1 erase)];
+@ -- per chunk slot and value head: the chunk-start state (K x V)
+@ local WS_X, WS_W = 0, sv and K or 0
+@ local WS_U = WS_W + K
+@ local WS_TOK = m.delta and WS_U + V or WS_W
+@ local WS_CHUNK = K * V
 @ local GS = 16
-@ local SL, SOFF = {}, 0
+@ local XL, XOFF = {}, 0
 @ if sv then
-@   local function alloc(name, n) SL[#SL + 1] = {name, SOFF}; SOFF = SOFF + math.ceil(n / 32) * 32 end
+@   local function alloc(name, n) XL[#XL + 1] = {name, XOFF}; XOFF = XOFF + math.ceil(n / 32) * 32 end
 @   -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K)
 @   alloc('HF', K * K); alloc('KC', C * K); alloc('G', C * C); alloc('XB', math.max(C, 4 * GS) * K)
 @   alloc('RH', GS * K); alloc('AX', GS * C); alloc('HB', C); alloc('HW', C)
@@ -94,6 +133,11 @@
 #define KP ${KP}
 #define BVP ${BVP}
 #define CP ${CP}
+#define VPF ${VPF}
+#define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W, U] */
+#define WS_W ${WS_W}
+#define WS_U ${WS_U}
+#define WS_CHUNK ${WS_CHUNK} /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -200,6 +244,35 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   it.T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - it.t0 : a.t_len;
   return it;
 }
+/* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
+__device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
+  return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
+ * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
+struct chunk_t { item_t it; long long c0; int L; };
+__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
+  const long long g = blockIdx.x;
+  long long n;
+  if (!a.cu_seqlens) n = g / ((a.t_len + CH - 1) / CH);
+  else { /* the last sequence whose first slot is <= g: slot0_of increases with n */
+    long long lo = 0, hi = a.n_seqs - 1;
+    while (lo < hi) {
+      const long long mid = (lo + hi + 1) / 2;
+      if (slot0_of(a, mid) <= g) lo = mid; else hi = mid - 1;
+    }
+    n = lo;
+  }
+  c.it.n = n;
+  c.it.h = (int)blockIdx.y;
+  c.it.hq = c.it.h / (a.h_v / a.h_qk);
+  c.it.t0 = a.cu_seqlens ? a.cu_seqlens[n] : n * a.t_len;
+  c.it.T = a.cu_seqlens ? a.cu_seqlens[n + 1] - c.it.t0 : a.t_len;
+  c.c0 = (g - slot0_of(a, n)) * CH;
+  if (c.c0 >= c.it.T) return false;
+  c.L = (int)(c.it.T - c.c0 < CH ? c.it.T - c.c0 : CH);
+  return true;
+}
 
 @ local function layout_enum(prefix, lay, total)
 enum {
@@ -209,9 +282,13 @@ enum {
   ${prefix}TOTAL = ${total}
 };
 @ end
-@ if diag then FL[#FL + 1] = {'B', 'F_IN' .. m.diag_in} end
-@ layout_enum('F_', FL, FOFF)
-@ if sv then layout_enum('S_', SL, SOFF) end
+@ for _, st in ipairs({{'P_', PL}, {'S_', SL}, {'O_', OL}}) do
+@   if #st[2] > 0 then
+@     if diag then st[2][#st[2] + 1] = {'B', st[1] .. 'IN' .. m.diag_in} end
+@     layout_enum(st[1], st[2], st[2].off)
+@   end
+@ end
+@ if sv then layout_enum('X_', XL, XOFF) end
 @ layout_enum('D_', DL, DOFF)
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
@@ -243,9 +320,10 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int iters = a.iters > 0 ? a.iters : ${sv.iters};
-  float *hf = sm + S_HF, *kc = sm + S_KC, *g = sm + S_G, *hb = sm + S_HB, *hw = sm + S_HW, *nrm = sm + S_NRM;
-  float *lam = sm + S_LAM, *step = sm + S_STEP, *rho2 = sm + S_RHO2, *om = sm + S_OM, *red = sm + S_RED;
-  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) */
+  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
+  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2, *om = sm + X_OM, *red = sm + X_RED;
+  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[${sv.state}];
   for (int e = threadIdx.x; e < KD * KD; e += SNT) {
@@ -294,9 +372,9 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
     __syncthreads();
     mm(g, CH, kc, KD, 1, kc, 1, KD, CH, CH, KD, false); /* G = K K' */
     /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-    float *x = sm + S_XB, *xp = x + ${GS} * KD, *xn = xp + ${GS} * KD, *p = xn + ${GS} * KD;
-    float *ax = sm + S_AX, *rh = sm + S_RH;
-    float *khk = sm + S_IN${sv.key}_G;
+    float *x = sm + X_XB, *xp = x + ${GS} * KD, *xn = xp + ${GS} * KD, *p = xn + ${GS} * KD;
+    float *ax = sm + X_AX, *rh = sm + X_RH;
+    float *khk = sm + X_IN${sv.key}_G;
     for (int g0 = 0; g0 < CH; g0 += ${GS}) {
       mm(p, KD, kc + g0 * KD, KD, 1, hf, KD, 1, ${GS}, KD, KD, false);
       for (int t = threadIdx.x; t < ${GS}; t += SNT) {
@@ -366,13 +444,13 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
       }
       for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
         const int t = e / KD, k = e - t * KD;
-        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * KD + k] = x[e];
+        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * xs + k] = x[e];
       }
       __syncthreads();
     }
     /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; norm restarts there */
     {
-      float *kw = sm + S_XB;
+      float *kw = sm + X_XB;
       const float hl = hb[L - 1], eh = expf(hl);
       for (int e = threadIdx.x; e < CH * KD; e += SNT) {
         const int s = e / KD;
@@ -399,64 +477,52 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 }
 @ end
 
-/* ---------------------------------------------------------------- stage fwd */
-extern "C" __global__ void __launch_bounds__(NT) ${P.name}_fwd(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BV;
-  const long long slot = it.n * a.h_v + it.h;
-  /* tiles: qt, kc (C, KP); am, akk (C, CP); z (K, BVP); u, y, w0 (C, BVP) */
-  float *z = sm + F_Z, *qt = sm + F_QT, *am = sm + F_A, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
-  float *zdec = sm + F_ZDEC, *u = sm + F_IN${m.val}, *y = sm + F_Y;
-  const float *kc = sm + F_IN${m.key};
+/* ---------------------------------------------------------------- chunk stages: shared pieces */
+@ -- in[] bound to a stage's on-chip inputs
+@ local function bind_inputs(prefix, want)
   float *in[SSMC_MAX_IO];
-@ for _, x in ipairs(P.inputs) do
-@   if x.smem then
-  in[${x.idx}] = sm + F_IN${x.idx};
+@   for _, x in ipairs(P.inputs) do
+@     if x.smem and want(x) then
+  in[${x.idx}] = sm + ${prefix}IN${x.idx};
+@     end
+@   end
+  (void)in;
+@ end
+@ -- a chunk's on-chip inputs (rows from token tok, L valid), value vectors as columns v0.. of width vw
+@ local function load_chunk(prefix, want, vw, vld, v0)
+@   for _, x in ipairs(P.inputs) do
+@     if x.smem and want(x) then
+@       if x.dimsym == 2 then load_input(x, 'sm + ' .. prefix .. 'IN' .. x.idx, vw, 'tok', v0, 'CH', vld)
+@       else load_input(x, 'sm + ' .. prefix .. 'IN' .. x.idx, x.D, 'tok', '0', 'CH', x.D == 1 and 1 or 'KP') end
+@     end
 @   end
 @ end
-  (void)in;
-  const float *z0 = a.state_in[${m.state}];
-  for (int e = threadIdx.x; e < KD * BV; e += NT) {
-    const int k = e / BV, j = e - k * BV;
-    z[k * BVP + j] = z0 ? z0[slot * ${K * V} + k * VD + v0 + j] : 0.0f;
-  }
-@ if sv then
-  const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
-@ end
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    __syncthreads();
-@ for _, x in ipairs(P.inputs) do
-@   if x.dimsym == 2 then load_input(x, 'sm + F_IN' .. x.idx, 'BV', 'tok', 'v0', 'CH', 'BVP')
-@   elseif x.smem then load_input(x, 'sm + F_IN' .. x.idx, x.D, 'tok', '0', 'CH', x.D == 1 and 1 or 'KP') end
-@ end
-    __syncthreads();
-    /* write and erase coefficients; cumulative log decays b */
+@ local BT = diag and function(t, k) return 'b[(' .. t .. ') * KP + ' .. k .. ']' end or function(t, k) return 'b[' .. t .. ']' end
+@ -- write and erase coefficients ew, ee; cumulative log decays b; the whole chunk's decay zdec
+@ local function coefs()
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? ${m.write} : 0.0f;
-@ if m.delta then
+@   if m.delta then
       ee[t_] = t_ < L ? ${m.erase} : 0.0f;
-@ else
+@   else
       ee[t_] = 0.0f;
-@ end
+@   end
     }
-@ if diag then
-    for (int k = threadIdx.x; k < KD; k += NT) {
+@   if diag then
+    for (int k = threadIdx.x; k < KD; k += NT) { /* prefix sums in place of the log decays */
       float acc = 0.0f;
       for (int t = 0; t < CH; t++) { if (t < L) acc += in[${m.diag_in}][t * KP + k]; b[t * KP + k] = acc; }
       zdec[k] = expf(acc);
     }
-@ else
+@   else
     if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
       float carry = 0.0f;
       for (int c = 0; c < CH; c += 32) {
         const int t_ = c + (int)threadIdx.x;
         float v = 0.0f;
-@   if m.logdecay then
+@     if m.logdecay then
         if (t_ < L) v = ${m.logdecay};
-@   end
+@     end
         for (int o = 1; o < 32; o <<= 1) {
           const float up_ = __shfl_up_sync(0xffffffffu, v, o);
           if ((int)threadIdx.x >= o) v += up_;
@@ -467,105 +533,142 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_fwd(ssmc_fwd_args a, 
     }
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
-@ end
-    for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
-    __syncthreads();
-@ local BT = diag and function(t, k) return 'b[(' .. t .. ') * KP + ' .. k .. ']' end or function(t, k) return 'b[' .. t .. ']' end
-@ if m.delta then
-    /* pseudo-values u_t = w_t v_t - e_t (k_t e^{b_t})' Z + sum_{s<t} NAKK(t, s) u_s,
-     * NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t (in am) */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] = t < L ? kc[t * KP + k] * expf(${BT('t', 'k')}) : 0.0f; /* k e^b */
-    }
-@   if diag then
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      float acck = 0.0f;
-      if (s < t && t < L)
-        for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-      am[t * CP + s] = -ee[t] * acck;
-    }
-@   else
-    mm(am, CP, kc, KP, 1, kc, 1, KP, CH, CH, KD, false);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
-    }
 @   end
-    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
-    for (int e = threadIdx.x; e < CH * BV; e += NT) {
-      const int t = e / BV, j = e - t * BV;
-      u[t * BVP + j] -= ee[t] * y[t * BVP + j];
-    }
     __syncthreads();
-    /* in blocks of 16 rows: the rows above on tensor cores, then the 16 x 16 unit lower triangle,
-     * one thread per column (a column depends on itself only: no barrier inside) */
-    for (int r0 = 0; r0 < CH; r0 += 16) {
-      if (r0) mm(u + r0 * BVP, BVP, am + r0 * CP, CP, 1, u, BVP, 1, 16, BV, r0, true);
-      for (int j = threadIdx.x; j < BV; j += NT)
-        for (int t = r0 + 1; t < r0 + 16; t++) {
-          float s = u[t * BVP + j];
-          for (int r = r0; r < t; r++) s += am[t * CP + r] * u[r * BVP + j];
-          u[t * BVP + j] = s;
-        }
-      __syncthreads();
-    }
 @ end
-    /* q~ = sum of coefficient * source */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t_ = e / KD, k = e - t_ * KD;
-      float s = 0.0f;
-      if (t_ < L) {
-@ for _, q in ipairs(P.q) do
-@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
-@   local src = q.src == 'X' and 'xsrc[((tok + t_) * a.h_v + it.h) * KD + k]'
-@     or x.smem and ('in[' .. q.src .. '][t_ * KP + k]')
-@     or string.format('ld1((const elem_t *)a.in[%s] + ((tok + t_) * %s + %s) * KD + k)', q.src,
-@                      x.heads == 'qk' and 'a.h_qk' or 'a.h_v', x.heads == 'qk' and 'it.hq' or 'it.h')
-        s += (${q.coef}) * ${src};
-@ end
+@ if m.delta then
+
+/* ---------------------------------------------------------------- stage prep */
+extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP); o (C, max(KP, VPF)) */
+  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O, *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
+  float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val};
+@   bind_inputs('P_', any)
+@   load_chunk('P_', any, 'VD', 'VPF', '0')
+  __syncthreads();
+@   coefs()
+  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
+@   if diag then
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    float acck = 0.0f;
+    if (s < t && t < L)
+      for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+    am[t * CP + s] = -ee[t] * acck;
+  }
+@   else
+  mm(am, CP, kc, KP, 1, kc, 1, KP, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+  }
+@   end
+  for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
+  __syncthreads();
+  /* T = (I - NAKK)^-1, row t = e_t + sum_{s<t} NAKK(t, s) T_s: in blocks of 16 rows, the rows above
+   * on tensor cores, then the 16 x 16 unit lower triangle, one thread per column */
+  for (int r0 = 0; r0 < CH; r0 += 16) {
+    if (r0) mm(tm + r0 * CP, CP, am + r0 * CP, CP, 1, tm, CP, 1, 16, CH, r0, true);
+    for (int j = threadIdx.x; j < CH; j += NT)
+      for (int t = r0 + 1; t < r0 + 16; t++) {
+        float s = tm[t * CP + j];
+        for (int r = r0; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
+        tm[t * CP + j] = s;
       }
-      qt[t_ * KP + k] = s;
-    }
     __syncthreads();
-    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
-@ if diag then
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      float acc = 0.0f;
-      if (s <= t && t < L)
-        for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-      am[t * CP + s] = acc;
+  }
+  float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
+  /* W = -T diag(e) (K e^b) (C, K) */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    kc[t * KP + k] = t < L ? -ee[t] * kc[t * KP + k] * expf(${BT('t', 'k')}) : 0.0f;
+  }
+  __syncthreads();
+  mm(o, KP, tm, CP, 1, kc, KP, 1, CH, KD, CH, false);
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    wo[(long long)t * a.h_v * WS_TOK + WS_W + k] = o[t * KP + k];
+  }
+  /* U = T diag(w) V (C, V) */
+  for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
+  __syncthreads();
+  mm(o, VPF, tm, CP, 1, vc, VPF, 1, CH, VD, CH, false);
+  for (int e = threadIdx.x; e < L * VD; e += NT) {
+    const int t = e / VD, j = e - t * VD;
+    wo[(long long)t * a.h_v * WS_TOK + WS_U + j] = o[t * VPF + j];
+  }
+}
+@ end
+
+/* ---------------------------------------------------------------- stage state */
+extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * BV;
+  const long long slot = it.n * a.h_v + it.h;
+  /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
+  float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
+  float *u = sm + S_${m.delta and 'U' or 'IN' .. m.val}, *kc = sm + S_IN${m.key};
+@ bind_inputs('S_', m.delta and not_val or any)
+  /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *z0 = a.state_in[${m.state}];
+  for (int e = threadIdx.x; e < KD * BV; e += NT) {
+    const int k = e / BV, j = e - k * BV;
+    z[k * BVP + j] = z0 ? z0[slot * ${K * V} + k * VD + v0 + j] : 0.0f;
+  }
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    __syncthreads();
+    for (int e = threadIdx.x; e < KD * BV; e += NT) {
+      const int k = e / BV, j = e - k * BV;
+      zs[(c0 / CH) * a.h_v * WS_CHUNK + k * VD + v0 + j] = z[k * BVP + j];
+    }
+@ load_chunk('S_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
+@ if m.delta then
+    { /* W (C, K) and the value tile of U (C, BV) from the prep stage */
+      float *w = sm + S_W;
+      const float *wi = ws + (tok * a.h_v + it.h) * WS_TOK;
+      for (int e = threadIdx.x; e < CH * KD; e += NT) {
+        const int t = e / KD, k = e - t * KD;
+        w[t * KP + k] = t < L ? wi[(long long)t * a.h_v * WS_TOK + WS_W + k] : 0.0f;
+      }
+      for (int e = threadIdx.x; e < CH * BV; e += NT) {
+        const int t = e / BV, j = e - t * BV;
+        u[t * BVP + j] = t < L ? wi[(long long)t * a.h_v * WS_TOK + WS_U + v0 + j] : 0.0f;
+      }
+    }
+@ end
+    __syncthreads();
+@ coefs()
+@ if m.delta then
+    /* pseudo-values u = U + W Z, kept in place of U for the out stage */
+    mm(u, BVP, sm + S_W, KP, 1, z, BVP, 1, CH, BV, KD, true);
+    {
+      float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
+      for (int e = threadIdx.x; e < L * BV; e += NT) {
+        const int t = e / BV, j = e - t * BV;
+        ui[(long long)t * a.h_v * WS_TOK + j] = u[t * BVP + j];
+      }
     }
 @ else
-    mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-    }
+    for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
 @ end
-    __syncthreads();
-    /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] *= t < L ? expf(${BT('t', 'k')}) : 0.0f;
-    }
-    __syncthreads();
-    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
-    mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
-    for (int e = threadIdx.x; e < L * BV; e += NT) {
-      const int t = e / BV, j = e - t * BV;
-      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
-    }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int s = e / KD, k = e - s * KD;
-      qt[s * KP + k] = s < L ? kc[s * KP + k] * expf(${BT('L - 1', 'k')} - ${BT('s', 'k')}) : 0.0f;
+      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(${BT('L - 1', 'k')} - ${BT('s', 'k')}) : 0.0f;
     }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm(z, BVP, qt, 1, KP, u, BVP, 1, KD, BV, CH, true);
+    mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
   float *zo = a.state_out[${m.state}];
   if (zo) {
@@ -574,6 +677,95 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_fwd(ssmc_fwd_args a, 
       const int k = e / BV, j = e - k * BV;
       zo[slot * ${K * V} + k * VD + v0 + j] = z[k * BVP + j];
     }
+  }
+}
+
+/* ---------------------------------------------------------------- stage out */
+extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const int v0 = blockIdx.z * BV;
+  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
+  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_${m.delta and 'U' or 'IN' .. m.val};
+  const float *kc = sm + O_IN${m.key};
+  (void)zdec;
+@ bind_inputs('O_', m.delta and not_val or any)
+  { /* the chunk-start state tile from the state stage */
+    const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+    for (int e = threadIdx.x; e < KD * BV; e += NT) {
+      const int k = e / BV, j = e - k * BV;
+      z[k * BVP + j] = zs[k * VD + v0 + j];
+    }
+  }
+@ load_chunk('O_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
+@ if m.delta then
+  { /* the pseudo-values of the state stage */
+    const float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
+    for (int e = threadIdx.x; e < CH * BV; e += NT) {
+      const int t = e / BV, j = e - t * BV;
+      u[t * BVP + j] = t < L ? ui[(long long)t * a.h_v * WS_TOK + j] : 0.0f;
+    }
+  }
+@ end
+@ if sv then
+  const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
+@ end
+  __syncthreads();
+@ coefs()
+@ if not m.delta then
+  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+@ end
+  /* q~ = sum of coefficient * source */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t_ = e / KD, k = e - t_ * KD;
+    float s = 0.0f;
+    if (t_ < L) {
+@ for _, q in ipairs(P.q) do
+@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
+@   local src = q.src == 'X' and 'xsrc[((tok + t_) * a.h_v + it.h) * xs + k]'
+@     or x.smem and ('in[' .. q.src .. '][t_ * KP + k]')
+@     or string.format('ld1((const elem_t *)a.in[%s] + ((tok + t_) * %s + %s) * KD + k)', q.src,
+@                      x.heads == 'qk' and 'a.h_qk' or 'a.h_v', x.heads == 'qk' and 'it.hq' or 'it.h')
+      s += (${q.coef}) * ${src};
+@ end
+    }
+    qt[t_ * KP + k] = s;
+  }
+  __syncthreads();
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
+@ if diag then
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    float acc = 0.0f;
+    if (s <= t && t < L)
+      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+    am[t * CP + s] = acc;
+  }
+@ else
+  mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+@ end
+  __syncthreads();
+  /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    qt[t * KP + k] *= t < L ? expf(${BT('t', 'k')}) : 0.0f;
+  }
+  __syncthreads();
+  mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
+  mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
+  for (int e = threadIdx.x; e < L * BV; e += NT) {
+    const int t = e / BV, j = e - t * BV;
+    st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
   }
 }
 
@@ -770,6 +962,8 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 }
 
 @ local stages = {}
-@ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, SOFF * 4) end
-@ stages[#stages + 1] = string.format('fwd grid=items_vtiles threads=%d smem=%d', NT, FOFF * 4)
-// ssmc-launch bv=${BV} dbv=${DBV} ws_tok=${sv and K or 0} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}
+@ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, XOFF * 4) end
+@ if m.delta then stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT, PL.off * 4) end
+@ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT, SL.off * 4)
+@ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT, OL.off * 4)
+// ssmc-launch bv=${BV} dbv=${DBV} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}

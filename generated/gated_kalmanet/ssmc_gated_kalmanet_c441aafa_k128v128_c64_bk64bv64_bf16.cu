@@ -19,6 +19,11 @@
 #define KP 132
 #define BVP 72
 #define CP 68
+#define VPF 136
+#define WS_TOK 128 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_W 128
+#define WS_U 256
+#define WS_CHUNK 16384 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -119,40 +124,81 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   it.T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - it.t0 : a.t_len;
   return it;
 }
+/* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
+__device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
+  return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
+ * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
+struct chunk_t { item_t it; long long c0; int L; };
+__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
+  const long long g = blockIdx.x;
+  long long n;
+  if (!a.cu_seqlens) n = g / ((a.t_len + CH - 1) / CH);
+  else { /* the last sequence whose first slot is <= g: slot0_of increases with n */
+    long long lo = 0, hi = a.n_seqs - 1;
+    while (lo < hi) {
+      const long long mid = (lo + hi + 1) / 2;
+      if (slot0_of(a, mid) <= g) lo = mid; else hi = mid - 1;
+    }
+    n = lo;
+  }
+  c.it.n = n;
+  c.it.h = (int)blockIdx.y;
+  c.it.hq = c.it.h / (a.h_v / a.h_qk);
+  c.it.t0 = a.cu_seqlens ? a.cu_seqlens[n] : n * a.t_len;
+  c.it.T = a.cu_seqlens ? a.cu_seqlens[n + 1] - c.it.t0 : a.t_len;
+  c.c0 = (g - slot0_of(a, n)) * CH;
+  if (c.c0 >= c.it.T) return false;
+  c.L = (int)(c.it.T - c.c0 < CH ? c.it.T - c.c0 : CH);
+  return true;
+}
 
 enum {
-  F_IN1 = 0,
-  F_IN2 = 8448,
-  F_IN3 = 13056,
-  F_IN4 = 13120,
-  F_IN5 = 13184,
-  F_QT = 13248,
-  F_A = 21696,
-  F_Z = 26048,
-  F_Y = 35264,
-  F_B = 39872,
-  F_EW = 39936,
-  F_EE = 40000,
-  F_ZDEC = 40064,
-  F_TOTAL = 40192
+  S_IN1 = 0,
+  S_IN2 = 8448,
+  S_IN3 = 13056,
+  S_IN4 = 13120,
+  S_IN5 = 13184,
+  S_Z = 13248,
+  S_B = 22464,
+  S_EW = 22528,
+  S_EE = 22592,
+  S_ZDEC = 22656,
+  S_TOTAL = 22784
 };
 enum {
-  S_HF = 0,
-  S_KC = 16384,
-  S_G = 24576,
-  S_XB = 28672,
-  S_RH = 36864,
-  S_AX = 38912,
-  S_HB = 39936,
-  S_HW = 40000,
-  S_NRM = 40064,
-  S_LAM = 40128,
-  S_STEP = 40192,
-  S_RHO2 = 40256,
-  S_OM = 40320,
-  S_RED = 40384,
-  S_IN1_G = 40416,
-  S_TOTAL = 40480
+  O_IN1 = 0,
+  O_IN2 = 8448,
+  O_IN3 = 13056,
+  O_IN4 = 13120,
+  O_IN5 = 13184,
+  O_QT = 13248,
+  O_A = 21696,
+  O_Z = 26048,
+  O_B = 35264,
+  O_EW = 35328,
+  O_EE = 35392,
+  O_ZDEC = 35456,
+  O_TOTAL = 35584
+};
+enum {
+  X_HF = 0,
+  X_KC = 16384,
+  X_G = 24576,
+  X_XB = 28672,
+  X_RH = 36864,
+  X_AX = 38912,
+  X_HB = 39936,
+  X_HW = 40000,
+  X_NRM = 40064,
+  X_LAM = 40128,
+  X_STEP = 40192,
+  X_RHO2 = 40256,
+  X_OM = 40320,
+  X_RED = 40384,
+  X_IN1_G = 40416,
+  X_TOTAL = 40480
 };
 enum {
   D_IN0 = 0,
@@ -178,9 +224,10 @@ extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int iters = a.iters > 0 ? a.iters : 30;
-  float *hf = sm + S_HF, *kc = sm + S_KC, *g = sm + S_G, *hb = sm + S_HB, *hw = sm + S_HW, *nrm = sm + S_NRM;
-  float *lam = sm + S_LAM, *step = sm + S_STEP, *rho2 = sm + S_RHO2, *om = sm + S_OM, *red = sm + S_RED;
-  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) */
+  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
+  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2, *om = sm + X_OM, *red = sm + X_RED;
+  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[0];
   for (int e = threadIdx.x; e < KD * KD; e += SNT) {
@@ -227,9 +274,9 @@ extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k
     __syncthreads();
     mm(g, CH, kc, KD, 1, kc, 1, KD, CH, CH, KD, false); /* G = K K' */
     /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-    float *x = sm + S_XB, *xp = x + 16 * KD, *xn = xp + 16 * KD, *p = xn + 16 * KD;
-    float *ax = sm + S_AX, *rh = sm + S_RH;
-    float *khk = sm + S_IN1_G;
+    float *x = sm + X_XB, *xp = x + 16 * KD, *xn = xp + 16 * KD, *p = xn + 16 * KD;
+    float *ax = sm + X_AX, *rh = sm + X_RH;
+    float *khk = sm + X_IN1_G;
     for (int g0 = 0; g0 < CH; g0 += 16) {
       mm(p, KD, kc + g0 * KD, KD, 1, hf, KD, 1, 16, KD, KD, false);
       for (int t = threadIdx.x; t < 16; t += SNT) {
@@ -302,13 +349,13 @@ extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k
       }
       for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
         const int t = e / KD, k = e - t * KD;
-        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * KD + k] = x[e];
+        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * xs + k] = x[e];
       }
       __syncthreads();
     }
     /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; norm restarts there */
     {
-      float *kw = sm + S_XB;
+      float *kw = sm + X_XB;
       const float hl = hb[L - 1], eh = expf(hl);
       for (int e = threadIdx.x; e < CH * KD; e += SNT) {
         const int s = e / KD;
@@ -334,35 +381,41 @@ extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k
     }
 }
 
-/* ---------------------------------------------------------------- stage fwd */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fwd(ssmc_fwd_args a, float *ws) {
+/* ---------------------------------------------------------------- chunk stages: shared pieces */
+
+/* ---------------------------------------------------------------- stage state */
+extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: qt, kc (C, KP); am, akk (C, CP); z (K, BVP); u, y, w0 (C, BVP) */
-  float *z = sm + F_Z, *qt = sm + F_QT, *am = sm + F_A, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
-  float *zdec = sm + F_ZDEC, *u = sm + F_IN2, *y = sm + F_Y;
-  const float *kc = sm + F_IN1;
+  /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
+  float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
+  float *u = sm + S_IN2, *kc = sm + S_IN1;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + F_IN1;
-  in[2] = sm + F_IN2;
-  in[3] = sm + F_IN3;
-  in[4] = sm + F_IN4;
-  in[5] = sm + F_IN5;
+  in[1] = sm + S_IN1;
+  in[2] = sm + S_IN2;
+  in[3] = sm + S_IN3;
+  in[4] = sm + S_IN4;
+  in[5] = sm + S_IN5;
   (void)in;
+  /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[1];
   for (int e = threadIdx.x; e < KD * BV; e += NT) {
     const int k = e / BV, j = e - k * BV;
     z[k * BVP + j] = z0 ? z0[slot * 16384 + k * VD + v0 + j] : 0.0f;
   }
-  const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
+    for (int e = threadIdx.x; e < KD * BV; e += NT) {
+      const int k = e / BV, j = e - k * BV;
+      zs[(c0 / CH) * a.h_v * WS_CHUNK + k * VD + v0 + j] = z[k * BVP + j];
+    }
   { /* k: (T, a.h_qk, 128) -> CH x 128 */
-    float *dst = sm + F_IN1;
+    float *dst = sm + S_IN1;
     const elem_t *src = (const elem_t *)a.in[1];
     for (int e = threadIdx.x; e < CH * 128; e += NT) {
       const int t = e / 128, d = e - t * 128;
@@ -370,7 +423,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     }
   }
   { /* v: (T, a.h_v, 128) -> CH x BV */
-    float *dst = sm + F_IN2;
+    float *dst = sm + S_IN2;
     const elem_t *src = (const elem_t *)a.in[2];
     for (int e = threadIdx.x; e < CH * BV; e += NT) {
       const int t = e / BV, d = e - t * BV;
@@ -378,7 +431,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     }
   }
   { /* g: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + F_IN3;
+    float *dst = sm + S_IN3;
     const float *src = (const float *)a.in[3];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
@@ -386,7 +439,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     }
   }
   { /* beta: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + F_IN4;
+    float *dst = sm + S_IN4;
     const float *src = (const float *)a.in[4];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
@@ -394,7 +447,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     }
   }
   { /* alpha: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + F_IN5;
+    float *dst = sm + S_IN5;
     const float *src = (const float *)a.in[5];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
@@ -402,7 +455,6 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     }
   }
     __syncthreads();
-    /* write and erase coefficients; cumulative log decays b */
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
       ee[t_] = 0.0f;
@@ -423,47 +475,16 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     }
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
     for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
-    __syncthreads();
-    /* q~ = sum of coefficient * source */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t_ = e / KD, k = e - t_ * KD;
-      float s = 0.0f;
-      if (t_ < L) {
-        s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
-        s += (1.0f * 0.0883883476f * in[5][t_]) * xsrc[((tok + t_) * a.h_v + it.h) * KD + k];
-        s += (-1.0f * 0.0883883476f * in[5][t_]) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
-      }
-      qt[t_ * KP + k] = s;
-    }
-    __syncthreads();
-    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
-    mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-    }
-    __syncthreads();
-    /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] *= t < L ? expf(b[t]) : 0.0f;
-    }
-    __syncthreads();
-    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
-    mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
-    for (int e = threadIdx.x; e < L * BV; e += NT) {
-      const int t = e / BV, j = e - t * BV;
-      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
-    }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int s = e / KD, k = e - s * KD;
-      qt[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[L - 1] - b[s]) : 0.0f;
+      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[L - 1] - b[s]) : 0.0f;
     }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm(z, BVP, qt, 1, KP, u, BVP, 1, KD, BV, CH, true);
+    mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
   float *zo = a.state_out[1];
   if (zo) {
@@ -472,6 +493,132 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
       const int k = e / BV, j = e - k * BV;
       zo[slot * 16384 + k * VD + v0 + j] = z[k * BVP + j];
     }
+  }
+}
+
+/* ---------------------------------------------------------------- stage out */
+extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const int v0 = blockIdx.z * BV;
+  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
+  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *y = sm + O_IN1, *u = sm + O_IN2;
+  const float *kc = sm + O_IN1;
+  (void)zdec;
+  float *in[SSMC_MAX_IO];
+  in[1] = sm + O_IN1;
+  in[2] = sm + O_IN2;
+  in[3] = sm + O_IN3;
+  in[4] = sm + O_IN4;
+  in[5] = sm + O_IN5;
+  (void)in;
+  { /* the chunk-start state tile from the state stage */
+    const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+    for (int e = threadIdx.x; e < KD * BV; e += NT) {
+      const int k = e / BV, j = e - k * BV;
+      z[k * BVP + j] = zs[k * VD + v0 + j];
+    }
+  }
+  { /* k: (T, a.h_qk, 128) -> CH x 128 */
+    float *dst = sm + O_IN1;
+    const elem_t *src = (const elem_t *)a.in[1];
+    for (int e = threadIdx.x; e < CH * 128; e += NT) {
+      const int t = e / 128, d = e - t * 128;
+      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
+    }
+  }
+  { /* v: (T, a.h_v, 128) -> CH x BV */
+    float *dst = sm + O_IN2;
+    const elem_t *src = (const elem_t *)a.in[2];
+    for (int e = threadIdx.x; e < CH * BV; e += NT) {
+      const int t = e / BV, d = e - t * BV;
+      dst[t * BVP + d] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + v0 + d) : 0.0f;
+    }
+  }
+  { /* g: (T, a.h_v, 1) -> CH x 1 */
+    float *dst = sm + O_IN3;
+    const float *src = (const float *)a.in[3];
+    for (int e = threadIdx.x; e < CH * 1; e += NT) {
+      const int t = e / 1, d = e - t * 1;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+    }
+  }
+  { /* beta: (T, a.h_v, 1) -> CH x 1 */
+    float *dst = sm + O_IN4;
+    const float *src = (const float *)a.in[4];
+    for (int e = threadIdx.x; e < CH * 1; e += NT) {
+      const int t = e / 1, d = e - t * 1;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+    }
+  }
+  { /* alpha: (T, a.h_v, 1) -> CH x 1 */
+    float *dst = sm + O_IN5;
+    const float *src = (const float *)a.in[5];
+    for (int e = threadIdx.x; e < CH * 1; e += NT) {
+      const int t = e / 1, d = e - t * 1;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+    }
+  }
+  const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
+  __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+      ee[t_] = 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
+  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+  /* q~ = sum of coefficient * source */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t_ = e / KD, k = e - t_ * KD;
+    float s = 0.0f;
+    if (t_ < L) {
+      s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
+      s += (1.0f * 0.0883883476f * in[5][t_]) * xsrc[((tok + t_) * a.h_v + it.h) * xs + k];
+      s += (-1.0f * 0.0883883476f * in[5][t_]) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
+    }
+    qt[t_ * KP + k] = s;
+  }
+  __syncthreads();
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
+  mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+  __syncthreads();
+  /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    qt[t * KP + k] *= t < L ? expf(b[t]) : 0.0f;
+  }
+  __syncthreads();
+  mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
+  mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
+  for (int e = threadIdx.x; e < L * BV; e += NT) {
+    const int t = e / BV, j = e - t * BV;
+    st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
   }
 }
 
@@ -625,4 +772,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   }
 }
 
-// ssmc-launch bv=64 dbv=128 ws_tok=128 solve grid=items threads=256 smem=161920; fwd grid=items_vtiles threads=512 smem=160768; decode grid=items threads=512 smem=76288
+// ssmc-launch bv=64 dbv=128 ws_tok=128 ws_chunk=16384 solve grid=items threads=256 smem=161920; state grid=items_vtiles threads=512 smem=91136; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items threads=512 smem=76288

@@ -19,6 +19,11 @@
 #define KP 132
 #define BVP 72
 #define CP 68
+#define VPF 136
+#define WS_TOK 0 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_W 0
+#define WS_U 128
+#define WS_CHUNK 16384 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -119,20 +124,59 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   it.T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - it.t0 : a.t_len;
   return it;
 }
+/* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
+__device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
+  return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
+ * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
+struct chunk_t { item_t it; long long c0; int L; };
+__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
+  const long long g = blockIdx.x;
+  long long n;
+  if (!a.cu_seqlens) n = g / ((a.t_len + CH - 1) / CH);
+  else { /* the last sequence whose first slot is <= g: slot0_of increases with n */
+    long long lo = 0, hi = a.n_seqs - 1;
+    while (lo < hi) {
+      const long long mid = (lo + hi + 1) / 2;
+      if (slot0_of(a, mid) <= g) lo = mid; else hi = mid - 1;
+    }
+    n = lo;
+  }
+  c.it.n = n;
+  c.it.h = (int)blockIdx.y;
+  c.it.hq = c.it.h / (a.h_v / a.h_qk);
+  c.it.t0 = a.cu_seqlens ? a.cu_seqlens[n] : n * a.t_len;
+  c.it.T = a.cu_seqlens ? a.cu_seqlens[n + 1] - c.it.t0 : a.t_len;
+  c.c0 = (g - slot0_of(a, n)) * CH;
+  if (c.c0 >= c.it.T) return false;
+  c.L = (int)(c.it.T - c.c0 < CH ? c.it.T - c.c0 : CH);
+  return true;
+}
 
 enum {
-  F_IN1 = 0,
-  F_IN2 = 8448,
-  F_IN3 = 13056,
-  F_QT = 13120,
-  F_A = 21568,
-  F_Z = 25920,
-  F_Y = 35136,
-  F_B = 39744,
-  F_EW = 39808,
-  F_EE = 39872,
-  F_ZDEC = 39936,
-  F_TOTAL = 40064
+  S_IN1 = 0,
+  S_IN2 = 8448,
+  S_IN3 = 13056,
+  S_Z = 13120,
+  S_B = 22336,
+  S_EW = 22400,
+  S_EE = 22464,
+  S_ZDEC = 22528,
+  S_TOTAL = 22656
+};
+enum {
+  O_IN1 = 0,
+  O_IN2 = 8448,
+  O_IN3 = 13056,
+  O_QT = 13120,
+  O_A = 21568,
+  O_Z = 25920,
+  O_B = 35136,
+  O_EW = 35200,
+  O_EE = 35264,
+  O_ZDEC = 35328,
+  O_TOTAL = 35456
 };
 enum {
   D_IN0 = 0,
@@ -148,21 +192,24 @@ enum {
 
 
 
-/* ---------------------------------------------------------------- stage fwd */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fwd(ssmc_fwd_args a, float *ws) {
+/* ---------------------------------------------------------------- chunk stages: shared pieces */
+
+/* ---------------------------------------------------------------- stage state */
+extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: qt, kc (C, KP); am, akk (C, CP); z (K, BVP); u, y, w0 (C, BVP) */
-  float *z = sm + F_Z, *qt = sm + F_QT, *am = sm + F_A, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
-  float *zdec = sm + F_ZDEC, *u = sm + F_IN2, *y = sm + F_Y;
-  const float *kc = sm + F_IN1;
+  /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
+  float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
+  float *u = sm + S_IN2, *kc = sm + S_IN1;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + F_IN1;
-  in[2] = sm + F_IN2;
-  in[3] = sm + F_IN3;
+  in[1] = sm + S_IN1;
+  in[2] = sm + S_IN2;
+  in[3] = sm + S_IN3;
   (void)in;
+  /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[0];
   for (int e = threadIdx.x; e < KD * BV; e += NT) {
     const int k = e / BV, j = e - k * BV;
@@ -172,8 +219,12 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
+    for (int e = threadIdx.x; e < KD * BV; e += NT) {
+      const int k = e / BV, j = e - k * BV;
+      zs[(c0 / CH) * a.h_v * WS_CHUNK + k * VD + v0 + j] = z[k * BVP + j];
+    }
   { /* k: (T, a.h_qk, 128) -> CH x 128 */
-    float *dst = sm + F_IN1;
+    float *dst = sm + S_IN1;
     const elem_t *src = (const elem_t *)a.in[1];
     for (int e = threadIdx.x; e < CH * 128; e += NT) {
       const int t = e / 128, d = e - t * 128;
@@ -181,7 +232,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     }
   }
   { /* v: (T, a.h_v, 128) -> CH x BV */
-    float *dst = sm + F_IN2;
+    float *dst = sm + S_IN2;
     const elem_t *src = (const elem_t *)a.in[2];
     for (int e = threadIdx.x; e < CH * BV; e += NT) {
       const int t = e / BV, d = e - t * BV;
@@ -189,7 +240,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     }
   }
   { /* g: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + F_IN3;
+    float *dst = sm + S_IN3;
     const float *src = (const float *)a.in[3];
     for (int e = threadIdx.x; e < CH * 1; e += NT) {
       const int t = e / 1, d = e - t * 1;
@@ -197,7 +248,6 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     }
   }
     __syncthreads();
-    /* write and erase coefficients; cumulative log decays b */
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
       ee[t_] = 0.0f;
@@ -218,45 +268,16 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     }
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
     for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
-    __syncthreads();
-    /* q~ = sum of coefficient * source */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t_ = e / KD, k = e - t_ * KD;
-      float s = 0.0f;
-      if (t_ < L) {
-        s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
-      }
-      qt[t_ * KP + k] = s;
-    }
-    __syncthreads();
-    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
-    mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-    }
-    __syncthreads();
-    /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] *= t < L ? expf(b[t]) : 0.0f;
-    }
-    __syncthreads();
-    mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
-    mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
-    for (int e = threadIdx.x; e < L * BV; e += NT) {
-      const int t = e / BV, j = e - t * BV;
-      st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
-    }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int s = e / KD, k = e - s * KD;
-      qt[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[L - 1] - b[s]) : 0.0f;
+      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[L - 1] - b[s]) : 0.0f;
     }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm(z, BVP, qt, 1, KP, u, BVP, 1, KD, BV, CH, true);
+    mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -265,6 +286,110 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
       const int k = e / BV, j = e - k * BV;
       zo[slot * 16384 + k * VD + v0 + j] = z[k * BVP + j];
     }
+  }
+}
+
+/* ---------------------------------------------------------------- stage out */
+extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const int v0 = blockIdx.z * BV;
+  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
+  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *y = sm + O_IN1, *u = sm + O_IN2;
+  const float *kc = sm + O_IN1;
+  (void)zdec;
+  float *in[SSMC_MAX_IO];
+  in[1] = sm + O_IN1;
+  in[2] = sm + O_IN2;
+  in[3] = sm + O_IN3;
+  (void)in;
+  { /* the chunk-start state tile from the state stage */
+    const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+    for (int e = threadIdx.x; e < KD * BV; e += NT) {
+      const int k = e / BV, j = e - k * BV;
+      z[k * BVP + j] = zs[k * VD + v0 + j];
+    }
+  }
+  { /* k: (T, a.h_qk, 128) -> CH x 128 */
+    float *dst = sm + O_IN1;
+    const elem_t *src = (const elem_t *)a.in[1];
+    for (int e = threadIdx.x; e < CH * 128; e += NT) {
+      const int t = e / 128, d = e - t * 128;
+      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
+    }
+  }
+  { /* v: (T, a.h_v, 128) -> CH x BV */
+    float *dst = sm + O_IN2;
+    const elem_t *src = (const elem_t *)a.in[2];
+    for (int e = threadIdx.x; e < CH * BV; e += NT) {
+      const int t = e / BV, d = e - t * BV;
+      dst[t * BVP + d] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + v0 + d) : 0.0f;
+    }
+  }
+  { /* g: (T, a.h_v, 1) -> CH x 1 */
+    float *dst = sm + O_IN3;
+    const float *src = (const float *)a.in[3];
+    for (int e = threadIdx.x; e < CH * 1; e += NT) {
+      const int t = e / 1, d = e - t * 1;
+      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
+    }
+  }
+  __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f : 0.0f;
+      ee[t_] = 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
+  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+  /* q~ = sum of coefficient * source */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t_ = e / KD, k = e - t_ * KD;
+    float s = 0.0f;
+    if (t_ < L) {
+      s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
+    }
+    qt[t_ * KP + k] = s;
+  }
+  __syncthreads();
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
+  mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+  __syncthreads();
+  /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    qt[t * KP + k] *= t < L ? expf(b[t]) : 0.0f;
+  }
+  __syncthreads();
+  mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
+  mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
+  for (int e = threadIdx.x; e < L * BV; e += NT) {
+    const int t = e / BV, j = e - t * BV;
+    st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
   }
 }
 
@@ -331,4 +456,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_mamba2_373a415a_k128v128_
   }
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=0 fwd grid=items_vtiles threads=512 smem=160256; decode grid=items_dtiles threads=128 smem=3840
+// ssmc-launch bv=64 dbv=32 ws_tok=0 ws_chunk=16384 state grid=items_vtiles threads=512 smem=90624; out grid=chunks_vtiles threads=512 smem=141824; decode grid=items_dtiles threads=128 smem=3840

@@ -142,20 +142,69 @@
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
 
+__device__ __forceinline__ void st1b(unsigned short *p, float f) { /* round to nearest even, NaN kept */
+  unsigned u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) { *p = (unsigned short)((u >> 16) | 0x40u); return; }
+  u += 0x7fffu + ((u >> 16) & 1u);
+  *p = (unsigned short)(u >> 16);
+}
 @ if P.dtype == 'bf16' then
 typedef unsigned short elem_t;
 __device__ __forceinline__ float ld1(const elem_t *p) { return __uint_as_float((unsigned)*p << 16); }
-__device__ __forceinline__ void st1(elem_t *p, float f) {
-  unsigned u = __float_as_uint(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) { *p = (elem_t)((u >> 16) | 0x40u); return; }
-  u += 0x7fffu + ((u >> 16) & 1u);
-  *p = (elem_t)(u >> 16);
-}
+__device__ __forceinline__ void st1(elem_t *p, float f) { st1b(p, f); }
 @ else
 typedef float elem_t;
 __device__ __forceinline__ float ld1(const elem_t *p) { return *p; }
 __device__ __forceinline__ void st1(elem_t *p, float f) { *p = f; }
 @ end
+
+/* Four consecutive elements (16-byte aligned rows for f32, 8-byte for bf16: every device pointer of
+ * the ABI is 16-byte aligned and every row offset a multiple of 4 elements). */
+__device__ __forceinline__ float4 ld4(const float *p) { return *(const float4 *)p; }
+__device__ __forceinline__ float4 ld4(const unsigned short *p) {
+  const uint2 u = *(const uint2 *)p;
+  return make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u), __uint_as_float(u.y << 16),
+                     __uint_as_float(u.y & 0xffff0000u));
+}
+__device__ __forceinline__ void st4(float *p, float4 v) { *(float4 *)p = v; }
+__device__ __forceinline__ void st4(unsigned short *p, float4 v) {
+  unsigned short h[4];
+  st1b(h, v.x); st1b(h + 1, v.y); st1b(h + 2, v.z); st1b(h + 3, v.w);
+  *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
+}
+struct one_t { __device__ float operator()(int) const { return 1.0f; } };
+/* dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L, d < D (rows past L: 0, or kept with acc):
+ * every load of a thread is issued before the first store, four elements at a time. D % 4 == 0. */
+template <int NTH, int ROWS, int D, typename T, typename F>
+__device__ __forceinline__ void tile_in(float *dst, int ld, const T *src, long long rs, int L, F coef, bool acc) {
+  constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
+  float4 r[PER];
+#pragma unroll
+  for (int i = 0; i < PER; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+#pragma unroll
+  for (int i = 0; i < PER; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    if (v >= NV || (acc && t >= L)) continue;
+    float4 *o = (float4 *)(dst + t * ld + d);
+    if (t < L) {
+      const float c = coef(t);
+      r[i].x *= c; r[i].y *= c; r[i].z *= c; r[i].w *= c;
+      if (acc) { const float4 p = *o; r[i].x += p.x; r[i].y += p.y; r[i].z += p.z; r[i].w += p.w; }
+    }
+    *o = r[i];
+  }
+}
+/* dst[t * rs + d] = src[t * ld + d] for t < L, d < D; D % 4 == 0. */
+template <int NTH, int ROWS, int D, typename T>
+__device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src, int ld, int L) {
+  for (int v = threadIdx.x; v < ROWS * D / 4; v += NTH) {
+    const int t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    if (t < L) st4(dst + t * rs + d, *(const float4 *)(src + t * ld + d));
+  }
+}
 
 /* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs];
  * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
@@ -296,22 +345,17 @@ enum {
 @   ld, nt = ld or D, nt or 'NT'
 @   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
-  { /* ${x.name}: (T, ${H}, ${x.D}) -> ${rows} x ${D} */
-    float *dst = ${buf};
-@   if x.gate then
-    const float *src = (const float *)a.in[${x.idx}];
-@   else
-    const elem_t *src = (const elem_t *)a.in[${x.idx}];
-@   end
-    for (int e = threadIdx.x; e < ${rows} * ${D}; e += ${nt}) {
-      const int t = e / ${D}, d = e - t * ${D};
-@   if x.gate then
-      dst[t * ${ld} + d] = t < L ? src[((${tok} + t) * ${H} + ${hh}) * ${x.D} + ${col0} + d] : 0.0f;
-@   else
-      dst[t * ${ld} + d] = t < L ? ld1(src + ((${tok} + t) * ${H} + ${hh}) * ${x.D} + ${col0} + d) : 0.0f;
-@   end
-    }
+@   local T = x.gate and 'float' or 'elem_t'
+@   if x.D == 1 then
+  { /* ${x.name}: (T, ${H}) -> ${rows} */
+    const float *src = (const float *)a.in[${x.idx}] + (${tok}) * ${H} + ${hh};
+    for (int t = threadIdx.x; t < ${rows}; t += ${nt}) (${buf})[t * ${ld}] = t < L ? src[(long long)t * ${H}] : 0.0f;
   }
+@   else
+  /* ${x.name}: (T, ${H}, ${x.D}) -> ${rows} x ${D} */
+  tile_in<${nt}, ${rows}, ${D}>(${buf}, ${ld}, (const ${T} *)a.in[${x.idx}] + ((${tok}) * ${H} + ${hh}) * ${x.D} + ${col0},
+                          (long long)${H} * ${x.D}, L, one_t(), false);
+@   end
 @ end
 
 @ if sv then
@@ -591,18 +635,12 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a,
   }
   __syncthreads();
   mm(o, KP, tm, CP, 1, kc, KP, 1, CH, KD, CH, false);
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    wo[(long long)t * a.h_v * WS_TOK + WS_W + k] = o[t * KP + k];
-  }
+  tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
   mm(o, VPF, tm, CP, 1, vc, VPF, 1, CH, VD, CH, false);
-  for (int e = threadIdx.x; e < L * VD; e += NT) {
-    const int t = e / VD, j = e - t * VD;
-    wo[(long long)t * a.h_v * WS_TOK + WS_U + j] = o[t * VPF + j];
-  }
+  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 }
 @ end
 
@@ -619,31 +657,19 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
   /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[${m.state}];
-  for (int e = threadIdx.x; e < KD * BV; e += NT) {
-    const int k = e / BV, j = e - k * BV;
-    z[k * BVP + j] = z0 ? z0[slot * ${K * V} + k * VD + v0 + j] : 0.0f;
-  }
+  tile_in<NT, KD, BV>(z, BVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
-    for (int e = threadIdx.x; e < KD * BV; e += NT) {
-      const int k = e / BV, j = e - k * BV;
-      zs[(c0 / CH) * a.h_v * WS_CHUNK + k * VD + v0 + j] = z[k * BVP + j];
-    }
+    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
 @ load_chunk('S_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
 @ if m.delta then
     { /* W (C, K) and the value tile of U (C, BV) from the prep stage */
       float *w = sm + S_W;
       const float *wi = ws + (tok * a.h_v + it.h) * WS_TOK;
-      for (int e = threadIdx.x; e < CH * KD; e += NT) {
-        const int t = e / KD, k = e - t * KD;
-        w[t * KP + k] = t < L ? wi[(long long)t * a.h_v * WS_TOK + WS_W + k] : 0.0f;
-      }
-      for (int e = threadIdx.x; e < CH * BV; e += NT) {
-        const int t = e / BV, j = e - t * BV;
-        u[t * BVP + j] = t < L ? wi[(long long)t * a.h_v * WS_TOK + WS_U + v0 + j] : 0.0f;
-      }
+      tile_in<NT, CH, KD>(w, KP, wi + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
+      tile_in<NT, CH, BV>(u, BVP, wi + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
     }
 @ end
     __syncthreads();
@@ -653,10 +679,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
     mm(u, BVP, sm + S_W, KP, 1, z, BVP, 1, CH, BV, KD, true);
     {
       float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-      for (int e = threadIdx.x; e < L * BV; e += NT) {
-        const int t = e / BV, j = e - t * BV;
-        ui[(long long)t * a.h_v * WS_TOK + j] = u[t * BVP + j];
-      }
+      tile_out<NT, CH, BV>(ui, (long long)a.h_v * WS_TOK, u, BVP, L);
     }
 @ else
     for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
@@ -673,10 +696,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
   float *zo = a.state_out[${m.state}];
   if (zo) {
     __syncthreads();
-    for (int e = threadIdx.x; e < KD * BV; e += NT) {
-      const int k = e / BV, j = e - k * BV;
-      zo[slot * ${K * V} + k * VD + v0 + j] = z[k * BVP + j];
-    }
+    tile_out<NT, KD, BV>(zo + slot * ${K * V} + v0, VD, z, BVP, KD);
   }
 }
 
@@ -697,19 +717,13 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
 @ bind_inputs('O_', m.delta and not_val or any)
   { /* the chunk-start state tile from the state stage */
     const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
-    for (int e = threadIdx.x; e < KD * BV; e += NT) {
-      const int k = e / BV, j = e - k * BV;
-      z[k * BVP + j] = zs[k * VD + v0 + j];
-    }
+    tile_in<NT, KD, BV>(z, BVP, zs + v0, VD, KD, one_t(), false);
   }
 @ load_chunk('O_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
 @ if m.delta then
   { /* the pseudo-values of the state stage */
     const float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-    for (int e = threadIdx.x; e < CH * BV; e += NT) {
-      const int t = e / BV, j = e - t * BV;
-      u[t * BVP + j] = t < L ? ui[(long long)t * a.h_v * WS_TOK + j] : 0.0f;
-    }
+    tile_in<NT, CH, BV>(u, BVP, ui, (long long)a.h_v * WS_TOK, L, one_t(), false);
   }
 @ end
 @ if sv then
@@ -722,21 +736,25 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
   for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
 @ end
   /* q~ = sum of coefficient * source */
+@ for i, q in ipairs(P.q) do
+@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
+@   if i > 1 then
+  __syncthreads();
+@   end
+@   if x and x.smem then
   for (int e = threadIdx.x; e < CH * KD; e += NT) {
     const int t_ = e / KD, k = e - t_ * KD;
-    float s = 0.0f;
-    if (t_ < L) {
-@ for _, q in ipairs(P.q) do
-@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
-@   local src = q.src == 'X' and 'xsrc[((tok + t_) * a.h_v + it.h) * xs + k]'
-@     or x.smem and ('in[' .. q.src .. '][t_ * KP + k]')
-@     or string.format('ld1((const elem_t *)a.in[%s] + ((tok + t_) * %s + %s) * KD + k)', q.src,
-@                      x.heads == 'qk' and 'a.h_qk' or 'a.h_v', x.heads == 'qk' and 'it.hq' or 'it.h')
-      s += (${q.coef}) * ${src};
-@ end
-    }
-    qt[t_ * KP + k] = s;
+    const float s = t_ < L ? (${q.coef}) * in[${q.src}][t_ * KP + k] : 0.0f;
+    qt[t_ * KP + k] = ${i > 1 and 'qt[t_ * KP + k] + ' or ''}s;
   }
+@   else
+@     local H = x and x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@     local src = q.src == 'X' and 'xsrc + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs'
+@       or string.format('(const elem_t *)a.in[%s] + (tok * %s + %s) * KD, (long long)%s * KD', q.src, H,
+@                        x.heads == 'qk' and 'it.hq' or 'it.h', H)
+  tile_in<NT, CH, KD>(qt, KP, ${src}, L, [&](int t_) { return (float)(${q.coef}); }, ${i > 1 and 'true' or 'false'});
+@   end
+@ end
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
 @ if diag then
@@ -763,10 +781,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
   __syncthreads();
   mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
   mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
-  for (int e = threadIdx.x; e < L * BV; e += NT) {
-    const int t = e / BV, j = e - t * BV;
-    st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
-  }
+  tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
 /* ---------------------------------------------------------------- stage decode */

@@ -28,9 +28,63 @@
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
 
+__device__ __forceinline__ void st1b(unsigned short *p, float f) { /* round to nearest even, NaN kept */
+  unsigned u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) { *p = (unsigned short)((u >> 16) | 0x40u); return; }
+  u += 0x7fffu + ((u >> 16) & 1u);
+  *p = (unsigned short)(u >> 16);
+}
 typedef float elem_t;
 __device__ __forceinline__ float ld1(const elem_t *p) { return *p; }
 __device__ __forceinline__ void st1(elem_t *p, float f) { *p = f; }
+
+/* Four consecutive elements (16-byte aligned rows for f32, 8-byte for bf16: every device pointer of
+ * the ABI is 16-byte aligned and every row offset a multiple of 4 elements). */
+__device__ __forceinline__ float4 ld4(const float *p) { return *(const float4 *)p; }
+__device__ __forceinline__ float4 ld4(const unsigned short *p) {
+  const uint2 u = *(const uint2 *)p;
+  return make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u), __uint_as_float(u.y << 16),
+                     __uint_as_float(u.y & 0xffff0000u));
+}
+__device__ __forceinline__ void st4(float *p, float4 v) { *(float4 *)p = v; }
+__device__ __forceinline__ void st4(unsigned short *p, float4 v) {
+  unsigned short h[4];
+  st1b(h, v.x); st1b(h + 1, v.y); st1b(h + 2, v.z); st1b(h + 3, v.w);
+  *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
+}
+struct one_t { __device__ float operator()(int) const { return 1.0f; } };
+/* dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L, d < D (rows past L: 0, or kept with acc):
+ * every load of a thread is issued before the first store, four elements at a time. D % 4 == 0. */
+template <int NTH, int ROWS, int D, typename T, typename F>
+__device__ __forceinline__ void tile_in(float *dst, int ld, const T *src, long long rs, int L, F coef, bool acc) {
+  constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
+  float4 r[PER];
+#pragma unroll
+  for (int i = 0; i < PER; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+#pragma unroll
+  for (int i = 0; i < PER; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    if (v >= NV || (acc && t >= L)) continue;
+    float4 *o = (float4 *)(dst + t * ld + d);
+    if (t < L) {
+      const float c = coef(t);
+      r[i].x *= c; r[i].y *= c; r[i].z *= c; r[i].w *= c;
+      if (acc) { const float4 p = *o; r[i].x += p.x; r[i].y += p.y; r[i].z += p.z; r[i].w += p.w; }
+    }
+    *o = r[i];
+  }
+}
+/* dst[t * rs + d] = src[t * ld + d] for t < L, d < D; D % 4 == 0. */
+template <int NTH, int ROWS, int D, typename T>
+__device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src, int ld, int L) {
+  for (int v = threadIdx.x; v < ROWS * D / 4; v += NTH) {
+    const int t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    if (t < L) st4(dst + t * rs + d, *(const float4 *)(src + t * ld + d));
+  }
+}
 
 /* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs];
  * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
@@ -224,37 +278,19 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
   in[3] = sm + P_IN3;
   in[4] = sm + P_IN4;
   (void)in;
-  { /* k: (T, a.h_qk, 128) -> CH x 128 */
-    float *dst = sm + P_IN1;
-    const elem_t *src = (const elem_t *)a.in[1];
-    for (int e = threadIdx.x; e < CH * 128; e += NT) {
-      const int t = e / 128, d = e - t * 128;
-      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
-    }
+  /* k: (T, a.h_qk, 128) -> CH x 128 */
+  tile_in<NT, CH, 128>(sm + P_IN1, KP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+                          (long long)a.h_qk * 128, L, one_t(), false);
+  /* v: (T, a.h_v, 128) -> CH x VD */
+  tile_in<NT, CH, VD>(sm + P_IN2, VPF, (const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0,
+                          (long long)a.h_v * 128, L, one_t(), false);
+  { /* g: (T, a.h_v) -> CH */
+    const float *src = (const float *)a.in[3] + (tok) * a.h_v + it.h;
+    for (int t = threadIdx.x; t < CH; t += NT) (sm + P_IN3)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
   }
-  { /* v: (T, a.h_v, 128) -> CH x VD */
-    float *dst = sm + P_IN2;
-    const elem_t *src = (const elem_t *)a.in[2];
-    for (int e = threadIdx.x; e < CH * VD; e += NT) {
-      const int t = e / VD, d = e - t * VD;
-      dst[t * VPF + d] = t < L ? ld1(src + ((tok + t) * a.h_v + it.h) * 128 + 0 + d) : 0.0f;
-    }
-  }
-  { /* g: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + P_IN3;
-    const float *src = (const float *)a.in[3];
-    for (int e = threadIdx.x; e < CH * 1; e += NT) {
-      const int t = e / 1, d = e - t * 1;
-      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
-    }
-  }
-  { /* beta: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + P_IN4;
-    const float *src = (const float *)a.in[4];
-    for (int e = threadIdx.x; e < CH * 1; e += NT) {
-      const int t = e / 1, d = e - t * 1;
-      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
-    }
+  { /* beta: (T, a.h_v) -> CH */
+    const float *src = (const float *)a.in[4] + (tok) * a.h_v + it.h;
+    for (int t = threadIdx.x; t < CH; t += NT) (sm + P_IN4)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
   }
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
@@ -306,18 +342,12 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
   }
   __syncthreads();
   mm(o, KP, tm, CP, 1, kc, KP, 1, CH, KD, CH, false);
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    wo[(long long)t * a.h_v * WS_TOK + WS_W + k] = o[t * KP + k];
-  }
+  tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
   mm(o, VPF, tm, CP, 1, vc, VPF, 1, CH, VD, CH, false);
-  for (int e = threadIdx.x; e < L * VD; e += NT) {
-    const int t = e / VD, j = e - t * VD;
-    wo[(long long)t * a.h_v * WS_TOK + WS_U + j] = o[t * VPF + j];
-  }
+  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 }
 
 /* ---------------------------------------------------------------- stage state */
@@ -337,53 +367,28 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
   /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[0];
-  for (int e = threadIdx.x; e < KD * BV; e += NT) {
-    const int k = e / BV, j = e - k * BV;
-    z[k * BVP + j] = z0 ? z0[slot * 16384 + k * VD + v0 + j] : 0.0f;
-  }
+  tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
-    for (int e = threadIdx.x; e < KD * BV; e += NT) {
-      const int k = e / BV, j = e - k * BV;
-      zs[(c0 / CH) * a.h_v * WS_CHUNK + k * VD + v0 + j] = z[k * BVP + j];
-    }
-  { /* k: (T, a.h_qk, 128) -> CH x 128 */
-    float *dst = sm + S_IN1;
-    const elem_t *src = (const elem_t *)a.in[1];
-    for (int e = threadIdx.x; e < CH * 128; e += NT) {
-      const int t = e / 128, d = e - t * 128;
-      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
-    }
+    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
+  /* k: (T, a.h_qk, 128) -> CH x 128 */
+  tile_in<NT, CH, 128>(sm + S_IN1, KP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+                          (long long)a.h_qk * 128, L, one_t(), false);
+  { /* g: (T, a.h_v) -> CH */
+    const float *src = (const float *)a.in[3] + (tok) * a.h_v + it.h;
+    for (int t = threadIdx.x; t < CH; t += NT) (sm + S_IN3)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
   }
-  { /* g: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + S_IN3;
-    const float *src = (const float *)a.in[3];
-    for (int e = threadIdx.x; e < CH * 1; e += NT) {
-      const int t = e / 1, d = e - t * 1;
-      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
-    }
-  }
-  { /* beta: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + S_IN4;
-    const float *src = (const float *)a.in[4];
-    for (int e = threadIdx.x; e < CH * 1; e += NT) {
-      const int t = e / 1, d = e - t * 1;
-      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
-    }
+  { /* beta: (T, a.h_v) -> CH */
+    const float *src = (const float *)a.in[4] + (tok) * a.h_v + it.h;
+    for (int t = threadIdx.x; t < CH; t += NT) (sm + S_IN4)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
   }
     { /* W (C, K) and the value tile of U (C, BV) from the prep stage */
       float *w = sm + S_W;
       const float *wi = ws + (tok * a.h_v + it.h) * WS_TOK;
-      for (int e = threadIdx.x; e < CH * KD; e += NT) {
-        const int t = e / KD, k = e - t * KD;
-        w[t * KP + k] = t < L ? wi[(long long)t * a.h_v * WS_TOK + WS_W + k] : 0.0f;
-      }
-      for (int e = threadIdx.x; e < CH * BV; e += NT) {
-        const int t = e / BV, j = e - t * BV;
-        u[t * BVP + j] = t < L ? wi[(long long)t * a.h_v * WS_TOK + WS_U + v0 + j] : 0.0f;
-      }
+      tile_in<NT, CH, KD>(w, KP, wi + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
+      tile_in<NT, CH, BV>(u, BVP, wi + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
     }
     __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
@@ -411,10 +416,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
     mm(u, BVP, sm + S_W, KP, 1, z, BVP, 1, CH, BV, KD, true);
     {
       float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-      for (int e = threadIdx.x; e < L * BV; e += NT) {
-        const int t = e / BV, j = e - t * BV;
-        ui[(long long)t * a.h_v * WS_TOK + j] = u[t * BVP + j];
-      }
+      tile_out<NT, CH, BV>(ui, (long long)a.h_v * WS_TOK, u, BVP, L);
     }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
@@ -428,10 +430,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();
-    for (int e = threadIdx.x; e < KD * BV; e += NT) {
-      const int k = e / BV, j = e - k * BV;
-      zo[slot * 16384 + k * VD + v0 + j] = z[k * BVP + j];
-    }
+    tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
   }
 }
 
@@ -456,41 +455,22 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
   (void)in;
   { /* the chunk-start state tile from the state stage */
     const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
-    for (int e = threadIdx.x; e < KD * BV; e += NT) {
-      const int k = e / BV, j = e - k * BV;
-      z[k * BVP + j] = zs[k * VD + v0 + j];
-    }
+    tile_in<NT, KD, BV>(z, BVP, zs + v0, VD, KD, one_t(), false);
   }
-  { /* k: (T, a.h_qk, 128) -> CH x 128 */
-    float *dst = sm + O_IN1;
-    const elem_t *src = (const elem_t *)a.in[1];
-    for (int e = threadIdx.x; e < CH * 128; e += NT) {
-      const int t = e / 128, d = e - t * 128;
-      dst[t * KP + d] = t < L ? ld1(src + ((tok + t) * a.h_qk + it.hq) * 128 + 0 + d) : 0.0f;
-    }
+  /* k: (T, a.h_qk, 128) -> CH x 128 */
+  tile_in<NT, CH, 128>(sm + O_IN1, KP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+                          (long long)a.h_qk * 128, L, one_t(), false);
+  { /* g: (T, a.h_v) -> CH */
+    const float *src = (const float *)a.in[3] + (tok) * a.h_v + it.h;
+    for (int t = threadIdx.x; t < CH; t += NT) (sm + O_IN3)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
   }
-  { /* g: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + O_IN3;
-    const float *src = (const float *)a.in[3];
-    for (int e = threadIdx.x; e < CH * 1; e += NT) {
-      const int t = e / 1, d = e - t * 1;
-      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
-    }
-  }
-  { /* beta: (T, a.h_v, 1) -> CH x 1 */
-    float *dst = sm + O_IN4;
-    const float *src = (const float *)a.in[4];
-    for (int e = threadIdx.x; e < CH * 1; e += NT) {
-      const int t = e / 1, d = e - t * 1;
-      dst[t * 1 + d] = t < L ? src[((tok + t) * a.h_v + it.h) * 1 + 0 + d] : 0.0f;
-    }
+  { /* beta: (T, a.h_v) -> CH */
+    const float *src = (const float *)a.in[4] + (tok) * a.h_v + it.h;
+    for (int t = threadIdx.x; t < CH; t += NT) (sm + O_IN4)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
   }
   { /* the pseudo-values of the state stage */
     const float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-    for (int e = threadIdx.x; e < CH * BV; e += NT) {
-      const int t = e / BV, j = e - t * BV;
-      u[t * BVP + j] = t < L ? ui[(long long)t * a.h_v * WS_TOK + j] : 0.0f;
-    }
+    tile_in<NT, CH, BV>(u, BVP, ui, (long long)a.h_v * WS_TOK, L, one_t(), false);
   }
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
@@ -515,14 +495,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
   /* q~ = sum of coefficient * source */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t_ = e / KD, k = e - t_ * KD;
-    float s = 0.0f;
-    if (t_ < L) {
-      s += (1.0f * 0.0883883476f) * ld1((const elem_t *)a.in[0] + ((tok + t_) * a.h_qk + it.hq) * KD + k);
-    }
-    qt[t_ * KP + k] = s;
-  }
+  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
@@ -539,10 +512,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_deltanet_beee6720_k1
   __syncthreads();
   mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
   mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
-  for (int e = threadIdx.x; e < L * BV; e += NT) {
-    const int t = e / BV, j = e - t * BV;
-    st1((elem_t *)a.out + ((tok + t) * a.h_v + it.h) * VD + v0 + j, y[t * BVP + j]);
-  }
+  tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
 /* ---------------------------------------------------------------- stage decode */

@@ -173,29 +173,52 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
-/* dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L, d < D (rows past L: 0, or kept with acc):
- * every load of a thread is issued before the first store, four elements at a time. D % 4 == 0. */
+/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
+ * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
+ * loads of several tiles (or of the next chunk) are in flight together; put writes
+ * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
+ * D % 4 == 0. */
+template <int NTH, int ROWS, int D> struct tile_regs {
+  static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
+  float4 r[PER];
+  template <typename T> __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+  }
+  template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v >= NV || (acc && t >= L)) continue;
+      float4 *o = (float4 *)(dst + t * ld + d), x = r[i];
+      if (t < L) {
+        const float c = coef(t);
+        x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+        if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
+      }
+      *o = x;
+    }
+  }
+};
+/* A column of ROWS scalars (one per token, row stride rs), one a thread. */
+template <int NTH, int ROWS> struct col_regs {
+  static_assert(ROWS <= NTH, "a column needs a thread per row");
+  float r;
+  __device__ __forceinline__ void fetch(const float *src, long long rs, int L) {
+    r = (int)threadIdx.x < L && (int)threadIdx.x < ROWS ? src[threadIdx.x * rs] : 0.0f;
+  }
+  __device__ __forceinline__ void put(float *dst, int ld) const {
+    if ((int)threadIdx.x < ROWS) dst[threadIdx.x * ld] = r;
+  }
+};
 template <int NTH, int ROWS, int D, typename T, typename F>
 __device__ __forceinline__ void tile_in(float *dst, int ld, const T *src, long long rs, int L, F coef, bool acc) {
-  constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
-  float4 r[PER];
-#pragma unroll
-  for (int i = 0; i < PER; i++) {
-    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-    r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  }
-#pragma unroll
-  for (int i = 0; i < PER; i++) {
-    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-    if (v >= NV || (acc && t >= L)) continue;
-    float4 *o = (float4 *)(dst + t * ld + d);
-    if (t < L) {
-      const float c = coef(t);
-      r[i].x *= c; r[i].y *= c; r[i].z *= c; r[i].w *= c;
-      if (acc) { const float4 p = *o; r[i].x += p.x; r[i].y += p.y; r[i].z += p.z; r[i].w += p.w; }
-    }
-    *o = r[i];
-  }
+  tile_regs<NTH, ROWS, D> r;
+  r.fetch(src, rs, L);
+  r.put(dst, ld, L, coef, acc);
 }
 /* dst[t * rs + d] = src[t * ld + d] for t < L, d < D; D % 4 == 0. */
 template <int NTH, int ROWS, int D, typename T>
@@ -532,12 +555,51 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 @   end
   (void)in;
 @ end
-@ -- a chunk's on-chip inputs (rows from token tok, L valid), value vectors as columns v0.. of width vw
-@ local function load_chunk(prefix, want, vw, vld, v0)
+@ -- A stage's copies from global to shared memory: each {name, rows, D (nil: a column of scalars),
+@ -- dst, ld, src = function(tok) -> pointer, rs (row stride), L (rows; default: the chunk's L),
+@ -- coef, acc}; fetched into registers together (copies_fetch), then put (copies_put).
+@ local function input_copies(prefix, want, vw, vld, v0)
+@   local l = {}
 @   for _, x in ipairs(P.inputs) do
 @     if x.smem and want(x) then
-@       if x.dimsym == 2 then load_input(x, 'sm + ' .. prefix .. 'IN' .. x.idx, vw, 'tok', v0, 'CH', vld)
-@       else load_input(x, 'sm + ' .. prefix .. 'IN' .. x.idx, x.D, 'tok', '0', 'CH', x.D == 1 and 1 or 'KP') end
+@       local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@       local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
+@       local T = x.gate and 'float' or 'elem_t'
+@       local val = x.dimsym == 2
+@       l[#l + 1] = {name = 'r_in' .. x.idx, rows = 'CH', D = x.D > 1 and (val and vw or x.D) or nil,
+@                    dst = 'sm + ' .. prefix .. 'IN' .. x.idx, ld = val and vld or (x.D == 1 and 1 or 'KP'),
+@                    src = function(tok) return string.format('(const %s *)a.in[%d] + ((%s) * %s + %s) * %d + %s', T,
+@                                                              x.idx, tok, H, hh, x.D, val and v0 or '0') end,
+@                    rs = '(long long)' .. H .. ' * ' .. x.D}
+@     end
+@   end
+@   return l
+@ end
+@ -- rows of the per-token workspace from column col on
+@ local function ws_copy(name, D, dst, ld, col)
+@   return {name = name, rows = 'CH', D = D, dst = dst, ld = ld, rs = '(long long)a.h_v * WS_TOK',
+@           src = function(tok) return '(const float *)ws + ((' .. tok .. ') * a.h_v + it.h) * WS_TOK + ' .. col end}
+@ end
+@ local function copies_decl(l)
+@   for _, c in ipairs(l) do
+@     if c.D then
+  tile_regs<NT, ${c.rows}, ${c.D}> ${c.name};
+@     else
+  col_regs<NT, ${c.rows}> ${c.name};
+@     end
+@   end
+@ end
+@ local function copies_fetch(l, tok, L)
+@   for _, c in ipairs(l) do
+  ${c.name}.fetch(${c.src(tok)}, ${c.rs}, ${c.L or L});
+@   end
+@ end
+@ local function copies_put(l)
+@   for _, c in ipairs(l) do
+@     if c.D then
+  ${c.name}.put(${c.dst}, ${c.ld}, ${c.L or 'L'}, ${c.coef or 'one_t()'}, ${c.acc and 'true' or 'false'});
+@     else
+  ${c.name}.put(${c.dst}, ${c.ld});
 @     end
 @   end
 @ end
@@ -594,7 +656,10 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a,
   float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O, *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val};
 @   bind_inputs('P_', any)
-@   load_chunk('P_', any, 'VD', 'VPF', '0')
+@   local PC = input_copies('P_', any, 'VD', 'VPF', '0')
+@   copies_decl(PC)
+@   copies_fetch(PC, 'tok', 'L')
+@   copies_put(PC)
   __syncthreads();
 @   coefs()
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
@@ -658,20 +723,25 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
+  /* a chunk's inputs (and W, U of the prep stage) are fetched while the chunk before is computed */
+@ local SC = input_copies('S_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
+@ if m.delta then
+@   SC[#SC + 1] = ws_copy('r_w', 'KD', 'sm + S_W', 'KP', 'WS_W')
+@   SC[#SC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0')
+@ end
+@ copies_decl(SC)
+@ copies_fetch(SC, 'it.t0', '(int)(it.T < CH ? it.T : CH)')
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
     tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
-@ load_chunk('S_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
-@ if m.delta then
-    { /* W (C, K) and the value tile of U (C, BV) from the prep stage */
-      float *w = sm + S_W;
-      const float *wi = ws + (tok * a.h_v + it.h) * WS_TOK;
-      tile_in<NT, CH, KD>(w, KP, wi + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
-      tile_in<NT, CH, BV>(u, BVP, wi + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
+@ copies_put(SC)
+    if (c0 + CH < it.T) {
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+@ copies_fetch(SC, 'tn', 'Ln')
     }
-@ end
     __syncthreads();
 @ coefs()
 @ if m.delta then
@@ -715,21 +785,34 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
   const float *kc = sm + O_IN${m.key};
   (void)zdec;
 @ bind_inputs('O_', m.delta and not_val or any)
-  { /* the chunk-start state tile from the state stage */
-    const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
-    tile_in<NT, KD, BV>(z, BVP, zs + v0, VD, KD, one_t(), false);
-  }
-@ load_chunk('O_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
-@ if m.delta then
-  { /* the pseudo-values of the state stage */
-    const float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-    tile_in<NT, CH, BV>(u, BVP, ui, (long long)a.h_v * WS_TOK, L, one_t(), false);
-  }
-@ end
+  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
+   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
+  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
 @ if sv then
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   const int xs = a.aux_out[0] ? KD : WS_TOK;
 @ end
+@ local OC = input_copies('O_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
+@ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'BV', dst = 'z', ld = 'BVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
+@ if m.delta then OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') end
+@ local QC = {}
+@ for i, q in ipairs(P.q) do
+@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
+@   if not (x and x.smem) then
+@     local H = x and x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@     local hh = x and x.heads == 'qk' and 'it.hq' or 'it.h'
+@     QC[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', dst = 'qt', ld = 'KP', acc = i > 1,
+@              coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
+@              src = q.src == 'X' and function(tok) return 'xsrc + (' .. tok .. ' * a.h_v + it.h) * xs' end
+@                or function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
+@              rs = q.src == 'X' and '(long long)a.h_v * xs' or '(long long)' .. H .. ' * KD'}
+@     copies_decl({QC[i]})
+@     copies_fetch({QC[i]}, 'tok', 'L')
+@   end
+@ end
+@ copies_decl(OC)
+@ copies_fetch(OC, 'tok', 'L')
+@ copies_put(OC)
   __syncthreads();
 @ coefs()
 @ if not m.delta then
@@ -748,11 +831,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
     qt[t_ * KP + k] = ${i > 1 and 'qt[t_ * KP + k] + ' or ''}s;
   }
 @   else
-@     local H = x and x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
-@     local src = q.src == 'X' and 'xsrc + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs'
-@       or string.format('(const elem_t *)a.in[%s] + (tok * %s + %s) * KD, (long long)%s * KD', q.src, H,
-@                        x.heads == 'qk' and 'it.hq' or 'it.h', H)
-  tile_in<NT, CH, KD>(qt, KP, ${src}, L, [&](int t_) { return (float)(${q.coef}); }, ${i > 1 and 'true' or 'false'});
+@     copies_put({QC[i]})
 @   end
 @ end
   __syncthreads();

@@ -53,29 +53,52 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
-/* dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L, d < D (rows past L: 0, or kept with acc):
- * every load of a thread is issued before the first store, four elements at a time. D % 4 == 0. */
+/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
+ * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
+ * loads of several tiles (or of the next chunk) are in flight together; put writes
+ * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
+ * D % 4 == 0. */
+template <int NTH, int ROWS, int D> struct tile_regs {
+  static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
+  float4 r[PER];
+  template <typename T> __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+  }
+  template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v >= NV || (acc && t >= L)) continue;
+      float4 *o = (float4 *)(dst + t * ld + d), x = r[i];
+      if (t < L) {
+        const float c = coef(t);
+        x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+        if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
+      }
+      *o = x;
+    }
+  }
+};
+/* A column of ROWS scalars (one per token, row stride rs), one a thread. */
+template <int NTH, int ROWS> struct col_regs {
+  static_assert(ROWS <= NTH, "a column needs a thread per row");
+  float r;
+  __device__ __forceinline__ void fetch(const float *src, long long rs, int L) {
+    r = (int)threadIdx.x < L && (int)threadIdx.x < ROWS ? src[threadIdx.x * rs] : 0.0f;
+  }
+  __device__ __forceinline__ void put(float *dst, int ld) const {
+    if ((int)threadIdx.x < ROWS) dst[threadIdx.x * ld] = r;
+  }
+};
 template <int NTH, int ROWS, int D, typename T, typename F>
 __device__ __forceinline__ void tile_in(float *dst, int ld, const T *src, long long rs, int L, F coef, bool acc) {
-  constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
-  float4 r[PER];
-#pragma unroll
-  for (int i = 0; i < PER; i++) {
-    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-    r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  }
-#pragma unroll
-  for (int i = 0; i < PER; i++) {
-    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-    if (v >= NV || (acc && t >= L)) continue;
-    float4 *o = (float4 *)(dst + t * ld + d);
-    if (t < L) {
-      const float c = coef(t);
-      r[i].x *= c; r[i].y *= c; r[i].z *= c; r[i].w *= c;
-      if (acc) { const float4 p = *o; r[i].x += p.x; r[i].y += p.y; r[i].z += p.z; r[i].w += p.w; }
-    }
-    *o = r[i];
-  }
+  tile_regs<NTH, ROWS, D> r;
+  r.fetch(src, rs, L);
+  r.put(dst, ld, L, coef, acc);
 }
 /* dst[t * rs + d] = src[t * ld + d] for t < L, d < D; D % 4 == 0. */
 template <int NTH, int ROWS, int D, typename T>
@@ -261,21 +284,28 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[0];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  /* a chunk's inputs (and W, U of the prep stage) are fetched while the chunk before is computed */
+  tile_regs<NT, CH, 128> r_in1;
+  tile_regs<NT, CH, BV> r_in2;
+  col_regs<NT, CH> r_in3;
+  r_in1.fetch((const elem_t *)a.in[1] + ((it.t0) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, (int)(it.T < CH ? it.T : CH));
+  r_in2.fetch((const elem_t *)a.in[2] + ((it.t0) * a.h_v + it.h) * 128 + v0, (long long)a.h_v * 128, (int)(it.T < CH ? it.T : CH));
+  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
     tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
-  /* k: (T, a.h_qk, 128) -> CH x 128 */
-  tile_in<NT, CH, 128>(sm + S_IN1, KP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
-                          (long long)a.h_qk * 128, L, one_t(), false);
-  /* v: (T, a.h_v, 128) -> CH x BV */
-  tile_in<NT, CH, BV>(sm + S_IN2, BVP, (const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + v0,
-                          (long long)a.h_v * 128, L, one_t(), false);
-  { /* g: (T, a.h_v) -> CH */
-    const float *src = (const float *)a.in[3] + (tok) * a.h_v + it.h;
-    for (int t = threadIdx.x; t < CH; t += NT) (sm + S_IN3)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
-  }
+  r_in1.put(sm + S_IN1, KP, L, one_t(), false);
+  r_in2.put(sm + S_IN2, BVP, L, one_t(), false);
+  r_in3.put(sm + S_IN3, 1);
+    if (c0 + CH < it.T) {
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+  r_in1.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
+  r_in2.fetch((const elem_t *)a.in[2] + ((tn) * a.h_v + it.h) * 128 + v0, (long long)a.h_v * 128, Ln);
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+    }
     __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
@@ -334,20 +364,23 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
   in[2] = sm + O_IN2;
   in[3] = sm + O_IN3;
   (void)in;
-  { /* the chunk-start state tile from the state stage */
-    const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
-    tile_in<NT, KD, BV>(z, BVP, zs + v0, VD, KD, one_t(), false);
-  }
-  /* k: (T, a.h_qk, 128) -> CH x 128 */
-  tile_in<NT, CH, 128>(sm + O_IN1, KP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
-                          (long long)a.h_qk * 128, L, one_t(), false);
-  /* v: (T, a.h_v, 128) -> CH x BV */
-  tile_in<NT, CH, BV>(sm + O_IN2, BVP, (const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + v0,
-                          (long long)a.h_v * 128, L, one_t(), false);
-  { /* g: (T, a.h_v) -> CH */
-    const float *src = (const float *)a.in[3] + (tok) * a.h_v + it.h;
-    for (int t = threadIdx.x; t < CH; t += NT) (sm + O_IN3)[t * 1] = t < L ? src[(long long)t * a.h_v] : 0.0f;
-  }
+  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
+   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
+  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+  tile_regs<NT, CH, KD> r_q1;
+  r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  tile_regs<NT, CH, 128> r_in1;
+  tile_regs<NT, CH, BV> r_in2;
+  col_regs<NT, CH> r_in3;
+  tile_regs<NT, KD, BV> r_z;
+  r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
+  r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + v0, (long long)a.h_v * 128, L);
+  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_z.fetch(zs + v0, VD, KD);
+  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
+  r_in2.put(sm + O_IN2, BVP, L, one_t(), false);
+  r_in3.put(sm + O_IN3, 1);
+  r_z.put(z, BVP, KD, one_t(), false);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
@@ -372,7 +405,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     __syncthreads();
   for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
   /* q~ = sum of coefficient * source */
-  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);

@@ -36,7 +36,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 139776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124416}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 256,
   .bv = 64,
@@ -47,7 +47,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 139776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124416}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 256,
   .bv = 64,
@@ -58,7 +58,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140288}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 256,
   .bv = 64,
@@ -69,7 +69,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140288}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 256,
   .bv = 64,
@@ -80,7 +80,7 @@ extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 91136}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 91392}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
@@ -91,7 +91,7 @@ extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 91136}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 91392}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 76288},
   .ws_tok_floats = 128,
   .bv = 64,
@@ -102,7 +102,7 @@ extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 99328}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150528}},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 99584}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
@@ -113,7 +113,7 @@ extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 2,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 99328}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150528}},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 99584}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 0,
   .bv = 32,
@@ -124,7 +124,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 173312}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 133376}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 173568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 133632}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 256,
   .bv = 32,
@@ -135,7 +135,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 173312}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 133376}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 173568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 133632}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 256,
   .bv = 32,
@@ -146,7 +146,7 @@ extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
   .n_fwd = 2,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 90624}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 90880}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -157,7 +157,7 @@ extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 2,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 90624}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 141824}},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 90880}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 0,
   .bv = 64,
@@ -167,17 +167,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "05215a237998db77",
-  "e9e917e7fc890df1",
-  "a33e908accfc40b3",
-  "13e3c4a14f76fd31",
-  "1201db7951115f9d",
-  "fdfcad15937ce74c",
-  "90ce78c11d6f8da9",
-  "3d73159c66fd8e29",
-  "acf1e0aa6077ca65",
-  "57d335bf77587675",
-  "0c811d0b4fd863a7",
-  "9bf3fb8da4e50dbd",
+  "e7861d730aa40a32",
+  "d686a7f4fc60d44a",
+  "f083bceef359a4dc",
+  "b58f0a524eecfc54",
+  "90bbfb5876eb605c",
+  "3d3d59c52bc8016f",
+  "fcc2dcae1190a40f",
+  "60d68ba504976bb9",
+  "8b1856345d6b8956",
+  "887d1f5a18d6b7ae",
+  "7eff186acc4bc10b",
+  "d3c826a4268e36b3",
   0,
 };

@@ -54,13 +54,13 @@
 @   S.alloc('Z', K * vpad(bv))
 @   if m.delta then S.alloc('U', C * vpad(bv)) end
 @   if not diag then S.alloc('B', C) end
-@   S.alloc('EW', C); S.alloc('EE', C); S.alloc('ZDEC', K)
+@   S.alloc('EW', C); S.alloc('EE', C); S.alloc('ZDEC', K); S.alloc('F', C)
 @   alloc_inputs(O, m.delta and not_val or any, bv)
 @   O.alloc('QT', C * KP); O.alloc('A', C * CP); O.alloc('Z', K * vpad(bv))
 @   if vpad(bv) > KP then O.alloc('Y', C * vpad(bv)) end -- else the output tile goes over the keys
 @   if m.delta then O.alloc('U', C * vpad(bv)) end
 @   if not diag then O.alloc('B', C) end
-@   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K)
+@   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K); O.alloc('F', C)
 @   return S, O
 @ end
 @ local BV = P.BV
@@ -74,7 +74,7 @@
 @   alloc_inputs(PL, any, V)
 @   PL.alloc('A', C * CP); PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF))
 @   if not diag then PL.alloc('B', C) end
-@   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K)
+@   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
 @ end
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K), U (V) (a rank-1 erase)];
 @ -- per chunk slot and value head: the chunk-start state (K x V)
@@ -604,6 +604,25 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 @   end
 @ end
 @ local BT = diag and function(t, k) return 'b[(' .. t .. ') * KP + ' .. k .. ']' end or function(t, k) return 'b[' .. t .. ']' end
+@ -- tile[t * KP + k] = t < L ? tile[t * KP + k] * e^{BT(hi) - BT(lo)} * pre : 0, one exp per row for
+@ -- a scalar decay (rows through fr), per element for a per-key one; lo/hi nil: 0
+@ local function scale_rows(tile, pre, hi, lo)
+@   local function ex(t, k)
+@     local e = (hi and BT(hi(t), k) or '0.0f') .. (lo and (' - ' .. BT(lo(t), k)) or '')
+@     return 'expf(' .. e .. ')'
+@   end
+@   if diag then
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      ${tile}[t * KP + k] = t < L ? ${tile}[t * KP + k] * ${ex('t', 'k')} * ${pre} : 0.0f;
+    }
+@   else
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ${ex('t', '0')} * ${pre} : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) ${tile}[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+@   end
+    __syncthreads();
+@ end
 @ -- write and erase coefficients ew, ee; cumulative log decays b; the whole chunk's decay zdec
 @ local function coefs()
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
@@ -654,7 +673,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a,
   const long long tok = it.t0 + ch.c0;
   /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP); o (C, max(KP, VPF)) */
   float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O, *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val};
+  float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val}, *fr = sm + P_F;
 @   bind_inputs('P_', any)
 @   local PC = input_copies('P_', any, 'VD', 'VPF', '0')
 @   copies_decl(PC)
@@ -694,11 +713,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a,
   }
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   /* W = -T diag(e) (K e^b) (C, K) */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    kc[t * KP + k] = t < L ? -ee[t] * kc[t * KP + k] * expf(${BT('t', 'k')}) : 0.0f;
-  }
-  __syncthreads();
+@   scale_rows('kc', '-ee[t]', function(t) return t end)
   mm(o, KP, tm, CP, 1, kc, KP, 1, CH, KD, CH, false);
   tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
@@ -717,7 +732,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
   float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_${m.delta and 'U' or 'IN' .. m.val}, *kc = sm + S_IN${m.key};
+  float *u = sm + S_${m.delta and 'U' or 'IN' .. m.val}, *kc = sm + S_IN${m.key}, *fr = sm + S_F;
 @ bind_inputs('S_', m.delta and not_val or any)
   /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
@@ -755,12 +770,8 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
     for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
 @ end
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(${BT('L - 1', 'k')} - ${BT('s', 'k')}) : 0.0f;
-    }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
-    __syncthreads();
+@ scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
     mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
   float *zo = a.state_out[${m.state}];
@@ -781,7 +792,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
   const int v0 = blockIdx.z * BV;
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_${m.delta and 'U' or 'IN' .. m.val};
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_${m.delta and 'U' or 'IN' .. m.val};
   const float *kc = sm + O_IN${m.key};
   (void)zdec;
 @ bind_inputs('O_', m.delta and not_val or any)
@@ -853,11 +864,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
 @ end
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    qt[t * KP + k] *= t < L ? expf(${BT('t', 'k')}) : 0.0f;
-  }
-  __syncthreads();
+@ scale_rows('qt', '1.0f', function(t) return t end)
   mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
   mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);

@@ -237,7 +237,8 @@ enum {
   S_EW = 22528,
   S_EE = 22592,
   S_ZDEC = 22656,
-  S_TOTAL = 22784
+  S_F = 22784,
+  S_TOTAL = 22848
 };
 enum {
   O_IN1 = 0,
@@ -252,7 +253,8 @@ enum {
   O_EW = 35328,
   O_EE = 35392,
   O_ZDEC = 35456,
-  O_TOTAL = 35584
+  O_F = 35584,
+  O_TOTAL = 35648
 };
 enum {
   X_HF = 0,
@@ -453,7 +455,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
   float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_IN2, *kc = sm + S_IN1;
+  float *u = sm + S_IN2, *kc = sm + S_IN1, *fr = sm + S_F;
   float *in[SSMC_MAX_IO];
   in[1] = sm + S_IN1;
   in[2] = sm + S_IN2;
@@ -519,11 +521,10 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
     __syncthreads();
     for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[L - 1] - b[s]) : 0.0f;
-    }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
     mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
@@ -545,7 +546,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   const int v0 = blockIdx.z * BV;
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *y = sm + O_IN1, *u = sm + O_IN2;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_IN2;
   const float *kc = sm + O_IN1;
   (void)zdec;
   float *in[SSMC_MAX_IO];
@@ -622,11 +623,10 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gated_kalmanet_c441aafa_k1
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    qt[t * KP + k] *= t < L ? expf(b[t]) : 0.0f;
-  }
-  __syncthreads();
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+    __syncthreads();
   mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
   mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
@@ -782,4 +782,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   }
 }
 
-// ssmc-launch bv=64 dbv=128 ws_tok=128 ws_chunk=16384 solve grid=items threads=256 smem=161920; state grid=items_vtiles threads=512 smem=91136; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items threads=512 smem=76288
+// ssmc-launch bv=64 dbv=128 ws_tok=128 ws_chunk=16384 solve grid=items threads=256 smem=161920; state grid=items_vtiles threads=512 smem=91392; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288

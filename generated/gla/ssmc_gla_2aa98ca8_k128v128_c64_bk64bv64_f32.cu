@@ -234,8 +234,9 @@ enum {
   S_EW = 24576,
   S_EE = 24640,
   S_ZDEC = 24704,
+  S_F = 24832,
   S_B = S_IN3,
-  S_TOTAL = 24832
+  S_TOTAL = 24896
 };
 enum {
   O_IN1 = 0,
@@ -247,8 +248,9 @@ enum {
   O_EW = 37376,
   O_EE = 37440,
   O_ZDEC = 37504,
+  O_F = 37632,
   O_B = O_IN3,
-  O_TOTAL = 37632
+  O_TOTAL = 37696
 };
 enum {
   D_IN0 = 0,
@@ -274,7 +276,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gla_2aa98ca8_k128v128_c64_
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
   float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_IN2, *kc = sm + S_IN1;
+  float *u = sm + S_IN2, *kc = sm + S_IN1, *fr = sm + S_F;
   float *in[SSMC_MAX_IO];
   in[1] = sm + S_IN1;
   in[2] = sm + S_IN2;
@@ -319,11 +321,11 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gla_2aa98ca8_k128v128_c64_
     __syncthreads();
     for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[(L - 1) * KP + k] - b[(s) * KP + k]) : 0.0f;
-    }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(L - 1) * KP + k] - b[(t) * KP + k]) * 1.0f : 0.0f;
+    }
     __syncthreads();
     mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
@@ -345,7 +347,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gla_2aa98ca8_k128v128_c64_
   const int v0 = blockIdx.z * BV;
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *y = sm + O_IN1, *u = sm + O_IN2;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_IN2;
   const float *kc = sm + O_IN1;
   (void)zdec;
   float *in[SSMC_MAX_IO];
@@ -395,11 +397,11 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_gla_2aa98ca8_k128v128_c64_
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    qt[t * KP + k] *= t < L ? expf(b[(t) * KP + k]) : 0.0f;
-  }
-  __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      qt[t * KP + k] = t < L ? qt[t * KP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
+    }
+    __syncthreads();
   mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
   mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
@@ -468,4 +470,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gla_2aa98ca8_k128v128_c64
   }
 }
 
-// ssmc-launch bv=32 dbv=32 ws_tok=0 ws_chunk=16384 state grid=items_vtiles threads=512 smem=99328; out grid=chunks_vtiles threads=512 smem=150528; decode grid=items_dtiles threads=128 smem=4224
+// ssmc-launch bv=32 dbv=32 ws_tok=0 ws_chunk=16384 state grid=items_vtiles threads=512 smem=99584; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4224

@@ -237,8 +237,9 @@ enum {
   P_EW = 43072,
   P_EE = 43136,
   P_ZDEC = 43200,
+  P_F = 43328,
   P_B = P_IN3,
-  P_TOTAL = 43328
+  P_TOTAL = 43392
 };
 enum {
   S_IN1 = 0,
@@ -250,8 +251,9 @@ enum {
   S_EW = 33088,
   S_EE = 33152,
   S_ZDEC = 33216,
+  S_F = 33344,
   S_B = S_IN3,
-  S_TOTAL = 33344
+  S_TOTAL = 33408
 };
 enum {
   O_IN1 = 0,
@@ -264,8 +266,9 @@ enum {
   O_EW = 37440,
   O_EE = 37504,
   O_ZDEC = 37568,
+  O_F = 37696,
   O_B = O_IN3,
-  O_TOTAL = 37696
+  O_TOTAL = 37760
 };
 enum {
   D_IN0 = 0,
@@ -294,7 +297,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   const long long tok = it.t0 + ch.c0;
   /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP); o (C, max(KP, VPF)) */
   float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O, *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2;
+  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
   float *in[SSMC_MAX_IO];
   in[1] = sm + P_IN1;
   in[2] = sm + P_IN2;
@@ -348,11 +351,11 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   }
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   /* W = -T diag(e) (K e^b) (C, K) */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    kc[t * KP + k] = t < L ? -ee[t] * kc[t * KP + k] * expf(b[(t) * KP + k]) : 0.0f;
-  }
-  __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(t) * KP + k]) * -ee[t] : 0.0f;
+    }
+    __syncthreads();
   mm(o, KP, tm, CP, 1, kc, KP, 1, CH, KD, CH, false);
   tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
@@ -370,7 +373,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
   float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_U, *kc = sm + S_IN1;
+  float *u = sm + S_U, *kc = sm + S_IN1, *fr = sm + S_F;
   float *in[SSMC_MAX_IO];
   in[1] = sm + S_IN1;
   in[3] = sm + S_IN3;
@@ -428,11 +431,11 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
       tile_out<NT, CH, BV>(ui, (long long)a.h_v * WS_TOK, u, BVP, L);
     }
     /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] = s < L ? kc[s * KP + k] * expf(b[(L - 1) * KP + k] - b[(s) * KP + k]) : 0.0f;
-    }
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(L - 1) * KP + k] - b[(t) * KP + k]) * 1.0f : 0.0f;
+    }
     __syncthreads();
     mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
   }
@@ -454,7 +457,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   const int v0 = blockIdx.z * BV;
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *y = sm + O_IN1, *u = sm + O_U;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
   const float *kc = sm + O_IN1;
   (void)zdec;
   float *in[SSMC_MAX_IO];
@@ -506,11 +509,11 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    qt[t * KP + k] *= t < L ? expf(b[(t) * KP + k]) : 0.0f;
-  }
-  __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      qt[t * KP + k] = t < L ? qt[t * KP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
+    }
+    __syncthreads();
   mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
   mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
@@ -589,4 +592,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=32 dbv=32 ws_tok=256 ws_chunk=16384 prep grid=chunks threads=512 smem=173312; state grid=items_vtiles threads=512 smem=133376; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4352
+// ssmc-launch bv=32 dbv=32 ws_tok=256 ws_chunk=16384 prep grid=chunks threads=512 smem=173568; state grid=items_vtiles threads=512 smem=133632; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=4352

@@ -109,25 +109,22 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
   }
 }
 
-/* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs];
+/* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs] (mm<ldc, ars, acs, brs, bcs>);
  * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
  * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
  * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
  * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
  * = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts. */
-__device__ __forceinline__ unsigned tf32(float x) {
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
+__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
+  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
 }
 __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB>
-__device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
-                                         int bcs, int m, int n, int kd, bool acc) {
+template <int NB, int ldc, int ars, int acs, int brs, int bcs>
+__device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
@@ -164,13 +161,13 @@ __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int 
     }
   }
 }
-__device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
-                   int kd, bool acc) {
+template <int ldc, int ars, int acs, int brs, int bcs> /* the strides are constants: immediate offsets */
+__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 
@@ -340,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   /* T = (I - NAKK)^-1, row t = e_t + sum_{s<t} NAKK(t, s) T_s: in blocks of 16 rows, the rows above
    * on tensor cores, then the 16 x 16 unit lower triangle, one thread per column */
   for (int r0 = 0; r0 < CH; r0 += 16) {
-    if (r0) mm(tm + r0 * CP, CP, am + r0 * CP, CP, 1, tm, CP, 1, 16, CH, r0, true);
+    if (r0) mm<CP, CP, 1, CP, 1>(tm + r0 * CP, am + r0 * CP, tm, 16, CH, r0, true);
     for (int j = threadIdx.x; j < CH; j += NT)
       for (int t = r0 + 1; t < r0 + 16; t++) {
         float s = tm[t * CP + j];
@@ -356,12 +353,12 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
       kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(t) * KP + k]) * -ee[t] : 0.0f;
     }
     __syncthreads();
-  mm(o, KP, tm, CP, 1, kc, KP, 1, CH, KD, CH, false);
+  mm<KP, CP, 1, KP, 1>(o, tm, kc, CH, KD, CH, false);
   tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  mm(o, VPF, tm, CP, 1, vc, VPF, 1, CH, VD, CH, false);
+  mm<VPF, CP, 1, VPF, 1>(o, tm, vc, CH, VD, CH, false);
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 }
 
@@ -425,7 +422,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
     }
     __syncthreads();
     /* pseudo-values u = U + W Z, kept in place of U for the out stage */
-    mm(u, BVP, sm + S_W, KP, 1, z, BVP, 1, CH, BV, KD, true);
+    mm<BVP, KP, 1, BVP, 1>(u, sm + S_W, z, CH, BV, KD, true);
     {
       float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
       tile_out<NT, CH, BV>(ui, (long long)a.h_v * WS_TOK, u, BVP, L);
@@ -437,7 +434,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
       kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(L - 1) * KP + k] - b[(t) * KP + k]) * 1.0f : 0.0f;
     }
     __syncthreads();
-    mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1>(z, kc, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -514,8 +511,8 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
       qt[t * KP + k] = t < L ? qt[t * KP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
     }
     __syncthreads();
-  mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
-  mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
+  mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
+  mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 

@@ -109,25 +109,22 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
   }
 }
 
-/* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs];
+/* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs] (mm<ldc, ars, acs, brs, bcs>);
  * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
  * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
  * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
  * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
  * = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts. */
-__device__ __forceinline__ unsigned tf32(float x) {
-  unsigned r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
+__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
+  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
 }
 __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB>
-__device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs,
-                                         int bcs, int m, int n, int kd, bool acc) {
+template <int NB, int ldc, int ars, int acs, int brs, int bcs>
+__device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
@@ -164,13 +161,13 @@ __device__ __forceinline__ void mm_tiles(float *c, int ldc, const float *a, int 
     }
   }
 }
-__device__ void mm(float *c, int ldc, const float *a, int ars, int acs, const float *b, int brs, int bcs, int m, int n,
-                   int kd, bool acc) {
+template <int ldc, int ars, int acs, int brs, int bcs> /* the strides are constants: immediate offsets */
+__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
-  else mm_tiles<8>(c, ldc, a, ars, acs, b, brs, bcs, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 
@@ -337,7 +334,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
-    mm(z, BVP, kc, 1, KP, u, BVP, 1, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1>(z, kc, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -409,7 +406,7 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
   r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
-  mm(am, CP, qt, KP, 1, kc, 1, KP, CH, CH, KD, false);
+  mm<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
@@ -420,8 +417,8 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_mamba2_373a415a_k128v128_c
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
-  mm(y, BVP, qt, KP, 1, z, BVP, 1, CH, BV, KD, false);
-  mm(y, BVP, am, CP, 1, u, BVP, 1, CH, BV, CH, true);
+  mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
+  mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 

@@ -23,7 +23,7 @@
 @ local K, V, C = P.K, P.V, P.C
 @ assert(K % 16 == 0 and V % 8 == 0 and C % 16 == 0, 'the CUDA kernels need K % 16 == 0, V % 8 == 0 and chunk % 16 == 0')
 @ local m, sv = P.main, P.solve
-@ local NT = 512
+@ local NT = {prep = 512, state = 512, out = 512} -- threads of the chunk stages (their loops read NT)
 @ local SNT = 256 -- the solve stage: 128 registers a thread leave room for 256 threads only
 @ local diag = m.decay == 'diag'
 @ -- padded leading dimensions of the forward's tiles (see mm): [C][K] and [C][C] tiles 4 (mod 32),
@@ -123,7 +123,6 @@
 #define VD ${V}
 #define CH ${C}
 #define BV ${BV}
-#define NT ${NT}
 #define SNT ${SNT}
 #define DNT ${DNT}
 #define PARTS ${PARTS}
@@ -160,12 +159,23 @@ __device__ __forceinline__ void st1(elem_t *p, float f) { *p = f; }
 
 /* Four consecutive elements (16-byte aligned rows for f32, 8-byte for bf16: every device pointer of
  * the ABI is 16-byte aligned and every row offset a multiple of 4 elements). */
-__device__ __forceinline__ float4 ld4(const float *p) { return *(const float4 *)p; }
-__device__ __forceinline__ float4 ld4(const unsigned short *p) {
-  const uint2 u = *(const uint2 *)p;
-  return make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u), __uint_as_float(u.y << 16),
-                     __uint_as_float(u.y & 0xffff0000u));
-}
+/* raw4<T>: four elements as loaded (converted to float only when put, so a fetch does not wait) */
+template <typename T> struct raw4;
+template <> struct raw4<float> {
+  float4 v;
+  __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
+  __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ float4 f() const { return v; }
+};
+template <> struct raw4<unsigned short> {
+  uint2 v;
+  __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
+  __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ float4 f() const {
+    return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
+                       __uint_as_float(v.y & 0xffff0000u));
+  }
+};
 __device__ __forceinline__ void st4(float *p, float4 v) { *(float4 *)p = v; }
 __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   unsigned short h[4];
@@ -178,14 +188,15 @@ struct one_t { __device__ float operator()(int) const { return 1.0f; } };
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
-  float4 r[PER];
-  template <typename T> __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
+  raw4<T> r[PER];
+  __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-      r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (v < NV && t < L) r[i].load(src + t * rs + d);
+      else r[i].zero();
     }
   }
   template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
@@ -193,7 +204,7 @@ template <int NTH, int ROWS, int D> struct tile_regs {
     for (int i = 0; i < PER; i++) {
       const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
       if (v >= NV || (acc && t >= L)) continue;
-      float4 *o = (float4 *)(dst + t * ld + d), x = r[i];
+      float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
         const float c = coef(t);
         x.x *= c; x.y *= c; x.z *= c; x.w *= c;
@@ -216,7 +227,7 @@ template <int NTH, int ROWS> struct col_regs {
 };
 template <int NTH, int ROWS, int D, typename T, typename F>
 __device__ __forceinline__ void tile_in(float *dst, int ld, const T *src, long long rs, int L, F coef, bool acc) {
-  tile_regs<NTH, ROWS, D> r;
+  tile_regs<NTH, ROWS, D, T> r;
   r.fetch(src, rs, L);
   r.put(dst, ld, L, coef, acc);
 }
@@ -563,7 +574,7 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 @       local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
 @       local T = x.gate and 'float' or 'elem_t'
 @       local val = x.dimsym == 2
-@       l[#l + 1] = {name = 'r_in' .. x.idx, rows = 'CH', D = x.D > 1 and (val and vw or x.D) or nil,
+@       l[#l + 1] = {name = 'r_in' .. x.idx, rows = 'CH', D = x.D > 1 and (val and vw or x.D) or nil, T = T,
 @                    dst = 'sm + ' .. prefix .. 'IN' .. x.idx, ld = val and vld or (x.D == 1 and 1 or 'KP'),
 @                    src = function(tok) return string.format('(const %s *)a.in[%d] + ((%s) * %s + %s) * %d + %s', T,
 @                                                              x.idx, tok, H, hh, x.D, val and v0 or '0') end,
@@ -574,13 +585,13 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 @ end
 @ -- rows of the per-token workspace from column col on
 @ local function ws_copy(name, D, dst, ld, col)
-@   return {name = name, rows = 'CH', D = D, dst = dst, ld = ld, rs = '(long long)a.h_v * WS_TOK',
+@   return {name = name, rows = 'CH', D = D, T = 'float', dst = dst, ld = ld, rs = '(long long)a.h_v * WS_TOK',
 @           src = function(tok) return '(const float *)ws + ((' .. tok .. ') * a.h_v + it.h) * WS_TOK + ' .. col end}
 @ end
 @ local function copies_decl(l)
 @   for _, c in ipairs(l) do
 @     if c.D then
-  tile_regs<NT, ${c.rows}, ${c.D}> ${c.name};
+  tile_regs<NT, ${c.rows}, ${c.D}, ${c.T}> ${c.name};
 @     else
   col_regs<NT, ${c.rows}> ${c.name};
 @     end
@@ -661,7 +672,8 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 @ if m.delta then
 
 /* ---------------------------------------------------------------- stage prep */
-extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
@@ -722,7 +734,8 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_prep(ssmc_fwd_args a,
 @ end
 
 /* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = ${NT.state};
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
@@ -779,7 +792,8 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_state(ssmc_fwd_args a
 }
 
 /* ---------------------------------------------------------------- stage out */
-extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = ${NT.out};
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
@@ -801,7 +815,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
   const int xs = a.aux_out[0] ? KD : WS_TOK;
 @ end
 @ local OC = input_copies('O_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
-@ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'BV', dst = 'z', ld = 'BVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
+@ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'BV', T = 'float', dst = 'z', ld = 'BVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
 @ if m.delta then OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') end
 @ local QC = {}
 @ for i, q in ipairs(P.q) do
@@ -809,7 +823,7 @@ extern "C" __global__ void __launch_bounds__(NT) ${P.name}_out(ssmc_fwd_args a, 
 @   if not (x and x.smem) then
 @     local H = x and x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @     local hh = x and x.heads == 'qk' and 'it.hq' or 'it.h'
-@     QC[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', dst = 'qt', ld = 'KP', acc = i > 1,
+@     QC[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = q.src == 'X' and 'float' or 'elem_t', dst = 'qt', ld = 'KP', acc = i > 1,
 @              coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
 @              src = q.src == 'X' and function(tok) return 'xsrc + (' .. tok .. ' * a.h_v + it.h) * xs' end
 @                or function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
@@ -1061,7 +1075,7 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 
 @ local stages = {}
 @ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, XOFF * 4) end
-@ if m.delta then stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT, PL.off * 4) end
-@ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT, SL.off * 4)
-@ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT, OL.off * 4)
+@ if m.delta then stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4) end
+@ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
+@ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-launch bv=${BV} dbv=${DBV} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}

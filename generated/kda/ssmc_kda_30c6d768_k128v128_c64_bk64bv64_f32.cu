@@ -9,7 +9,6 @@
 #define VD 128
 #define CH 64
 #define BV 32
-#define NT 512
 #define SNT 256
 #define DNT 128
 #define PARTS 4
@@ -40,12 +39,23 @@ __device__ __forceinline__ void st1(elem_t *p, float f) { *p = f; }
 
 /* Four consecutive elements (16-byte aligned rows for f32, 8-byte for bf16: every device pointer of
  * the ABI is 16-byte aligned and every row offset a multiple of 4 elements). */
-__device__ __forceinline__ float4 ld4(const float *p) { return *(const float4 *)p; }
-__device__ __forceinline__ float4 ld4(const unsigned short *p) {
-  const uint2 u = *(const uint2 *)p;
-  return make_float4(__uint_as_float(u.x << 16), __uint_as_float(u.x & 0xffff0000u), __uint_as_float(u.y << 16),
-                     __uint_as_float(u.y & 0xffff0000u));
-}
+/* raw4<T>: four elements as loaded (converted to float only when put, so a fetch does not wait) */
+template <typename T> struct raw4;
+template <> struct raw4<float> {
+  float4 v;
+  __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
+  __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ float4 f() const { return v; }
+};
+template <> struct raw4<unsigned short> {
+  uint2 v;
+  __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
+  __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ float4 f() const {
+    return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
+                       __uint_as_float(v.y & 0xffff0000u));
+  }
+};
 __device__ __forceinline__ void st4(float *p, float4 v) { *(float4 *)p = v; }
 __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   unsigned short h[4];
@@ -58,14 +68,15 @@ struct one_t { __device__ float operator()(int) const { return 1.0f; } };
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
-  float4 r[PER];
-  template <typename T> __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
+  raw4<T> r[PER];
+  __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-      r[i] = v < NV && t < L ? ld4(src + t * rs + d) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (v < NV && t < L) r[i].load(src + t * rs + d);
+      else r[i].zero();
     }
   }
   template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
@@ -73,7 +84,7 @@ template <int NTH, int ROWS, int D> struct tile_regs {
     for (int i = 0; i < PER; i++) {
       const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
       if (v >= NV || (acc && t >= L)) continue;
-      float4 *o = (float4 *)(dst + t * ld + d), x = r[i];
+      float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
         const float c = coef(t);
         x.x *= c; x.y *= c; x.z *= c; x.w *= c;
@@ -96,7 +107,7 @@ template <int NTH, int ROWS> struct col_regs {
 };
 template <int NTH, int ROWS, int D, typename T, typename F>
 __device__ __forceinline__ void tile_in(float *dst, int ld, const T *src, long long rs, int L, F coef, bool acc) {
-  tile_regs<NTH, ROWS, D> r;
+  tile_regs<NTH, ROWS, D, T> r;
   r.fetch(src, rs, L);
   r.put(dst, ld, L, coef, acc);
 }
@@ -285,7 +296,8 @@ enum {
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
 /* ---------------------------------------------------------------- stage prep */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
@@ -301,9 +313,9 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   in[3] = sm + P_IN3;
   in[4] = sm + P_IN4;
   (void)in;
-  tile_regs<NT, CH, 128> r_in1;
-  tile_regs<NT, CH, VD> r_in2;
-  tile_regs<NT, CH, 128> r_in3;
+  tile_regs<NT, CH, 128, elem_t> r_in1;
+  tile_regs<NT, CH, VD, elem_t> r_in2;
+  tile_regs<NT, CH, 128, float> r_in3;
   col_regs<NT, CH> r_in4;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
@@ -363,7 +375,8 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
 }
 
 /* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 512;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
@@ -381,11 +394,11 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   const float *z0 = a.state_in[0];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's inputs (and W, U of the prep stage) are fetched while the chunk before is computed */
-  tile_regs<NT, CH, 128> r_in1;
-  tile_regs<NT, CH, 128> r_in3;
+  tile_regs<NT, CH, 128, elem_t> r_in1;
+  tile_regs<NT, CH, 128, float> r_in3;
   col_regs<NT, CH> r_in4;
-  tile_regs<NT, CH, KD> r_w;
-  tile_regs<NT, CH, BV> r_u;
+  tile_regs<NT, CH, KD, float> r_w;
+  tile_regs<NT, CH, BV, float> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((it.t0) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, (int)(it.T < CH ? it.T : CH));
   r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, (int)(it.T < CH ? it.T : CH));
   r_in4.fetch((const float *)a.in[4] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
@@ -444,7 +457,8 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
 }
 
 /* ---------------------------------------------------------------- stage out */
-extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
@@ -465,13 +479,13 @@ extern "C" __global__ void __launch_bounds__(NT) ssmc_kda_30c6d768_k128v128_c64_
   /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
    * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
   const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
-  tile_regs<NT, CH, KD> r_q1;
+  tile_regs<NT, CH, KD, elem_t> r_q1;
   r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
-  tile_regs<NT, CH, 128> r_in1;
-  tile_regs<NT, CH, 128> r_in3;
+  tile_regs<NT, CH, 128, elem_t> r_in1;
+  tile_regs<NT, CH, 128, float> r_in3;
   col_regs<NT, CH> r_in4;
-  tile_regs<NT, KD, BV> r_z;
-  tile_regs<NT, CH, BV> r_u;
+  tile_regs<NT, KD, BV, float> r_z;
+  tile_regs<NT, CH, BV, float> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);

@@ -36,148 +36,148 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
-  .ws_tok_floats = 256,
+  .ws_tok_floats = 384,
   .bv = 64,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140032}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
-  .ws_tok_floats = 256,
+  .ws_tok_floats = 384,
   .bv = 64,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140288}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 124928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 140288}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
-  .ws_tok_floats = 256,
+  .ws_tok_floats = 384,
   .bv = 64,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140288}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 124928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 140288}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
-  .ws_tok_floats = 256,
+  .ws_tok_floats = 384,
   .bv = 64,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 3,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 91392}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
+  .n_fwd = 4,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 512, 76288},
-  .ws_tok_floats = 128,
+  .ws_tok_floats = 384,
   .bv = 64,
   .decode_bv = 128,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 3,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 91392}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
+  .n_fwd = 4,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 512, 76288},
-  .ws_tok_floats = 128,
+  .ws_tok_floats = 384,
   .bv = 64,
   .decode_bv = 128,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 2,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 99584}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 103680}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 65024}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 32,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 2,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 99584}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 103680}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 65024}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 32,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 173568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 133632}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 173568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
-  .ws_tok_floats = 256,
+  .ws_tok_floats = 384,
   .bv = 32,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 173568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 133632}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 173568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
-  .ws_tok_floats = 256,
+  .ws_tok_floats = 384,
   .bv = 32,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
-  .n_fwd = 2,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 90880}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 64,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 2,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 90880}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .n_fwd = 3,
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
-  .ws_tok_floats = 0,
+  .ws_tok_floats = 256,
   .bv = 64,
   .decode_bv = 32,
-  .ws_chunk_floats = 16384,
+  .ws_chunk_floats = 16512,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "1a5f5a9259d7485a",
-  "b790ba0dc425eb6a",
-  "372a86c885706d56",
-  "7dc7d4640d800066",
-  "69876353802baf57",
-  "d02f986e70289f9e",
-  "147dba09a8e8245a",
-  "f1a0660d7bb0cccc",
-  "95e90913ce7f03fe",
-  "7f94d29d91121e1a",
-  "9de0aa4454b43bb6",
-  "4f5088fdbfeeacca",
+  "1f9c0ce5c6e909fa",
+  "38f4f65ca774f5ee",
+  "55dec159c199576a",
+  "d7b44542866871ba",
+  "fcbcb68a97d0d512",
+  "fd859e64b82e82c5",
+  "733ba4c312b3429b",
+  "3d0a78196dd7e619",
+  "16e008f2298f8d12",
+  "e648566986dcf5ae",
+  "9afbf58024f45910",
+  "a040bc5b415b8e38",
   0,
 };

@@ -49,16 +49,13 @@
 @ -- per-stage layouts; the value tile is the spec's bv, halved until every stage fits in 160 KiB (A100-safe)
 @ local function layouts(bv)
 @   local S, O = new_layout(), new_layout()
-@   alloc_inputs(S, m.delta and not_val or any, bv)
+@   -- the state pass reads only what the prep stage made: kd, U, W (a rank-1 erase), the chunk's decay
 @   if m.delta then S.alloc('W', C * KP) end
-@   S.alloc('Z', K * vpad(bv))
-@   if m.delta then S.alloc('U', C * vpad(bv)) end
-@   if not diag then S.alloc('B', C) end
-@   S.alloc('EW', C); S.alloc('EE', C); S.alloc('ZDEC', K); S.alloc('F', C)
-@   alloc_inputs(O, m.delta and not_val or any, bv)
+@   S.alloc('KD', C * KP); S.alloc('Z', K * vpad(bv)); S.alloc('U', C * vpad(bv)); S.alloc('ZDEC', K)
+@   alloc_inputs(O, not_val, bv)
 @   O.alloc('QT', C * KP); O.alloc('A', C * CP); O.alloc('Z', K * vpad(bv))
 @   if vpad(bv) > KP then O.alloc('Y', C * vpad(bv)) end -- else the output tile goes over the keys
-@   if m.delta then O.alloc('U', C * vpad(bv)) end
+@   O.alloc('U', C * vpad(bv))
 @   if not diag then O.alloc('B', C) end
 @   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K); O.alloc('F', C)
 @   return S, O
@@ -67,21 +64,21 @@
 @ local SL, OL = layouts(BV)
 @ while math.max(SL.off, OL.off) * 4 > 160 * 1024 and BV > 16 do BV = BV // 2; SL, OL = layouts(BV) end
 @ local BVP = vpad(BV)
-@ -- prep (a rank-1 erase): the chunk's whole value width; A is NAKK, T its inverse (I - NAKK)^-1
+@ -- prep: the chunk's whole value width; with a rank-1 erase A is NAKK, T its inverse (I - NAKK)^-1
 @ local VPF = vpad(V)
 @ local PL = new_layout()
-@ if m.delta then
-@   alloc_inputs(PL, any, V)
-@   PL.alloc('A', C * CP); PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF))
-@   if not diag then PL.alloc('B', C) end
-@   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
-@ end
-@ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K), U (V) (a rank-1 erase)];
-@ -- per chunk slot and value head: the chunk-start state (K x V)
+@ alloc_inputs(PL, any, V)
+@ if m.delta then PL.alloc('A', C * CP); PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF)) end
+@ if not diag then PL.alloc('B', C) end
+@ PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
+@ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
+@ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
 @ local WS_X, WS_W = 0, sv and K or 0
-@ local WS_U = WS_W + K
-@ local WS_TOK = m.delta and WS_U + V or WS_W
-@ local WS_CHUNK = K * V
+@ local WS_U = WS_W + (m.delta and K or 0)
+@ local WS_KD = WS_U + V
+@ local WS_TOK = WS_KD + K
+@ local WS_ZD = K * V
+@ local WS_CHUNK = WS_ZD + K
 @ local GS = 16
 @ local XL, XOFF = {}, 0
 @ if sv then
@@ -136,6 +133,8 @@
 #define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W ${WS_W}
 #define WS_U ${WS_U}
+#define WS_KD ${WS_KD}
+#define WS_ZD ${WS_ZD}
 #define WS_CHUNK ${WS_CHUNK} /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
@@ -364,7 +363,9 @@ enum {
 @ end
 @ for _, st in ipairs({{'P_', PL}, {'S_', SL}, {'O_', OL}}) do
 @   if #st[2] > 0 then
-@     if diag then st[2][#st[2] + 1] = {'B', st[1] .. 'IN' .. m.diag_in} end
+@     local has = false
+@     for _, w in ipairs(st[2]) do has = has or w[1] == 'IN' .. m.diag_in end
+@     if diag and has then st[2][#st[2] + 1] = {'B', st[1] .. 'IN' .. m.diag_in} end
 @     layout_enum(st[1], st[2], st[2].off)
 @   end
 @ end
@@ -669,7 +670,6 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
 @   end
     __syncthreads();
 @ end
-@ if m.delta then
 
 /* ---------------------------------------------------------------- stage prep */
 extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
@@ -680,9 +680,10 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP); o (C, max(KP, VPF)) */
-  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O, *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
+  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val}, *fr = sm + P_F;
+  float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
 @   bind_inputs('P_', any)
 @   local PC = input_copies('P_', any, 'VD', 'VPF', '0')
 @   copies_decl(PC)
@@ -690,6 +691,15 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
 @   copies_put(PC)
   __syncthreads();
 @   coefs()
+  /* the chunk's decay, for the state pass */
+  float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
+  for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
+@   if m.delta then
+  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O;
+  /* kd = K e^{b_L - b} (C, K), for the state pass */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) o[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
+@     scale_rows('o', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
+  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
 @   if diag then
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -720,7 +730,6 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
       }
     __syncthreads();
   }
-  float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   /* W = -T diag(e) (K e^b) (C, K) */
 @   scale_rows('kc', '-ee[t]', function(t) return t end)
   mm<KP, CP, 1, KP, 1>(o, tm, kc, CH, KD, CH, false);
@@ -730,8 +739,15 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
   __syncthreads();
   mm<VPF, CP, 1, VPF, 1>(o, tm, vc, CH, VD, CH, false);
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
+@   else
+  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass */
+@     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
+  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
+  __syncthreads();
+  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L);
+@   end
 }
-@ end
 
 /* ---------------------------------------------------------------- stage state */
 extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) {
@@ -740,20 +756,17 @@ extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_f
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
-  float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_${m.delta and 'U' or 'IN' .. m.val}, *kc = sm + S_IN${m.key}, *fr = sm + S_F;
-@ bind_inputs('S_', m.delta and not_val or any)
-  /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
+  /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
+  float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
+  /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
-  /* a chunk's inputs (and W, U of the prep stage) are fetched while the chunk before is computed */
-@ local SC = input_copies('S_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
-@ if m.delta then
-@   SC[#SC + 1] = ws_copy('r_w', 'KD', 'sm + S_W', 'KP', 'WS_W')
-@   SC[#SC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0')
-@ end
+  /* a chunk's tiles are fetched while the chunk before is computed */
+@ local SC = {ws_copy('r_kd', 'KD', 'kd', 'KP', 'WS_KD'), ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0')}
+@ if m.delta then SC[#SC + 1] = ws_copy('r_w', 'KD', 'sm + S_W', 'KP', 'WS_W') end
+@ SC[#SC + 1] = {name = 'r_zd', rows = 1, D = 'KD', T = 'float', dst = 'zdec', ld = 'KD', rs = 0, L = 1,
+@                src = function(tok) return 'zs + ((' .. tok .. ' - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD' end}
 @ copies_decl(SC)
 @ copies_fetch(SC, 'it.t0', '(int)(it.T < CH ? it.T : CH)')
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
@@ -768,21 +781,15 @@ extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_f
 @ copies_fetch(SC, 'tn', 'Ln')
     }
     __syncthreads();
-@ coefs()
 @ if m.delta then
-    /* pseudo-values u = U + W Z, kept in place of U for the out stage */
+    /* pseudo-values u = U + W Z, in place of U for the out stage */
     mm<BVP, KP, 1, BVP, 1>(u, sm + S_W, z, CH, BV, KD, true);
-    {
-      float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-      tile_out<NT, CH, BV>(ui, (long long)a.h_v * WS_TOK, u, BVP, L);
-    }
-@ else
-    for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+    tile_out<NT, CH, BV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, BVP, L);
 @ end
-    /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
+    /* Z = diag(e^{b_L}) Z + kd' u */
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
-@ scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
-    mm<BVP, 1, KP, BVP, 1>(z, kc, u, KD, BV, CH, true);
+    __syncthreads();
+    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[${m.state}];
   if (zo) {
@@ -803,10 +810,10 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   const int v0 = blockIdx.z * BV;
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_${m.delta and 'U' or 'IN' .. m.val};
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_U;
   const float *kc = sm + O_IN${m.key};
   (void)zdec;
-@ bind_inputs('O_', m.delta and not_val or any)
+@ bind_inputs('O_', not_val)
   /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
    * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
   const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
@@ -814,9 +821,9 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   const int xs = a.aux_out[0] ? KD : WS_TOK;
 @ end
-@ local OC = input_copies('O_', m.delta and not_val or any, 'BV', 'BVP', 'v0')
+@ local OC = input_copies('O_', not_val, 'BV', 'BVP', 'v0')
 @ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'BV', T = 'float', dst = 'z', ld = 'BVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
-@ if m.delta then OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') end
+@ OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') -- the state stage's pseudo-values, or w v
 @ local QC = {}
 @ for i, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
@@ -837,9 +844,6 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
 @ copies_put(OC)
   __syncthreads();
 @ coefs()
-@ if not m.delta then
-  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
-@ end
   /* q~ = sum of coefficient * source */
 @ for i, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
@@ -1075,7 +1079,7 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 
 @ local stages = {}
 @ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, XOFF * 4) end
-@ if m.delta then stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4) end
+@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
 @ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-launch bv=${BV} dbv=${DBV} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}

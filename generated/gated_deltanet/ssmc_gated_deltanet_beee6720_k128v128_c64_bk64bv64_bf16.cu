@@ -19,10 +19,12 @@
 #define BVP 72
 #define CP 68
 #define VPF 136
-#define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
 #define WS_U 128
-#define WS_CHUNK 16384 /* per chunk slot and value head: the chunk-start state */
+#define WS_KD 256
+#define WS_ZD 16384
+#define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -250,18 +252,12 @@ enum {
   P_TOTAL = 35072
 };
 enum {
-  S_IN1 = 0,
-  S_IN3 = 8448,
-  S_IN4 = 8512,
-  S_W = 8576,
-  S_Z = 17024,
-  S_U = 26240,
-  S_B = 30848,
-  S_EW = 30912,
-  S_EE = 30976,
-  S_ZDEC = 31040,
-  S_F = 31168,
-  S_TOTAL = 31232
+  S_W = 0,
+  S_KD = 8448,
+  S_Z = 16896,
+  S_U = 26112,
+  S_ZDEC = 30720,
+  S_TOTAL = 30848
 };
 enum {
   O_IN1 = 0,
@@ -304,9 +300,10 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP); o (C, max(KP, VPF)) */
-  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O, *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
+  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
+  float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   float *in[SSMC_MAX_IO];
   in[1] = sm + P_IN1;
   in[2] = sm + P_IN2;
@@ -347,6 +344,17 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
+  /* the chunk's decay, for the state pass */
+  float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
+  for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
+  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O;
+  /* kd = K e^{b_L - b} (C, K), for the state pass */
+  for (int e = threadIdx.x; e < CH * KD; e += NT) o[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) o[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+    __syncthreads();
+  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -367,7 +375,6 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
       }
     __syncthreads();
   }
-  float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   /* W = -T diag(e) (K e^b) (C, K) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * -ee[t] : 0.0f;
     __syncthreads();
@@ -389,83 +396,46 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
-  float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_U, *kc = sm + S_IN1, *fr = sm + S_F;
-  float *in[SSMC_MAX_IO];
-  in[1] = sm + S_IN1;
-  in[3] = sm + S_IN3;
-  in[4] = sm + S_IN4;
-  (void)in;
-  /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
+  /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
+  float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
+  /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[0];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
-  /* a chunk's inputs (and W, U of the prep stage) are fetched while the chunk before is computed */
-  tile_regs<NT, CH, 128, elem_t> r_in1;
-  col_regs<NT, CH> r_in3;
-  col_regs<NT, CH> r_in4;
-  tile_regs<NT, CH, KD, float> r_w;
+  /* a chunk's tiles are fetched while the chunk before is computed */
+  tile_regs<NT, CH, KD, float> r_kd;
   tile_regs<NT, CH, BV, float> r_u;
-  r_in1.fetch((const elem_t *)a.in[1] + ((it.t0) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, (int)(it.T < CH ? it.T : CH));
-  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
-  r_in4.fetch((const float *)a.in[4] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
-  r_w.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
+  tile_regs<NT, CH, KD, float> r_w;
+  tile_regs<NT, 1, KD, float> r_zd;
+  r_kd.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
   r_u.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
+  r_w.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
+  r_zd.fetch(zs + ((it.t0 - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
     tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
-  r_in1.put(sm + S_IN1, KP, L, one_t(), false);
-  r_in3.put(sm + S_IN3, 1);
-  r_in4.put(sm + S_IN4, 1);
-  r_w.put(sm + S_W, KP, L, one_t(), false);
+  r_kd.put(kd, KP, L, one_t(), false);
   r_u.put(u, BVP, L, one_t(), false);
+  r_w.put(sm + S_W, KP, L, one_t(), false);
+  r_zd.put(zdec, KD, 1, one_t(), false);
     if (c0 + CH < it.T) {
       const long long tn = tok + CH;
       const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-  r_in1.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
-  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-  r_in4.fetch((const float *)a.in[4] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-  r_w.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, Ln);
+  r_kd.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, Ln);
   r_u.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, Ln);
+  r_w.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, Ln);
+  r_zd.fetch(zs + ((tn - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
     }
     __syncthreads();
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-      ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-    }
-    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
-      float carry = 0.0f;
-      for (int c = 0; c < CH; c += 32) {
-        const int t_ = c + (int)threadIdx.x;
-        float v = 0.0f;
-        if (t_ < L) v = in[3][t_];
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if ((int)threadIdx.x >= o) v += up_;
-        }
-        if (t_ < CH) b[t_] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-    }
-    __syncthreads();
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
-    __syncthreads();
-    /* pseudo-values u = U + W Z, kept in place of U for the out stage */
+    /* pseudo-values u = U + W Z, in place of U for the out stage */
     mm<BVP, KP, 1, BVP, 1>(u, sm + S_W, z, CH, BV, KD, true);
-    {
-      float *ui = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0;
-      tile_out<NT, CH, BV>(ui, (long long)a.h_v * WS_TOK, u, BVP, L);
-    }
-    /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
+    tile_out<NT, CH, BV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, BVP, L);
+    /* Z = diag(e^{b_L}) Z + kd' u */
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
     __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
-    __syncthreads();
-    mm<BVP, 1, KP, BVP, 1>(z, kc, u, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -629,4 +599,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=256 ws_chunk=16384 prep grid=chunks threads=512 smem=140288; state grid=items_vtiles threads=512 smem=124928; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968
+// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=140288; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968

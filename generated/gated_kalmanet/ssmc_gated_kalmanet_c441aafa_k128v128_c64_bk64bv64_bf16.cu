@@ -19,10 +19,12 @@
 #define BVP 72
 #define CP 68
 #define VPF 136
-#define WS_TOK 128 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 128
-#define WS_U 256
-#define WS_CHUNK 16384 /* per chunk slot and value head: the chunk-start state */
+#define WS_U 128
+#define WS_KD 256
+#define WS_ZD 16384
+#define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -235,28 +237,34 @@ __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
 }
 
 enum {
-  S_IN1 = 0,
-  S_IN2 = 8448,
-  S_IN3 = 13056,
-  S_IN4 = 13120,
-  S_IN5 = 13184,
-  S_Z = 13248,
-  S_B = 22464,
-  S_EW = 22528,
-  S_EE = 22592,
-  S_ZDEC = 22656,
-  S_F = 22784,
-  S_TOTAL = 22848
+  P_IN1 = 0,
+  P_IN2 = 8448,
+  P_IN3 = 17152,
+  P_IN4 = 17216,
+  P_IN5 = 17280,
+  P_B = 17344,
+  P_EW = 17408,
+  P_EE = 17472,
+  P_ZDEC = 17536,
+  P_F = 17664,
+  P_TOTAL = 17728
+};
+enum {
+  S_KD = 0,
+  S_Z = 8448,
+  S_U = 17664,
+  S_ZDEC = 22272,
+  S_TOTAL = 22400
 };
 enum {
   O_IN1 = 0,
-  O_IN2 = 8448,
-  O_IN3 = 13056,
-  O_IN4 = 13120,
-  O_IN5 = 13184,
-  O_QT = 13248,
-  O_A = 21696,
-  O_Z = 26048,
+  O_IN3 = 8448,
+  O_IN4 = 8512,
+  O_IN5 = 8576,
+  O_QT = 8640,
+  O_A = 17088,
+  O_Z = 21440,
+  O_U = 30656,
   O_B = 35264,
   O_EW = 35328,
   O_EE = 35392,
@@ -455,97 +463,8 @@ extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
-/* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) {
-  constexpr int NT = 512;
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BV;
-  const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, BVP); u (C, BVP); w, kc (C, KP), kc turned into kd = K e^{b_L - b} in place */
-  float *z = sm + S_Z, *b = sm + S_B, *ew = sm + S_EW, *ee = sm + S_EE, *zdec = sm + S_ZDEC;
-  float *u = sm + S_IN2, *kc = sm + S_IN1, *fr = sm + S_F;
-  float *in[SSMC_MAX_IO];
-  in[1] = sm + S_IN1;
-  in[2] = sm + S_IN2;
-  in[3] = sm + S_IN3;
-  in[4] = sm + S_IN4;
-  in[5] = sm + S_IN5;
-  (void)in;
-  /* the chunk-start states of this sequence and head: (chunks, h_v, K, V) from chunk slot slot0 */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
-  const float *z0 = a.state_in[1];
-  tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
-  /* a chunk's inputs (and W, U of the prep stage) are fetched while the chunk before is computed */
-  tile_regs<NT, CH, 128, elem_t> r_in1;
-  tile_regs<NT, CH, BV, elem_t> r_in2;
-  col_regs<NT, CH> r_in3;
-  col_regs<NT, CH> r_in4;
-  col_regs<NT, CH> r_in5;
-  r_in1.fetch((const elem_t *)a.in[1] + ((it.t0) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, (int)(it.T < CH ? it.T : CH));
-  r_in2.fetch((const elem_t *)a.in[2] + ((it.t0) * a.h_v + it.h) * 128 + v0, (long long)a.h_v * 128, (int)(it.T < CH ? it.T : CH));
-  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
-  r_in4.fetch((const float *)a.in[4] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
-  r_in5.fetch((const float *)a.in[5] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, (int)(it.T < CH ? it.T : CH));
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    __syncthreads();
-    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
-  r_in1.put(sm + S_IN1, KP, L, one_t(), false);
-  r_in2.put(sm + S_IN2, BVP, L, one_t(), false);
-  r_in3.put(sm + S_IN3, 1);
-  r_in4.put(sm + S_IN4, 1);
-  r_in5.put(sm + S_IN5, 1);
-    if (c0 + CH < it.T) {
-      const long long tn = tok + CH;
-      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-  r_in1.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
-  r_in2.fetch((const elem_t *)a.in[2] + ((tn) * a.h_v + it.h) * 128 + v0, (long long)a.h_v * 128, Ln);
-  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-  r_in4.fetch((const float *)a.in[4] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-  r_in5.fetch((const float *)a.in[5] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-    }
-    __syncthreads();
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-      ee[t_] = 0.0f;
-    }
-    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
-      float carry = 0.0f;
-      for (int c = 0; c < CH; c += 32) {
-        const int t_ = c + (int)threadIdx.x;
-        float v = 0.0f;
-        if (t_ < L) v = in[3][t_];
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if ((int)threadIdx.x >= o) v += up_;
-        }
-        if (t_ < CH) b[t_] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-    }
-    __syncthreads();
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
-    /* Z = diag(e^{b_L}) Z + (K e^{b_L - b})' u */
-    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
-    __syncthreads();
-    mm<BVP, 1, KP, BVP, 1>(z, kc, u, KD, BV, CH, true);
-  }
-  float *zo = a.state_out[1];
-  if (zo) {
-    __syncthreads();
-    tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
-  }
-}
-
-/* ---------------------------------------------------------------- stage out */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
+/* ---------------------------------------------------------------- stage prep */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -553,48 +472,32 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  const int v0 = blockIdx.z * BV;
-  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
-  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_IN2;
-  const float *kc = sm + O_IN1;
-  (void)zdec;
+  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
+  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
+  float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   float *in[SSMC_MAX_IO];
-  in[1] = sm + O_IN1;
-  in[2] = sm + O_IN2;
-  in[3] = sm + O_IN3;
-  in[4] = sm + O_IN4;
-  in[5] = sm + O_IN5;
+  in[1] = sm + P_IN1;
+  in[2] = sm + P_IN2;
+  in[3] = sm + P_IN3;
+  in[4] = sm + P_IN4;
+  in[5] = sm + P_IN5;
   (void)in;
-  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
-   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
-  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
-  const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
-  const int xs = a.aux_out[0] ? KD : WS_TOK;
-  tile_regs<NT, CH, KD, elem_t> r_q1;
-  r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
-  tile_regs<NT, CH, KD, float> r_q2;
-  r_q2.fetch(xsrc + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, L);
-  tile_regs<NT, CH, KD, elem_t> r_q3;
-  r_q3.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   tile_regs<NT, CH, 128, elem_t> r_in1;
-  tile_regs<NT, CH, BV, elem_t> r_in2;
+  tile_regs<NT, CH, VD, elem_t> r_in2;
   col_regs<NT, CH> r_in3;
   col_regs<NT, CH> r_in4;
   col_regs<NT, CH> r_in5;
-  tile_regs<NT, KD, BV, float> r_z;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
-  r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + v0, (long long)a.h_v * 128, L);
+  r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in5.fetch((const float *)a.in[5] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  r_z.fetch(zs + v0, VD, KD);
-  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
-  r_in2.put(sm + O_IN2, BVP, L, one_t(), false);
-  r_in3.put(sm + O_IN3, 1);
-  r_in4.put(sm + O_IN4, 1);
-  r_in5.put(sm + O_IN5, 1);
-  r_z.put(z, BVP, KD, one_t(), false);
+  r_in1.put(sm + P_IN1, KP, L, one_t(), false);
+  r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
+  r_in3.put(sm + P_IN3, 1);
+  r_in4.put(sm + P_IN4, 1);
+  r_in5.put(sm + P_IN5, 1);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -617,7 +520,140 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
-  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+  /* the chunk's decay, for the state pass */
+  float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
+  for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
+  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass */
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+    __syncthreads();
+  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
+  __syncthreads();
+  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L);
+}
+
+/* ---------------------------------------------------------------- stage state */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 512;
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * BV;
+  const long long slot = it.n * a.h_v + it.h;
+  /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
+  float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
+  /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *z0 = a.state_in[1];
+  tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  /* a chunk's tiles are fetched while the chunk before is computed */
+  tile_regs<NT, CH, KD, float> r_kd;
+  tile_regs<NT, CH, BV, float> r_u;
+  tile_regs<NT, 1, KD, float> r_zd;
+  r_kd.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
+  r_u.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
+  r_zd.fetch(zs + ((it.t0 - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    __syncthreads();
+    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
+  r_kd.put(kd, KP, L, one_t(), false);
+  r_u.put(u, BVP, L, one_t(), false);
+  r_zd.put(zdec, KD, 1, one_t(), false);
+    if (c0 + CH < it.T) {
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+  r_kd.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, Ln);
+  r_u.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, Ln);
+  r_zd.fetch(zs + ((tn - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
+    }
+    __syncthreads();
+    /* Z = diag(e^{b_L}) Z + kd' u */
+    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    __syncthreads();
+    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
+  }
+  float *zo = a.state_out[1];
+  if (zo) {
+    __syncthreads();
+    tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
+  }
+}
+
+/* ---------------------------------------------------------------- stage out */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 512;
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const int v0 = blockIdx.z * BV;
+  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
+  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
+  const float *kc = sm + O_IN1;
+  (void)zdec;
+  float *in[SSMC_MAX_IO];
+  in[1] = sm + O_IN1;
+  in[3] = sm + O_IN3;
+  in[4] = sm + O_IN4;
+  in[5] = sm + O_IN5;
+  (void)in;
+  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
+   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
+  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
+  tile_regs<NT, CH, KD, elem_t> r_q1;
+  r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  tile_regs<NT, CH, KD, float> r_q2;
+  r_q2.fetch(xsrc + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, L);
+  tile_regs<NT, CH, KD, elem_t> r_q3;
+  r_q3.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  tile_regs<NT, CH, 128, elem_t> r_in1;
+  col_regs<NT, CH> r_in3;
+  col_regs<NT, CH> r_in4;
+  col_regs<NT, CH> r_in5;
+  tile_regs<NT, KD, BV, float> r_z;
+  tile_regs<NT, CH, BV, float> r_u;
+  r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
+  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_in5.fetch((const float *)a.in[5] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_z.fetch(zs + v0, VD, KD);
+  r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
+  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
+  r_in3.put(sm + O_IN3, 1);
+  r_in4.put(sm + O_IN4, 1);
+  r_in5.put(sm + O_IN5, 1);
+  r_z.put(z, BVP, KD, one_t(), false);
+  r_u.put(u, BVP, L, one_t(), false);
+  __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+      ee[t_] = 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
   /* q~ = sum of coefficient * source */
   r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
@@ -792,4 +828,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   }
 }
 
-// ssmc-launch bv=64 dbv=128 ws_tok=128 ws_chunk=16384 solve grid=items threads=256 smem=161920; state grid=items_vtiles threads=512 smem=91392; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288
+// ssmc-launch bv=64 dbv=128 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288

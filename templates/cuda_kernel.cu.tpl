@@ -68,7 +68,9 @@
 @ local VPF = vpad(V)
 @ local PL = new_layout()
 @ alloc_inputs(PL, any, V)
-@ if m.delta then PL.alloc('A', C * CP); PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF)) end
+@ if m.delta then -- NAKK (A) lives in O until T is formed: O holds kd before, W and U after
+@   PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF)); PL[#PL + 1] = {'A', 'P_O'}
+@ end
 @ if not diag then PL.alloc('B', C) end
 @ PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
@@ -680,7 +682,7 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val}, *fr = sm + P_F;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
@@ -700,6 +702,7 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
   for (int e = threadIdx.x; e < CH * KD; e += NT) o[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
 @     scale_rows('o', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
   tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
+  __syncthreads(); /* am is o */
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
 @   if diag then
   for (int e = threadIdx.x; e < CH * CH; e += NT) {

@@ -41,7 +41,13 @@ START_TEST(every_module_compiles_without_spills) {
     for (int j = 0; j < g.u[i]->nk; j++) {
       const emit_kernel *ek = &g.u[i]->k[j];
       ck_assert_int_ge(ek->cuda.n_fwd, 1);
-      ck_assert_int_eq(ek->cuda.n_fwd, g.u[i]->fam.has_solve ? 2 : 1);
+      /* [solve,] prep, state, out: the chunk-parallel stages around the one sequential pass */
+      ck_assert_int_eq(ek->cuda.n_fwd, g.u[i]->fam.has_solve ? 4 : 3);
+      const ssmc_cuda_stage *f3 = &ek->cuda.fwd[ek->cuda.n_fwd - 3];
+      ck_assert_int_eq(f3[0].grid, SSMC_GRID_CHUNKS);
+      ck_assert_int_eq(f3[1].grid, SSMC_GRID_ITEMS_VTILES);
+      ck_assert_int_eq(f3[2].grid, SSMC_GRID_CHUNKS_VTILES);
+      ck_assert_int_gt(ek->cuda.ws_chunk_floats, 0);
       for (int a = 0; a < 2; a++)
         for (int s = 0; s <= ek->cuda.n_fwd; s++) {
           const ssmc_cuda_stage *st = s < ek->cuda.n_fwd ? &ek->cuda.fwd[s] : &ek->cuda.decode;
@@ -86,6 +92,44 @@ START_TEST(builtin_table_describes_cuda) {
       build_release(&bk);
     }
   gen_free(&g);
+}
+END_TEST
+
+/* The chunk slots of the ABI: every chunk of every sequence has its own slot below
+ * ssmc_chunk_slots, found from cu_seqlens alone by the search the kernels do, and at most one
+ * slot a sequence is idle. */
+START_TEST(chunk_slots_cover_every_chunk_once) {
+  ssmc_kernel k = {.chunk = 64};
+  uint64_t x = 88172645463325252ULL;
+  for (int trial = 0; trial < 200; trial++) {
+    int64_t cu[17] = {0};
+    const int n = 1 + trial % 16;
+    for (int i = 0; i < n; i++) {
+      x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+      const int64_t len = trial % 3 == 0 ? (int64_t)(x % 4) : (int64_t)(x % 700); /* empty and one-token sequences too */
+      cu[i + 1] = cu[i] + len;
+    }
+    ssmc_fwd_args a = {.n_seqs = n, .cu_seqlens = cu, .t_total = cu[n]};
+    const int64_t slots = ssmc_chunk_slots(&k, &a);
+    int64_t used = 0;
+    for (int64_t gs = 0; gs < slots; gs++) {
+      int64_t lo = 0, hi = n - 1; /* the last sequence whose first slot is <= gs */
+      while (lo < hi) {
+        const int64_t mid = (lo + hi + 1) / 2;
+        if (cu[mid] / k.chunk + mid <= gs) lo = mid; else hi = mid - 1;
+      }
+      const int64_t c0 = (gs - (cu[lo] / k.chunk + lo)) * k.chunk;
+      ck_assert_int_ge(c0, 0);
+      if (c0 < cu[lo + 1] - cu[lo]) used++;
+    }
+    int64_t chunks = 0;
+    for (int i = 0; i < n; i++) chunks += (cu[i + 1] - cu[i] + k.chunk - 1) / k.chunk;
+    ck_assert_int_eq(used, chunks); /* slots map to distinct chunks (c0 grows with gs within a sequence) */
+    ck_assert_int_le(slots - chunks, n);
+  }
+  ssmc_fwd_args f = {.n_seqs = 3, .t_len = 130};
+  ck_assert_int_eq(ssmc_chunk_slots(&k, &f), 9); /* no cu_seqlens: exactly N * ceil(T / C) */
+  ck_assert_int_eq(ssmc_fwd_tokens(&f), 390);
 }
 END_TEST
 
@@ -148,6 +192,7 @@ Suite *cuda_suite(void) {
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, every_module_compiles_without_spills);
   tcase_add_test(tc, builtin_table_describes_cuda);
+  tcase_add_test(tc, chunk_slots_cover_every_chunk_once);
   tcase_add_test(tc, ptxas_report_parsed);
   tcase_add_test(tc, compile_error_points_at_template);
   suite_add_tcase(s, tc);

@@ -240,15 +240,15 @@ enum {
   P_IN1 = 0,
   P_IN2 = 8448,
   P_IN3 = 17152,
-  P_A = 17216,
-  P_T = 21568,
-  P_O = 25920,
-  P_B = 34624,
-  P_EW = 34688,
-  P_EE = 34752,
-  P_ZDEC = 34816,
-  P_F = 34944,
-  P_TOTAL = 35008
+  P_T = 17216,
+  P_O = 21568,
+  P_A = P_O,
+  P_B = 30272,
+  P_EW = 30336,
+  P_EE = 30400,
+  P_ZDEC = 30464,
+  P_F = 30592,
+  P_TOTAL = 30656
 };
 enum {
   S_W = 0,
@@ -297,7 +297,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
@@ -347,6 +347,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
     for (int e = threadIdx.x; e < CH * KD; e += NT) o[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
   tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
+  __syncthreads(); /* am is o */
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -583,4 +584,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v12
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=140032; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840
+// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=122624; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840

@@ -241,15 +241,15 @@ enum {
   P_IN2 = 8448,
   P_IN3 = 17152,
   P_IN4 = 17216,
-  P_A = 17280,
-  P_T = 21632,
-  P_O = 25984,
-  P_B = 34688,
-  P_EW = 34752,
-  P_EE = 34816,
-  P_ZDEC = 34880,
-  P_F = 35008,
-  P_TOTAL = 35072
+  P_T = 17280,
+  P_O = 21632,
+  P_A = P_O,
+  P_B = 30336,
+  P_EW = 30400,
+  P_EE = 30464,
+  P_ZDEC = 30528,
+  P_F = 30656,
+  P_TOTAL = 30720
 };
 enum {
   S_W = 0,
@@ -300,7 +300,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
@@ -355,6 +355,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
     for (int e = threadIdx.x; e < CH * KD; e += NT) o[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
   tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
+  __syncthreads(); /* am is o */
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -599,4 +600,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=140288; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968
+// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=122880; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968

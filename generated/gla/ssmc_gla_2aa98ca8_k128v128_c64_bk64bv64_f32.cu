@@ -293,7 +293,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */

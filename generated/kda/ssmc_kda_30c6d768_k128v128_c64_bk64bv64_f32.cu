@@ -241,15 +241,15 @@ enum {
   P_IN2 = 8448,
   P_IN3 = 17152,
   P_IN4 = 25600,
-  P_A = 25664,
-  P_T = 30016,
-  P_O = 34368,
-  P_EW = 43072,
-  P_EE = 43136,
-  P_ZDEC = 43200,
-  P_F = 43328,
+  P_T = 25664,
+  P_O = 30016,
+  P_A = P_O,
+  P_EW = 38720,
+  P_EE = 38784,
+  P_ZDEC = 38848,
+  P_F = 38976,
   P_B = P_IN3,
-  P_TOTAL = 43392
+  P_TOTAL = 39040
 };
 enum {
   S_W = 0,
@@ -300,7 +300,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); am, tm (C, CP), o (C, max(KP, VPF)) with a rank-1 erase */
+  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
   float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
@@ -345,6 +345,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64
     }
     __syncthreads();
   tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
+  __syncthreads(); /* am is o */
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
@@ -584,4 +585,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=32 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=173568; state grid=items_vtiles threads=512 smem=98816; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=4352
+// ssmc-launch bv=32 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=156160; state grid=items_vtiles threads=512 smem=98816; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=4352

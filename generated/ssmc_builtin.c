@@ -36,7 +36,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 122624}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 126976}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -47,7 +47,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 122624}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 126976}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -58,7 +58,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 122880}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 127232}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -69,7 +69,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 122880}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 127232}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -124,7 +124,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 156160}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 160512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 384,
   .bv = 32,
@@ -135,7 +135,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 156160}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 160512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 384,
   .bv = 32,
@@ -167,16 +167,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "3ca1acd4a970bbd5",
-  "7c5c214131068feb",
-  "0bc0a8a8fa9a5446",
-  "3d55d9be1bbd9d20",
+  "97155517b8dd8436",
+  "4b8d0cd34f70c214",
+  "7d4bdaf41a28fc60",
+  "8ef1e8433933a3e2",
   "fe47758a9515d126",
   "4ee9a13b51721fbd",
   "83da64984bca779b",
   "7aa5d930002903f9",
-  "abb979e0f89f39b7",
-  "8f06886f9eb2d8d5",
+  "04730d320b053720",
+  "0554677787ff558a",
   "57d9fc9473ea4bb8",
   "ebd789ea36143234",
   0,

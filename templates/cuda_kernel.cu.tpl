@@ -69,7 +69,7 @@
 @ local PL = new_layout()
 @ alloc_inputs(PL, any, V)
 @ if m.delta then -- NAKK (A) lives in O until T is formed: O holds kd before, W and U after
-@   PL.alloc('T', C * CP); PL.alloc('O', C * math.max(KP, VPF)); PL[#PL + 1] = {'A', 'P_O'}
+@   PL.alloc('T', C * CP); PL.alloc('R', 16 * CP); PL.alloc('O', C * math.max(KP, VPF)); PL[#PL + 1] = {'A', 'P_O'}
 @ end
 @ if not diag then PL.alloc('B', C) end
 @ PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
@@ -719,19 +719,24 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
 @   end
+  /* T = (I - NAKK)^-1 in 16-row blocks: the inverses D_i of all diagonal blocks at once (a thread per
+   * column, forward substitution in place in T's diagonal blocks), then block row by block row
+   * T_i,<i = D_i NAKK_i,<i T_<i,<i on tensor cores (T_ii = D_i; T is lower triangular) */
+  float *rr = sm + P_R; /* (16, CP) */
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
-  /* T = (I - NAKK)^-1, row t = e_t + sum_{s<t} NAKK(t, s) T_s: in blocks of 16 rows, the rows above
-   * on tensor cores, then the 16 x 16 unit lower triangle, one thread per column */
-  for (int r0 = 0; r0 < CH; r0 += 16) {
-    if (r0) mm<CP, CP, 1, CP, 1>(tm + r0 * CP, am + r0 * CP, tm, 16, CH, r0, true);
-    for (int j = threadIdx.x; j < CH; j += NT)
-      for (int t = r0 + 1; t < r0 + 16; t++) {
-        float s = tm[t * CP + j];
-        for (int r = r0; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
-        tm[t * CP + j] = s;
-      }
-    __syncthreads();
+  for (int j = threadIdx.x; j < CH; j += NT) {
+    const int r0 = j & ~15;
+    for (int t = j + 1; t < r0 + 16; t++) {
+      float s = 0.0f;
+      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
+      tm[t * CP + j] = s;
+    }
+  }
+  __syncthreads();
+  for (int r0 = 16; r0 < CH; r0 += 16) {
+    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
   /* W = -T diag(e) (K e^b) (C, K) */
 @   scale_rows('kc', '-ee[t]', function(t) return t end)

@@ -242,14 +242,15 @@ enum {
   P_IN3 = 17152,
   P_IN4 = 17216,
   P_T = 17280,
-  P_O = 21632,
+  P_R = 21632,
+  P_O = 22720,
   P_A = P_O,
-  P_B = 30336,
-  P_EW = 30400,
-  P_EE = 30464,
-  P_ZDEC = 30528,
-  P_F = 30656,
-  P_TOTAL = 30720
+  P_B = 31424,
+  P_EW = 31488,
+  P_EE = 31552,
+  P_ZDEC = 31616,
+  P_F = 31744,
+  P_TOTAL = 31808
 };
 enum {
   S_W = 0,
@@ -362,19 +363,24 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
+  /* T = (I - NAKK)^-1 in 16-row blocks: the inverses D_i of all diagonal blocks at once (a thread per
+   * column, forward substitution in place in T's diagonal blocks), then block row by block row
+   * T_i,<i = D_i NAKK_i,<i T_<i,<i on tensor cores (T_ii = D_i; T is lower triangular) */
+  float *rr = sm + P_R; /* (16, CP) */
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
-  /* T = (I - NAKK)^-1, row t = e_t + sum_{s<t} NAKK(t, s) T_s: in blocks of 16 rows, the rows above
-   * on tensor cores, then the 16 x 16 unit lower triangle, one thread per column */
-  for (int r0 = 0; r0 < CH; r0 += 16) {
-    if (r0) mm<CP, CP, 1, CP, 1>(tm + r0 * CP, am + r0 * CP, tm, 16, CH, r0, true);
-    for (int j = threadIdx.x; j < CH; j += NT)
-      for (int t = r0 + 1; t < r0 + 16; t++) {
-        float s = tm[t * CP + j];
-        for (int r = r0; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
-        tm[t * CP + j] = s;
-      }
-    __syncthreads();
+  for (int j = threadIdx.x; j < CH; j += NT) {
+    const int r0 = j & ~15;
+    for (int t = j + 1; t < r0 + 16; t++) {
+      float s = 0.0f;
+      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
+      tm[t * CP + j] = s;
+    }
+  }
+  __syncthreads();
+  for (int r0 = 16; r0 < CH; r0 += 16) {
+    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
   /* W = -T diag(e) (K e^b) (C, K) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * -ee[t] : 0.0f;
@@ -600,4 +606,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=122880; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968
+// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968

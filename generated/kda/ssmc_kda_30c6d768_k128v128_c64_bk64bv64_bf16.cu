@@ -242,14 +242,15 @@ enum {
   P_IN3 = 17152,
   P_IN4 = 25600,
   P_T = 25664,
-  P_O = 30016,
+  P_R = 30016,
+  P_O = 31104,
   P_A = P_O,
-  P_EW = 38720,
-  P_EE = 38784,
-  P_ZDEC = 38848,
-  P_F = 38976,
+  P_EW = 39808,
+  P_EE = 39872,
+  P_ZDEC = 39936,
+  P_F = 40064,
   P_B = P_IN3,
-  P_TOTAL = 39040
+  P_TOTAL = 40128
 };
 enum {
   S_W = 0,
@@ -354,19 +355,24 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64
       for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
     am[t * CP + s] = -ee[t] * acck;
   }
+  /* T = (I - NAKK)^-1 in 16-row blocks: the inverses D_i of all diagonal blocks at once (a thread per
+   * column, forward substitution in place in T's diagonal blocks), then block row by block row
+   * T_i,<i = D_i NAKK_i,<i T_<i,<i on tensor cores (T_ii = D_i; T is lower triangular) */
+  float *rr = sm + P_R; /* (16, CP) */
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
-  /* T = (I - NAKK)^-1, row t = e_t + sum_{s<t} NAKK(t, s) T_s: in blocks of 16 rows, the rows above
-   * on tensor cores, then the 16 x 16 unit lower triangle, one thread per column */
-  for (int r0 = 0; r0 < CH; r0 += 16) {
-    if (r0) mm<CP, CP, 1, CP, 1>(tm + r0 * CP, am + r0 * CP, tm, 16, CH, r0, true);
-    for (int j = threadIdx.x; j < CH; j += NT)
-      for (int t = r0 + 1; t < r0 + 16; t++) {
-        float s = tm[t * CP + j];
-        for (int r = r0; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
-        tm[t * CP + j] = s;
-      }
-    __syncthreads();
+  for (int j = threadIdx.x; j < CH; j += NT) {
+    const int r0 = j & ~15;
+    for (int t = j + 1; t < r0 + 16; t++) {
+      float s = 0.0f;
+      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
+      tm[t * CP + j] = s;
+    }
+  }
+  __syncthreads();
+  for (int r0 = 16; r0 < CH; r0 += 16) {
+    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
   /* W = -T diag(e) (K e^b) (C, K) */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
@@ -585,4 +591,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=32 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=156160; state grid=items_vtiles threads=512 smem=98816; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=4352
+// ssmc-launch bv=32 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=160512; state grid=items_vtiles threads=512 smem=98816; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=4352

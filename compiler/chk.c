@@ -412,6 +412,38 @@ static void compare(chk_batch *b, const oracle_res *o, const char *kname, const 
   }
 }
 
+/* One shape: the oracle, the forward and (but at T=4096) decode through permuted slots, compared;
+ * edge: the inputs that break other kernels (chkb_edge_inputs: log-decays exactly 0 then -20,
+ * beta 0 then 1 with one key repeated, a zero state at the start). */
+static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, const chk_shape *sh, uint64_t seed,
+                        int edge, int decode, int bwd, uint64_t bwd_seed, FILE *out, chk_result *r) {
+  chk_batch *b = chk_batch_new(f, k, sh, seed);
+  chk_batch_set_backend(b, o->be);
+  if (edge) chkb_edge_inputs(b, f, k);
+  oracle_res orc;
+  oracle_run(b, o->iters, &orc);
+  if (orc.failed_solve) fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
+  chk_run_fwd(b, k, o->threads, o->iters);
+  compare(b, &orc, k->name, sh->name, "fwd", out, r, 1);
+  if (decode) { /* token by token, through permuted slots */
+    chk_run_decode(b, k, o->threads, o->iters);
+    compare(b, &orc, k->name, sh->name, "decode", out, r, 1);
+  }
+  if (chk_batch_error(b)) { /* a backend failure fails the shape, whatever the numbers said */
+    fprintf(out, "%-44s %-14s error: %s\n", k->name, sh->name, chk_batch_error(b));
+    r->rows++;
+    r->failed++;
+  }
+  if (bwd) chkb_rows(b, f, k, o, sh->name, bwd_seed, out, r); /* chk_bwd.c */
+  if (k->n_aux) {
+    int64_t n;
+    chk_batch_out(b, &n);
+    row(out, r, k->name, sh->name, "oracle y cheb vs exact", orc.y, orc.y_exact, n, 0);
+  }
+  oracle_free(&orc, b->n_st);
+  chk_batch_free(b);
+}
+
 int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FILE *out, chk_result *r) {
   int C = k->chunk;
   chk_shape shapes[] = {
@@ -422,33 +454,11 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
   };
   int ns = o->long_shapes ? 4 : 3;
   memset(r, 0, sizeof *r);
-  for (int i = 0; i < ns; i++) {
-    chk_batch *b = chk_batch_new(f, k, &shapes[i], o->seed + (uint64_t)i * 7919);
-    chk_batch_set_backend(b, o->be);
-    oracle_res orc;
-    oracle_run(b, o->iters, &orc);
-    if (orc.failed_solve) fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
-    chk_run_fwd(b, k, o->threads, o->iters);
-    compare(b, &orc, k->name, shapes[i].name, "fwd", out, r, 1);
-    if (i != 3) { /* decode, token by token, through permuted slots */
-      chk_run_decode(b, k, o->threads, o->iters);
-      compare(b, &orc, k->name, shapes[i].name, "decode", out, r, 1);
-    }
-    if (chk_batch_error(b)) { /* a backend failure fails the shape, whatever the numbers said */
-      fprintf(out, "%-44s %-14s error: %s\n", k->name, shapes[i].name, chk_batch_error(b));
-      r->rows++;
-      r->failed++;
-    }
-    if (o->bwd_skip < (i == 3 ? 1 : 2) && !o->be) chkb_rows(b, f, k, o, shapes[i].name, o->seed + (uint64_t)i * 104729, out, r); /* chk_bwd.c */
-    if (k->n_aux) {
-      int64_t n;
-      const double *got = chk_batch_out(b, &n);
-      (void)got;
-      row(out, r, k->name, shapes[i].name, "oracle y cheb vs exact", orc.y, orc.y_exact, n, 0);
-    }
-    oracle_free(&orc, b->n_st);
-    chk_batch_free(b);
-  }
+  for (int i = 0; i < ns; i++)
+    check_shape(f, k, o, &shapes[i], o->seed + (uint64_t)i * 7919, 0, i != 3,
+                o->bwd_skip < (i == 3 ? 1 : 2) && !o->be, o->seed + (uint64_t)i * 104729, out, r);
+  chk_shape edges = {"edges", 2, {C + 5, 3}, 1, 2, 0};
+  check_shape(f, k, o, &edges, o->seed + 4242, 1, 1, 0, 0, out, r);
   if (o->bwd_skip < 2 && !o->be) chkb_edges(f, k, o, out, r); /* chk_bwd.c */
   return r->failed;
 }

@@ -5,13 +5,14 @@
 @           symmetric state H in fp32 on chip, per-token ||H_t||_F of a whole chunk from the
 @           chunk-start H (GKA Eq. 5), r Chebyshev iterations for groups of GS tokens as tile
 @           products against H and the chunk's keys; writes x (aux_out, or workspace).
-@   prep    (only with a rank-1 erase; grid: one block per (chunk, value head), all chunks at
-@           once): the WY/UT form of the chunk, T = (I - NAKK)^-1 by blocked forward
-@           substitution, W = -T diag(e) (K e^b) and U = T diag(w) V into the workspace.
+@   prep    (grid: one block per (chunk, value head), all chunks at once): decay prefix sums,
+@           the chunk's decay, kd = K e^{b_L - b}, U = diag(w) V; with a rank-1 erase the WY/UT
+@           form T = (I - NAKK)^-1 (16 x 16 diagonal inverses, then tensor-core products),
+@           W = -T diag(e) (K e^b) and U = T diag(w) V; all into the workspace.
 @   state   (grid: one block per (sequence, value head, value tile)): the only sequential pass,
-@           chunk by chunk with the state tile on chip: stores the chunk-start state, the
-@           pseudo-values u = U + W Z (rank-1 erase; in place of U), and
-@           Z <- diag(e^{b_L}) Z + (K e^{b_L - b})' u.
+@           chunk by chunk with the state tile on chip, reading only prep's tiles: stores the
+@           chunk-start state, the pseudo-values u = U + W Z (rank-1 erase; in place of U), and
+@           Z <- diag(e^{b_L}) Z + kd' u.
 @   out     (grid: one block per (chunk, value head, value tile), all chunks at once): the
 @           readout y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A; reads x when
 @           the query uses it.
@@ -43,7 +44,6 @@
 @     if x.smem and want(x) then L.alloc('IN' .. x.idx, C * (x.dimsym == 2 and vpad(vcols) or x.D == 1 and 1 or KP)) end
 @   end
 @ end
-@ local function is_val(x) return x.dimsym == 2 end
 @ local function not_val(x) return x.dimsym ~= 2 end
 @ local function any(x) return true end
 @ -- per-stage layouts; the value tile is the spec's bv, halved until every stage fits in 160 KiB (A100-safe)
@@ -822,8 +822,8 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   const float *kc = sm + O_IN${m.key};
   (void)zdec;
 @ bind_inputs('O_', not_val)
-  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
-   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
+  /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
+   * w v) of the state stage, the inputs, the query's sources in global memory */
   const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
 @ if sv then
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */

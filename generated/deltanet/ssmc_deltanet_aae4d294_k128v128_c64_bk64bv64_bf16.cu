@@ -462,8 +462,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
   in[1] = sm + O_IN1;
   in[3] = sm + O_IN3;
   (void)in;
-  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
-   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
+  /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
+   * w v) of the state stage, the inputs, the query's sources in global memory */
   const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
   tile_regs<NT, CH, KD, elem_t> r_q1;
   r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);

@@ -603,8 +603,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
   in[4] = sm + O_IN4;
   in[5] = sm + O_IN5;
   (void)in;
-  /* every copy of the block in flight at once: the chunk-start state tile of the state stage, the
-   * inputs, the pseudo-values (rank-1 erase), the query's sources in global memory */
+  /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
+   * w v) of the state stage, the inputs, the query's sources in global memory */
   const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   const int xs = a.aux_out[0] ? KD : WS_TOK;

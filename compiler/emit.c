@@ -230,14 +230,14 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
 }
 
 /* The module's last line states its stages (the template lays out their shared memory):
- *   // ssmc-launch bv=B dbv=D ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
+ *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
   long long ws = 0, wc = 0;
   int used = 0;
-  if (!l || sscanf(l, "// ssmc-launch bv=%d dbv=%d ws_tok=%lld ws_chunk=%lld %n", &k->cuda.bv, &k->cuda.decode_bv, &ws,
-                   &wc, &used) != 4)
+  if (!l || sscanf(l, "// ssmc-launch bv=%d dbv=%d chunk=%d ws_tok=%lld ws_chunk=%lld %n", &k->cuda.bv,
+                   &k->cuda.decode_bv, &k->cuda.chunk, &ws, &wc, &used) != 5)
     return diag_at(d, NULL, 0, 0, "internal: template cuda_kernel.cu.tpl wrote no launch line");
   k->cuda.ws_tok_floats = ws;
   k->cuda.ws_chunk_floats = wc;
@@ -311,8 +311,9 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   }
   sb_add(&b, "},\n  .decode = ");
   desc_stage(&b, &k->cuda.decode);
-  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n};\n",
-         (long long)k->cuda.ws_tok_floats, k->cuda.bv, k->cuda.decode_bv, (long long)k->cuda.ws_chunk_floats);
+  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n  .chunk = %d,\n};\n",
+         (long long)k->cuda.ws_tok_floats, k->cuda.bv, k->cuda.decode_bv, (long long)k->cuda.ws_chunk_floats,
+         k->cuda.chunk);
   return b.p;
 }
 
@@ -362,7 +363,7 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     char bl[1024];
     emb_manifest_lines(f, k->name, bl, sizeof bl);
     sb_add(&b, "%s", bl);
-    sb_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a)\n", k->cu_path);
+    sb_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a), chunk %d, value tile %d\n", k->cu_path, k->cuda.chunk, k->cuda.bv);
     for (int j = 0; j <= k->cuda.n_fwd; j++) {
       const ssmc_cuda_stage *st = j < k->cuda.n_fwd ? &k->cuda.fwd[j] : &k->cuda.decode;
       char grid[48] = "(N*h_v)";

@@ -42,6 +42,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .bv = 64,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -53,6 +54,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .bv = 64,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -64,6 +66,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cu
   .bv = 64,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -75,6 +78,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .bv = 64,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -86,6 +90,7 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
   .bv = 64,
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -97,6 +102,7 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_c
   .bv = 64,
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
@@ -108,6 +114,7 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .bv = 32,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -119,6 +126,7 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .bv = 32,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
@@ -130,6 +138,7 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .bv = 32,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -141,6 +150,7 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .bv = 32,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
@@ -152,6 +162,7 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .bv = 64,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -163,21 +174,22 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .bv = 64,
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
+  .chunk = 64,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "01638fd669664a33",
-  "037a1eb088969d8b",
-  "cf8696c7dd06a029",
-  "40eee46472d890d1",
-  "88a509a491ca5ba3",
-  "3c75acd8795ce38a",
-  "05651e94aff289fc",
-  "7ea5939137af96dc",
-  "91dfb9b7b5c5225b",
-  "cf1857cc11d5a977",
-  "caebb1b80f87ff61",
-  "c23ab38cfe1bceab",
+  "34bf57c98817db0f",
+  "a9c600c64c1f1ef7",
+  "9662ae71f03b9cfb",
+  "716dd019ae315233",
+  "17cd1ce29553053f",
+  "a15f0d85d61ec158",
+  "1878f000f0dda914",
+  "a621c56de08f4074",
+  "fc57c4405f853025",
+  "53e7814ec1ce70c1",
+  "183de0692fbd956b",
+  "866f2ea75c114821",
   0,
 };

@@ -98,6 +98,8 @@ typedef struct ssmc_cuda_kernel {
   int32_t bv;                 /* value tile of SSMC_GRID_ITEMS_VTILES stages; divides V */
   int32_t decode_bv;          /* value tile of SSMC_GRID_ITEMS_DTILES stages; divides V */
   int64_t ws_chunk_floats;    /* appended: workspace per chunk slot and value head */
+  int32_t chunk;              /* the module's chunk (the spec's, or less where its tiles would not fit on
+                                 chip): the chunk of the chunk grids */
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -174,12 +176,13 @@ static inline int64_t ssmc_fwd_tokens(const ssmc_fwd_args *a) {
 }
 /* Chunk slots of a forward call: chunk c of sequence n is slot start(n) + c with
  *   start(n) = n * ceil(t_len / chunk)               without cu_seqlens,
- *   start(n) = cu_seqlens[n] / chunk + n             with them,
+ *   start(n) = cu_seqlens[n] / chunk + n             with them (chunk: the CUDA module's),
  * so a block finds its (n, c) from cu_seqlens alone (binary search); a slot past
  * its sequence's last chunk does nothing (at most one per sequence). */
 static inline int64_t ssmc_chunk_slots(const ssmc_kernel *k, const ssmc_fwd_args *a) {
-  if (!a->cu_seqlens) return (int64_t)a->n_seqs * ((a->t_len + k->chunk - 1) / k->chunk);
-  return ssmc_fwd_tokens(a) / k->chunk + a->n_seqs;
+  const int64_t C = k->cuda && k->cuda->chunk ? k->cuda->chunk : k->chunk;
+  if (!a->cu_seqlens) return (int64_t)a->n_seqs * ((a->t_len + C - 1) / C);
+  return ssmc_fwd_tokens(a) / C + a->n_seqs;
 }
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */

@@ -29,7 +29,7 @@
 @ local diag = m.decay == 'diag'
 @ -- padded leading dimensions of the forward's tiles (see mm): [C][K] and [C][C] tiles 4 (mod 32),
 @ -- [K][bv] and [C][bv] tiles 8 (mod 32)
-@ local KP, CP = K + 4, C + 4
+@ local KP, CP = K + 4, C + 4 -- CP and C: see the search for a chunk that fits below
 @ local function vpad(bv) return bv + 8 end
 @ -- the chunk stages stage [K] vectors other than the key only into q~ (read from global memory there)
 @ for _, x in ipairs(P.inputs) do x.smem = x.gate or x.dimsym ~= 1 or x.idx == m.key end
@@ -46,7 +46,7 @@
 @ end
 @ local function not_val(x) return x.dimsym ~= 2 end
 @ local function any(x) return true end
-@ -- per-stage layouts; the value tile is the spec's bv, halved until every stage fits in 160 KiB (A100-safe)
+@ -- per-stage layouts for the chunk C (an upvalue) and value tile bv
 @ local function layouts(bv)
 @   local S, O = new_layout(), new_layout()
 @   -- the state pass reads only what the prep stage made: kd, U, W (a rank-1 erase), the chunk's decay
@@ -60,19 +60,53 @@
 @   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K); O.alloc('F', C)
 @   return S, O
 @ end
-@ local BV = P.BV
-@ local SL, OL = layouts(BV)
-@ while math.max(SL.off, OL.off) * 4 > 160 * 1024 and BV > 16 do BV = BV // 2; SL, OL = layouts(BV) end
-@ local BVP = vpad(BV)
 @ -- prep: the chunk's whole value width; with a rank-1 erase A is NAKK, T its inverse (I - NAKK)^-1
 @ local VPF = vpad(V)
-@ local PL = new_layout()
-@ alloc_inputs(PL, any, V)
-@ if m.delta then -- NAKK (A) lives in O until T is formed: O holds kd before, W and U after
-@   PL.alloc('T', C * CP); PL.alloc('R', 16 * CP); PL.alloc('O', C * math.max(KP, VPF)); PL[#PL + 1] = {'A', 'P_O'}
+@ local function prep_layout()
+@   local PL = new_layout()
+@   alloc_inputs(PL, any, V)
+@   if m.delta then -- NAKK (A) lives in O until T is formed: O holds kd before, W and U after
+@     PL.alloc('T', C * CP); PL.alloc('R', 16 * CP); PL.alloc('O', C * math.max(KP, VPF)); PL[#PL + 1] = {'A', 'P_O'}
+@   end
+@   if not diag then PL.alloc('B', C) end
+@   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
+@   return PL
 @ end
-@ if not diag then PL.alloc('B', C) end
-@ PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
+@ local GS = 16
+@ local function solve_layout()
+@   local XL = new_layout()
+@   if sv then
+@     -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K)
+@     XL.alloc('HF', K * K); XL.alloc('KC', C * K); XL.alloc('G', C * C); XL.alloc('XB', math.max(C, 4 * GS) * K)
+@     XL.alloc('RH', GS * K); XL.alloc('AX', GS * C); XL.alloc('HB', C); XL.alloc('HW', C)
+@     XL.alloc('NRM', C); XL.alloc('LAM', C); XL.alloc('STEP', C); XL.alloc('RHO2', C); XL.alloc('OM', C); XL.alloc('RED', 32)
+@     XL.alloc('IN' .. sv.key .. '_G', C)
+@   end
+@   return XL
+@ end
+@ -- The CUDA module's chunk and value tile: the spec's, the value tile halved (down to 16) and then the
+@ -- chunk (while a multiple of 16) until every stage fits in 160 KiB (A100-safe); the chunk is a
+@ -- blocking of the same recurrence, so only rounding can tell them apart. The kernel ABI carries it
+@ -- (ssmc_cuda_kernel.chunk) for the chunk grids.
+@ local BV, SL, OL, PL, XL
+@ local function try(c, bv)
+@   C, CP, BV = c, c + 4, bv
+@   SL, OL = layouts(bv)
+@   PL, XL = prep_layout(), solve_layout()
+@   return math.max(SL.off, OL.off, PL.off, XL.off) * 4 <= 160 * 1024
+@ end
+@ do
+@   local c, done = P.C, false
+@   while not done do
+@     local bv = P.BV
+@     while not done and bv >= 16 do done = try(c, bv); bv = bv // 2 end
+@     if done or c // 2 < 16 or (c // 2) % 16 ~= 0 then break end
+@     c = c // 2
+@   end
+@   -- nothing fits 160 KiB: the smallest tried stays (the launch says what the device allows)
+@ end
+@ local XOFF = XL.off
+@ local BVP = vpad(BV)
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
 @ local WS_X, WS_W = 0, sv and K or 0
@@ -81,16 +115,6 @@
 @ local WS_TOK = WS_KD + K
 @ local WS_ZD = K * V
 @ local WS_CHUNK = WS_ZD + K
-@ local GS = 16
-@ local XL, XOFF = {}, 0
-@ if sv then
-@   local function alloc(name, n) XL[#XL + 1] = {name, XOFF}; XOFF = XOFF + math.ceil(n / 32) * 32 end
-@   -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K)
-@   alloc('HF', K * K); alloc('KC', C * K); alloc('G', C * C); alloc('XB', math.max(C, 4 * GS) * K)
-@   alloc('RH', GS * K); alloc('AX', GS * C); alloc('HB', C); alloc('HW', C)
-@   alloc('NRM', C); alloc('LAM', C); alloc('STEP', C); alloc('RHO2', C); alloc('OM', C); alloc('RED', 32)
-@   alloc('IN' .. sv.key .. '_G', C)
-@ end
 @ -- decode: PARTS threads per value column, each holding K / PARTS rows of it in registers.
 @ -- Without a solve, one block per (sequence, value head, DBV columns), 32 rows per thread: many
 @ -- small blocks keep enough loads in flight. With a solve, one block per (sequence, value head):
@@ -371,7 +395,7 @@ enum {
 @     layout_enum(st[1], st[2], st[2].off)
 @   end
 @ end
-@ if sv then layout_enum('X_', XL, XOFF) end
+@ if sv then layout_enum('X_', XL, XL.off) end
 @ layout_enum('D_', DL, DOFF)
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
@@ -1090,4 +1114,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
 @ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-launch bv=${BV} dbv=${DBV} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}

@@ -85,6 +85,8 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->decode_bv, e->decode_bv);
       ck_assert_int_eq(c->ws_tok_floats, e->ws_tok_floats);
       ck_assert_int_eq(c->ws_chunk_floats, e->ws_chunk_floats);
+      ck_assert_int_eq(c->chunk, e->chunk);
+      ck_assert_int_eq(c->chunk, bk.k->chunk); /* the built-ins keep their spec's chunk */
       ck_assert_int_eq(bk.k->V % c->decode_bv, 0);
       ck_assert_int_eq(c->decode.grid, e->decode.grid);
       ck_assert_str_eq(c->decode.entry, e->decode.entry);

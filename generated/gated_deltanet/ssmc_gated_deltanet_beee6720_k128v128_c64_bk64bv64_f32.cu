@@ -606,4 +606,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968

@@ -518,4 +518,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gla_2aa98ca8_k128v128_c64
   }
 }
 
-// ssmc-launch bv=32 dbv=32 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; state grid=items_vtiles threads=512 smem=65024; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4224
+// ssmc-launch bv=32 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; state grid=items_vtiles threads=512 smem=65024; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4224

@@ -536,4 +536,4 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_mamba2_373a415a_k128v128_
   }
 }
 
-// ssmc-launch bv=64 dbv=32 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840

@@ -39,7 +39,7 @@ static void fx_open(fx *f, const char *name, int batch) {
   f->logits = st_get(f->ex, "logits")->data;
   f->glogits = st_get(f->ex, "greedy_logits")->data;
   f->b = be_cpu_create(2);
-  mx_opts mo = {batch, 256, 64, 2};
+  mx_opts mo = {batch, 256, 64, 2, 0};
   ck_assert_msg(mx_create(&f->m, be_cpu_ops(), f->b, &mo, &f->s, &d) == 0, "%s", d.msg);
 }
 

@@ -13,6 +13,7 @@
 #include "mdl.h"
 #include "mx.h"
 #include "mx_sample.h"
+#include "rt_blas.h"
 #include "rt_exec.h"
 #include "tok_bpe.h"
 
@@ -227,9 +228,9 @@ int cmd_run(int argc, char **argv) {
     }
   }
   int dec_tok = produced - np > 0 ? produced - np : 0;
-  printf("prefill: %d tokens in %.3f s (%.1f tok/s); decode: %d tokens in %.3f s (%.1f tok/s), batch %d, %d threads\n",
-         total, t1 - t0, total / (t1 - t0 > 0 ? t1 - t0 : 1e-9), dec_tok, t2 - t1,
-         dec_tok / (t2 - t1 > 0 ? t2 - t1 : 1e-9), np, threads);
+  printf("prefill: %d tokens in %.3f s (%.1f tok/s); decode: %d tokens in %.3f s (%.1f tok/s), batch %d, %d threads"
+         " (OpenBLAS %s)\n", total, t1 - t0, total / (t1 - t0 > 0 ? t1 - t0 : 1e-9), dec_tok, t2 - t1,
+         dec_tok / (t2 - t1 > 0 ? t2 - t1 : 1e-9), np, threads, rt_blas_core());
   (void)steps;
   mx_destroy(s);
   be_cpu_destroy(b);

@@ -46,6 +46,23 @@ typedef struct {
   int accumulate;
 } be_gemm;
 
+/* One MLP of a group: y (M, d) = W_down act(W_up x) (+ y when accumulate).
+ * ws: M x (W_up rows + inter) floats the backend may use. */
+typedef struct {
+  int M;
+  const float *x;
+  const mdl_mlp *p;
+  float *y;
+  int accumulate;
+  float *ws;
+} be_ffn;
+
+/* What one layer needs from the backend's scratch (one member set per call). */
+typedef struct {
+  const mdl_attn *attn;     /* attention of this shape */
+  const ssmc_kernel *kern;  /* this kernel's workspace */
+} be_need;
+
 typedef struct be_ops {
   const char *name;
   void *(*alloc)(be *b, size_t bytes);          /* zeroed, 64-byte aligned */
@@ -66,13 +83,15 @@ typedef struct be_ops {
   void (*ssm_decode)(be *b, const ssmc_kernel *k, const ssmc_decode_args *a);
   /* y (T, h_v, dv) += D xskip; then the output norm with gate z into out (T, h_v*dv) */
   void (*ssm_post)(be *b, const mdl_ssm *s, int T, float *y, const float *xskip, const float *P, float *out);
+  /* n independent MLPs (the experts a MoE layer routed tokens to, its shared expert) */
+  void (*ffn_n)(be *b, int n, const be_ffn *f);
   /* act (T, inter) from up (T, 2*inter | inter) */
   void (*mlp_act)(be *b, int T, int act, int inter, const float *up, float *out);
   void (*copy)(be *b, void *dst, const void *src, size_t bytes);
   void (*zero)(be *b, void *dst, size_t bytes);
-  /* sizes per-thread scratch once, before any step: for attention layer a
-   * (k == NULL), or kernel k's workspace. Returns -1 without memory. */
-  int (*reserve)(be *b, const mdl_attn *a, const ssmc_kernel *k);
+  /* sizes the backend's scratch once, before any step, for what a layer
+   * needs (called for every layer part). Returns -1 without memory. */
+  int (*reserve)(be *b, const be_need *n);
 } be_ops;
 
 /* The CPU backend: OpenBLAS GEMMs, a persistent thread pool for the rest. */

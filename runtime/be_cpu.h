@@ -23,6 +23,10 @@ struct be {
   int64_t att_floats; /* per worker */
 };
 
+void cpu_gemm_n(be *b, int n, const be_gemm *g);
+void cpu_mlp_act(be *b, int T, int act, int inter, const float *up, float *out);
+/* MLP groups (be_cpu_ffn.c) */
+void cpu_ffn_n(be *b, int n, const be_ffn *f);
 /* Per-worker floats the attention of this shape needs. */
 int64_t cpu_attn_scratch(int n_heads, int n_kv, int head_dim);
 void cpu_attn(be *b, const be_attn_job *j);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "be_cpu.h"
+#include "rt_fmath.h"
 
 enum { BK = 256, ROWS = 256 };
 
@@ -24,22 +25,28 @@ int64_t cpu_attn_scratch(int n_heads, int n_kv, int head_dim) {
   return (int64_t)R * (2 * head_dim + BK + 4) + 16;
 }
 
-/* exp(x) for x <= 0 (scores minus their row max); a branch-free polynomial
- * (Cephes' expf reduction, ~2 ulp) that the compiler vectorizes. */
-static inline float exp_neg(float x) {
-  x = x < -87.f ? -87.f : x;
-  float n = floorf(x * 1.44269504f + 0.5f);
-  float r = x - n * 0.693359375f + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.f;
-  union { float f; int32_t i; } u = {p};
-  u.i += (int32_t)n << 23;
-  return u.f;
+/* max and sum of a row, in 16 lanes so that the loops vectorize */
+static float row_max(const float *x, int n) {
+  float l[16];
+  for (int i = 0; i < 16; i++) l[i] = -INFINITY;
+  int i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; j++) l[j] = x[i + j] > l[j] ? x[i + j] : l[j];
+  float m = -INFINITY;
+  for (int j = 0; j < 16; j++) m = l[j] > m ? l[j] : m;
+  for (; i < n; i++) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+static float row_sum(const float *x, int n) {
+  float l[16] = {0};
+  int i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (int j = 0; j < 16; j++) l[j] += x[i + j];
+  float s = 0;
+  for (int j = 0; j < 16; j++) s += l[j];
+  for (; i < n; i++) s += x[i];
+  return s;
 }
 
 typedef struct { const be_attn_job *j; float *scratch; int64_t stride; int bq; } attn_ctx;
@@ -72,14 +79,13 @@ static void attn_run(const attn_ctx *c, int a, int e, int kh, float *ws) {
       int s0 = lo[r] - kb, s1 = hi[r] - kb + 1; /* allowed [s0, s1) within the block */
       s0 = s0 < 0 ? 0 : s0, s1 = s1 > n ? n : s1;
       if (s0 >= s1) { memset(s, 0, sizeof(float) * (size_t)n); continue; }
-      float mx = m[r];
-      for (int x = s0; x < s1; x++) mx = s[x] > mx ? s[x] : mx;
-      float sum = 0.f;
-      for (int x = s0; x < s1; x++) sum += s[x] = exp_neg(s[x] - mx);
+      float mx = fmaxf(m[r], row_max(s + s0, s1 - s0));
+      for (int x = s0; x < s1; x++) s[x] = rt_expf(s[x] - mx);
+      float sum = row_sum(s + s0, s1 - s0);
       if (s0) memset(s, 0, sizeof(float) * (size_t)s0);
       if (s1 < n) memset(s + s1, 0, sizeof(float) * (size_t)(n - s1));
       if (mx != m[r]) {
-        float cf = m[r] == -INFINITY ? 0.f : exp_neg(m[r] - mx);
+        float cf = m[r] == -INFINITY ? 0.f : rt_expf(m[r] - mx);
         float *o = O + (size_t)r * hd;
         for (int x = 0; x < hd; x++) o[x] *= cf;
         l[r] *= cf;

@@ -12,7 +12,7 @@ enum { PF_EMBED, PF_NORM, PF_ATT_PROJ, PF_ATT_PREP, PF_ATT_CORE, PF_ATT_OUT, PF_
        PF_SSM_POST, PF_SSM_OUT, PF_MLP, PF_MOE_ROUTE, PF_MOE_EXPERTS, PF_MOE_SHARED, PF_LM_HEAD, PF_N };
 static const char *const PF_NAMES[PF_N] = {"embed", "norms", "attn q/k/v proj", "attn qk-norm, rope, cache",
   "attn core", "attn gate, out proj", "ssm in proj", "ssm conv, gates", "ssm kernel", "ssm out norm", "ssm out proj",
-  "mlp", "moe routing", "moe experts", "moe shared expert", "final norm, lm head"};
+  "mlp", "moe routing", "moe experts (+ shared)", "moe combine", "final norm, lm head"};
 
 typedef struct {
   float *kc, *vc;             /* attention: (slots, max_ctx, n_kv, hd) */
@@ -69,7 +69,7 @@ static int64_t ffn_width(const mdl_mlp *p, int kind) { return kind == MDL_MLP ? 
 /* floats of MoE scratch per token (see run_moe) */
 static int64_t moe_width(const mdl_moe *e, int d) {
   int64_t inter = e->experts[0].inter, sh = e->has_shared ? e->shared.inter : 0;
-  return e->n_exp + (int64_t)e->top_k * (2 * d + 3 * inter) + 3 * sh + d + 1;
+  return e->n_exp + (int64_t)e->top_k * (2 * d + 3 * inter) + 3 * sh + d + 1; /* see run_moe's layout */
 }
 
 void mx_destroy(mx_sess *s) {
@@ -109,7 +109,7 @@ int mx_create(const mdl_model *m, const be_ops *ops, be *b, const mx_opts *o, mx
       size_t kv = (size_t)N * o->max_ctx * a->n_kv * a->head_dim * sizeof(float);
       st->kc = ops->alloc(b, kv);
       st->vc = ops->alloc(b, kv);
-      fail |= !st->kc || !st->vc || ops->reserve(b, a, NULL);
+      fail |= !st->kc || !st->vc || ops->reserve(b, &(be_need){.attn = a});
       wP = imax(wP, a->wq.rows + 2LL * a->n_kv * a->head_dim);
       wA = imax(wA, (int64_t)a->n_heads * a->head_dim * 2);
     } else if (L->mixer == MDL_SSM) {
@@ -129,7 +129,7 @@ int mx_create(const mdl_model *m, const be_ops *ops, be *b, const mx_opts *o, mx
       wv = imax(wv, (int64_t)x->h_v * x->dv);
       wg = imax(wg, x->h_v);
       wA = imax(wA, (int64_t)x->h_v * x->dv);
-      if (ops->reserve(b, NULL, k)) fail = 1;
+      if (ops->reserve(b, &(be_need){.kern = k})) fail = 1;
     }
     wP = imax(wP, ffn_width(&L->mlp1, L->mixer));
     wP = imax(wP, ffn_width(&L->mlp2, L->ffn));
@@ -185,10 +185,8 @@ int mx_pos(const mx_sess *s, int slot) { return s->pos[slot]; }
 
 /* ---- layers ---------------------------------------------------------------- */
 static void run_mlp(mx_sess *s, const mdl_mlp *p, int T, const float *in, float *out, int accumulate) {
-  float *up = s->P, *act = s->P + (size_t)T * 2 * p->inter;
-  s->ops->gemm(s->b, T, in, &p->w_up, NULL, up, 0);
-  s->ops->mlp_act(s->b, T, p->act, p->inter, up, act);
-  s->ops->gemm(s->b, T, act, &p->w_down, NULL, out, accumulate);
+  be_ffn f = {T, in, p, out, accumulate, s->P};
+  s->ops->ffn_n(s->b, 1, &f);
 }
 
 /* out (T, d) += MoE(in). Routing is computed on the host (softmax, top-k);
@@ -200,15 +198,14 @@ static void run_moe(mx_sess *s, const mdl_moe *e, int T, const float *in, float 
   int d = m->d_model, E = e->n_exp, K = e->top_k, R = T * K;
   int inter = e->experts[0].inter, sh = e->has_shared ? e->shared.inter : 0, act = e->experts[0].act;
   int upw = act == MDL_ACT_SWIGLU ? 2 * inter : inter;
-  float *logit = s->moe;                    /* (T, E) */
-  float *xin = logit + (size_t)T * E;       /* (R, d) routed inputs, expert by expert */
-  float *up = xin + (size_t)R * d;          /* (R, upw) */
-  float *ac = up + (size_t)R * 2 * inter;   /* (R, inter) */
-  float *eo = ac + (size_t)R * inter;       /* (R, d) expert outputs */
-  float *sup = eo + (size_t)R * d;          /* (T, 2 sh) shared expert up */
-  float *sac = sup + (size_t)T * 2 * sh;    /* (T, sh) */
-  float *so = sac + (size_t)T * sh;         /* (T, d) */
-  float *gl = so + (size_t)T * d;           /* (T) shared gate logits */
+  int supw = e->shared.act == MDL_ACT_SWIGLU ? 2 * sh : sh;
+  float *logit = s->moe;                          /* (T, E) */
+  float *xin = logit + (size_t)T * E;             /* (R, d) routed inputs, expert by expert */
+  float *ws = xin + (size_t)R * d;                /* (R, upw + inter) expert scratch */
+  float *sws = ws + (size_t)R * (upw + inter);    /* (T, supw + sh) shared-expert scratch */
+  float *eo = sws + (size_t)T * (supw + sh);      /* (R, d) expert outputs */
+  float *so = eo + (size_t)R * d;                 /* (T, d) */
+  float *gl = so + (size_t)T * d;                 /* (T) shared gate logits */
   s->ops->gemm(s->b, T, in, &e->router, NULL, logit, 0);
   for (int t = 0; t < T; t++) { /* softmax, top-k */
     float *l = logit + (size_t)t * E, mx = -INFINITY, sum = 0;
@@ -242,24 +239,15 @@ static void run_moe(mx_sess *s, const mdl_moe *e, int T, const float *in, float 
       memcpy(xin + (size_t)r * d, in + (size_t)t * d, sizeof(float) * (size_t)d);
     }
   mark(s, PF_MOE_ROUTE);
-  be_gemm g[E + 2];
+  if (sh && e->shared_gate.w) s->ops->gemm(s->b, T, in, &e->shared_gate, NULL, gl, 0);
+  be_ffn f[E + 1];
   int n = 0;
   for (int ex = 0; ex < E; ex++)
     if (s->ecnt[ex])
-      g[n++] = (be_gemm){s->ecnt[ex], xin + (size_t)s->eoff[ex] * d, &e->experts[ex].w_up, NULL,
-                         up + (size_t)s->eoff[ex] * upw, 0};
-  if (sh) g[n++] = (be_gemm){T, in, &e->shared.w_up, NULL, sup, 0};
-  if (sh && e->shared_gate.w) g[n++] = (be_gemm){T, in, &e->shared_gate, NULL, gl, 0};
-  s->ops->gemm_n(s->b, n, g);
-  s->ops->mlp_act(s->b, R, act, inter, up, ac);
-  if (sh) s->ops->mlp_act(s->b, T, e->shared.act, sh, sup, sac);
-  n = 0;
-  for (int ex = 0; ex < E; ex++)
-    if (s->ecnt[ex])
-      g[n++] = (be_gemm){s->ecnt[ex], ac + (size_t)s->eoff[ex] * inter, &e->experts[ex].w_down, NULL,
-                         eo + (size_t)s->eoff[ex] * d, 0};
-  if (sh) g[n++] = (be_gemm){T, sac, &e->shared.w_down, NULL, so, 0};
-  s->ops->gemm_n(s->b, n, g);
+      f[n++] = (be_ffn){s->ecnt[ex], xin + (size_t)s->eoff[ex] * d, &e->experts[ex], eo + (size_t)s->eoff[ex] * d, 0,
+                        ws + (size_t)s->eoff[ex] * (upw + inter)};
+  if (sh) f[n++] = (be_ffn){T, in, &e->shared, so, 0, sws};
+  s->ops->ffn_n(s->b, n, f);
   mark(s, PF_MOE_EXPERTS);
   /* out += sum_k w eo (routed) + sigmoid(gate) so (shared) */
   float *Y = s->Y; /* (T, d) */

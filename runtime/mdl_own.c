@@ -142,8 +142,7 @@ int mdl_read_own(mdl_ld *l, const char *path) {
   int li = 0, ei = 0, d = m->d_model;
   m->embed = W(2, m->vocab, d, 0, "embed.weight");
   m->final_norm = W(1, d, 0, 0, "final_norm.weight");
-  const float *lm = WOPT(2, m->vocab, d, 0, "lm_head.weight");
-  if (!lm && !ld_bool(l, c, "tie_embeddings", 0)) lm = W(2, m->vocab, d, 0, "lm_head.weight");
+  const float *lm = ld_bool(l, c, "tie_embeddings", 0) ? NULL : W(2, m->vocab, d, 0, "lm_head.weight");
   m->tied = !lm;
   m->lm_head = (mdl_mat){lm ? lm : m->embed, m->vocab, d};
   json_t *ac = json_object_get(c, "attention"), *sc = json_object_get(c, "ssm"), *mc = json_object_get(c, "mlp");
@@ -152,7 +151,7 @@ int mdl_read_own(mdl_ld *l, const char *path) {
     mdl_layer *L = &m->layers[li];
     int kind = own_kind(types[li]);
     snprintf(L->label, sizeof L->label, "%s", types[li]);
-    if (!kind) { rt_err(l->d, path, "layer %d: unknown layer kind '%s' (attention, sliding_attention, ssm, mlp, moe)", li, types[li]); break; }
+    if (!kind) { rt_err(l->d, path, "layers[%d]: unknown layer kind '%s' (attention, sliding_attention, ssm, mlp, moe)", li, types[li]); break; }
     L->mixer = kind;
     L->norm1 = W(1, d, 0, 0, "layers.%d.norm1.weight", li);
     if (kind == MDL_ATTN) {

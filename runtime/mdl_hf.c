@@ -206,7 +206,6 @@ static int read_nemotron_h(mdl_ld *l, char **types, int n) {
   int ng = (int)ld_int(l, c, "n_groups", 1, 0), ds = (int)ld_int(l, c, "ssm_state_size", 0, 1);
   int cw = (int)ld_int(l, c, "conv_kernel", 4, 0), inter = (int)ld_int(l, c, "intermediate_size", 0, 1);
   double tmin = ld_num(l, c, "time_step_min", 0.001, 0);
-  int window = (int)ld_int(l, c, "sliding_window", 0, 0);
   const char *act = ld_str(l, c, "mlp_hidden_act", "relu2", 0);
   float eps = (float)ld_num(l, c, "layer_norm_epsilon", 1e-5, 0);
   if (l->d->set) return -1;
@@ -222,8 +221,8 @@ static int read_nemotron_h(mdl_ld *l, char **types, int n) {
     snprintf(px, sizeof px, "%smixer.", p);
     if (!strcmp(t, "attention") || !strcmp(t, "full_attention")) {
       L->mixer = MDL_ATTN;
+      /* full causal attention: transformers' NemotronH has a sliding_window config key but never applies it */
       hf_attn(l, &L->attn, px, nh, nkv, hd, 0, 0, ld_bool(l, c, "attention_bias", 0));
-      L->attn.window = window;
     } else if (!strcmp(t, "mlp")) {
       L->mixer = MDL_MLP;
       hf_mlp(l, &L->mlp1, px, inter, MDL_ACT_RELU2);

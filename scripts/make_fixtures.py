@@ -8,6 +8,13 @@ Hybrid models run by someone else's code, on the CPU, in fp32.
   nemotron_h/  transformers' Nemotron-H (Mamba-2 + attention + squared-ReLU MLP)
   gka_hybrid/  awslabs/hybrid-model-factory's HybridQwen3 with GKA layers (see
                gka_fixture below for what had to be replaced to run it on a CPU)
+  swa_hybrid/  sliding-window attention: a tiny Qwen3-Next (Gated DeltaNet, gated
+               attention, dense SwiGLU MLPs) whose layer 1 attends to a window of
+               the last SWA_WINDOW positions. transformers' Qwen3-Next has no
+               sliding windows, so HF's own model runs with one change: its eager
+               attention gets the window added to its mask on that layer
+               (swa_fixture). Written in ssmc's own format (model.yaml with
+               weights under our canonical names), since no HF config can say it.
 
 Each model folder holds config.json + model.safetensors as transformers 5.x
 writes them, tokenizer.json, and expected.safetensors: prompt_ids (T,) i32,
@@ -165,10 +172,109 @@ def nemotron_h_fixture(tok_json, vocab):
     dump(m, os.path.join(OUT, "nemotron_h"), tok_json, vocab)
 
 
+SWA_WINDOW = 48
+SWA_PROMPT = 300  # > 256 positions: several key blocks of the runtime's tiled attention
+
+
+def swa_fixture(vocab):
+    import transformers.models.qwen3_next.modeling_qwen3_next as mq
+    from transformers import Qwen3NextConfig, Qwen3NextForCausalLM
+
+    sliding = {1}
+    cfg = Qwen3NextConfig(
+        vocab_size=vocab, hidden_size=32, intermediate_size=64, num_hidden_layers=4,
+        num_attention_heads=2, num_key_value_heads=1, head_dim=16,
+        linear_conv_kernel_dim=4, linear_key_head_dim=128, linear_value_head_dim=128,
+        linear_num_key_heads=1, linear_num_value_heads=2, num_experts=0, mlp_only_layers=[0, 1, 2, 3],
+        layer_types=["linear_attention", "full_attention", "linear_attention", "full_attention"],
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25},
+        rms_norm_eps=1e-6, tie_word_embeddings=False, max_position_embeddings=4096,
+    )
+    cfg._attn_implementation = "eager"
+    torch.manual_seed(SEED)
+    m = Qwen3NextForCausalLM(cfg).float()
+    wide_init(m, zero_centered_norms=True)
+    eager = mq.eager_attention_forward
+
+    def windowed(module, query, key, value, attention_mask, scaling, dropout=0.0, **kw):
+        if module.layer_idx in sliding:  # keys k with k > p - SWA_WINDOW for the query at position p
+            tq, tk = query.shape[2], key.shape[2]
+            qpos = torch.arange(tk - tq, tk)[:, None]
+            far = torch.arange(tk)[None, :] <= qpos - SWA_WINDOW
+            extra = torch.zeros(tq, tk).masked_fill(far, float("-inf"))
+            attention_mask = extra if attention_mask is None else attention_mask + extra
+        return eager(module, query, key, value, attention_mask, scaling, dropout, **kw)
+
+    mq.eager_attention_forward = windowed
+    out = os.path.join(OUT, "swa_hybrid")
+    os.makedirs(out, exist_ok=True)
+    gen = torch.Generator().manual_seed(SEED + 2)
+    prompt = torch.randint(3, vocab, (1, SWA_PROMPT), generator=gen)
+    m.eval()
+    with torch.no_grad():
+        logits = m(prompt).logits[0].float()
+        res = m.generate(prompt, max_new_tokens=N_GREEDY, do_sample=False, output_logits=True,
+                         return_dict_in_generate=True, pad_token_id=0, eos_token_id=None)
+    mq.eager_attention_forward = eager
+    with torch.no_grad():  # the window was applied, and matters only past it
+        full = m(prompt).logits[0].float()
+    assert torch.allclose(full[:SWA_WINDOW], logits[:SWA_WINDOW], rtol=1e-5, atol=1e-5)
+    assert (full[SWA_WINDOW:] - logits[SWA_WINDOW:]).abs().max() > 1e-2
+    greedy = res.sequences[0, SWA_PROMPT:]
+    glog = torch.stack([l[0].float() for l in res.logits])
+    # the weights under ssmc's canonical names (README, "model.yaml")
+    sd = {k: v.detach().float() for k, v in m.state_dict().items()}
+    w = {"embed.weight": sd["model.embed_tokens.weight"], "final_norm.weight": sd["model.norm.weight"],
+         "lm_head.weight": sd["lm_head.weight"]}
+    hk, hv, dk, dv = 1, 2, 128, 128
+    for i, t in enumerate(cfg.layer_types):
+        p, o = f"model.layers.{i}.", f"layers.{i}."
+        w[o + "norm1.weight"] = sd[p + "input_layernorm.weight"]
+        w[o + "norm2.weight"] = sd[p + "post_attention_layernorm.weight"]
+        w[o + "mlp.up.weight"] = torch.cat([sd[p + "mlp.gate_proj.weight"], sd[p + "mlp.up_proj.weight"]])
+        w[o + "mlp.down.weight"] = sd[p + "mlp.down_proj.weight"]
+        if t == "full_attention":
+            for a in ("q", "k", "v", "o"):
+                w[o + f"attn.{a}.weight"] = sd[p + f"self_attn.{a}_proj.weight"]
+            w[o + "attn.q_norm.weight"] = sd[p + "self_attn.q_norm.weight"]
+            w[o + "attn.k_norm.weight"] = sd[p + "self_attn.k_norm.weight"]
+        else:
+            la = p + "linear_attn."
+            r = hv // hk  # one key head: in_proj_qkvz rows are q, k, v, z already; in_proj_ba rows b, a
+            ba = sd[la + "in_proj_ba.weight"]
+            w[o + "ssm.in.weight"] = torch.cat([sd[la + "in_proj_qkvz.weight"], ba[r:], ba[:r]])
+            w[o + "ssm.conv.weight"] = sd[la + "conv1d.weight"][:, 0, :]
+            w[o + "ssm.A_log"] = sd[la + "A_log"]
+            w[o + "ssm.dt_bias"] = sd[la + "dt_bias"]
+            w[o + "ssm.norm.weight"] = sd[la + "norm.weight"]
+            w[o + "ssm.out.weight"] = sd[la + "out_proj.weight"]
+    save_file({k: v.contiguous() for k, v in w.items()}, os.path.join(out, "model.safetensors"))
+    save_file({"prompt_ids": prompt[0].to(torch.int32).contiguous(), "logits": logits.contiguous(),
+               "greedy_ids": greedy.to(torch.int32).contiguous(), "greedy_logits": glog.contiguous()},
+              os.path.join(out, "expected.safetensors"))
+    with open(os.path.join(out, "model.yaml"), "w") as f:
+        f.write(f"""# made by scripts/make_fixtures.py (swa_fixture): HF Qwen3-Next with a sliding window on layer 1
+d_model: 32
+vocab: {vocab}
+norm_eps: 1.0e-6
+norm_one_plus: true
+tie_embeddings: false
+layers: [ssm, sliding_attention, ssm, attention]
+ffn: mlp
+attention: {{heads: 2, kv_heads: 1, head_dim: 16, rope_theta: 10000, rotary_dim: 4, qk_norm: true,
+            out_gate: true, window: {SWA_WINDOW}}}
+ssm: {{spec: gated_deltanet, qk_heads: {hk}, v_heads: {hv}, key_dim: {dk}, value_dim: {dv}, conv: 4, conv_v: true,
+      beta: sigmoid, l2norm: rsqrt, l2norm_eps: 1.0e-6, out_norm: norm_gate, out_norm_per_head: true,
+      out_norm_eps: 1.0e-6}}
+mlp: {{act: swiglu, inter: 64}}
+""")
+    print(f"{out}: {sum(p.numel() for p in m.parameters())} params, window {SWA_WINDOW}, greedy {greedy.tolist()}")
+
+
 if __name__ == "__main__":
     torch.set_num_threads(2)
     which = [a for a in sys.argv[1:] if a.startswith("--only=")]
-    only = which[0].split("=", 1)[1].split(",") if which else ["tokenizer", "qwen3_next", "nemotron_h", "gka_hybrid"]
+    only = which[0].split("=", 1)[1].split(",") if which else ["tokenizer", "qwen3_next", "nemotron_h", "gka_hybrid", "swa_hybrid"]
     tok = train_tokenizer(os.path.join(OUT, "tokenizer"))
     tok_json = os.path.join(OUT, "tokenizer", "tokenizer.json")
     vocab = tok.get_vocab_size()
@@ -176,3 +282,5 @@ if __name__ == "__main__":
         qwen3_next_fixture(tok_json, vocab)
     if "nemotron_h" in only:
         nemotron_h_fixture(tok_json, vocab)
+    if "swa_hybrid" in only:
+        swa_fixture(200)

@@ -128,6 +128,7 @@ static int read_qwen3_next(mdl_ld *l, char **types, int n) {
   if (hk <= 0 || hv <= 0 || hv % hk) return rt_err(l->d, l->cfg_path, "linear_num_value_heads must be a multiple of linear_num_key_heads");
   int d = m->d_model;
   for (int i = 0; i < n && !l->d->set; i++) {
+    l->layer = i;
     mdl_layer *L = &m->layers[i];
     snprintf(L->label, sizeof L->label, "%s", types[i]);
     snprintf(p, sizeof p, "model.layers.%d.", i);
@@ -212,6 +213,7 @@ static int read_nemotron_h(mdl_ld *l, char **types, int n) {
   if (strcmp(act, "relu2")) return rt_err(l->d, l->cfg_path, "mlp_hidden_act '%s' is not supported (relu2)", act);
   if (ng <= 0 || mh % ng) return rt_err(l->d, l->cfg_path, "mamba_num_heads must be a multiple of n_groups");
   for (int i = 0; i < n && !l->d->set; i++) {
+    l->layer = i;
     mdl_layer *L = &m->layers[i];
     const char *t = types[i];
     snprintf(L->label, sizeof L->label, "%s", t);

@@ -148,6 +148,7 @@ int mdl_read_own(mdl_ld *l, const char *path) {
   json_t *ac = json_object_get(c, "attention"), *sc = json_object_get(c, "ssm"), *mc = json_object_get(c, "mlp");
   json_t *ec = json_object_get(c, "moe"), *ffn = json_object_get(c, "ffn");
   for (li = 0; li < n && !l->d->set; li++) {
+    l->layer = li;
     mdl_layer *L = &m->layers[li];
     int kind = own_kind(types[li]);
     snprintf(L->label, sizeof L->label, "%s", types[li]);

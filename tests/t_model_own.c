@@ -268,6 +268,10 @@ START_TEST(own_unknown_key) {
   expect_bad("sed -i 's/^d_model:/d_modle:/' model.yaml", "model.yaml", "unknown key 'd_modle'");
 }
 END_TEST
+START_TEST(own_unknown_section_key) {
+  expect_bad("sed -i 's/  qk_heads: 2/  qk_head: 2/' model.yaml", "model.yaml", "ssm: unknown key 'qk_head'");
+}
+END_TEST
 START_TEST(own_bad_option) {
   expect_bad("sed -i 's/out_norm: gate_norm/out_norm: gate_nrom/' model.yaml", "model.yaml", "ssm.out_norm: 'gate_nrom'");
 }
@@ -297,6 +301,7 @@ Suite *model_own_suite(void) {
   tcase_add_test(tc, own_pattern_length);
   tcase_add_test(tc, own_unknown_kind);
   tcase_add_test(tc, own_unknown_key);
+  tcase_add_test(tc, own_unknown_section_key);
   tcase_add_test(tc, own_bad_option);
   tcase_add_test(tc, own_missing_tensor);
   tcase_add_test(tc, own_misshaped_tensor);

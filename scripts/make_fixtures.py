@@ -6,8 +6,10 @@ Hybrid models run by someone else's code, on the CPU, in fp32.
                multilingual text, and the ids HF tokenizers gives for it
   qwen3_next/  transformers' Qwen3-Next (Gated DeltaNet + gated attention + MoE)
   nemotron_h/  transformers' Nemotron-H (Mamba-2 + attention + squared-ReLU MLP)
-  gka_hybrid/  awslabs/hybrid-model-factory's HybridQwen3 with GKA layers (see
-               gka_fixture below for what had to be replaced to run it on a CPU)
+  gka_hybrid/  awslabs/hybrid-model-factory's HybridQwen3 with GKA layers, their
+               model code imported from --hmf DIR (see gka_fixture below for
+               what had to be replaced to run it on a CPU: their GKA Triton
+               kernels, by a sequential fp32 torch version of the same math)
   swa_hybrid/  sliding-window attention: a tiny Qwen3-Next (Gated DeltaNet, gated
                attention, dense SwiGLU MLPs) whose layer 1 attends to a window of
                the last SWA_WINDOW positions. transformers' Qwen3-Next has no
@@ -24,8 +26,15 @@ greedy_logits (24, vocab) f32 of HF's own greedy generate (cached decode).
 Gates are made non-trivial on purpose (A_log, dt_bias, norms, D drawn wide) so
 that decays span (0, 1) and a kernel that ignores one is caught.
 
-Usage: python scripts/make_fixtures.py [OUT_DIR] [--hmf DIR]   (torch CPU, transformers 5.x)
+Usage: python scripts/make_fixtures.py [OUT_DIR] [--hmf DIR] [--only=a,b]   (torch CPU, transformers 5.x)
+gka_hybrid needs --hmf DIR (a checkout of github.com/awslabs/hybrid-model-factory;
+its training/src is put on sys.path, nothing of it is copied here) and, on
+PYTHONPATH, fla (the fla-core wheel, 0.6.0 was used), einops and triton; e.g.
+  pip install --no-deps --target /tmp/pydeps einops fla-core==0.6.0
+  PYTHONPATH=/tmp/pydeps python scripts/make_fixtures.py --hmf ../hmf-src --only=gka_hybrid
+(and the others without fla on the path: transformers' Qwen3-Next would use it).
 """
+import importlib.util
 import json
 import math
 import os
@@ -112,14 +121,14 @@ def wide_init(model, zero_centered_norms):
                 p.copy_(torch.randn(p.shape, generator=g) * 0.3)
 
 
-def dump(model, out_dir, tokenizer_src, vocab):
+def dump(model, out_dir, tokenizer_src, vocab, **gen_kwargs):
     gen = torch.Generator().manual_seed(SEED + 1)
     prompt = torch.randint(3, vocab, (1, N_PROMPT), generator=gen)
     model.eval()
     with torch.no_grad():
         logits = model(prompt).logits[0].float()
         out = model.generate(prompt, max_new_tokens=N_GREEDY, do_sample=False, output_logits=True,
-                             return_dict_in_generate=True, pad_token_id=0, eos_token_id=None)
+                             return_dict_in_generate=True, pad_token_id=0, eos_token_id=None, **gen_kwargs)
     greedy = out.sequences[0, N_PROMPT:]
     glog = torch.stack([l[0].float() for l in out.logits])
     model.save_pretrained(out_dir, safe_serialization=True)
@@ -170,6 +179,129 @@ def nemotron_h_fixture(tok_json, vocab):
     m = NemotronHForCausalLM(cfg).float()
     wide_init(m, zero_centered_norms=False)
     dump(m, os.path.join(OUT, "nemotron_h"), tok_json, vocab)
+
+
+def gka_fixture(hmf_dir, tok_json, vocab):
+    """hybrid-model-factory's HybridQwen3ForCausalLM, pattern GKA-*-GKA (their
+    Qwen3 attention/MLP/norms/RoPE, their GatedKalmaNet layer), on the CPU in fp32.
+
+    Their model code is imported from HMF_DIR/training/src unchanged. To run it
+    on a machine without CUDA, exactly these things are swapped, all from here:
+
+    1. The GKA kernel call. GatedKalmaNet.forward calls gka_chebyshev_gla (prefill:
+       hmf's chunked Triton Chebyshev solve, ChebyshevIteration, followed by fla's
+       chunk_simple_gla readout) and torch_decoding_one_step (decode: hmf's fused
+       Triton decode kernel + fla's fused_recurrent_simple_gla). Both names in the
+       gka module are replaced by gka_reference() below: a sequential fp32 torch
+       version of the same math, token by token, per head:
+         H_t = exp(gk_t) H_{t-1} + k_t k_t'            (k already scaled by beta + 1e-6)
+         lambda_t = ridge_strength * ||H_t||_F          (their "fro" ridge)
+         x_t = num_iter Chebyshev steps on (H_t + lambda_t I) x = q_t from x = step*q_t,
+               step = 2/(2 lambda + fro), rho = (fro/(2 lambda + fro)/2)^2, omega_0 = 2,
+               omega <- 1/(1 - rho omega), x <- omega x - (step omega (H x + lambda x - q)
+               + (omega - 1) x_prev)    (as in their Triton kernels)
+         q'_t = q_t + alpha_t (x_t - q_t)
+         S_t = exp(g_t) S_{t-1} + k_t v_t';  o_t = gla_scale * S_t' q'_t   (simple GLA)
+       and it returns (o, H_T, S_T) like theirs, so their cache update and the
+       decode path use it the same way. Why: those are Triton GPU kernels, and
+       this machine has no GPU (Triton has no CPU driver; in Triton's interpreter
+       fla 0.6's chunk_fwd_h, which their chunked solve calls, fails).
+    2. fla's Triton kernels that are not the solve (ShortConvolution's causal
+       conv1d, FusedRMSNormGated) are theirs, run by Triton's CPU interpreter
+       (TRITON_INTERPRET=1); the autotuner's timing is stubbed to pick the first
+       config (there is no driver to time with; the config changes no math).
+    3. Compatibility with transformers 5.2x, none of it math: torch.cuda.device()
+       of a CPU tensor is a no-op (gka.py wraps its kernel calls in it);
+       create_causal_mask() no longer takes cache_position, so it is dropped; and
+       transformers' config check of layer_types is told hmf's "GKA"/"*" names.
+    Layers M2/GDN/BMF are stubbed out of the import (their modules need mamba_ssm,
+    deepspeed, flash_attn and hmf parts not in the checkout); the pattern uses none.
+    """
+    os.environ["TRITON_INTERPRET"] = "1"
+    import contextlib
+    import types
+
+    import triton.runtime.autotuner as tra
+    import transformers.configuration_utils as tcu
+
+    tra.Autotuner._bench = lambda self, *a, config=None, **k: [0.0, 0.0, 0.0]
+    tcu.ALLOWED_ATTN_LAYER_TYPES = tuple(tcu.ALLOWED_ATTN_LAYER_TYPES) + ("GKA", "*")
+    sys.path.insert(0, os.path.join(os.path.abspath(hmf_dir), "training", "src"))
+    base = "hmf.model.hybrid_zoo.layers."
+    for mod, cls in (("bmojo_f.modules", "BMojoLayer"), ("gated_deltanet.modules", "GatedDeltaNetLayer"),
+                     ("mamba.modules", "Mamba2Layer")):
+        stub = types.ModuleType(base + mod)
+        setattr(stub, cls, type(cls, (torch.nn.Module,), {}))
+        sys.modules[base + mod] = stub
+    import hmf.model.hybrid_zoo.layers.gated_kalmanet.gka as gka
+    import hmf.model.hybrid_zoo.models.hybrid_qwen3.modeling_hybrid_qwen3 as mh
+    from hmf.model.hybrid_zoo.models.cache import HybridCache
+    from hmf.model.hybrid_zoo.models.hybrid_qwen3.configuration_hybrid_qwen3 import HybridQwen3Config
+
+    cuda_device = torch.cuda.device
+    torch.cuda.device = lambda d: contextlib.nullcontext() if torch.device(d).type == "cpu" else cuda_device(d)
+    causal_mask = mh.create_causal_mask
+    mh.create_causal_mask = lambda **kw: causal_mask(**{k: v for k, v in kw.items() if k != "cache_position"})
+
+    def gka_reference(q, k, v, alpha, g, gk, gla_scale, ridge_strength, num_iter, h_kk=None, h_kv=None):
+        B, L, H, D = q.shape
+        q, k, v, alpha, g = q.float(), k.float(), v.float(), alpha.float(), g.float()
+        gk = gk.float() if gk is not None else torch.zeros_like(g)
+        hk = torch.zeros(B, H, D, D) if h_kk is None else h_kk.float().clone()
+        s = torch.zeros(B, H, D, D) if h_kv is None else h_kv.float().clone()
+        o = torch.empty(B, L, H, D)
+        for t in range(L):
+            kt, qt, vt = k[:, t], q[:, t], v[:, t]
+            hk = torch.exp(gk[:, t])[..., None, None] * hk + kt[..., :, None] * kt[..., None, :]
+            fro = torch.sqrt((hk * hk).sum((-1, -2)))[..., None]
+            lam = ridge_strength * fro
+            step = 2 / (2 * lam + fro)
+            rho = (fro / (2 * lam + fro) / 2.0) ** 2
+            x_prev, x, om = torch.zeros_like(qt), step * qt, torch.full_like(fro, 2.0)
+            for _ in range(num_iter):
+                om = 1.0 / (1.0 - rho * om)
+                gx = step * om * (torch.einsum("bhij,bhj->bhi", hk, x) + lam * x - qt) + (om - 1) * x_prev
+                x_prev, x = x, om * x - gx
+            qq = qt + alpha[:, t][..., None] * (x - qt)
+            s = torch.exp(g[:, t])[..., None, None] * s + kt[..., :, None] * vt[..., None, :]
+            o[:, t] = gla_scale * torch.einsum("bhk,bhkv->bhv", qq, s)
+        return o, hk, s
+
+    def prefill(q, k, v, alpha, g, gk, gla_scale, ridge_strength=0.02, solver_type="chebyshev", num_iter=30,
+                bp_lambda=True, chunk_size=64):
+        assert solver_type == "chebyshev" and num_iter > 0
+        return gka_reference(q, k, v, alpha, g, gk, gla_scale, ridge_strength, num_iter)
+
+    def decode(q, k, v, alpha, g, gk, gla_scale, ridge_strength, solver_type, num_iter, prev_h_kk, prev_h_kv):
+        assert solver_type == "chebyshev" and num_iter > 0
+        if q.dim() < 4:  # [1, H, D] as their decode path passes it
+            q, k, v, alpha = q[None], k[None], v[None], alpha[None]
+        g = g.reshape(alpha.shape)
+        gk = gk.reshape(alpha.shape) if gk is not None else None
+        return gka_reference(q, k, v, alpha, g, gk, gla_scale, ridge_strength, num_iter, prev_h_kk, prev_h_kv)
+
+    gka.gka_chebyshev_gla = prefill
+    gka.torch_decoding_one_step = decode
+    cfg = HybridQwen3Config(
+        vocab_size=vocab, hidden_size=64, intermediate_size=96, num_hidden_layers=3,
+        num_attention_heads=2, num_key_value_heads=1, head_dim=128, hybrid_override_pattern="GKA-*-GKA",
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0}, rms_norm_eps=1e-6,
+        tie_word_embeddings=False, max_position_embeddings=4096,
+    )
+    cfg.gka_config = {"use_alpha_connection": True, "use_v_conv": True, "use_forgetting_gate": True,
+                      "gla_rescale": True, "solver_type": "chebyshev", "bp_lambda": True, "num_iter": 30,
+                      "ridge_strength": 0.02, "use_gate": True, "conv_size": 4, "norm_eps": 1e-6,
+                      "use_forgetting_gate_kk": True, "use_beta_gate": True, "chunk_size": 64,
+                      "kv_proj_rank": None, "kv_learnable_residual": False}
+    torch.manual_seed(SEED)
+    m = mh.HybridQwen3ForCausalLM(cfg).float()
+    wide_init(m, zero_centered_norms=False)
+    try:
+        # their own cache (transformers' DynamicCache has no layer kind "GKA")
+        dump(m, os.path.join(OUT, "gka_hybrid"), tok_json, vocab, past_key_values=HybridCache(cfg))
+    finally:
+        torch.cuda.device = cuda_device
+        mh.create_causal_mask = causal_mask
 
 
 SWA_WINDOW = 48
@@ -275,6 +407,9 @@ if __name__ == "__main__":
     torch.set_num_threads(2)
     which = [a for a in sys.argv[1:] if a.startswith("--only=")]
     only = which[0].split("=", 1)[1].split(",") if which else ["tokenizer", "qwen3_next", "nemotron_h", "gka_hybrid", "swa_hybrid"]
+    if importlib.util.find_spec("fla") and ({"qwen3_next", "swa_hybrid"} & set(only)):
+        # transformers' Qwen3-Next switches to fla's Triton kernels when fla is importable
+        sys.exit("fla is importable: build qwen3_next/swa_hybrid without it on PYTHONPATH, gka_hybrid alone with it")
     tok = train_tokenizer(os.path.join(OUT, "tokenizer"))
     tok_json = os.path.join(OUT, "tokenizer", "tokenizer.json")
     vocab = tok.get_vocab_size()
@@ -282,5 +417,14 @@ if __name__ == "__main__":
         qwen3_next_fixture(tok_json, vocab)
     if "nemotron_h" in only:
         nemotron_h_fixture(tok_json, vocab)
+    if "gka_hybrid" in only:
+        hmf = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--hmf=")]
+        hmf += [sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--hmf"]
+        if hmf:
+            gka_fixture(hmf[0], tok_json, vocab)
+        elif which:
+            sys.exit("gka_hybrid needs --hmf DIR (a hybrid-model-factory checkout)")
+        else:
+            print("gka_hybrid skipped: no --hmf DIR")
     if "swa_hybrid" in only:
         swa_fixture(200)

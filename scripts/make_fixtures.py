@@ -204,8 +204,11 @@ def gka_fixture(hmf_dir, tok_json, vocab):
          S_t = exp(g_t) S_{t-1} + k_t v_t';  o_t = gla_scale * S_t' q'_t   (simple GLA)
        and it returns (o, H_T, S_T) like theirs, so their cache update and the
        decode path use it the same way. Why: those are Triton GPU kernels, and
-       this machine has no GPU (Triton has no CPU driver; in Triton's interpreter
-       fla 0.6's chunk_fwd_h, which their chunked solve calls, fails).
+       this machine has no GPU (Triton has no CPU driver). Triton's CPU
+       interpreter does not rescue them either: their Chebyshev kernels use
+       tl.make_block_ptr, which Triton 3.9 removed ("Block pointers have been
+       removed in favor of the tensor descriptor API"), and fla 0.6's
+       chunk_fwd_h, which their chunked solve calls first, fails there too.
     2. fla's Triton kernels that are not the solve (ShortConvolution's causal
        conv1d, FusedRMSNormGated) are theirs, run by Triton's CPU interpreter
        (TRITON_INTERPRET=1); the autotuner's timing is stubbed to pick the first

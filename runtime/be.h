@@ -36,12 +36,42 @@ typedef struct {
   float *q, *k, *v, *g, *beta, *alpha, *xskip; /* kernel inputs (T, H, D) / (T, h_v); xskip = v before dt */
 } be_ssm_prep;
 
+/* One product of a group: y (M, W.rows) = x (M, W.cols) W' (+ bias) (+ y when accumulate). */
+typedef struct {
+  int M;
+  const float *x;
+  const mdl_mat *W;
+  const float *bias;
+  float *y;
+  int accumulate;
+} be_gemm;
+
+/* One MLP of a group: y (M, d) = W_down act(W_up x) (+ y when accumulate).
+ * ws: M x (W_up rows + inter) floats the backend may use. */
+typedef struct {
+  int M;
+  const float *x;
+  const mdl_mlp *p;
+  float *y;
+  int accumulate;
+  float *ws;
+} be_ffn;
+
+/* What one layer needs from the backend's scratch (one member set per call). */
+typedef struct {
+  const mdl_attn *attn;     /* attention of this shape */
+  const ssmc_kernel *kern;  /* this kernel's workspace */
+} be_need;
+
 typedef struct be_ops {
   const char *name;
   void *(*alloc)(be *b, size_t bytes);          /* zeroed, 64-byte aligned */
   void (*free)(be *b, void *p);
   /* y (M, W.rows) = x (M, W.cols) W' (+ bias) (+ y when accumulate) */
   void (*gemm)(be *b, int M, const float *x, const mdl_mat *W, const float *bias, float *y, int accumulate);
+  /* n independent products run together (their outputs must not overlap):
+   * the small ones of a decode step (MoE experts, q/k/v) share one dispatch */
+  void (*gemm_n)(be *b, int n, const be_gemm *g);
   /* y = x / rms(x) * (w or 1 + w), rows of n */
   void (*rmsnorm)(be *b, int M, int n, const float *x, const float *w, int one_plus, float eps, float *y);
   /* per-head RMSNorm + RoPE on q (T, nq, hd) and k (T, nk, hd) at positions pos */
@@ -53,13 +83,15 @@ typedef struct be_ops {
   void (*ssm_decode)(be *b, const ssmc_kernel *k, const ssmc_decode_args *a);
   /* y (T, h_v, dv) += D xskip; then the output norm with gate z into out (T, h_v*dv) */
   void (*ssm_post)(be *b, const mdl_ssm *s, int T, float *y, const float *xskip, const float *P, float *out);
+  /* n independent MLPs (the experts a MoE layer routed tokens to, its shared expert) */
+  void (*ffn_n)(be *b, int n, const be_ffn *f);
   /* act (T, inter) from up (T, 2*inter | inter) */
   void (*mlp_act)(be *b, int T, int act, int inter, const float *up, float *out);
   void (*copy)(be *b, void *dst, const void *src, size_t bytes);
   void (*zero)(be *b, void *dst, size_t bytes);
-  /* sizes per-thread scratch once, before any step: attention over max_ctx
-   * positions (k == NULL), or kernel k's workspace. Returns -1 without memory. */
-  int (*reserve)(be *b, int max_ctx, const ssmc_kernel *k);
+  /* sizes the backend's scratch once, before any step, for what a layer
+   * needs (called for every layer part). Returns -1 without memory. */
+  int (*reserve)(be *b, const be_need *n);
 } be_ops;
 
 /* The CPU backend: OpenBLAS GEMMs, a persistent thread pool for the rest. */

@@ -1,23 +1,34 @@
-/* runtime stage: the CPU backend's operation table (see be.h). GEMMs go to
- * OpenBLAS; attention, the SSM layer's pre/post work and the generated
- * kernels run on a persistent thread pool (rt_pool.c). */
+/* runtime stage: the CPU backend's operation table (see be.h, be_cpu.h).
+ * GEMMs go to OpenBLAS (single-threaded, one column block per worker of our
+ * pool); attention (be_cpu_attn.c), the SSM layer's pre/post work and the
+ * generated kernels run on the same persistent thread pool (rt_pool.c). */
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "be.h"
-#include "rt_pool.h"
-
-struct be {
-  rtp_pool *pool;
-  int threads;
-  float *ws;          /* per-worker kernel workspace */
-  int64_t ws_floats;  /* per worker */
-  float *att;         /* per-worker attention scores */
-  int att_len;
-};
+#include "be_cpu.h"
+#include "rt_fmath.h"
 
 extern void openblas_set_num_threads(int);
+
+/* rows [0, T) through fn(ctx, t0, t1) on the pool, in pieces of >= 8 rows
+ * (a decode step's few rows stay on the calling thread) */
+typedef void (*rows_fn)(const void *ctx, int t0, int t1);
+typedef struct { rows_fn fn; const void *ctx; int grain; } rows_job;
+
+static void rows_items(void *vc, int64_t b, int64_t e, int worker) {
+  const rows_job *j = vc;
+  for (int64_t i = b; i < e; i++) j->fn(j->ctx, (int)i * j->grain, (int)(i + 1) * j->grain);
+}
+
+static void rows_par(be *b, int T, rows_fn fn, const void *ctx) {
+  int grain = T / (4 * b->threads);
+  if (grain < 8 || b->threads == 1) { fn(ctx, 0, T); return; }
+  rows_job j = {fn, ctx, grain};
+  int64_t n = T / grain;
+  rtp_run(b->pool, rows_items, &j, n, 1);
+  if (n * grain < T) fn(ctx, (int)(n * grain), T);
+}
 
 static void *cpu_alloc(be *b, size_t n) {
   (void)b;
@@ -30,20 +41,65 @@ static void cpu_free(be *b, void *p) { (void)b; free(p); }
 static void cpu_copy(be *b, void *d, const void *s, size_t n) { (void)b; memmove(d, s, n); }
 static void cpu_zero(be *b, void *d, size_t n) { (void)b; memset(d, 0, n); }
 
-static void cpu_gemm(be *b, int M, const float *x, const mdl_mat *W, const float *bias, float *y, int acc) {
-  (void)b;
-  if (M <= 0) return;
-  if (bias && !acc)
-    for (int i = 0; i < M; i++) memcpy(y + (size_t)i * W->rows, bias, sizeof(float) * (size_t)W->rows);
-  float beta = acc || bias ? 1.f : 0.f;
-  if (bias && acc)
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < W->rows; j++) y[(size_t)i * W->rows + j] += bias[j];
-  if (M == 1)
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, W->rows, W->cols, 1.f, W->w, W->cols, x, 1, beta, y, 1);
+/* columns [n0, n1) of y (M, N) = x (M, K) W', N = W->rows (beta 1: y was preset with the bias, or accumulates) */
+static void gemm_cols(const be_gemm *g, int n0, int n1) {
+  const mdl_mat *W = g->W;
+  if (n1 <= n0 || g->M <= 0) return;
+  const float *w = W->w + (size_t)n0 * W->cols;
+  float beta = g->accumulate || g->bias ? 1.f : 0.f;
+  if (g->M == 1)
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, n1 - n0, W->cols, 1.f, w, W->cols, g->x, 1, beta, g->y + n0, 1);
   else
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, W->rows, W->cols, 1.f, x, W->cols, W->w, W->cols, beta, y,
-                W->rows);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, g->M, n1 - n0, W->cols, 1.f, g->x, W->cols, w, W->cols,
+                beta, g->y + n0, W->rows);
+}
+
+static void gemm_items(void *vc, int64_t b, int64_t e, int worker) {
+  const cpu_gemm_block *bl = vc;
+  for (int64_t i = b; i < e; i++) gemm_cols(bl[i].g, bl[i].n0, bl[i].n1);
+}
+
+/* Every product is cut into column blocks (multiples of 16 columns) of about
+ * equal work, four per thread so that a group of uneven products balances;
+ * products too small to be worth a dispatch run on the calling thread. */
+void cpu_gemm_n(be *b, int n, const be_gemm *g) {
+  double tot = 0;
+  for (int i = 0; i < n; i++) {
+    const be_gemm *x = &g[i];
+    if (x->bias)
+      for (int r = 0; r < x->M; r++) {
+        float *y = x->y + (size_t)r * x->W->rows;
+        if (x->accumulate)
+          for (int j = 0; j < x->W->rows; j++) y[j] += x->bias[j];
+        else memcpy(y, x->bias, sizeof(float) * (size_t)x->W->rows);
+      }
+    tot += (double)x->M * x->W->rows * x->W->cols;
+  }
+  if (b->threads == 1 || tot < 65536) {
+    for (int i = 0; i < n; i++) gemm_cols(&g[i], 0, g[i].W->rows);
+    return;
+  }
+  double target = tot / (4 * b->threads); /* 4 blocks per thread: uneven groups still balance */
+  int nb = 0;
+  for (int i = 0; i < n; i++) {
+    const be_gemm *x = &g[i];
+    int N = x->W->rows, parts = (int)((double)x->M * N * x->W->cols / target + 0.5);
+    parts = parts < 1 ? 1 : parts > N / 16 ? (N / 16 > 0 ? N / 16 : 1) : parts;
+    if (nb + parts > CPU_GEMM_BLOCKS) { /* no room: run it here */
+      gemm_cols(x, 0, N);
+      continue;
+    }
+    for (int p = 0; p < parts; p++) {
+      int n0 = (int)((int64_t)N * p / parts) & ~15, n1 = p + 1 == parts ? N : (int)((int64_t)N * (p + 1) / parts) & ~15;
+      b->blocks[nb++] = (cpu_gemm_block){x, n0, n1};
+    }
+  }
+  rtp_run(b->pool, gemm_items, b->blocks, nb, 1);
+}
+
+static void cpu_gemm(be *b, int M, const float *x, const mdl_mat *W, const float *bias, float *y, int acc) {
+  be_gemm g = {M, x, W, bias, y, acc};
+  cpu_gemm_n(b, 1, &g);
 }
 
 static void rms_row(const float *x, int n, const float *w, int one_plus, float eps, float *y) {
@@ -53,9 +109,16 @@ static void rms_row(const float *x, int n, const float *w, int one_plus, float e
   for (int i = 0; i < n; i++) y[i] = x[i] * r * (w ? (one_plus ? 1.f + w[i] : w[i]) : 1.f);
 }
 
+typedef struct { int n; const float *x, *w; int one_plus; float eps; float *y; } rms_ctx;
+
+static void rms_rows(const void *vc, int t0, int t1) {
+  const rms_ctx *c = vc;
+  for (int i = t0; i < t1; i++) rms_row(c->x + (size_t)i * c->n, c->n, c->w, c->one_plus, c->eps, c->y + (size_t)i * c->n);
+}
+
 static void cpu_rmsnorm(be *b, int M, int n, const float *x, const float *w, int one_plus, float eps, float *y) {
-  (void)b;
-  for (int i = 0; i < M; i++) rms_row(x + (size_t)i * n, n, w, one_plus, eps, y + (size_t)i * n);
+  rms_ctx c = {n, x, w, one_plus, eps, y};
+  rows_par(b, M, rms_rows, &c);
 }
 
 static void rope_row(float *v, int hd, int rot, int pos, double theta) {
@@ -70,70 +133,36 @@ static void rope_row(float *v, int hd, int rot, int pos, double theta) {
   (void)hd;
 }
 
+typedef struct { const int32_t *pos; float *q; int nq; float *k; int nk; const mdl_attn *a; int one_plus; float eps; } qk_ctx;
+
+static void qk_rows(const void *vc, int t0, int t1) {
+  const qk_ctx *c = vc;
+  const mdl_attn *a = c->a;
+  int hd = a->head_dim;
+  for (int t = t0; t < t1; t++) {
+    for (int h = 0; h < c->nq; h++) {
+      float *v = c->q + ((size_t)t * c->nq + h) * hd;
+      if (a->q_norm) rms_row(v, hd, a->q_norm, c->one_plus, c->eps, v);
+      if (a->rot_dim) rope_row(v, hd, a->rot_dim, c->pos[t], a->theta);
+    }
+    for (int h = 0; h < c->nk; h++) {
+      float *v = c->k + ((size_t)t * c->nk + h) * hd;
+      if (a->k_norm) rms_row(v, hd, a->k_norm, c->one_plus, c->eps, v);
+      if (a->rot_dim) rope_row(v, hd, a->rot_dim, c->pos[t], a->theta);
+    }
+  }
+}
+
 static void cpu_qk_prep(be *b, int T, const int32_t *pos, float *q, int nq, float *k, int nk, const mdl_attn *a,
                         int one_plus, float eps) {
-  (void)b;
-  int hd = a->head_dim;
-  for (int t = 0; t < T; t++) {
-    for (int h = 0; h < nq; h++) {
-      float *v = q + ((size_t)t * nq + h) * hd;
-      if (a->q_norm) rms_row(v, hd, a->q_norm, one_plus, eps, v);
-      if (a->rot_dim) rope_row(v, hd, a->rot_dim, pos[t], a->theta);
-    }
-    for (int h = 0; h < nk; h++) {
-      float *v = k + ((size_t)t * nk + h) * hd;
-      if (a->k_norm) rms_row(v, hd, a->k_norm, one_plus, eps, v);
-      if (a->rot_dim) rope_row(v, hd, a->rot_dim, pos[t], a->theta);
-    }
-  }
-}
-
-/* ---- attention ------------------------------------------------------------ */
-typedef struct { const be_attn_job *j; float *scratch; int64_t stride; } attn_ctx;
-
-static void attn_items(void *vc, int64_t b, int64_t e, int worker) {
-  attn_ctx *c = vc;
-  const be_attn_job *j = c->j;
-  int hd = j->head_dim, g = j->n_heads / j->n_kv;
-  float *sc = c->scratch + (size_t)worker * c->stride;
-  float scale = 1.f / sqrtf((float)hd);
-  for (int64_t it = b; it < e; it++) {
-    int t = (int)(it / j->n_heads), h = (int)(it % j->n_heads), kh = h / g;
-    int p = j->pos[t], lo = j->window > 0 && p - j->window + 1 > 0 ? p - j->window + 1 : 0;
-    const float *q = j->q + ((size_t)t * j->n_heads + h) * hd;
-    const float *kb = j->kc + (size_t)j->slot[t] * j->max_ctx * j->n_kv * hd;
-    const float *vb = j->vc + (size_t)j->slot[t] * j->max_ctx * j->n_kv * hd;
-    float mx = -INFINITY;
-    for (int s = lo; s <= p; s++) {
-      const float *kk = kb + ((size_t)s * j->n_kv + kh) * hd;
-      float d = 0;
-      for (int i = 0; i < hd; i++) d += q[i] * kk[i];
-      d *= scale;
-      sc[s - lo] = d;
-      if (d > mx) mx = d;
-    }
-    float sum = 0;
-    for (int s = lo; s <= p; s++) sum += sc[s - lo] = expf(sc[s - lo] - mx);
-    float *o = j->o + ((size_t)t * j->n_heads + h) * hd;
-    memset(o, 0, sizeof(float) * (size_t)hd);
-    for (int s = lo; s <= p; s++) {
-      const float *vv = vb + ((size_t)s * j->n_kv + kh) * hd;
-      float w = sc[s - lo] / sum;
-      for (int i = 0; i < hd; i++) o[i] += w * vv[i];
-    }
-  }
-}
-
-static void cpu_attn(be *b, const be_attn_job *j) {
-  attn_ctx c = {j, b->att, b->att_len};
-  if (j->max_ctx > b->att_len) return; /* reserve() was not called: our bug */
-  rtp_run(b->pool, attn_items, &c, (int64_t)j->T * j->n_heads, 4);
+  qk_ctx c = {pos, q, nq, k, nk, a, one_plus, eps};
+  rows_par(b, T, qk_rows, &c);
 }
 
 /* ---- SSM layer pre/post --------------------------------------------------- */
 static float softplusf(float x) { return x > 20.f ? x : log1pf(expf(x)); }
-static float sigmoidf(float x) { return 1.f / (1.f + expf(-x)); }
-static float siluf(float x) { return x / (1.f + expf(-x)); }
+#define sigmoidf rt_sigmoidf
+#define siluf rt_siluf
 
 static void l2_rows(float *v, int H, int D, int mode, float eps, float scale) {
   for (int h = 0; h < H; h++) {
@@ -226,12 +255,14 @@ static int ws_ensure(be *b, const ssmc_kernel *k) {
   return b->ws ? 0 : -1;
 }
 
-static int cpu_reserve(be *b, int max_ctx, const ssmc_kernel *k) {
-  if (k) return ws_ensure(b, k);
-  if (max_ctx <= b->att_len) return 0;
+static int cpu_reserve(be *b, const be_need *n) {
+  if (n->kern) return ws_ensure(b, n->kern);
+  if (!n->attn) return 0;
+  int64_t need = cpu_attn_scratch(n->attn->n_heads, n->attn->n_kv, n->attn->head_dim);
+  if (need <= b->att_floats) return 0;
   free(b->att);
-  b->att = aligned_alloc(64, sizeof(float) * (size_t)max_ctx * b->threads);
-  b->att_len = b->att ? max_ctx : 0;
+  b->att = aligned_alloc(64, sizeof(float) * (size_t)need * b->threads);
+  b->att_floats = b->att ? need : 0;
   return b->att ? 0 : -1;
 }
 
@@ -246,15 +277,18 @@ static void cpu_ssm_decode(be *b, const ssmc_kernel *k, const ssmc_decode_args *
   rtp_run(b->pool, kern_items, &c, n, n / (2 * b->threads) > 0 ? n / (2 * b->threads) : 1);
 }
 
-static void cpu_ssm_post(be *b, const mdl_ssm *s, int T, float *y, const float *xskip, const float *P, float *out) {
-  (void)b;
+typedef struct { const mdl_ssm *s; float *y; const float *xskip, *P; float *out; } post_ctx;
+
+static void post_rows(const void *vc, int t0, int t1) {
+  const post_ctx *c = vc;
+  const mdl_ssm *s = c->s;
   int nv = s->h_v * s->dv;
-  for (int t = 0; t < T; t++) {
-    float *yt = y + (size_t)t * nv, *ot = out + (size_t)t * nv;
-    const float *z = P + (size_t)t * s->n_in + s->off_z;
+  for (int t = t0; t < t1; t++) {
+    float *yt = c->y + (size_t)t * nv, *ot = c->out + (size_t)t * nv;
+    const float *z = c->P + (size_t)t * s->n_in + s->off_z;
     if (s->D)
       for (int h = 0; h < s->h_v; h++)
-        for (int i = 0; i < s->dv; i++) yt[h * s->dv + i] += s->D[h] * xskip[(size_t)t * nv + h * s->dv + i];
+        for (int i = 0; i < s->dv; i++) yt[h * s->dv + i] += s->D[h] * c->xskip[(size_t)t * nv + h * s->dv + i];
     if (s->onorm == MDL_ONORM_NONE) { memcpy(ot, yt, sizeof(float) * (size_t)nv); continue; }
     if (s->onorm == MDL_ONORM_GATE_NORM)
       for (int i = 0; i < nv; i++) yt[i] *= siluf(z[i]);
@@ -268,23 +302,36 @@ static void cpu_ssm_post(be *b, const mdl_ssm *s, int T, float *y, const float *
   }
 }
 
-static void cpu_mlp_act(be *b, int T, int act, int inter, const float *up, float *out) {
-  (void)b;
-  for (int t = 0; t < T; t++) {
-    float *o = out + (size_t)t * inter;
-    if (act == MDL_ACT_SWIGLU) {
-      const float *g = up + (size_t)t * 2 * inter, *u = g + inter;
+static void cpu_ssm_post(be *b, const mdl_ssm *s, int T, float *y, const float *xskip, const float *P, float *out) {
+  post_ctx c = {s, y, xskip, P, out};
+  rows_par(b, T, post_rows, &c);
+}
+
+typedef struct { int act, inter; const float *up; float *out; } act_ctx;
+
+static void act_rows(const void *vc, int t0, int t1) {
+  const act_ctx *c = vc;
+  int inter = c->inter;
+  for (int t = t0; t < t1; t++) {
+    float *o = c->out + (size_t)t * inter;
+    if (c->act == MDL_ACT_SWIGLU) {
+      const float *g = c->up + (size_t)t * 2 * inter, *u = g + inter;
       for (int i = 0; i < inter; i++) o[i] = siluf(g[i]) * u[i];
     } else {
-      const float *u = up + (size_t)t * inter;
+      const float *u = c->up + (size_t)t * inter;
       for (int i = 0; i < inter; i++) o[i] = u[i] > 0 ? u[i] * u[i] : 0.f;
     }
   }
 }
 
+void cpu_mlp_act(be *b, int T, int act, int inter, const float *up, float *out) {
+  act_ctx c = {act, inter, up, out};
+  rows_par(b, T, act_rows, &c);
+}
+
 static const be_ops CPU = {
-    "cpu", cpu_alloc, cpu_free, cpu_gemm, cpu_rmsnorm, cpu_qk_prep, cpu_attn, cpu_ssm_prep, cpu_ssm_fwd, cpu_ssm_decode,
-    cpu_ssm_post, cpu_mlp_act, cpu_copy, cpu_zero, cpu_reserve,
+    "cpu", cpu_alloc, cpu_free, cpu_gemm, cpu_gemm_n, cpu_rmsnorm, cpu_qk_prep, cpu_attn, cpu_ssm_prep, cpu_ssm_fwd, cpu_ssm_decode,
+    cpu_ssm_post, cpu_ffn_n, cpu_mlp_act, cpu_copy, cpu_zero, cpu_reserve,
 };
 
 const be_ops *be_cpu_ops(void) { return &CPU; }
@@ -295,7 +342,7 @@ be *be_cpu_create(int threads) {
   b->threads = threads < 1 ? 1 : threads;
   b->pool = rtp_create(b->threads);
   b->threads = rtp_threads(b->pool);
-  openblas_set_num_threads(b->threads);
+  openblas_set_num_threads(1); /* our pool parallelizes the GEMMs (cpu_gemm) */
   return b;
 }
 

@@ -92,6 +92,15 @@ typedef struct {
   mdl_moe moe1, moe2;
 } mdl_layer;
 
+/* A tensor the model read from its weight files, for `ssmc model show`. */
+typedef struct {
+  char *name;            /* as named in the file */
+  int layer;             /* -1: embedding, final norm, LM head */
+  int ndim;
+  int64_t shape[8];
+  char dtype[12];
+} mdl_wref;
+
 typedef struct {
   char arch[64];         /* "qwen3_next", "nemotron_h", "hybrid_qwen3", or "ssmc" */
   char dir[4096];
@@ -109,6 +118,8 @@ typedef struct {
   st_set *st;
   void **owned;          /* buffers owned by the model */
   int n_owned, cap_owned;
+  mdl_wref *wrefs;       /* every tensor read, in reading order */
+  int n_wrefs, cap_wrefs;
 } mdl_model;
 
 /* Resolves an SSM layer's spec to a kernel: built-in family names are looked
@@ -126,7 +137,8 @@ typedef struct {
  * shape) before returning 0; on error returns -1 with d set and *m freed. */
 int mdl_load(const char *dir, const mdl_opts *o, mdl_model *m, rt_diag *d);
 void mdl_free(mdl_model *m);
-/* The normalized per-layer list, as `ssmc model show` prints it. */
+/* The normalized per-layer list, as `ssmc model show` prints it, each layer
+ * followed by the tensors it reads (name, shape, dtype as in the file). */
 void mdl_show(const mdl_model *m, FILE *out);
 const char *mdl_kind_name(int kind);
 

@@ -128,6 +128,7 @@ static int read_qwen3_next(mdl_ld *l, char **types, int n) {
   if (hk <= 0 || hv <= 0 || hv % hk) return rt_err(l->d, l->cfg_path, "linear_num_value_heads must be a multiple of linear_num_key_heads");
   int d = m->d_model;
   for (int i = 0; i < n && !l->d->set; i++) {
+    l->layer = i;
     mdl_layer *L = &m->layers[i];
     snprintf(L->label, sizeof L->label, "%s", types[i]);
     snprintf(p, sizeof p, "model.layers.%d.", i);
@@ -206,13 +207,13 @@ static int read_nemotron_h(mdl_ld *l, char **types, int n) {
   int ng = (int)ld_int(l, c, "n_groups", 1, 0), ds = (int)ld_int(l, c, "ssm_state_size", 0, 1);
   int cw = (int)ld_int(l, c, "conv_kernel", 4, 0), inter = (int)ld_int(l, c, "intermediate_size", 0, 1);
   double tmin = ld_num(l, c, "time_step_min", 0.001, 0);
-  int window = (int)ld_int(l, c, "sliding_window", 0, 0);
   const char *act = ld_str(l, c, "mlp_hidden_act", "relu2", 0);
   float eps = (float)ld_num(l, c, "layer_norm_epsilon", 1e-5, 0);
   if (l->d->set) return -1;
   if (strcmp(act, "relu2")) return rt_err(l->d, l->cfg_path, "mlp_hidden_act '%s' is not supported (relu2)", act);
   if (ng <= 0 || mh % ng) return rt_err(l->d, l->cfg_path, "mamba_num_heads must be a multiple of n_groups");
   for (int i = 0; i < n && !l->d->set; i++) {
+    l->layer = i;
     mdl_layer *L = &m->layers[i];
     const char *t = types[i];
     snprintf(L->label, sizeof L->label, "%s", t);
@@ -222,8 +223,8 @@ static int read_nemotron_h(mdl_ld *l, char **types, int n) {
     snprintf(px, sizeof px, "%smixer.", p);
     if (!strcmp(t, "attention") || !strcmp(t, "full_attention")) {
       L->mixer = MDL_ATTN;
+      /* full causal attention: transformers' NemotronH has a sliding_window config key but never applies it */
       hf_attn(l, &L->attn, px, nh, nkv, hd, 0, 0, ld_bool(l, c, "attention_bias", 0));
-      L->attn.window = window;
     } else if (!strcmp(t, "mlp")) {
       L->mixer = MDL_MLP;
       hf_mlp(l, &L->mlp1, px, inter, MDL_ACT_RELU2);

@@ -47,6 +47,7 @@ int hf_read_hybrid_qwen3(mdl_ld *l, char **types, int n) {
   int H = nh > nkv ? nh : nkv, gq = H / nh, gk = H / nkv;
   if (H % nh || H % nkv) return rt_err(l->d, l->cfg_path, "num_attention_heads and num_key_value_heads must divide each other");
   for (int i = 0; i < n && !l->d->set; i++) {
+    l->layer = i;
     mdl_layer *L = &m->layers[i];
     snprintf(L->label, sizeof L->label, "%s", types[i]);
     snprintf(p, sizeof p, "model.layers.%d.", i);

@@ -88,6 +88,22 @@ static float f16f(uint16_t h) {
   return f;
 }
 
+static void wref_add(mdl_ld *l, const st_tensor *t) {
+  mdl_model *m = l->m;
+  if (m->n_wrefs == m->cap_wrefs) {
+    int cap = m->cap_wrefs ? 2 * m->cap_wrefs : 64;
+    mdl_wref *w = realloc(m->wrefs, sizeof *w * (size_t)cap);
+    if (!w) return; /* only `model show` would miss it */
+    m->wrefs = w, m->cap_wrefs = cap;
+  }
+  mdl_wref *w = &m->wrefs[m->n_wrefs];
+  if (!(w->name = strdup(t->name))) return;
+  w->layer = l->layer, w->ndim = t->ndim;
+  memcpy(w->shape, t->shape, sizeof w->shape);
+  snprintf(w->dtype, sizeof w->dtype, "%s", t->dtype_name);
+  m->n_wrefs++;
+}
+
 static const float *ld_w_impl(mdl_ld *l, const char *name, int ndim, const int64_t *shape, int opt) {
   if (l->d->set) return NULL;
   const st_tensor *t = st_get(l->m->st, name);
@@ -104,6 +120,7 @@ static const float *ld_w_impl(mdl_ld *l, const char *name, int ndim, const int64
     rt_err(l->d, t->file, "tensor '%s': expected shape %s, found %s", name, want, got);
     return NULL;
   }
+  if (t->dtype == ST_F32 || t->dtype == ST_BF16 || t->dtype == ST_F16) wref_add(l, t);
   if (t->dtype == ST_F32) return t->data;
   if (t->dtype != ST_BF16 && t->dtype != ST_F16) {
     rt_err(l->d, t->file, "tensor '%s': dtype %s is not one we read (F32, BF16, F16)", name, t->dtype_name);
@@ -186,7 +203,7 @@ int mdl_load(const char *dir, const mdl_opts *o, mdl_model *m, rt_diag *d) {
   snprintf(own, sizeof own, "%s/model.yaml", dir);
   snprintf(hf, sizeof hf, "%s/config.json", dir);
   snprintf(tok, sizeof tok, "%s/tokenizer.json", dir);
-  mdl_ld l = {.m = m, .o = o, .d = d};
+  mdl_ld l = {.m = m, .o = o, .d = d, .layer = -1};
   int rc;
   if (access(own, R_OK) == 0) {
     l.cfg_path = own;
@@ -215,6 +232,8 @@ void mdl_free(mdl_model *m) {
       free(m->layers[i].moe2.experts);
     }
   free(m->layers);
+  for (int i = 0; i < m->n_wrefs; i++) free(m->wrefs[i].name);
+  free(m->wrefs);
   for (int i = 0; i < m->n_owned; i++) free(m->owned[i]);
   free(m->owned);
   st_close(m->st);
@@ -232,10 +251,23 @@ static void show_ffn(FILE *o, int kind, const mdl_mlp *p, const mdl_moe *e) {
             e->experts[0].inter, e->has_shared ? (e->shared_gate.w ? " +gated shared" : " +shared") : "");
 }
 
+static void show_weights(const mdl_model *m, int layer, FILE *o) {
+  for (int i = 0; i < m->n_wrefs; i++) {
+    const mdl_wref *w = &m->wrefs[i];
+    if (w->layer != layer) continue;
+    char sh[160];
+    size_t n = (size_t)snprintf(sh, sizeof sh, "[");
+    for (int k = 0; k < w->ndim && n < sizeof sh; k++) n += (size_t)snprintf(sh + n, sizeof sh - n, "%s%lld", k ? ", " : "", (long long)w->shape[k]);
+    if (n < sizeof sh) snprintf(sh + n, sizeof sh - n, "]");
+    fprintf(o, "       %-56s %-16s %s\n", w->name, sh, w->dtype);
+  }
+}
+
 void mdl_show(const mdl_model *m, FILE *o) {
   fprintf(o, "model %s (%s): d_model=%d vocab=%d layers=%d norm=%s eps=%g lm_head=%s tokenizer=%s\n", m->dir, m->arch,
           m->d_model, m->vocab, m->n_layers, m->norm_one_plus ? "rms(1+w)" : "rms(w)", m->norm_eps,
           m->tied ? "tied" : "own", m->tokenizer[0] ? "tokenizer.json" : "none");
+  show_weights(m, -1, o);
   for (int i = 0; i < m->n_layers; i++) {
     const mdl_layer *L = &m->layers[i];
     fprintf(o, "%3d  %-18s ", i, L->label);
@@ -260,5 +292,6 @@ void mdl_show(const mdl_model *m, FILE *o) {
       show_ffn(o, L->ffn, &L->mlp2, &L->moe2);
     }
     fprintf(o, "\n");
+    show_weights(m, i, o);
   }
 }

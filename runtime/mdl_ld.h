@@ -13,6 +13,7 @@ typedef struct {
   const char *cfg_path;   /* config file named in config errors */
   json_t *cfg;
   const char *prefix;     /* weight name prefix for the reader (e.g. "model.") */
+  int layer;              /* the layer being read (-1: model-level weights), for the model's wrefs */
 } mdl_ld;
 
 /* Config values. `req` = 1: a missing key is an error. Wrong types are always errors. */

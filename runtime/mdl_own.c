@@ -11,6 +11,29 @@ static const char *const TOP_KEYS[] = {"format", "d_model", "vocab", "norm_eps",
   "weights", "tokenizer", "weight_names", "attention", "ssm", "mlp", "moe", "layers", "pattern", "n_layers",
   "full_attention_interval", "attn_layer_period", "attn_layer_offset", "ffn", "bos_id", "eos_id", "max_ctx", NULL};
 
+static const char *const ATTN_KEYS[] = {"heads", "kv_heads", "head_dim", "rope_theta", "rotary_dim", "qk_norm",
+  "out_gate", "window", NULL};
+static const char *const SSM_KEYS[] = {"spec", "qk_heads", "v_heads", "key_dim", "value_dim", "conv", "conv_v", "beta",
+  "alpha", "l2norm", "l2norm_eps", "q_scale", "dt_scales_v", "dt_min", "dt_max", "out_norm", "out_norm_group",
+  "out_norm_per_head", "out_norm_eps", "iters", NULL};
+static const char *const MLP_KEYS[] = {"act", "inter", NULL};
+static const char *const MOE_KEYS[] = {"experts", "top_k", "renorm", "inter", "shared_inter", "shared_gate", "act", NULL};
+
+/* every key of `obj` is one of `ok` (a typo is an error, not a silent default) */
+static int check_keys(mdl_ld *l, json_t *obj, const char *section, const char *const *ok) {
+  const char *k;
+  json_t *v;
+  if (!obj) return 0;
+  if (!json_is_object(obj)) return section ? rt_err(l->d, l->cfg_path, "key '%s' must be a mapping", section) : -1;
+  json_object_foreach(obj, k, v) {
+    int found = 0;
+    for (int i = 0; ok[i]; i++) found |= !strcmp(k, ok[i]);
+    if (!found) return section ? rt_err(l->d, l->cfg_path, "%s: unknown key '%s'", section, k)
+                               : rt_err(l->d, l->cfg_path, "unknown key '%s'", k);
+  }
+  return 0;
+}
+
 /* canonical name -> file name through weight_names ({i}: layer, {e}: expert) */
 static const char *own_name(mdl_ld *l, const char *canon, int li, int ei, char *buf, size_t n) {
   json_t *map = json_object_get(l->cfg, "weight_names");
@@ -71,13 +94,10 @@ int mdl_read_own(mdl_ld *l, const char *path) {
   json_t *c = mdl_yaml_load(path, l->d);
   if (!c) return -1;
   l->cfg = c;
-  const char *k;
-  json_t *v;
-  json_object_foreach(c, k, v) {
-    int ok = 0;
-    for (int i = 0; TOP_KEYS[i]; i++) ok |= !strcmp(k, TOP_KEYS[i]);
-    if (!ok) return rt_err(l->d, path, "unknown key '%s'", k);
-  }
+  if (check_keys(l, c, NULL, TOP_KEYS) || check_keys(l, json_object_get(c, "attention"), "attention", ATTN_KEYS) ||
+      check_keys(l, json_object_get(c, "ssm"), "ssm", SSM_KEYS) || check_keys(l, json_object_get(c, "mlp"), "mlp", MLP_KEYS) ||
+      check_keys(l, json_object_get(c, "moe"), "moe", MOE_KEYS))
+    return -1;
   snprintf(m->arch, sizeof m->arch, "ssmc");
   m->d_model = (int)ld_int(l, c, "d_model", 0, 1);
   m->vocab = (int)ld_int(l, c, "vocab", 0, 1);
@@ -142,17 +162,17 @@ int mdl_read_own(mdl_ld *l, const char *path) {
   int li = 0, ei = 0, d = m->d_model;
   m->embed = W(2, m->vocab, d, 0, "embed.weight");
   m->final_norm = W(1, d, 0, 0, "final_norm.weight");
-  const float *lm = WOPT(2, m->vocab, d, 0, "lm_head.weight");
-  if (!lm && !ld_bool(l, c, "tie_embeddings", 0)) lm = W(2, m->vocab, d, 0, "lm_head.weight");
+  const float *lm = ld_bool(l, c, "tie_embeddings", 0) ? NULL : W(2, m->vocab, d, 0, "lm_head.weight");
   m->tied = !lm;
   m->lm_head = (mdl_mat){lm ? lm : m->embed, m->vocab, d};
   json_t *ac = json_object_get(c, "attention"), *sc = json_object_get(c, "ssm"), *mc = json_object_get(c, "mlp");
   json_t *ec = json_object_get(c, "moe"), *ffn = json_object_get(c, "ffn");
   for (li = 0; li < n && !l->d->set; li++) {
+    l->layer = li;
     mdl_layer *L = &m->layers[li];
     int kind = own_kind(types[li]);
     snprintf(L->label, sizeof L->label, "%s", types[li]);
-    if (!kind) { rt_err(l->d, path, "layer %d: unknown layer kind '%s' (attention, sliding_attention, ssm, mlp, moe)", li, types[li]); break; }
+    if (!kind) { rt_err(l->d, path, "layers[%d]: unknown layer kind '%s' (attention, sliding_attention, ssm, mlp, moe)", li, types[li]); break; }
     L->mixer = kind;
     L->norm1 = W(1, d, 0, 0, "layers.%d.norm1.weight", li);
     if (kind == MDL_ATTN) {

@@ -5,6 +5,7 @@
  * state, so a prompt may be fed in any number of pieces. */
 #ifndef MX_H
 #define MX_H
+#include <stdio.h>
 #include "be.h"
 #include "mdl.h"
 
@@ -13,6 +14,7 @@ typedef struct {
   int max_ctx;     /* positions per slot (KV cache length) */
   int max_chunk;   /* tokens per step (prefill is cut into steps of at most this many) */
   int threads;
+  int profile;     /* time each part of a step (mx_profile) */
 } mx_opts;
 
 typedef struct mx_sess mx_sess;
@@ -30,5 +32,9 @@ int mx_pos(const mx_sess *s, int slot);
  * when a sequence would pass max_ctx. */
 int mx_feed(mx_sess *s, int n, const int *slots, const int *const *tokens, const int *lens, float *logits,
             int all_logits, rt_diag *d);
+
+/* With mx_opts.profile: seconds spent per part of the steps since the last
+ * call, printed as a table (part, seconds, share); the counters restart. */
+void mx_profile(mx_sess *s, FILE *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* runtime stage: persistent thread pool (see rt_pool.h). */
 #include "rt_pool.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -10,7 +11,8 @@ struct rtp_pool {
   pthread_mutex_t mu;
   pthread_cond_t go, done;
   atomic_ullong gen; /* job generation: written under mu, read by spinning workers too */
-  int busy, quit;  /* workers still in the current job, under mu */
+  atomic_int busy;   /* workers still in the current job; the caller spins on it, then sleeps under mu */
+  int quit;
   rtp_fn fn;
   void *ctx;
   int64_t n_items, grain;
@@ -19,7 +21,11 @@ struct rtp_pool {
 
 typedef struct { rtp_pool *p; int id; } rtp_arg;
 
-#define RTP_SPIN 20000 /* pause iterations (a few hundred microseconds) before sleeping */
+/* pause iterations (a few hundred microseconds) before sleeping; every
+ * RTP_YIELD of them the core is offered to other threads, so that a machine
+ * with more runnable threads than cores does not stall a spinning waiter */
+#define RTP_SPIN 20000
+#define RTP_YIELD 256
 #if defined(__x86_64__) || defined(__i386__)
 #define rtp_pause() __builtin_ia32_pause()
 #else
@@ -43,16 +49,19 @@ static void *rtp_main(void *v) {
   for (;;) {
     /* a short spin first: back-to-back jobs (decode steps) start without a wake-up */
     for (int i = 0; i < RTP_SPIN && atomic_load_explicit(&p->gen, memory_order_acquire) == seen; i++)
-      rtp_pause();
+      if (i % RTP_YIELD == RTP_YIELD - 1) sched_yield();
+      else rtp_pause();
     pthread_mutex_lock(&p->mu);
     while (p->gen == seen && !p->quit) pthread_cond_wait(&p->go, &p->mu);
     if (p->quit) { pthread_mutex_unlock(&p->mu); return NULL; }
     seen = atomic_load(&p->gen);
     pthread_mutex_unlock(&p->mu);
     rtp_work(p, a.id);
-    pthread_mutex_lock(&p->mu);
-    if (--p->busy == 0) pthread_cond_signal(&p->done);
-    pthread_mutex_unlock(&p->mu);
+    if (atomic_fetch_sub_explicit(&p->busy, 1, memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&p->mu); /* the caller may be asleep on `done` */
+      pthread_cond_signal(&p->done);
+      pthread_mutex_unlock(&p->mu);
+    }
   }
 }
 
@@ -100,12 +109,17 @@ void rtp_run(rtp_pool *p, rtp_fn fn, void *ctx, int64_t n_items, int64_t grain) 
   p->grain = grain;
   atomic_store(&p->next, 0);
   pthread_mutex_lock(&p->mu);
-  p->busy = p->n - 1;
+  atomic_store(&p->busy, p->n - 1);
   atomic_fetch_add(&p->gen, 1);
   pthread_cond_broadcast(&p->go);
   pthread_mutex_unlock(&p->mu);
   rtp_work(p, 0);
+  /* the other workers finish their last grain: spin a while (no wake-up latency), then sleep */
+  for (int i = 0; i < RTP_SPIN && atomic_load_explicit(&p->busy, memory_order_acquire); i++)
+    if (i % RTP_YIELD == RTP_YIELD - 1) sched_yield();
+    else rtp_pause();
+  if (!atomic_load_explicit(&p->busy, memory_order_acquire)) return;
   pthread_mutex_lock(&p->mu);
-  while (p->busy) pthread_cond_wait(&p->done, &p->mu);
+  while (atomic_load(&p->busy)) pthread_cond_wait(&p->done, &p->mu);
   pthread_mutex_unlock(&p->mu);
 }

@@ -199,3 +199,16 @@ const st_tensor *st_get(const st_set *s, const char *name) {
 }
 int st_count(const st_set *s) { return s->n; }
 const st_tensor *st_at(const st_set *s, int i) { return &s->t[i]; }
+
+void st_prefault(const st_set *s) {
+  for (int i = 0; s && i < s->nfiles; i++) {
+    const st_map *m = &s->files[i];
+#ifdef MADV_POPULATE_READ
+    if (!madvise(m->map, m->size, MADV_POPULATE_READ)) continue;
+#endif
+    volatile const unsigned char *p = m->map;
+    unsigned sum = 0;
+    for (size_t o = 0; o < m->size; o += 4096) sum += p[o];
+    (void)sum;
+  }
+}

@@ -33,5 +33,8 @@ const st_tensor *st_get(const st_set *s, const char *name);
 int st_count(const st_set *s);
 const st_tensor *st_at(const st_set *s, int i);
 int64_t st_numel(const st_tensor *t);
+/* Faults every mapped page in now (run before timing, so the first step does
+ * not pay the page faults of the weights). */
+void st_prefault(const st_set *s);
 
 #endif

@@ -13,6 +13,7 @@
 #include "mdl.h"
 #include "mx.h"
 #include "mx_sample.h"
+#include "rt_blas.h"
 #include "rt_exec.h"
 #include "tok_bpe.h"
 
@@ -87,7 +88,7 @@ static int parse_ids(const char *s, int **out) {
 
 int cmd_run(int argc, char **argv) {
   const char *model = NULL, *prompt = NULL, *tokens = NULL, *batch = NULL;
-  int max_new = 32, top_k = 0, threads = rt_threads(), chunk = 512, all = 0;
+  int max_new = 32, top_k = 0, threads = rt_threads(), chunk = 512, all = 0, ids_batch = 0, ignore_eos = 0, profile = 0;
   float temp = 0.f, top_p = 1.f;
   unsigned long long seed = 1;
   for (int i = 2; i < argc; i++) {
@@ -104,23 +105,28 @@ int cmd_run(int argc, char **argv) {
     else if (OPT("--threads")) threads = atoi(v);
     else if (OPT("--chunked-prefill")) chunk = atoi(v);
     else if (!strcmp(a, "--all-logits")) all = 1;
+    else if (!strcmp(a, "--ids")) ids_batch = 1;
+    else if (!strcmp(a, "--ignore-eos")) ignore_eos = 1;
+    else if (!strcmp(a, "--profile")) profile = 1;
     else if (a[0] != '-' && !model) model = a;
     else { fprintf(stderr, "ssmc: error: run: unknown or incomplete option '%s'\n", a); return 2; }
 #undef OPT
   }
   (void)all;
-  if (!model || (!!prompt + !!tokens + !!batch) != 1 || max_new < 0 || threads < 1 || chunk < 1) {
-    fprintf(stderr, "usage: ssmc run MODEL (--prompt TEXT | --tokens IDS | --batch FILE) [--max-new N] "
-                    "[--temperature T --top-p P --top-k K --seed S] [--threads N] [--chunked-prefill N]\n");
+  if (!model || (!!prompt + !!tokens + !!batch) != 1 || max_new < 0 || threads < 1 || chunk < 1 || (ids_batch && !batch)) {
+    fprintf(stderr, "usage: ssmc run MODEL (--prompt TEXT | --tokens IDS | --batch FILE [--ids]) [--max-new N] "
+                    "[--temperature T --top-p P --top-k K --seed S] [--threads N] [--chunked-prefill N] "
+                    "[--ignore-eos] [--profile]\n");
     return 2;
   }
   resolver r = {.root = "."};
   mdl_model m;
   if (load(model, &m, &r)) return 2;
+  st_prefault(m.st); /* the weights' page faults belong to loading, not to the first prefill */
   tok_bpe *tk = NULL;
   rt_diag d = {0};
   if (m.tokenizer[0] && tok_load(m.tokenizer, &tk, &d)) { rt_diag_print(&d, stderr); mdl_free(&m); return 2; }
-  if ((prompt || batch) && !tk) { fprintf(stderr, "%s: error: no tokenizer.json; use --tokens\n", model); mdl_free(&m); return 2; }
+  if ((prompt || (batch && !ids_batch)) && !tk) { fprintf(stderr, "%s: error: no tokenizer.json; use --tokens\n", model); mdl_free(&m); return 2; }
   /* prompts */
   int np = 0, *lens = NULL;
   int **ids = NULL;
@@ -143,7 +149,7 @@ int cmd_run(int argc, char **argv) {
   ids = calloc((size_t)np, sizeof *ids);
   int maxlen = 0;
   for (int i = 0; i < np; i++) {
-    if (tokens) {
+    if (tokens || ids_batch) {
       lens[i] = parse_ids(lines[i], &ids[i]);
       if (lens[i] < 1) { fprintf(stderr, "ssmc: error: --tokens: comma-separated ids expected\n"); return 2; }
     } else {
@@ -155,7 +161,7 @@ int cmd_run(int argc, char **argv) {
     maxlen = lens[i] > maxlen ? lens[i] : maxlen;
   }
   be *b = be_cpu_create(threads);
-  mx_opts mo = {np, maxlen + max_new + 1, chunk, threads};
+  mx_opts mo = {np, maxlen + max_new + 1, chunk, threads, profile};
   mx_sess *s;
   if (mx_create(&m, be_cpu_ops(), b, &mo, &s, &d)) { rt_diag_print(&d, stderr); return 2; }
   int V = m.vocab, slots[np], next[np], alive[np], ngen[np];
@@ -182,6 +188,7 @@ int cmd_run(int argc, char **argv) {
   }
   if (total > 2048) fprintf(stderr, "\n");
   double t1 = now();
+  if (profile) { fprintf(stderr, "prefill profile:\n"); mx_profile(s, stderr); }
   mx_sampler sm = {temp, top_k, top_p};
   uint64_t rng = seed ? seed : 1;
   for (int i = 0; i < np; i++) alive[i] = max_new > 0;
@@ -195,7 +202,7 @@ int cmd_run(int argc, char **argv) {
       next[i] = mx_sample(lg + (size_t)i * V, V, &sm, &rng, scr, iscr);
       gen[i][ngen[i]++] = next[i];
       produced++;
-      if (ngen[i] >= max_new || next[i] == m.eos_id) { alive[i] = 0; continue; }
+      if (ngen[i] >= max_new || (next[i] == m.eos_id && !ignore_eos)) { alive[i] = 0; continue; }
       sl[n] = slots[i], who[n] = i, tp[n] = &next[i], one[n] = 1, n++;
     }
     if (!n) break;
@@ -206,6 +213,7 @@ int cmd_run(int argc, char **argv) {
     steps++;
   }
   double t2 = now();
+  if (profile) { fprintf(stderr, "decode profile:\n"); mx_profile(s, stderr); }
   char piece[512];
   for (int i = 0; i < np; i++) {
     if (np > 1) printf("[%d] ", i);
@@ -213,16 +221,16 @@ int cmd_run(int argc, char **argv) {
       for (int j = 0; j < ngen[i]; j++) { tok_decode_one(tk, gen[i][j], piece, sizeof piece); fputs(piece, stdout); }
       printf("\n");
     }
-    if (tokens || !tk) {
+    if (tokens || ids_batch || !tk) {
       printf("ids:");
       for (int j = 0; j < ngen[i]; j++) printf("%s%d", j ? "," : " ", gen[i][j]);
       printf("\n");
     }
   }
   int dec_tok = produced - np > 0 ? produced - np : 0;
-  printf("prefill: %d tokens in %.3f s (%.1f tok/s); decode: %d tokens in %.3f s (%.1f tok/s), batch %d, %d threads\n",
-         total, t1 - t0, total / (t1 - t0 > 0 ? t1 - t0 : 1e-9), dec_tok, t2 - t1,
-         dec_tok / (t2 - t1 > 0 ? t2 - t1 : 1e-9), np, threads);
+  printf("prefill: %d tokens in %.3f s (%.1f tok/s); decode: %d tokens in %.3f s (%.1f tok/s), batch %d, %d threads"
+         " (OpenBLAS %s)\n", total, t1 - t0, total / (t1 - t0 > 0 ? t1 - t0 : 1e-9), dec_tok, t2 - t1,
+         dec_tok / (t2 - t1 > 0 ? t2 - t1 : 1e-9), np, threads, rt_blas_core());
   (void)steps;
   mx_destroy(s);
   be_cpu_destroy(b);

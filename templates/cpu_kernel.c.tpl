@@ -129,32 +129,7 @@ SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
 SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
 SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
 SSMC_MK(mk_8x1, 8, 1, a[i * lda + k]) /* one vector wide: 8 rows keep 8 FMA chains going */
-@ if m.decay == 'diag' then
-SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
-SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
-SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
-SSMC_MK(mkt_1x1, 1, 1, a[k * lda + i])
-
-/* c (m x n, ldc) = beta c + a' b for a stored transposed (kd x m, lda); n % VW == 0. */
-static void mm_at(float *c, int ldc, float beta, const float *a, int lda, const float *b, int ldb, int m, int n,
-                  int kd) {
-  for (int i = 0; i < m; i += MR) {
-    const int mr = m - i < MR ? m - i : MR;
-    float *ci = c + i * ldc;
-    int j = 0;
-    for (; j + NV * VW <= n; j += NV * VW) {
-      if (mr == MR) mkt_4xNV(ci + j, ldc, beta, a + i, lda, b + j, ldb, kd);
-      else for (int r = 0; r < mr; r++) mkt_1xNV(ci + r * ldc + j, ldc, beta, a + i + r, lda, b + j, ldb, kd);
-    }
-    for (; j < n; j += VW) {
-      if (mr == MR) mkt_4x1(ci + j, ldc, beta, a + i, lda, b + j, ldb, kd);
-      else for (int r = 0; r < mr; r++) mkt_1x1(ci + r * ldc + j, ldc, beta, a + i + r, lda, b + j, ldb, kd);
-    }
-  }
-}
-@ end
-
-enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
+enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2, TRI_UP = 3 };
 /* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
  * TRI_OUT: rows i..i+3 get only the columns below round_up(i + 4, VW) (a causal product's lower part);
  * TRI_RED: rows i..i+3 reduce over k < i + 4 only (a is lower triangular, zero above the diagonal). */
@@ -178,6 +153,32 @@ static void mm(float *c, int ldc, float beta, const float *a, int lda, const flo
     for (; j < ni; j += VW) {
       if (mr == MR) mk_4x1(ci + j, ldc, beta, ai, lda, b + j, ldb, ki);
       else for (int r = 0; r < mr; r++) mk_1x1(ci + r * ldc + j, ldc, beta, ai + r * lda, lda, b + j, ldb, ki);
+    }
+  }
+}
+
+SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
+SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
+SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
+SSMC_MK(mkt_1x1, 1, 1, a[k * lda + i])
+
+/* c (m x n, ldc) = beta c + a' b for a stored transposed (kd x m, lda); n % VW == 0.
+ * TRI_UP: rows i..i+3 reduce over k >= i only (a' is upper triangular: the stored a is lower triangular,
+ * as a causal matrix, and a' b sums over the tokens at or after each row's). */
+__attribute__((unused)) static void mm_at(float *c, int ldc, float beta, const float *a, int lda, const float *b,
+                                          int ldb, int m, int n, int kd, int tri) {
+  for (int i = 0; i < m; i += MR) {
+    const int mr = m - i < MR ? m - i : MR, k0 = tri == TRI_UP ? (i < kd ? i : kd) : 0;
+    float *ci = c + i * ldc;
+    const float *ai = a + i + k0 * lda, *bi = b + k0 * ldb;
+    int j = 0;
+    for (; j + NV * VW <= n; j += NV * VW) {
+      if (mr == MR) mkt_4xNV(ci + j, ldc, beta, ai, lda, bi + j, ldb, kd - k0);
+      else for (int r = 0; r < mr; r++) mkt_1xNV(ci + r * ldc + j, ldc, beta, ai + r, lda, bi + j, ldb, kd - k0);
+    }
+    for (; j < n; j += VW) {
+      if (mr == MR) mkt_4x1(ci + j, ldc, beta, ai, lda, bi + j, ldb, kd - k0);
+      else for (int r = 0; r < mr; r++) mkt_1x1(ci + r * ldc + j, ldc, beta, ai + r, lda, bi + j, ldb, kd - k0);
     }
   }
 }
@@ -320,12 +321,11 @@ static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, in
 }
 
 @ if sv then
-/* Chebyshev solve of (H_t + lambda_t I) x_t = b_t for every token of a chunk,
- * with H_t = e^{hb_t} H0 + sum_{s<=t} e^{hb_t - hb_s} hw_s k_s k_s'. */
-static void chunk_solve(float *ws, int L, int Lr, int iters) {
-  float *hf = ws + WS_HF, *kc = ws + WS_IN${sv.key}, *kt = ws + WS_KT, *g = ws + WS_G;
-  float *hb = ws + WS_HB, *hw = ws + WS_HW, *nrm = ws + WS_NRM, *md = ws + WS_MD, *et = ws + WS_ET;
-  const float *rhs = ws + WS_IN${sv.rhs};
+/* The solve of (H_t + lambda_t I) x_t = b_t for every token of a chunk, in four steps (the backward reuses
+ * them), with H_t = e^{hb_t} H0 + sum_{s<=t} e^{hb_t - hb_s} hw_s k_s k_s' and H0 (K, K) in HF.
+ * solve_coefs: hb (cumulative log decay of H), hw (its write coefficient), et = e^{hb}; rows >= L: no write. */
+static void solve_coefs(float *ws, int L) {
+  float *hb = ws + WS_HB, *hw = ws + WS_HW, *et = ws + WS_ET;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float acc = 0.0f;
@@ -338,7 +338,13 @@ static void chunk_solve(float *ws, int L, int Lr, int iters) {
   }
   for (int t = L; t < CH; t++) { hb[t] = acc; hw[t] = 0.0f; }
   exps(et, hb, CH);
-  /* md[t][s] = e^{hb_t - hb_s} hw_s for s <= t: the decay of every product below, once per chunk */
+}
+
+/* solve_norms: md (CH, CH) = e^{hb_t - hb_s} hw_s for s <= t, g = (k k') lower part, ||H_t||_F (nrm) and the
+ * Chebyshev constants of every token (lam, step, rho2). */
+static void solve_norms(float *ws, int L, int Lr) {
+  float *hf = ws + WS_HF, *kc = ws + WS_IN${sv.key}, *kt = ws + WS_KT, *g = ws + WS_G;
+  float *hb = ws + WS_HB, *hw = ws + WS_HW, *nrm = ws + WS_NRM, *md = ws + WS_MD, *et = ws + WS_ET;
   for (int t = 0; t < Lr; t++)
     for (int s = 0; s < CH; s++) md[t * CH + s] = hw[s];
   decay_mask(md, hb, 0, Lr, 0);
@@ -356,34 +362,44 @@ static void chunk_solve(float *ws, int L, int Lr, int iters) {
     prev = hb[t];
   }
   for (int t = L; t < Lr; t++) nrm[t] = 0.0f;
-  float *x = ws + WS_X, *xp = ws + WS_XP, *xn = ws + WS_XN, *p = ws + WS_P, *ax = ws + WS_AX;
-  float *step = ws + WS_STEP, *rho2 = ws + WS_RHO2, *om = ws + WS_OM, *lam = ws + WS_LAM;
-  zero(xp, Lr * KD);
+  float *step = ws + WS_STEP, *rho2 = ws + WS_RHO2, *lam = ws + WS_LAM;
   for (int t = 0; t < Lr; t++) {
     float l = ${f32(sv.lam_a)} * nrm[t] + ${f32(sv.lam_b)}, up = nrm[t] + l, sum = up + l;
     lam[t] = l;
+    step[t] = sum > 0.0f ? 2.0f / sum : 0.0f; /* 0: ||H_t||_F = 0 and lambda_t = 0, x_t = b_t by definition */
+    rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+  }
+}
+
+/* p_t = H_t x_t for every token (rows < Lr): e^{hb_t} H0 x_t + sum_{s<=t} md[t][s] (x_t . k_s) k_s. */
+static void solve_apply(float *ws, const float *x, float *p, int Lr) {
+  const float *hf = ws + WS_HF, *kc = ws + WS_IN${sv.key}, *kt = ws + WS_KT, *md = ws + WS_MD, *et = ws + WS_ET;
+  float *ax = ws + WS_AX;
+  mm(p, KD, 0.0f, x, KD, hf, KD, Lr, KD, KD, FULL);
+  mm(ax, CH, 0.0f, x, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+  for (int t = 0; t < Lr; t++) {
+    const vf e = vset(et[t]);
+    for (int k = 0; k < KD; k += VW) vst(p + t * KD + k, e * vld(p + t * KD + k));
+    const int ns = ((t | (MR - 1)) + VW) / VW * VW;
+    for (int s = 0; s < ns && s < CH; s += VW) vst(ax + t * CH + s, vld(ax + t * CH + s) * vld(md + t * CH + s));
+  }
+  mm(p, KD, 1.0f, ax, CH, kc, KD, Lr, KD, Lr, TRI_RED);
+}
+
+/* xo = CH_r(H_t + lambda_t I, rhs_t) for every token (rows < Lr): r Chebyshev iterations with L = ||H_t||_F +
+ * lambda_t, mu = lambda_t, omega_0 = 2 (002 Algorithm 1); scratch X, XP, XN. */
+static void solve_cheb(float *ws, const float *rhs, float *xo, int Lr, int iters) {
+  float *x = ws + WS_X, *xp = ws + WS_XP, *xn = ws + WS_XN, *p = ws + WS_P;
+  const float *step = ws + WS_STEP, *rho2 = ws + WS_RHO2, *lam = ws + WS_LAM;
+  float *om = ws + WS_OM;
+  zero(xp, Lr * KD);
+  for (int t = 0; t < Lr; t++) {
     om[t] = 2.0f;
-    if (sum > 0.0f) {
-      step[t] = 2.0f / sum;
-      rho2[t] = (up - l) / sum * ((up - l) / sum);
-      for (int k = 0; k < KD; k++) x[t * KD + k] = step[t] * rhs[t * KD + k];
-    } else { /* ||H_t||_F = 0 and lambda_t = 0: x_t = b_t by definition */
-      step[t] = 0.0f;
-      rho2[t] = 0.0f;
-      for (int k = 0; k < KD; k++) x[t * KD + k] = rhs[t * KD + k];
-    }
+    const vf c = vset(step[t] > 0.0f ? step[t] : 1.0f);
+    for (int k = 0; k < KD; k += VW) vst(x + t * KD + k, c * vld(rhs + t * KD + k));
   }
   for (int it = 0; it < iters; it++) {
-    /* H_t x_t = e^{hb_t} H0 x_t + sum_{s<=t} md[t][s] (x_t . k_s) k_s */
-    mm(p, KD, 0.0f, x, KD, hf, KD, Lr, KD, KD, FULL);
-    mm(ax, CH, 0.0f, x, KD, kt, CH, Lr, CH, KD, TRI_OUT);
-    for (int t = 0; t < Lr; t++) {
-      const vf e = vset(et[t]);
-      for (int k = 0; k < KD; k += VW) vst(p + t * KD + k, e * vld(p + t * KD + k));
-      const int ns = ((t | (MR - 1)) + VW) / VW * VW;
-      for (int s = 0; s < ns && s < CH; s += VW) vst(ax + t * CH + s, vld(ax + t * CH + s) * vld(md + t * CH + s));
-    }
-    mm(p, KD, 1.0f, ax, CH, kc, KD, Lr, KD, Lr, TRI_RED);
+    solve_apply(ws, x, p, Lr);
     for (int t = 0; t < Lr; t++) {
       float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
       float cs = step[t] * w, mo = w - 1.0f;
@@ -398,14 +414,26 @@ static void chunk_solve(float *ws, int L, int Lr, int iters) {
     }
     float *tmp = xp; xp = x; x = xn; xn = tmp;
   }
-  if (x != ws + WS_X)
-    for (int i = 0; i < Lr * KD; i++) ws[WS_X + i] = x[i];
-  /* H at the chunk end: e^{hb_L} H0 + sum_s e^{hb_L - hb_s} hw_s k_s k_s' */
+  if (x != xo)
+    for (int i = 0; i < Lr * KD; i++) xo[i] = x[i];
+}
+
+/* H at the chunk end into HF: e^{hb_L} H0 + sum_s e^{hb_L - hb_s} hw_s k_s k_s' (after solve_coefs). */
+static void solve_advance(float *ws, int Lr) {
+  float *hf = ws + WS_HF, *kc = ws + WS_IN${sv.key}, *kt = ws + WS_KT, *hb = ws + WS_HB, *hw = ws + WS_HW;
   float *kwt = ws + WS_KWT, *es = ws + WS_ES, hl = hb[CH - 1];
   for (int s = 0; s < CH; s += VW) vst(es + s, vld(hw + s) * vexp(vset(hl) - vld(hb + s)));
   for (int k = 0; k < KD; k++)
     for (int s = 0; s < CH; s += VW) vst(kwt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
   mm(hf, KD, ex(hl), kwt, CH, kc, KD, KD, KD, Lr, FULL);
+}
+
+/* The solve of a chunk: x into X, H0 advanced to the chunk end. */
+static void chunk_solve(float *ws, int L, int Lr, int iters) {
+  solve_coefs(ws, L);
+  solve_norms(ws, L, Lr);
+  solve_cheb(ws, ws + WS_IN${sv.rhs}, ws + WS_X, Lr, iters);
+  solve_advance(ws, Lr);
 }
 @ end
 
@@ -500,9 +528,10 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
 @ end
 
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
- * a = causal (q~ k') with the decays, qd = q~ e^{b_t}, kdt = k' e^{b_L - b_s}; with the delta rule
- * ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}. Rows >= Lr are never read. */
-static void chunk_prepare(float *ws, int L, int Lr) {
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only when `read`: the readout's), kdt = k' e^{b_L - b_s};
+ * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}.
+ * Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr, int read) {
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
@@ -510,6 +539,8 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   const float *kc = ws + WS_IN${m.key};
   (void)kc;
   (void)kt;
+  (void)qt;
+  (void)read;
   for (int t_ = 0; t_ < L; t_++) {
     ew[t_] = ${m.write};
 @ if m.delta then
@@ -535,11 +566,12 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   /* causal products with per-key decays, 16-token sub-blocks: below the diagonal block through the
    * block's own reference point r (b at its last token): (q_t e^{b_t - r}) . (k_s e^{r - b_s}), both <= 1 */
   float *qr = ws + WS_QR, *kr = ws + WS_KR;
-  for (int t = 0; t < Lr; t++)
-    for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
+  if (read)
+    for (int t = 0; t < Lr; t++)
+      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
   for (int s = 0; s < CH; s++) /* kdt in row form here, (CH, K): the state update reads it transposed */
     for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
-  diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
+  if (read) diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
 @   if m.delta then
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
   diag_causal(akk, kc, kc, b, gk, eg, qr, kr, Lr, 1, ee);
@@ -560,11 +592,13 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   zdec[0] = ex(acc);
   exps(eb, b, CH);
   for (int s = 0; s < CH; s += VW) vst(es + s, vexp(vset(acc) - vld(b + s)));
-  mm(a, CH, 0.0f, qt, KD, kt, CH, Lr, CH, KD, TRI_OUT);
-  decay_mask(a, b, 0, Lr, 0);
-  for (int t = 0; t < Lr; t++) {
-    const vf e = vset(eb[t]);
-    for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * e);
+  if (read) {
+    mm(a, CH, 0.0f, qt, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+    decay_mask(a, b, 0, Lr, 0);
+    for (int t = 0; t < Lr; t++) {
+      const vf e = vset(eb[t]);
+      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * e);
+    }
   }
   for (int k = 0; k < KD; k++)
     for (int s = 0; s < CH; s += VW) vst(kdt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
@@ -581,7 +615,7 @@ static void chunk_prepare(float *ws, int L, int Lr) {
 @ end
 }
 
-/* One value tile [v0, v0 + BV) of a chunk: output rows and the state update. */
+/* One value tile [v0, v0 + BV) of a chunk: output rows (none when out is NULL) and the state update. */
 static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t tok0, int h, int h_v) {
   float *z = ws + WS_Z + v0, *u = ws + WS_U, *y = ws + WS_Y, *zdec = ws + WS_ZDEC;
   const float *vc = ws + WS_IN${m.val} + v0, *ew = ws + WS_EW;
@@ -601,18 +635,20 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
     for (int j = 0; j < BV; j += VW) vst(u + t * BV + j, cw * vld(vc + t * VD + j));
   }
 @ end
-  mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
-  mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
-  for (int t = 0; t < L; t++) {
-    elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
-    st_row(o, y + t * BV, BV);
+  if (out) {
+    mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
+    mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
+    for (int t = 0; t < L; t++) {
+      elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
+      st_row(o, y + t * BV, BV);
+    }
   }
 @ if m.decay == 'diag' then
   for (int k = 0; k < KD; k++) {
     const vf d = vset(zdec[k]);
     for (int j = 0; j < BV; j += VW) vst(z + k * VD + j, d * vld(z + k * VD + j));
   }
-  mm_at(z, VD, 1.0f, ws + WS_KDT, KD, u, BV, KD, BV, Lr);
+  mm_at(z, VD, 1.0f, ws + WS_KDT, KD, u, BV, KD, BV, Lr, FULL);
 @ else
   mm(z, VD, zdec[0], ws + WS_KDT, CH, u, BV, KD, BV, Lr, FULL);
 @ end
@@ -681,7 +717,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
       }
 @ end
       build_query(ws, L, Lr);
-      chunk_prepare(ws, L, Lr);
+      chunk_prepare(ws, L, Lr, 1);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[${m.state}])

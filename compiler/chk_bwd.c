@@ -3,7 +3,7 @@
 #include "orc_grad.h"
 #include "orc_rand.h"
 #include "orc_tol.h"
-#include "rt_bwd.h"
+#include "rt_exec.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +54,7 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   a.aux_in[0] = aux;
   a.dout = dy;
   a.iters = iters;
-  return rtb_run_bwd(k, &a, threads);
+  return rt_run_bwd(k, &a, threads);
 }
 
 void chkb_edge_inputs(chk_batch *b, const cls_family *f, const ssmc_kernel *k) {

@@ -35,34 +35,34 @@
 @ alloc('DA', C * C); alloc('DQ', C * K); alloc('DKR', C * K); alloc('DKC', C * K); alloc('TMP', C * K)
 @ alloc('TMPT', K * C); alloc('DB', diag and C * K or C); alloc('ZLD', K); alloc('DZ', K * V)
 @ if diag then alloc('EBK', C * K); alloc('ESK', C * K); alloc('EGK', C * K); alloc('XR', C * K); alloc('TB', 16 * K) end
-@ if m.delta then alloc('W0', C * V); alloc('WB', C * V); alloc('DW', C * V); alloc('DWE', C * V); alloc('DG', C * C)
+@ if m.delta then alloc('DW', C * V); alloc('DWE', C * V); alloc('DG', C * C)
 @   alloc('KE', C * K); alloc('DCE', C) end
 @ if sv then alloc('XS', C * K); alloc('DX', C * K); alloc('GS', C * K); alloc('GH', C * K); alloc('HX', C * K)
 @   alloc('QV', C * K); alloc('XE', C * K); alloc('KR', C * K); alloc('MX', C * C); alloc('MG', C * C); alloc('NM', C * C)
 @   alloc('RR', C); alloc('CN', C); alloc('DHB', C); alloc('NH', C); alloc('DH', K * K); alloc('MT', K * K) end
-@ local per = K * V + (sv and K * K or 0)
+@ local per = K * V + (sv and K * K or 0) + (m.delta and C * V or 0)
+@ local u_at = K * V + (sv and K * K or 0) -- a chunk's written rows u (CH, V), after its start state
 
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ${P.name}
  * Recognized: ${P.summary}
- * Chunk ${C}, chunkwise: the state at every chunk start of one sequence (${per} floats per chunk) lives in the
- * per-thread workspace; every chunk is differentiated with tile products. Gradients are fp32.
+ * Chunk ${C}, chunkwise: the state at every chunk start of one sequence (${per} floats per chunk${m.delta and ', with' or ''})
+@ if m.delta then
+ * the rows the chunk writes (the WY/UT pseudo-values)) lives in the per-thread workspace; every chunk is
+@ else
+ * lives in the per-thread workspace; every chunk is
+@ end
+ * differentiated with tile products. Gradients are fp32.
  * ------------------------------------------------------------------------- */
 enum {
 @ for _, w in ipairs(ws) do
   BW_${w[1]} = WS_TOTAL + ${w[2]},
 @ end
   BW_FIXED = WS_TOTAL + ${fix},
-  BW_PER_CHUNK = ${per}
+  BW_PER_CHUNK = ${per},
+  BW_U_AT = ${u_at}
 };
 #define BW_SB 16 /* sub-block of the per-key causal products */
-
-/* dst (cols x rows, ldd) = src' for src (rows x cols, lds); rows % 8 == 0, cols % VW == 0. */
-static void bw_transpose(float *restrict dst, int ldd, const float *restrict src, int lds, int rows, int cols) {
-  for (int r0 = 0; r0 < rows; r0 += 8)
-    for (int c = 0; c < cols; c++)
-      _Pragma("GCC unroll 8") for (int r = r0; r < r0 + 8; r++) dst[c * ldd + r] = src[r * lds + c];
-}
 
 /* a[t][s] = 0 for s > t - strict, rows t < m, in the columns a TRI_OUT product wrote. */
 __attribute__((unused)) static void bw_causal_mask(float *a, int m, int strict) {
@@ -85,6 +85,14 @@ static void bw_bind_din(float **din, float *ws) {
 @ for _, x in ipairs(P.inputs) do
   din[${x.idx}] = ws + BW_DIN${x.idx};
 @ end
+}
+
+/* Asks for the dY rows of tokens tok0 .. tok0+L-1 ahead of their bw_load_dy. */
+static void bw_prefetch_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)a->dout + ((tok0 + t) * a->h_v + h) * VD);
+    for (int d = 0; d < (int)(VD * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
 }
 
 /* dY rows of tokens tok0 .. tok0+L-1 in fp32, (CH, V); rows L .. CH-1 zero. */
@@ -172,33 +180,27 @@ static void bw_diag_factors(float *ws) {
 }
 @ end
 
-/* The rows written into the main state, u (CH, V), rows >= Lr zero, and u' (V, CH). With an erase:
- * w0 = kd0 Z0 (the decayed state read along each key), w = c v - e w0, u = ti w (the WY/UT form). */
-static void bw_values(float *ws, const float *z0, int Lr) {
+/* u' (V, CH): the rows written into the main state, transposed (rows >= Lr zero). With an erase they are
+ * the WY/UT pseudo-values the state pass kept (us); else c v. */
+static void bw_values(float *ws, const float *us, int Lr) {
+@ if m.delta then
+  (void)Lr;
+  transpose(ws + BW_UT, CH, us, VD, CH, VD);
+@ else
   const float *vc = ws + WS_IN${m.val}, *ew = ws + WS_EW;
   float *u = ws + BW_U;
-@ if m.delta then
-  const float *ee = ws + WS_EE;
-  float *w0 = ws + BW_W0, *wb = ws + BW_WB; /* (CH, V) each */
-  mm(w0, VD, 0.0f, ws + WS_KD0, KD, z0, VD, Lr, VD, KD, FULL);
-  for (int t = 0; t < Lr; t++) {
-    const vf cw = vset(ew[t]), ce = vset(ee[t]);
-    for (int j = 0; j < VD; j += VW) vst(wb + t * VD + j, cw * vld(vc + t * VD + j) - ce * vld(w0 + t * VD + j));
-  }
-  mm(u, VD, 0.0f, ws + WS_TI, CH, wb, VD, Lr, VD, Lr, TRI_RED);
-@ else
-  (void)z0;
+  (void)us;
   for (int t = 0; t < Lr; t++) {
     const vf cw = vset(ew[t]);
     for (int j = 0; j < VD; j += VW) vst(u + t * VD + j, cw * vld(vc + t * VD + j));
   }
-@ end
   zero(u + Lr * VD, (CH - Lr) * VD);
-  bw_transpose(ws + BW_UT, CH, u, VD, CH, VD);
+  transpose(ws + BW_UT, CH, u, VD, CH, VD);
+@ end
 }
 
 /* dU = Kdt dZ + A' dY (CH, V), the adjoint of the written rows; with an erase dW = ti' dU and dwe = -e dW.
- * Per token: dv, the write coefficient's gradient and (erase) the w0 part of the erase coefficient's (DCE). */
+ * Per token: dv and the write coefficient's gradient. */
 static void bw_value_grads(float *ws, int L, int Lr) {
   float *du = ws + BW_DU;
   const float *dz = ws + BW_DZ, *dy = ws + BW_DY;
@@ -233,27 +235,20 @@ static void bw_value_grads(float *ws, int L, int Lr) {
 @ for _, dd in ipairs(m.dwrite) do
     din[${dd.idx}][t_] += dcw * ${dd.d};
 @ end
-@ if m.delta then
-    const float *w0 = ws + BW_W0 + t_ * VD;
-    const vf ce = vset(-ws[WS_EE + t_]);
-    vf se = vset(0.0f);
-    for (int j = 0; j < VD; j += VW) {
-      const vf g = vld(dwt + j);
-      se += vld(w0 + j) * g;
-      vst(dwe + t_ * VD + j, ce * g);
-    }
-    dce[t_] = -hsum(se);
-@ end
   }
 @ if m.delta then
-  for (int t = L; t < Lr; t++) { dce[t] = 0.0f; zero(dwe + t * VD, VD); }
+  for (int t = 0; t < Lr; t++) {
+    const vf ce = vset(-ws[WS_EE + t]);
+    for (int j = 0; j < VD; j += VW) vst(dwe + t * VD + j, ce * vld(dw + t * VD + j));
+    dce[t] = 0.0f;
+  }
 @ end
 }
 
 /* The intra-chunk products. dA = dY u' (lower, with the decays): dq~ = e^{b_t} (dY Z0') + dA k and
  * dk (column) = dA' q~. With an erase, dAkk = -dW u' (strictly lower, with the decays): with
- * p = (dW u') k, de -= k.p, dk (row) = -e p, dk (column) -= (dW u')' (e k); and kd0 = e^{b_t} k:
- * dk (row) += e^{b_t} (dwe Z0'). */
+ * p = (dW u') k, de = -k.p, dk (row) = -e p, dk (column) -= (dW u')' (e k); and w0 = kd0 Z0 (kd0 = e^{b_t} k)
+ * in w = c v - e w0: with y = dW Z0', de -= kd0.y, dk (row) -= e e^{b_t} y. */
 static void bw_causal_grads(float *ws, int Lr) {
   float *da = ws + BW_DA, *dq = ws + BW_DQ, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
   const float *dy = ws + BW_DY, *ut = ws + BW_UT, *z0t = ws + BW_Z0T, *kc = ws + WS_IN${m.key}, *qt = ws + WS_QT;
@@ -302,16 +297,22 @@ static void bw_causal_grads(float *ws, int Lr) {
 @   else
   mm_at(dkc, KD, 1.0f, dg, CH, ke, KD, Lr, KD, Lr, TRI_UP);
 @   end
-  mm(tmp, KD, 0.0f, ws + BW_DWE, VD, z0t, KD, Lr, KD, VD, FULL);
-  for (int t = 0; t < Lr; t++)
+  mm(tmp, KD, 0.0f, ws + BW_DW, VD, z0t, KD, Lr, KD, VD, FULL);
+  const float *kd0 = ws + WS_KD0;
+  for (int t = 0; t < Lr; t++) {
+    vf s = vset(0.0f);
     for (int k = 0; k < KD; k += VW) {
 @   if diag then
-      const vf e = vld(ebk + t * KD + k);
+      const vf e = vset(-ee[t]) * vld(ebk + t * KD + k);
 @   else
-      const vf e = vset(ws[WS_EB + t]);
+      const vf e = vset(-ee[t] * ws[WS_EB + t]);
 @   end
-      vst(dkr + t * KD + k, vld(dkr + t * KD + k) + e * vld(tmp + t * KD + k));
+      const vf y = vld(tmp + t * KD + k);
+      s += vld(kd0 + t * KD + k) * y;
+      vst(dkr + t * KD + k, vld(dkr + t * KD + k) + e * y);
     }
+    dce[t] -= hsum(s);
+  }
 @ else
   zero(dkr, Lr * KD);
 @ end
@@ -320,17 +321,19 @@ static void bw_causal_grads(float *ws, int Lr) {
 /* Through the chunk-end state Z_L = e^{b_L} Z0 + Kdt' u: dk (column) += e^{b_L - b_s} (dZ u')', the decay's
  * chunk-end term zld = rows of Z_L . dZ; then dZ becomes the adjoint of Z0: e^{b_L} dZ + qd' dY (- kd0' e dW). */
 static void bw_state_grads(float *ws, const float *zl, int Lr) {
-  float *dz = ws + BW_DZ, *tmpt = ws + BW_TMPT, *dkc = ws + BW_DKC;
+  float *dz = ws + BW_DZ, *tmpt = ws + BW_TMPT, *tmp = ws + BW_TMP, *dkc = ws + BW_DKC;
+  const int Lv = (Lr + 7) / 8 * 8;
   mm(tmpt, CH, 0.0f, dz, VD, ws + BW_UT, CH, KD, CH, VD, FULL); /* (K, CH) */
-  for (int s = 0; s < Lr; s++) {
+  transpose(tmp, KD, tmpt, CH, KD, Lv);                        /* (CH, K) */
+  for (int s = 0; s < Lr; s++)
+    for (int k = 0; k < KD; k += VW) {
 @ if diag then
-    const float *e = ws + BW_ESK + s * KD;
-    for (int k = 0; k < KD; k++) dkc[s * KD + k] += e[k] * tmpt[k * CH + s];
+      const vf e = vld(ws + BW_ESK + s * KD + k);
 @ else
-    const float e = ws[WS_ES + s];
-    for (int k = 0; k < KD; k++) dkc[s * KD + k] += e * tmpt[k * CH + s];
+      const vf e = vset(ws[WS_ES + s]);
 @ end
-  }
+      vst(dkc + s * KD + k, vld(dkc + s * KD + k) + e * vld(tmp + s * KD + k));
+    }
 @ if want_db then
   for (int k = 0; k < KD; k++) ws[BW_ZLD + k] = dot(zl + k * VD, dz + k * VD, VD);
 @ else
@@ -429,8 +432,8 @@ static void bw_main(float *ws, const float *z0, const float *zl, int L, int Lr) 
 @ if diag then
   bw_diag_factors(ws);
 @ end
-  bw_transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
-  bw_values(ws, z0, Lr);
+  transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
+  bw_values(ws, z0 + BW_U_AT, Lr);
   bw_value_grads(ws, L, Lr);
   bw_causal_grads(ws, Lr);
   bw_state_grads(ws, zl, Lr);
@@ -559,10 +562,20 @@ static void bw_state_pass(const ssmc_bwd_args *a, int64_t t0, int64_t T, int h, 
 @ end
   for (int64_t c = 0; c < nch; c++) {
     const int L = (int)(T - c * CH < CH ? T - c * CH : CH), Lr = (L + MR - 1) / MR * MR;
-    load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 1);
-    if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk);
+    load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 2);
+    if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk, 2);
     chunk_prepare(ws, L, Lr, 0);
-    for (int v0 = 0; v0 < VD; v0 += BV) chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
+    for (int v0 = 0; v0 < VD; v0 += BV) {
+      chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
+@ if m.delta then
+      float *us = zs + c * BW_PER_CHUNK + BW_U_AT + v0; /* the pseudo-values of this tile (CH, BV) */
+      for (int t = 0; t < Lr; t++)
+        for (int j = 0; j < BV; j += VW) vst(us + t * VD + j, vld(ws + WS_U + t * BV + j));
+@ end
+    }
+@ if m.delta then
+    zero(zs + c * BW_PER_CHUNK + BW_U_AT + Lr * VD, (CH - Lr) * VD);
+@ end
     float *zn = zs + (c + 1) * BW_PER_CHUNK;
     for (int k = 0; k < KD; k++)
       for (int j = 0; j < VD; j += VW) vst(zn + k * VD + j, vld(ws + WS_Z + k * VD + j));
@@ -582,6 +595,10 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   const int64_t tok0 = t0 + c * CH;
   (void)iters;
   load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens */
+    prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
+    bw_prefetch_dy(a, tok0 - CH, CH, h);
+  }
 @ if sv then
   for (int i = 0; i < KD * KD; i += VW) vst(ws + WS_HF + i, vld(zs + c * BW_PER_CHUNK + KD * VD + i));
   solve_coefs(ws, L);
@@ -614,7 +631,12 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
     const float *s = ws + BW_DIN${x.idx};
     for (int t = 0; t < L; t++) {
       float *p = a->din[${x.idx}] + ((tok0 + t) * ${H} + ${hh}) * ${x.D};
-@   if x.heads == 'qk' then
+@   if x.D % 16 == 0 and x.heads == 'qk' then
+      if (first) for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(s + t * ${x.D} + d));
+      else for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(p + d) + vld(s + t * ${x.D} + d));
+@   elseif x.D % 16 == 0 then
+      for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(s + t * ${x.D} + d));
+@   elseif x.heads == 'qk' then
       if (first) for (int d = 0; d < ${x.D}; d++) p[d] = s[t * ${x.D} + d];
       else for (int d = 0; d < ${x.D}; d++) p[d] += s[t * ${x.D} + d];
 @   else

@@ -221,6 +221,33 @@ static inline void st_row(elem_t *p, const float *s, int n) { for (int i = 0; i 
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 
+typedef float vt8 __attribute__((vector_size(32), aligned(4), may_alias));
+/* dst (cols x rows, ldd) = src' for src (rows x cols, lds); rows % 8 == 0, cols % 8 == 0: 8 x 8 blocks
+ * transposed in registers (unpack, then 64-bit and 128-bit lane shuffles). */
+static void transpose(float *restrict dst, int ldd, const float *restrict src, int lds, int rows, int cols) {
+  for (int r = 0; r < rows; r += 8)
+    for (int c = 0; c < cols; c += 8) {
+      const float *s = src + r * lds + c;
+      vf8 x[8], t[8], u[8];
+      _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) x[i] = *(const vt8 *)(s + i * lds);
+      _Pragma("GCC unroll 4") for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+      }
+      _Pragma("GCC unroll 2") for (int i = 0; i < 8; i += 4) {
+        u[i] = __builtin_shufflevector(t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 1] = __builtin_shufflevector(t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[i + 2] = __builtin_shufflevector(t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 3] = __builtin_shufflevector(t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+      }
+      float *d = dst + c * ldd + r;
+      _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) {
+        *(vt8 *)(d + i * ldd) = __builtin_shufflevector(u[i], u[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        *(vt8 *)(d + (i + 4) * ldd) = __builtin_shufflevector(u[i], u[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+      }
+    }
+}
+
 __attribute__((unused)) static float dot(const float *a, const float *b, int n) {
   vf s = vset(0.0f);
   int i = 0;
@@ -268,15 +295,17 @@ static void bind_inputs(float **in, float *ws) {
 @ end
 }
 
+@ local function read_only(x) return not x.gate and x.idx ~= m.key and x.idx ~= m.val and not (sv and x.idx == sv.key) end
 /* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers (converted once here).
- * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH). */
+ * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH); chunk == 2: only the
+ * inputs the state updates read (the backward's state pass). */
 static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws,
                        int chunk) {
 @ for _, x in ipairs(P.inputs) do
 @   local H = x.heads == 'qk' and 'h_qk' or 'h_v'
 @   local hh = x.heads == 'qk' and 'hq' or 'h'
 @   local T = x.gate and 'float' or 'elem_t'
-  { /* ${x.name}: (T, ${H}, ${x.D}) */
+  ${read_only(x) and 'if (chunk != 2) ' or ''}{ /* ${x.name}: (T, ${H}, ${x.D}) */
     const ${T} *src = (const ${T} *)in[${x.idx}];
     float *dst = ws + WS_IN${x.idx};
     for (int t = 0; t < L; t++) {
@@ -297,23 +326,19 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
 @ if m.decay == 'diag' and not sv then
   (void)chunk; /* per-key decays read the keys in row form: no transpose */
 @ else
-  if (!chunk) return;
-  float *kt = ws + WS_KT;
-  const float *kc = ws + WS_IN${m.key};
-  for (int t0 = 0; t0 < CH; t0 += 8)
-    for (int k = 0; k < KD; k++)
-      _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+  if (chunk) transpose(ws + WS_KT, CH, ws + WS_IN${m.key}, KD, CH, KD);
 @ end
 }
 
 /* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
- * that the hardware prefetchers do not fetch early enough). */
-static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
+ * that the hardware prefetchers do not fetch early enough); chunk == 2 as in load_chunk. */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, int chunk) {
+  (void)chunk;
 @ for _, x in ipairs(P.inputs) do
 @   local H = x.heads == 'qk' and 'h_qk' or 'h_v'
 @   local hh = x.heads == 'qk' and 'hq' or 'h'
 @   local T = x.gate and 'float' or 'elem_t'
-  for (int t = 0; t < L; t++) {
+  ${read_only(x) and 'if (chunk != 2) ' or ''}for (int t = 0; t < L; t++) {
     const char *p = (const char *)((const ${T} *)in[${x.idx}] + ((tok0 + t) * ${H} + ${hh}) * ${x.D});
     for (int d = 0; d < (int)(${x.D} * sizeof(${T})); d += 64) __builtin_prefetch(p + d);
   }
@@ -707,7 +732,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk, 1);
 @ if sv then
       chunk_solve(ws, L, Lr, iters);
       if (a->aux_out[0]) {

@@ -181,6 +181,33 @@ static inline void st_row(elem_t *p, const float *s, int n) { for (int i = 0; i 
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
 
+typedef float vt8 __attribute__((vector_size(32), aligned(4), may_alias));
+/* dst (cols x rows, ldd) = src' for src (rows x cols, lds); rows % 8 == 0, cols % 8 == 0: 8 x 8 blocks
+ * transposed in registers (unpack, then 64-bit and 128-bit lane shuffles). */
+static void transpose(float *restrict dst, int ldd, const float *restrict src, int lds, int rows, int cols) {
+  for (int r = 0; r < rows; r += 8)
+    for (int c = 0; c < cols; c += 8) {
+      const float *s = src + r * lds + c;
+      vf8 x[8], t[8], u[8];
+      _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) x[i] = *(const vt8 *)(s + i * lds);
+      _Pragma("GCC unroll 4") for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+      }
+      _Pragma("GCC unroll 2") for (int i = 0; i < 8; i += 4) {
+        u[i] = __builtin_shufflevector(t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 1] = __builtin_shufflevector(t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[i + 2] = __builtin_shufflevector(t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 3] = __builtin_shufflevector(t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+      }
+      float *d = dst + c * ldd + r;
+      _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) {
+        *(vt8 *)(d + i * ldd) = __builtin_shufflevector(u[i], u[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        *(vt8 *)(d + (i + 4) * ldd) = __builtin_shufflevector(u[i], u[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+      }
+    }
+}
+
 __attribute__((unused)) static float dot(const float *a, const float *b, int n) {
   vf s = vset(0.0f);
   int i = 0;
@@ -231,10 +258,11 @@ static void bind_inputs(float **in, float *ws) {
 }
 
 /* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers (converted once here).
- * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH). */
+ * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH); chunk == 2: only the
+ * inputs the state updates read (the backward's state pass). */
 static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws,
                        int chunk) {
-  { /* q: (T, h_qk, 128) */
+  if (chunk != 2) { /* q: (T, h_qk, 128) */
     const elem_t *src = (const elem_t *)in[0];
     float *dst = ws + WS_IN0;
     for (int t = 0; t < L; t++) {
@@ -279,18 +307,14 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     }
     if (chunk) zero(dst + L * 1, (CH - L) * 1);
   }
-  if (!chunk) return;
-  float *kt = ws + WS_KT;
-  const float *kc = ws + WS_IN1;
-  for (int t0 = 0; t0 < CH; t0 += 8)
-    for (int k = 0; k < KD; k++)
-      _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+  if (chunk) transpose(ws + WS_KT, CH, ws + WS_IN1, KD, CH, KD);
 }
 
 /* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
- * that the hardware prefetchers do not fetch early enough). */
-static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
-  for (int t = 0; t < L; t++) {
+ * that the hardware prefetchers do not fetch early enough); chunk == 2 as in load_chunk. */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, int chunk) {
+  (void)chunk;
+  if (chunk != 2) for (int t = 0; t < L; t++) {
     const char *p = (const char *)((const elem_t *)in[0] + ((tok0 + t) * h_qk + hq) * 128);
     for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
   }
@@ -434,7 +458,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk, 1);
       build_query(ws, L, Lr);
       chunk_prepare(ws, L, Lr, 1);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
@@ -565,8 +589,9 @@ const ssmc_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32 = {
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32
  * Recognized: S: scalar decay + rank-1 erase, write v
- * Chunk 64, chunkwise: the state at every chunk start of one sequence (16384 floats per chunk) lives in the
- * per-thread workspace; every chunk is differentiated with tile products. Gradients are fp32.
+ * Chunk 64, chunkwise: the state at every chunk start of one sequence (24576 floats per chunk, with)
+ * the rows the chunk writes (the WY/UT pseudo-values)) lives in the per-thread workspace; every chunk is
+ * differentiated with tile products. Gradients are fp32.
  * ------------------------------------------------------------------------- */
 enum {
   BW_DIN0 = WS_TOTAL + 0,
@@ -588,24 +613,16 @@ enum {
   BW_DB = WS_TOTAL + 118912,
   BW_ZLD = WS_TOTAL + 118976,
   BW_DZ = WS_TOTAL + 119104,
-  BW_W0 = WS_TOTAL + 135488,
-  BW_WB = WS_TOTAL + 143680,
-  BW_DW = WS_TOTAL + 151872,
-  BW_DWE = WS_TOTAL + 160064,
-  BW_DG = WS_TOTAL + 168256,
-  BW_KE = WS_TOTAL + 172352,
-  BW_DCE = WS_TOTAL + 180544,
-  BW_FIXED = WS_TOTAL + 180608,
-  BW_PER_CHUNK = 16384
+  BW_DW = WS_TOTAL + 135488,
+  BW_DWE = WS_TOTAL + 143680,
+  BW_DG = WS_TOTAL + 151872,
+  BW_KE = WS_TOTAL + 155968,
+  BW_DCE = WS_TOTAL + 164160,
+  BW_FIXED = WS_TOTAL + 164224,
+  BW_PER_CHUNK = 24576,
+  BW_U_AT = 16384
 };
 #define BW_SB 16 /* sub-block of the per-key causal products */
-
-/* dst (cols x rows, ldd) = src' for src (rows x cols, lds); rows % 8 == 0, cols % VW == 0. */
-static void bw_transpose(float *restrict dst, int ldd, const float *restrict src, int lds, int rows, int cols) {
-  for (int r0 = 0; r0 < rows; r0 += 8)
-    for (int c = 0; c < cols; c++)
-      _Pragma("GCC unroll 8") for (int r = r0; r < r0 + 8; r++) dst[c * ldd + r] = src[r * lds + c];
-}
 
 /* a[t][s] = 0 for s > t - strict, rows t < m, in the columns a TRI_OUT product wrote. */
 __attribute__((unused)) static void bw_causal_mask(float *a, int m, int strict) {
@@ -632,6 +649,14 @@ static void bw_bind_din(float **din, float *ws) {
   din[4] = ws + BW_DIN4;
 }
 
+/* Asks for the dY rows of tokens tok0 .. tok0+L-1 ahead of their bw_load_dy. */
+static void bw_prefetch_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)a->dout + ((tok0 + t) * a->h_v + h) * VD);
+    for (int d = 0; d < (int)(VD * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+}
+
 /* dY rows of tokens tok0 .. tok0+L-1 in fp32, (CH, V); rows L .. CH-1 zero. */
 static void bw_load_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h, float *dy) {
   const elem_t *src = (const elem_t *)a->dout;
@@ -640,25 +665,15 @@ static void bw_load_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h, float
 }
 
 
-/* The rows written into the main state, u (CH, V), rows >= Lr zero, and u' (V, CH). With an erase:
- * w0 = kd0 Z0 (the decayed state read along each key), w = c v - e w0, u = ti w (the WY/UT form). */
-static void bw_values(float *ws, const float *z0, int Lr) {
-  const float *vc = ws + WS_IN2, *ew = ws + WS_EW;
-  float *u = ws + BW_U;
-  const float *ee = ws + WS_EE;
-  float *w0 = ws + BW_W0, *wb = ws + BW_WB; /* (CH, V) each */
-  mm(w0, VD, 0.0f, ws + WS_KD0, KD, z0, VD, Lr, VD, KD, FULL);
-  for (int t = 0; t < Lr; t++) {
-    const vf cw = vset(ew[t]), ce = vset(ee[t]);
-    for (int j = 0; j < VD; j += VW) vst(wb + t * VD + j, cw * vld(vc + t * VD + j) - ce * vld(w0 + t * VD + j));
-  }
-  mm(u, VD, 0.0f, ws + WS_TI, CH, wb, VD, Lr, VD, Lr, TRI_RED);
-  zero(u + Lr * VD, (CH - Lr) * VD);
-  bw_transpose(ws + BW_UT, CH, u, VD, CH, VD);
+/* u' (V, CH): the rows written into the main state, transposed (rows >= Lr zero). With an erase they are
+ * the WY/UT pseudo-values the state pass kept (us); else c v. */
+static void bw_values(float *ws, const float *us, int Lr) {
+  (void)Lr;
+  transpose(ws + BW_UT, CH, us, VD, CH, VD);
 }
 
 /* dU = Kdt dZ + A' dY (CH, V), the adjoint of the written rows; with an erase dW = ti' dU and dwe = -e dW.
- * Per token: dv, the write coefficient's gradient and (erase) the w0 part of the erase coefficient's (DCE). */
+ * Per token: dv and the write coefficient's gradient. */
 static void bw_value_grads(float *ws, int L, int Lr) {
   float *du = ws + BW_DU;
   const float *dz = ws + BW_DZ, *dy = ws + BW_DY;
@@ -683,23 +698,18 @@ static void bw_value_grads(float *ws, int L, int Lr) {
     const float dcw = hsum(sw);
     (void)dcw;
     din[4][t_] += dcw * ((1.0f * 1.0f));
-    const float *w0 = ws + BW_W0 + t_ * VD;
-    const vf ce = vset(-ws[WS_EE + t_]);
-    vf se = vset(0.0f);
-    for (int j = 0; j < VD; j += VW) {
-      const vf g = vld(dwt + j);
-      se += vld(w0 + j) * g;
-      vst(dwe + t_ * VD + j, ce * g);
-    }
-    dce[t_] = -hsum(se);
   }
-  for (int t = L; t < Lr; t++) { dce[t] = 0.0f; zero(dwe + t * VD, VD); }
+  for (int t = 0; t < Lr; t++) {
+    const vf ce = vset(-ws[WS_EE + t]);
+    for (int j = 0; j < VD; j += VW) vst(dwe + t * VD + j, ce * vld(dw + t * VD + j));
+    dce[t] = 0.0f;
+  }
 }
 
 /* The intra-chunk products. dA = dY u' (lower, with the decays): dq~ = e^{b_t} (dY Z0') + dA k and
  * dk (column) = dA' q~. With an erase, dAkk = -dW u' (strictly lower, with the decays): with
- * p = (dW u') k, de -= k.p, dk (row) = -e p, dk (column) -= (dW u')' (e k); and kd0 = e^{b_t} k:
- * dk (row) += e^{b_t} (dwe Z0'). */
+ * p = (dW u') k, de = -k.p, dk (row) = -e p, dk (column) -= (dW u')' (e k); and w0 = kd0 Z0 (kd0 = e^{b_t} k)
+ * in w = c v - e w0: with y = dW Z0', de -= kd0.y, dk (row) -= e e^{b_t} y. */
 static void bw_causal_grads(float *ws, int Lr) {
   float *da = ws + BW_DA, *dq = ws + BW_DQ, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
   const float *dy = ws + BW_DY, *ut = ws + BW_UT, *z0t = ws + BW_Z0T, *kc = ws + WS_IN1, *qt = ws + WS_QT;
@@ -727,23 +737,32 @@ static void bw_causal_grads(float *ws, int Lr) {
     dce[t] -= hsum(s);
   }
   mm_at(dkc, KD, 1.0f, dg, CH, ke, KD, Lr, KD, Lr, TRI_UP);
-  mm(tmp, KD, 0.0f, ws + BW_DWE, VD, z0t, KD, Lr, KD, VD, FULL);
-  for (int t = 0; t < Lr; t++)
+  mm(tmp, KD, 0.0f, ws + BW_DW, VD, z0t, KD, Lr, KD, VD, FULL);
+  const float *kd0 = ws + WS_KD0;
+  for (int t = 0; t < Lr; t++) {
+    vf s = vset(0.0f);
     for (int k = 0; k < KD; k += VW) {
-      const vf e = vset(ws[WS_EB + t]);
-      vst(dkr + t * KD + k, vld(dkr + t * KD + k) + e * vld(tmp + t * KD + k));
+      const vf e = vset(-ee[t] * ws[WS_EB + t]);
+      const vf y = vld(tmp + t * KD + k);
+      s += vld(kd0 + t * KD + k) * y;
+      vst(dkr + t * KD + k, vld(dkr + t * KD + k) + e * y);
     }
+    dce[t] -= hsum(s);
+  }
 }
 
 /* Through the chunk-end state Z_L = e^{b_L} Z0 + Kdt' u: dk (column) += e^{b_L - b_s} (dZ u')', the decay's
  * chunk-end term zld = rows of Z_L . dZ; then dZ becomes the adjoint of Z0: e^{b_L} dZ + qd' dY (- kd0' e dW). */
 static void bw_state_grads(float *ws, const float *zl, int Lr) {
-  float *dz = ws + BW_DZ, *tmpt = ws + BW_TMPT, *dkc = ws + BW_DKC;
+  float *dz = ws + BW_DZ, *tmpt = ws + BW_TMPT, *tmp = ws + BW_TMP, *dkc = ws + BW_DKC;
+  const int Lv = (Lr + 7) / 8 * 8;
   mm(tmpt, CH, 0.0f, dz, VD, ws + BW_UT, CH, KD, CH, VD, FULL); /* (K, CH) */
-  for (int s = 0; s < Lr; s++) {
-    const float e = ws[WS_ES + s];
-    for (int k = 0; k < KD; k++) dkc[s * KD + k] += e * tmpt[k * CH + s];
-  }
+  transpose(tmp, KD, tmpt, CH, KD, Lv);                        /* (CH, K) */
+  for (int s = 0; s < Lr; s++)
+    for (int k = 0; k < KD; k += VW) {
+      const vf e = vset(ws[WS_ES + s]);
+      vst(dkc + s * KD + k, vld(dkc + s * KD + k) + e * vld(tmp + s * KD + k));
+    }
   for (int k = 0; k < KD; k++) ws[BW_ZLD + k] = dot(zl + k * VD, dz + k * VD, VD);
   mm_at(dz, VD, ws[WS_ZDEC], ws + WS_QD, KD, ws + BW_DY, VD, KD, VD, Lr, FULL);
   mm_at(dz, VD, 1.0f, ws + WS_KD0, KD, ws + BW_DWE, VD, KD, VD, Lr, FULL);
@@ -802,8 +821,8 @@ static void bw_input_grads(float *ws, int L) {
  * (chunk_prepare) and dY rows are in ws; z0 (K, V) is the state at the chunk start, zl at its end; DZ, the
  * adjoint of zl on entry, becomes the adjoint of z0. Input gradients go into the DIN buffers (and DX). */
 static void bw_main(float *ws, const float *z0, const float *zl, int L, int Lr) {
-  bw_transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
-  bw_values(ws, z0, Lr);
+  transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
+  bw_values(ws, z0 + BW_U_AT, Lr);
   bw_value_grads(ws, L, Lr);
   bw_causal_grads(ws, Lr);
   bw_state_grads(ws, zl, Lr);
@@ -819,10 +838,16 @@ static void bw_state_pass(const ssmc_bwd_args *a, int64_t t0, int64_t T, int h, 
     for (int j = 0; j < VD; j += VW) vst(zs + k * VD + j, vld(ws + WS_Z + k * VD + j));
   for (int64_t c = 0; c < nch; c++) {
     const int L = (int)(T - c * CH < CH ? T - c * CH : CH), Lr = (L + MR - 1) / MR * MR;
-    load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 1);
-    if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk);
+    load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 2);
+    if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk, 2);
     chunk_prepare(ws, L, Lr, 0);
-    for (int v0 = 0; v0 < VD; v0 += BV) chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
+    for (int v0 = 0; v0 < VD; v0 += BV) {
+      chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
+      float *us = zs + c * BW_PER_CHUNK + BW_U_AT + v0; /* the pseudo-values of this tile (CH, BV) */
+      for (int t = 0; t < Lr; t++)
+        for (int j = 0; j < BV; j += VW) vst(us + t * VD + j, vld(ws + WS_U + t * BV + j));
+    }
+    zero(zs + c * BW_PER_CHUNK + BW_U_AT + Lr * VD, (CH - Lr) * VD);
     float *zn = zs + (c + 1) * BW_PER_CHUNK;
     for (int k = 0; k < KD; k++)
       for (int j = 0; j < VD; j += VW) vst(zn + k * VD + j, vld(ws + WS_Z + k * VD + j));
@@ -837,6 +862,10 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   const int64_t tok0 = t0 + c * CH;
   (void)iters;
   load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens */
+    prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
+    bw_prefetch_dy(a, tok0 - CH, CH, h);
+  }
   build_query(ws, L, Lr);
   chunk_prepare(ws, L, Lr, 1);
   bw_load_dy(a, tok0, L, h, ws + BW_DY);
@@ -850,23 +879,23 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
     const float *s = ws + BW_DIN0;
     for (int t = 0; t < L; t++) {
       float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
-      if (first) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-      else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
+      if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
     }
   }
   if (a->din[1]) { /* k: (T, a->h_qk, 128) */
     const float *s = ws + BW_DIN1;
     for (int t = 0; t < L; t++) {
       float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
-      if (first) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-      else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
+      if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
     }
   }
   if (a->din[2]) { /* v: (T, a->h_v, 128) */
     const float *s = ws + BW_DIN2;
     for (int t = 0; t < L; t++) {
       float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
-      for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
+      for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
     }
   }
   if (a->din[3]) { /* g: (T, a->h_v, 1) */

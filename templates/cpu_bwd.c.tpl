@@ -40,15 +40,15 @@
 @ if sv then alloc('XS', C * K); alloc('DX', C * K); alloc('GS', C * K); alloc('GH', C * K); alloc('HX', C * K)
 @   alloc('QV', C * K); alloc('XE', C * K); alloc('KR', C * K); alloc('MX', C * C); alloc('MG', C * C); alloc('NM', C * C)
 @   alloc('RR', C); alloc('CN', C); alloc('DHB', C); alloc('NH', C); alloc('DH', K * K); alloc('MT', K * K) end
-@ local per = K * V + (sv and K * K or 0) + (m.delta and C * V or 0)
-@ local u_at = K * V + (sv and K * K or 0) -- a chunk's written rows u (CH, V), after its start state
+@ local per = K * V + (sv and K * K or 0) + (m.delta and C * V + C * C or 0)
+@ local u_at = K * V + (sv and K * K or 0) -- a chunk's written rows u (CH, V), after its start state, then ti (CH, CH)
 
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ${P.name}
  * Recognized: ${P.summary}
  * Chunk ${C}, chunkwise: the state at every chunk start of one sequence (${per} floats per chunk${m.delta and ', with' or ''})
 @ if m.delta then
- * the rows the chunk writes (the WY/UT pseudo-values)) lives in the per-thread workspace; every chunk is
+ * the rows the chunk writes (the WY/UT pseudo-values) and its (I + Akk)^{-1}) lives in the per-thread workspace; every chunk is
 @ else
  * lives in the per-thread workspace; every chunk is
 @ end
@@ -60,7 +60,8 @@ enum {
 @ end
   BW_FIXED = WS_TOTAL + ${fix},
   BW_PER_CHUNK = ${per},
-  BW_U_AT = ${u_at}
+  BW_U_AT = ${u_at},
+  BW_TI_AT = ${u_at + C * V}
 };
 #define BW_SB 16 /* sub-block of the per-key causal products */
 
@@ -565,6 +566,9 @@ static void bw_state_pass(const ssmc_bwd_args *a, int64_t t0, int64_t T, int h, 
     load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 2);
     if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk, 2);
     chunk_prepare(ws, L, Lr, 0);
+@ if m.delta then
+    for (int i = 0; i < Lr * CH; i += VW) vst(zs + c * BW_PER_CHUNK + BW_TI_AT + i, vld(ws + WS_TI + i));
+@ end
     for (int v0 = 0; v0 < VD; v0 += BV) {
       chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
 @ if m.delta then
@@ -595,9 +599,11 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   const int64_t tok0 = t0 + c * CH;
   (void)iters;
   load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-  if (c > 0) { /* the previous chunk, visited next: full, CH tokens */
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens; its stored start state (and the rest) */
     prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
     bw_prefetch_dy(a, tok0 - CH, CH, h);
+    const char *p = (const char *)(zs + (c - 1) * BW_PER_CHUNK);
+    for (int64_t i = 0; i < (int64_t)BW_PER_CHUNK * 4; i += 64) __builtin_prefetch(p + i);
   }
 @ if sv then
   for (int i = 0; i < KD * KD; i += VW) vst(ws + WS_HF + i, vld(zs + c * BW_PER_CHUNK + KD * VD + i));
@@ -615,7 +621,12 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   zero(ws + BW_DX, CH * KD);
 @ end
   build_query(ws, L, Lr);
-  chunk_prepare(ws, L, Lr, 1);
+@ if m.delta then
+  for (int i = 0; i < Lr * CH; i += VW) vst(ws + WS_TI + i, vld(zs + c * BW_PER_CHUNK + BW_TI_AT + i));
+  chunk_prepare(ws, L, Lr, PREP_READ | PREP_HAVE_TI);
+@ else
+  chunk_prepare(ws, L, Lr, PREP_READ);
+@ end
   bw_load_dy(a, tok0, L, h, ws + BW_DY);
 @ for _, x in ipairs(P.inputs) do
   zero(ws + BW_DIN${x.idx}, CH * ${x.D});

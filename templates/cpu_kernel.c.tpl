@@ -552,11 +552,13 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
 }
 @ end
 
+enum { PREP_READ = 1, PREP_HAVE_TI = 2 };
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
- * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only when `read`: the readout's), kdt = k' e^{b_L - b_s};
- * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}.
- * Rows >= Lr are never read. */
-static void chunk_prepare(float *ws, int L, int Lr, int read) {
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only with PREP_READ: the readout's), kdt = k' e^{b_L - b_s};
+ * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} (unless PREP_HAVE_TI: already in
+ * place) and kd0 = k e^{b_t}. Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr, int flags) {
+  const int read = flags & PREP_READ;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
@@ -599,8 +601,10 @@ static void chunk_prepare(float *ws, int L, int Lr, int read) {
   if (read) diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
 @   if m.delta then
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
-  diag_causal(akk, kc, kc, b, gk, eg, qr, kr, Lr, 1, ee);
-  tri_inverse(ws + WS_TI, akk, Lr);
+  if (!(flags & PREP_HAVE_TI)) {
+    diag_causal(akk, kc, kc, b, gk, eg, qr, kr, Lr, 1, ee);
+    tri_inverse(ws + WS_TI, akk, Lr);
+  }
   for (int t = 0; t < Lr; t++)
     for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * vexp(vld(b + t * KD + k)));
 @   end
@@ -629,9 +633,11 @@ static void chunk_prepare(float *ws, int L, int Lr, int read) {
     for (int s = 0; s < CH; s += VW) vst(kdt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
 @   if m.delta then
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
-  mm(akk, CH, 0.0f, kc, KD, kt, CH, Lr, CH, KD, TRI_OUT);
-  decay_mask(akk, b, ee, Lr, 1);
-  tri_inverse(ws + WS_TI, akk, Lr);
+  if (!(flags & PREP_HAVE_TI)) {
+    mm(akk, CH, 0.0f, kc, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+    decay_mask(akk, b, ee, Lr, 1);
+    tri_inverse(ws + WS_TI, akk, Lr);
+  }
   for (int t = 0; t < Lr; t++) {
     const vf e = vset(eb[t]);
     for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * e);
@@ -742,7 +748,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
       }
 @ end
       build_query(ws, L, Lr);
-      chunk_prepare(ws, L, Lr, 1);
+      chunk_prepare(ws, L, Lr, PREP_READ);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[${m.state}])

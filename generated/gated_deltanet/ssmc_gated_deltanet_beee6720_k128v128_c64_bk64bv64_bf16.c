@@ -376,11 +376,13 @@ static void build_query(float *ws, int L, int Lr) {
 }
 
 
+enum { PREP_READ = 1, PREP_HAVE_TI = 2 };
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
- * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only when `read`: the readout's), kdt = k' e^{b_L - b_s};
- * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}.
- * Rows >= Lr are never read. */
-static void chunk_prepare(float *ws, int L, int Lr, int read) {
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only with PREP_READ: the readout's), kdt = k' e^{b_L - b_s};
+ * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} (unless PREP_HAVE_TI: already in
+ * place) and kd0 = k e^{b_t}. Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr, int flags) {
+  const int read = flags & PREP_READ;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
@@ -416,9 +418,11 @@ static void chunk_prepare(float *ws, int L, int Lr, int read) {
   for (int k = 0; k < KD; k++)
     for (int s = 0; s < CH; s += VW) vst(kdt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
-  mm(akk, CH, 0.0f, kc, KD, kt, CH, Lr, CH, KD, TRI_OUT);
-  decay_mask(akk, b, ee, Lr, 1);
-  tri_inverse(ws + WS_TI, akk, Lr);
+  if (!(flags & PREP_HAVE_TI)) {
+    mm(akk, CH, 0.0f, kc, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+    decay_mask(akk, b, ee, Lr, 1);
+    tri_inverse(ws + WS_TI, akk, Lr);
+  }
   for (int t = 0; t < Lr; t++) {
     const vf e = vset(eb[t]);
     for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * e);
@@ -482,7 +486,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
       if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk, 1);
       build_query(ws, L, Lr);
-      chunk_prepare(ws, L, Lr, 1);
+      chunk_prepare(ws, L, Lr, PREP_READ);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[0])
@@ -611,8 +615,8 @@ const ssmc_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16 = {
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16
  * Recognized: S: scalar decay + rank-1 erase, write v
- * Chunk 64, chunkwise: the state at every chunk start of one sequence (24576 floats per chunk, with)
- * the rows the chunk writes (the WY/UT pseudo-values)) lives in the per-thread workspace; every chunk is
+ * Chunk 64, chunkwise: the state at every chunk start of one sequence (28672 floats per chunk, with)
+ * the rows the chunk writes (the WY/UT pseudo-values) and its (I + Akk)^{-1}) lives in the per-thread workspace; every chunk is
  * differentiated with tile products. Gradients are fp32.
  * ------------------------------------------------------------------------- */
 enum {
@@ -641,8 +645,9 @@ enum {
   BW_KE = WS_TOTAL + 155968,
   BW_DCE = WS_TOTAL + 164160,
   BW_FIXED = WS_TOTAL + 164224,
-  BW_PER_CHUNK = 24576,
-  BW_U_AT = 16384
+  BW_PER_CHUNK = 28672,
+  BW_U_AT = 16384,
+  BW_TI_AT = 24576
 };
 #define BW_SB 16 /* sub-block of the per-key causal products */
 
@@ -863,6 +868,7 @@ static void bw_state_pass(const ssmc_bwd_args *a, int64_t t0, int64_t T, int h, 
     load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 2);
     if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk, 2);
     chunk_prepare(ws, L, Lr, 0);
+    for (int i = 0; i < Lr * CH; i += VW) vst(zs + c * BW_PER_CHUNK + BW_TI_AT + i, vld(ws + WS_TI + i));
     for (int v0 = 0; v0 < VD; v0 += BV) {
       chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
       float *us = zs + c * BW_PER_CHUNK + BW_U_AT + v0; /* the pseudo-values of this tile (CH, BV) */
@@ -884,12 +890,15 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   const int64_t tok0 = t0 + c * CH;
   (void)iters;
   load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-  if (c > 0) { /* the previous chunk, visited next: full, CH tokens */
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens; its stored start state (and the rest) */
     prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
     bw_prefetch_dy(a, tok0 - CH, CH, h);
+    const char *p = (const char *)(zs + (c - 1) * BW_PER_CHUNK);
+    for (int64_t i = 0; i < (int64_t)BW_PER_CHUNK * 4; i += 64) __builtin_prefetch(p + i);
   }
   build_query(ws, L, Lr);
-  chunk_prepare(ws, L, Lr, 1);
+  for (int i = 0; i < Lr * CH; i += VW) vst(ws + WS_TI + i, vld(zs + c * BW_PER_CHUNK + BW_TI_AT + i));
+  chunk_prepare(ws, L, Lr, PREP_READ | PREP_HAVE_TI);
   bw_load_dy(a, tok0, L, h, ws + BW_DY);
   zero(ws + BW_DIN0, CH * 128);
   zero(ws + BW_DIN1, CH * 128);

@@ -335,11 +335,13 @@ static void build_query(float *ws, int L, int Lr) {
 }
 
 
+enum { PREP_READ = 1, PREP_HAVE_TI = 2 };
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
- * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only when `read`: the readout's), kdt = k' e^{b_L - b_s};
- * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}.
- * Rows >= Lr are never read. */
-static void chunk_prepare(float *ws, int L, int Lr, int read) {
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only with PREP_READ: the readout's), kdt = k' e^{b_L - b_s};
+ * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} (unless PREP_HAVE_TI: already in
+ * place) and kd0 = k e^{b_t}. Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr, int flags) {
+  const int read = flags & PREP_READ;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
@@ -428,7 +430,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
       if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk, 1);
       build_query(ws, L, Lr);
-      chunk_prepare(ws, L, Lr, 1);
+      chunk_prepare(ws, L, Lr, PREP_READ);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[0])
@@ -573,7 +575,8 @@ enum {
   BW_DZ = WS_TOTAL + 119040,
   BW_FIXED = WS_TOTAL + 135424,
   BW_PER_CHUNK = 16384,
-  BW_U_AT = 16384
+  BW_U_AT = 16384,
+  BW_TI_AT = 24576
 };
 #define BW_SB 16 /* sub-block of the per-key causal products */
 
@@ -780,12 +783,14 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   const int64_t tok0 = t0 + c * CH;
   (void)iters;
   load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-  if (c > 0) { /* the previous chunk, visited next: full, CH tokens */
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens; its stored start state (and the rest) */
     prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
     bw_prefetch_dy(a, tok0 - CH, CH, h);
+    const char *p = (const char *)(zs + (c - 1) * BW_PER_CHUNK);
+    for (int64_t i = 0; i < (int64_t)BW_PER_CHUNK * 4; i += 64) __builtin_prefetch(p + i);
   }
   build_query(ws, L, Lr);
-  chunk_prepare(ws, L, Lr, 1);
+  chunk_prepare(ws, L, Lr, PREP_READ);
   bw_load_dy(a, tok0, L, h, ws + BW_DY);
   zero(ws + BW_DIN0, CH * 128);
   zero(ws + BW_DIN1, CH * 128);

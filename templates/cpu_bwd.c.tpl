@@ -458,7 +458,7 @@ static void bw_solve(float *ws, const float *hl, int L, int Lr, int iters) {
   float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
   bind_inputs(in, ws);
   bw_bind_din(din, ws);
-  const float *xs = ws + BW_XS, *kc = ws + WS_IN${sv.key}, *kt = ws + WS_KT, *hb = ws + WS_HB, *hw = ws + WS_HW;
+  const float *xs = ws + BW_XS, *kc = ws + WS_IN${sv.key}, *kt = ws + WS_KTS, *hb = ws + WS_HB, *hw = ws + WS_HW;
   const float *et = ws + WS_ET, *nrm = ws + WS_NRM, *step = ws + WS_STEP, *hf = ws + WS_HF;
   float *gs = ws + BW_GS, *gh = ws + BW_GH, *hx = ws + BW_HX, *cn = ws + BW_CN, *dhb = ws + BW_DHB, *rr = ws + BW_RR;
   float *qv = ws + BW_QV, *tmp = ws + BW_TMP, *dh = ws + BW_DH;

@@ -1,7 +1,8 @@
 /* tests: the CPU backward kernels beyond the oracle rows of t_kernels.c —
  * the backward reads the forward's saved x or recomputes it (same result),
  * it does not depend on the thread count, it writes every gradient element,
- * and a user spec compiled in-process (examples/my_ssm.yaml) has one too. */
+ * and user specs compiled in-process (examples/my_ssm.yaml and tests/fixtures/specs/bwd_*.yaml:
+ * structures the built-ins do not have) have one too, equal to the oracle's gradients. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -119,9 +120,14 @@ START_TEST(threads_do_not_matter) {
 }
 END_TEST
 
-static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures/specs/bwd_exotic.yaml"};
+static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures/specs/bwd_exotic.yaml",
+                                         "tests/fixtures/specs/bwd_kv_query.yaml",
+                                         "tests/fixtures/specs/bwd_diag_delta.yaml",
+                                         "tests/fixtures/specs/bwd_solve_key.yaml"};
 
-/* Compiled in-process; bwd_exotic's coefficients use exp, log, sqrt, quotients and two scalar inputs. */
+/* Compiled in-process; bwd_exotic's coefficients use exp, log, sqrt, quotients and two scalar inputs;
+ * bwd_kv_query: K != V, a two-term query; bwd_diag_delta: per-key decays with an erase at small dims;
+ * bwd_solve_key: a solve state with its own key and gate, lambda with a constant part. */
 START_TEST(jit_user_spec_backward) {
   fixture fx;
   load(&fx, user_specs[_i], 1);
@@ -147,7 +153,7 @@ Suite *bwd_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, gka_saved_x_or_recomputed);
   tcase_add_test(tc, threads_do_not_matter);
-  tcase_add_loop_test(tc, jit_user_spec_backward, 0, 2);
+  tcase_add_loop_test(tc, jit_user_spec_backward, 0, 5);
   suite_add_tcase(s, tc);
   return s;
 }

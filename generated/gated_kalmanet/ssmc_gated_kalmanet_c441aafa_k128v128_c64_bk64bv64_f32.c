@@ -50,6 +50,7 @@ enum {
   WS_LAM = 148736,
   WS_ET = 148800,
   WS_KWT = 148864,
+  WS_KTS = WS_KT, /* the solve's key, transposed (K, CH) */
   WS_TOTAL = 157056
 };
 
@@ -384,7 +385,7 @@ static void solve_coefs(float *ws, int L) {
 /* solve_norms: md (CH, CH) = e^{hb_t - hb_s} hw_s for s <= t, g = (k k') lower part, ||H_t||_F (nrm) and the
  * Chebyshev constants of every token (lam, step, rho2). */
 static void solve_norms(float *ws, int L, int Lr) {
-  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KT, *g = ws + WS_G;
+  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *g = ws + WS_G;
   float *hb = ws + WS_HB, *hw = ws + WS_HW, *nrm = ws + WS_NRM, *md = ws + WS_MD, *et = ws + WS_ET;
   for (int t = 0; t < Lr; t++)
     for (int s = 0; s < CH; s++) md[t * CH + s] = hw[s];
@@ -414,7 +415,7 @@ static void solve_norms(float *ws, int L, int Lr) {
 
 /* p_t = H_t x_t for every token (rows < Lr): e^{hb_t} H0 x_t + sum_{s<=t} md[t][s] (x_t . k_s) k_s. */
 static void solve_apply(float *ws, const float *x, float *p, int Lr) {
-  const float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KT, *md = ws + WS_MD, *et = ws + WS_ET;
+  const float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *md = ws + WS_MD, *et = ws + WS_ET;
   float *ax = ws + WS_AX;
   mm(p, KD, 0.0f, x, KD, hf, KD, Lr, KD, KD, FULL);
   mm(ax, CH, 0.0f, x, KD, kt, CH, Lr, CH, KD, TRI_OUT);
@@ -461,7 +462,7 @@ static void solve_cheb(float *ws, const float *rhs, float *xo, int Lr, int iters
 
 /* H at the chunk end into HF: e^{hb_L} H0 + sum_s e^{hb_L - hb_s} hw_s k_s k_s' (after solve_coefs). */
 static void solve_advance(float *ws, int Lr) {
-  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KT, *hb = ws + WS_HB, *hw = ws + WS_HW;
+  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *hb = ws + WS_HB, *hw = ws + WS_HW;
   float *kwt = ws + WS_KWT, *es = ws + WS_ES, hl = hb[CH - 1];
   for (int s = 0; s < CH; s += VW) vst(es + s, vld(hw + s) * vexp(vset(hl) - vld(hb + s)));
   for (int k = 0; k < KD; k++)
@@ -1058,7 +1059,7 @@ static void bw_solve(float *ws, const float *hl, int L, int Lr, int iters) {
   float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
   bind_inputs(in, ws);
   bw_bind_din(din, ws);
-  const float *xs = ws + BW_XS, *kc = ws + WS_IN1, *kt = ws + WS_KT, *hb = ws + WS_HB, *hw = ws + WS_HW;
+  const float *xs = ws + BW_XS, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *hb = ws + WS_HB, *hw = ws + WS_HW;
   const float *et = ws + WS_ET, *nrm = ws + WS_NRM, *step = ws + WS_STEP, *hf = ws + WS_HF;
   float *gs = ws + BW_GS, *gh = ws + BW_GH, *hx = ws + BW_HX, *cn = ws + BW_CN, *dhb = ws + BW_DHB, *rr = ws + BW_RR;
   float *qv = ws + BW_QV, *tmp = ws + BW_TMP, *dh = ws + BW_DH;

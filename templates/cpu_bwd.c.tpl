@@ -34,7 +34,7 @@
 @ alloc('DY', C * V); alloc('U', C * V); alloc('UT', V * C); alloc('DU', C * V); alloc('Z0T', V * K)
 @ alloc('DA', C * C); alloc('DQ', C * K); alloc('DKR', C * K); alloc('DKC', C * K); alloc('TMP', C * K)
 @ alloc('TMPT', K * C); alloc('DB', diag and C * K or C); alloc('ZLD', K); alloc('DZ', K * V)
-@ if diag then alloc('EBK', C * K); alloc('ESK', C * K); alloc('EGK', C * K); alloc('XR', C * K); alloc('TB', 16 * K) end
+@ if diag then alloc('XR', C * K); alloc('TB', 16 * K) end
 @ if m.delta then alloc('DW', C * V); alloc('DWE', C * V); alloc('DG', C * C)
 @   alloc('KE', C * K); alloc('DCE', C) end
 @ if sv then alloc('XS', C * K); alloc('DX', C * K); alloc('GS', C * K); alloc('GH', C * K); alloc('HX', C * K)
@@ -104,23 +104,30 @@ static void bw_load_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h, float
 }
 
 @ if diag then
-/* out[t] += sum_{s<=t} M[t][s] (x_s (.) e^{b_t - b_s}) for rows t < m; b (CH, K) the per-key cumulative log
- * decays, M (CH, CH) lower triangular. Left of the diagonal SB-block of rows [i, i+SB), one product through the
- * reference point r = b_{i-1}: x_s e^{r - b_s} and e^{b_t - r}, both <= 1; inside it pair by pair, the decay
- * carried from s to s - 1 by eg_s = e^{g_s} <= 1. */
+/* out[t] += sum_{s<=t} M[t][s] (x_s (.) e^{b_t - b_s}) for rows t < m with per-key decays (eg = e^{g} per token
+ * and key, WS_EG), M (CH, CH) lower triangular. Left of the diagonal SB-block of rows [i, i+SB), one product
+ * through the reference point r = b_{i-1}: x_s e^{r - b_s} and e^{b_t - r}, both <= 1, running products of eg
+ * away from r; inside the block pair by pair, the decay carried from s to s - 1 by eg_s. */
 static void bw_diag_lo(float *out, const float *M, const float *x, float *ws, int m) {
-  const float *b = ws + WS_B, *eg = ws + BW_EGK;
+  const float *eg = ws + WS_EG;
   float *xr = ws + BW_XR, *tb = ws + BW_TB;
   for (int i = 0; i < m; i += BW_SB) {
     const int ie = i + BW_SB < m ? i + BW_SB : m;
     if (i > 0) {
-      const float *r = b + (i - 1) * KD;
-      for (int s = 0; s < i; s++)
-        for (int k = 0; k < KD; k += VW) vst(xr + s * KD + k, vld(x + s * KD + k) * vexp(vld(r + k) - vld(b + s * KD + k)));
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = i - 1; s >= 0; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(xr + s * KD + k * VW, vld(x + s * KD + k * VW) * f[k]);
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
       mm(tb, KD, 0.0f, M + i * CH, CH, xr, KD, ie - i, KD, i, FULL);
-      for (int t = i; t < ie; t++)
-        for (int k = 0; k < KD; k += VW)
-          vst(out + t * KD + k, vld(out + t * KD + k) + vexp(vld(b + t * KD + k) - vld(r + k)) * vld(tb + (t - i) * KD + k));
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = i; t < ie; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(out + t * KD + k * VW, vld(out + t * KD + k * VW) + f[k] * vld(tb + (t - i) * KD + k * VW));
+        }
     }
     for (int t = i; t < ie; t++) {
       vf acc[KD / VW], f[KD / VW];
@@ -141,18 +148,25 @@ static void bw_diag_lo(float *out, const float *M, const float *x, float *ws, in
 /* out[s] += sum_{t>=s} M[t][s] (x_t (.) e^{b_t - b_s}) for rows s < m: the transposed form of bw_diag_lo, below
  * the diagonal block of rows [j, j+SB) through r = b_{j+SB-1}. */
 static void bw_diag_up(float *out, const float *M, const float *x, float *ws, int m) {
-  const float *b = ws + WS_B, *eg = ws + BW_EGK;
+  const float *eg = ws + WS_EG;
   float *xr = ws + BW_XR, *tb = ws + BW_TB;
   for (int j = 0; j < m; j += BW_SB) {
     const int je = j + BW_SB < m ? j + BW_SB : m;
     if (je < m) {
-      const float *r = b + (je - 1) * KD;
-      for (int t = je; t < m; t++)
-        for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(r + k)));
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = je; t < m; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(xr + t * KD + k * VW, vld(x + t * KD + k * VW) * f[k]);
+        }
       mm_at(tb, KD, 0.0f, M + je * CH + j, CH, xr + je * KD, KD, je - j, KD, m - je, FULL);
-      for (int s = j; s < je; s++)
-        for (int k = 0; k < KD; k += VW)
-          vst(out + s * KD + k, vld(out + s * KD + k) + vexp(vld(r + k) - vld(b + s * KD + k)) * vld(tb + (s - j) * KD + k));
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = je - 1; s >= j; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(out + s * KD + k * VW, vld(out + s * KD + k * VW) + f[k] * vld(tb + (s - j) * KD + k * VW));
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
     }
     for (int s = j; s < je; s++) {
       vf acc[KD / VW], f[KD / VW];
@@ -168,16 +182,6 @@ static void bw_diag_up(float *out, const float *M, const float *x, float *ws, in
       _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) vst(out + s * KD + k * VW, vld(out + s * KD + k * VW) + acc[k]);
     }
   }
-}
-
-/* e^{b_t}, e^{b_L - b_t} and e^{g_t} per key, (CH, K) each. */
-static void bw_diag_factors(float *ws) {
-  const float *b = ws + WS_B, *bl = ws + WS_B + (CH - 1) * KD;
-  float *esk = ws + BW_ESK;
-  exps(ws + BW_EBK, b, CH * KD);
-  exps(ws + BW_EGK, ws + WS_IN${m.diag_in}, CH * KD);
-  for (int t = 0; t < CH; t++)
-    for (int k = 0; k < KD; k += VW) vst(esk + t * KD + k, vexp(vld(bl + k) - vld(b + t * KD + k)));
 }
 @ end
 
@@ -256,7 +260,7 @@ static void bw_causal_grads(float *ws, int Lr) {
   mm(da, CH, 0.0f, dy, VD, ut, CH, Lr, CH, VD, TRI_OUT); /* (CH, CH) */
   mm(dq, KD, 0.0f, dy, VD, z0t, KD, Lr, KD, VD, FULL);   /* (CH, K) */
 @ if diag then
-  const float *ebk = ws + BW_EBK;
+  const float *ebk = ws + WS_EB;
   bw_causal_mask(da, Lr, 0);
   for (int t = 0; t < Lr; t++)
     for (int k = 0; k < KD; k += VW) vst(dq + t * KD + k, vld(dq + t * KD + k) * vld(ebk + t * KD + k));
@@ -329,7 +333,7 @@ static void bw_state_grads(float *ws, const float *zl, int Lr) {
   for (int s = 0; s < Lr; s++)
     for (int k = 0; k < KD; k += VW) {
 @ if diag then
-      const vf e = vld(ws + BW_ESK + s * KD + k);
+      const vf e = vld(ws + WS_ES + s * KD + k);
 @ else
       const vf e = vset(ws[WS_ES + s]);
 @ end
@@ -430,9 +434,6 @@ static void bw_input_grads(float *ws, int L) {
  * (chunk_prepare) and dY rows are in ws; z0 (K, V) is the state at the chunk start, zl at its end; DZ, the
  * adjoint of zl on entry, becomes the adjoint of z0. Input gradients go into the DIN buffers (and DX). */
 static void bw_main(float *ws, const float *z0, const float *zl, int L, int Lr) {
-@ if diag then
-  bw_diag_factors(ws);
-@ end
   transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
   bw_values(ws, z0 + BW_U_AT, Lr);
   bw_value_grads(ws, L, Lr);

@@ -23,9 +23,9 @@
 @ for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, C * x.D) end
 @ alloc('Z', K * V); alloc('QT', C * K); alloc('KT', K * C); alloc('A', C * C); alloc('QD', C * K)
 @ alloc('KDT', K * C); alloc('U', C * BV); alloc('Y', C * BV); alloc('B', m.decay == 'diag' and C * K or C)
-@ alloc('EB', C); alloc('ES', C); alloc('ZDEC', K); alloc('EW', C); alloc('EE', C); alloc('DV', 2 * V)
+@ alloc('EB', m.decay == 'diag' and C * K or C); alloc('ES', m.decay == 'diag' and C * K or C); alloc('ZDEC', K); alloc('EW', C); alloc('EE', C); alloc('DV', 2 * V)
 @ if m.delta then alloc('AKK', C * C); alloc('TI', C * C); alloc('KD0', C * K); alloc('W0', C * BV) end
-@ if m.decay == 'diag' then alloc('QR', C * K); alloc('KR', C * K); alloc('EG', C * K) end
+@ if m.decay == 'diag' then alloc('QR', C * K); alloc('KR', C * K); alloc('EG', C * K); alloc('YS', 16 * K) end
 @ if sv then alloc('HF', K * K); alloc('X', C * K); alloc('XP', C * K); alloc('XN', C * K); alloc('P', C * K)
 @   alloc('AX', C * C); alloc('G', C * C); alloc('MD', C * C); alloc('HB', C); alloc('HW', C); alloc('NRM', C)
 @   alloc('STEP', C); alloc('RHO2', C); alloc('OM', C); alloc('LAM', C); alloc('ET', C); alloc('KWT', K * C) end
@@ -101,6 +101,12 @@ static inline vf vexp(vf x) {
   vf p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666679f + r * (0.00833333377f + r * 0.00138888892f)))));
   vi e = (__builtin_convertvector(n, vi) + 127) << 23;
   return vsel(live, p * (vf)e);
+}
+
+/* f e, flushed to 0 below 2^-100: running products of decays (e <= 1) never reach the slow denormals. */
+__attribute__((unused)) static inline vf vdecay(vf f, vf e) {
+  const vf p = f * e;
+  return vsel(p > vset(7.88860905e-31f), p);
 }
 
 /* y[i] = e^{x[i]} for i < n, n % VW == 0. */
@@ -495,24 +501,30 @@ static void build_query(float *ws, int L, int Lr) {
 
 @ if m.decay == 'diag' then
 #define SB 16 /* sub-block of the per-key causal products */
-/* c[t][s] = rs_t sum_k x_t,k y_s,k e^{b_t,k - b_s,k} for s <= t - strict, 0 for t - strict < s < CH; rows t < m.
- * Below the diagonal sub-blocks, a product through the reference point r = b at the s-block's last token:
- * (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1, so nothing overflows. In a diagonal sub-block
- * the decay is carried from s to s - 1 by the per-token factor eg_s = e^{g_s} <= 1. */
-static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *g, float *eg,
-                        float *xr, float *yt, int m, int strict, const float *rs) {
+/* c[t][s] = rs_t sum_k x_t,k y_s,k e^{b_t,k - b_s,k} for s <= t - strict, 0 for t - strict < s < CH; rows t < m;
+ * eg = e^{g} per token and key. Below the diagonal sub-blocks, a product through the reference point r = b at
+ * the s-block's last token: (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1 (running products of eg),
+ * so nothing overflows. In a diagonal sub-block the decay is carried from s to s - 1 by eg_s <= 1. */
+static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *eg, float *xr,
+                        float *yt, float *ys, int m, int strict, const float *rs) {
   for (int t = 0; t < m; t++) zero(c + t * CH, CH);
   for (int j = 0; j < m; j += SB) {
     const int je = j + SB;
-    const float *r = b + (je - 1) * KD;
-    for (int s = j; s < je; s++) {
-      float tmp[KD];
-      for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(r + k) - vld(b + s * KD + k)));
-      for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
-    }
-    if (je < m) {
-      for (int t = je; t < m; t++)
-        for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(r + k)));
+    if (je < m) { /* the factors through r = b_{je-1}: running products of e^{g} away from it */
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = je - 1; s >= j; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(ys + (s - j) * KD + k * VW, vld(y + s * KD + k * VW) * f[k]);
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
+      transpose(yt, SB, ys, KD, SB, KD);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = je; t < m; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(xr + t * KD + k * VW, vld(x + t * KD + k * VW) * f[k]);
+        }
       mm(c + je * CH + j, CH, 0.0f, xr + je * KD, KD, yt, SB, m - je, SB, KD, FULL);
     }
     /* the diagonal block through its middle token's reference point, when every key's decay over the
@@ -526,11 +538,9 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
     for (int l = 0; l < VW; l++) far |= spread[l] > 60.0f;
     if (!far) {
       const int mb = m - j < SB ? m - j : SB;
-      for (int s = j; s < je; s++) {
-        float tmp[KD];
-        for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
-        for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
-      }
+      for (int s = j; s < je; s++)
+        for (int k = 0; k < KD; k += VW) vst(ys + (s - j) * KD + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
+      transpose(yt, SB, ys, KD, SB, KD);
       for (int t = j; t < j + mb; t++)
         for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(rm + k)));
       mm(c + j * CH + j, CH, 0.0f, xr + j * KD, KD, yt, SB, mb, SB, KD, FULL);
@@ -538,7 +548,6 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
         for (int s = t + 1 - strict; s < je; s++) c[t * CH + s] = 0.0f;
       continue;
     }
-    exps(eg + j * KD, g + j * KD, SB * KD); /* rows >= L: e^0 */
     for (int t = j; t < je && t < m; t++) {
       vf xv[KD / VW], f[KD / VW];
       _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) { xv[k] = vld(x + t * KD + k * VW); f[k] = vset(1.0f); }
@@ -595,26 +604,33 @@ static void chunk_prepare(float *ws, int L, int Lr, int flags) {
       vst(b + t * KD + k, acc);
     }
   }
-  const float *bl = b + (CH - 1) * KD;
-  exps(zdec, bl, KD);
-  float *eg = ws + WS_EG; /* e^{g}, filled by diag_causal for the sub-blocks it takes pair by pair */
+  /* eg = e^{g}; eb = e^{b_t} and es = e^{b_L - b_s} as running products of eg (each <= 1) */
+  float *eg = ws + WS_EG, *eb = ws + WS_EB, *es = ws + WS_ES;
+  exps(eg, gk, CH * KD); /* rows >= L: e^0 */
+  for (int k = 0; k < KD; k += VW) {
+    vf f = vset(1.0f);
+    for (int t = 0; t < CH; t++) { f = vdecay(f, vld(eg + t * KD + k)); vst(eb + t * KD + k, f); }
+    f = vset(1.0f);
+    for (int s = CH - 1; s >= 0; s--) { vst(es + s * KD + k, f); f = vdecay(f, vld(eg + s * KD + k)); }
+  }
+  for (int k = 0; k < KD; k += VW) vst(zdec + k, vld(eb + (CH - 1) * KD + k));
   /* causal products with per-key decays, 16-token sub-blocks: below the diagonal block through the
    * block's own reference point r (b at its last token): (q_t e^{b_t - r}) . (k_s e^{r - b_s}), both <= 1 */
   float *qr = ws + WS_QR, *kr = ws + WS_KR;
   if (read)
     for (int t = 0; t < Lr; t++)
-      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
+      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vld(eb + t * KD + k));
   for (int s = 0; s < CH; s++) /* kdt in row form here, (CH, K): the state update reads it transposed */
-    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
-  if (read) diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
+    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vld(es + s * KD + k));
+  if (read) diag_causal(a, qt, kc, b, eg, qr, kr, ws + WS_YS, Lr, 0, 0);
 @   if m.delta then
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
   if (!(flags & PREP_HAVE_TI)) {
-    diag_causal(akk, kc, kc, b, gk, eg, qr, kr, Lr, 1, ee);
+    diag_causal(akk, kc, kc, b, eg, qr, kr, ws + WS_YS, Lr, 1, ee);
     tri_inverse(ws + WS_TI, akk, Lr);
   }
   for (int t = 0; t < Lr; t++)
-    for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * vexp(vld(b + t * KD + k)));
+    for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * vld(eb + t * KD + k));
 @   end
 @ else
   float acc = 0.0f;

@@ -26,15 +26,16 @@ enum {
   WS_Y = 90112,
   WS_B = 94208,
   WS_EB = 102400,
-  WS_ES = 102464,
-  WS_ZDEC = 102528,
-  WS_EW = 102656,
-  WS_EE = 102720,
-  WS_DV = 102784,
-  WS_QR = 103040,
-  WS_KR = 111232,
-  WS_EG = 119424,
-  WS_TOTAL = 127616
+  WS_ES = 110592,
+  WS_ZDEC = 118784,
+  WS_EW = 118912,
+  WS_EE = 118976,
+  WS_DV = 119040,
+  WS_QR = 119296,
+  WS_KR = 127488,
+  WS_EG = 135680,
+  WS_YS = 143872,
+  WS_TOTAL = 145920
 };
 
 #if defined(__AVX512F__)
@@ -84,6 +85,12 @@ static inline vf vexp(vf x) {
   vf p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666679f + r * (0.00833333377f + r * 0.00138888892f)))));
   vi e = (__builtin_convertvector(n, vi) + 127) << 23;
   return vsel(live, p * (vf)e);
+}
+
+/* f e, flushed to 0 below 2^-100: running products of decays (e <= 1) never reach the slow denormals. */
+__attribute__((unused)) static inline vf vdecay(vf f, vf e) {
+  const vf p = f * e;
+  return vsel(p > vset(7.88860905e-31f), p);
 }
 
 /* y[i] = e^{x[i]} for i < n, n % VW == 0. */
@@ -338,24 +345,30 @@ static void build_query(float *ws, int L, int Lr) {
 }
 
 #define SB 16 /* sub-block of the per-key causal products */
-/* c[t][s] = rs_t sum_k x_t,k y_s,k e^{b_t,k - b_s,k} for s <= t - strict, 0 for t - strict < s < CH; rows t < m.
- * Below the diagonal sub-blocks, a product through the reference point r = b at the s-block's last token:
- * (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1, so nothing overflows. In a diagonal sub-block
- * the decay is carried from s to s - 1 by the per-token factor eg_s = e^{g_s} <= 1. */
-static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *g, float *eg,
-                        float *xr, float *yt, int m, int strict, const float *rs) {
+/* c[t][s] = rs_t sum_k x_t,k y_s,k e^{b_t,k - b_s,k} for s <= t - strict, 0 for t - strict < s < CH; rows t < m;
+ * eg = e^{g} per token and key. Below the diagonal sub-blocks, a product through the reference point r = b at
+ * the s-block's last token: (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1 (running products of eg),
+ * so nothing overflows. In a diagonal sub-block the decay is carried from s to s - 1 by eg_s <= 1. */
+static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *eg, float *xr,
+                        float *yt, float *ys, int m, int strict, const float *rs) {
   for (int t = 0; t < m; t++) zero(c + t * CH, CH);
   for (int j = 0; j < m; j += SB) {
     const int je = j + SB;
-    const float *r = b + (je - 1) * KD;
-    for (int s = j; s < je; s++) {
-      float tmp[KD];
-      for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(r + k) - vld(b + s * KD + k)));
-      for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
-    }
-    if (je < m) {
-      for (int t = je; t < m; t++)
-        for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(r + k)));
+    if (je < m) { /* the factors through r = b_{je-1}: running products of e^{g} away from it */
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = je - 1; s >= j; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(ys + (s - j) * KD + k * VW, vld(y + s * KD + k * VW) * f[k]);
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
+      transpose(yt, SB, ys, KD, SB, KD);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = je; t < m; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(xr + t * KD + k * VW, vld(x + t * KD + k * VW) * f[k]);
+        }
       mm(c + je * CH + j, CH, 0.0f, xr + je * KD, KD, yt, SB, m - je, SB, KD, FULL);
     }
     /* the diagonal block through its middle token's reference point, when every key's decay over the
@@ -369,11 +382,9 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
     for (int l = 0; l < VW; l++) far |= spread[l] > 60.0f;
     if (!far) {
       const int mb = m - j < SB ? m - j : SB;
-      for (int s = j; s < je; s++) {
-        float tmp[KD];
-        for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
-        for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
-      }
+      for (int s = j; s < je; s++)
+        for (int k = 0; k < KD; k += VW) vst(ys + (s - j) * KD + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
+      transpose(yt, SB, ys, KD, SB, KD);
       for (int t = j; t < j + mb; t++)
         for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(rm + k)));
       mm(c + j * CH + j, CH, 0.0f, xr + j * KD, KD, yt, SB, mb, SB, KD, FULL);
@@ -381,7 +392,6 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
         for (int s = t + 1 - strict; s < je; s++) c[t * CH + s] = 0.0f;
       continue;
     }
-    exps(eg + j * KD, g + j * KD, SB * KD); /* rows >= L: e^0 */
     for (int t = j; t < je && t < m; t++) {
       vf xv[KD / VW], f[KD / VW];
       _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) { xv[k] = vld(x + t * KD + k * VW); f[k] = vset(1.0f); }
@@ -432,18 +442,25 @@ static void chunk_prepare(float *ws, int L, int Lr, int flags) {
       vst(b + t * KD + k, acc);
     }
   }
-  const float *bl = b + (CH - 1) * KD;
-  exps(zdec, bl, KD);
-  float *eg = ws + WS_EG; /* e^{g}, filled by diag_causal for the sub-blocks it takes pair by pair */
+  /* eg = e^{g}; eb = e^{b_t} and es = e^{b_L - b_s} as running products of eg (each <= 1) */
+  float *eg = ws + WS_EG, *eb = ws + WS_EB, *es = ws + WS_ES;
+  exps(eg, gk, CH * KD); /* rows >= L: e^0 */
+  for (int k = 0; k < KD; k += VW) {
+    vf f = vset(1.0f);
+    for (int t = 0; t < CH; t++) { f = vdecay(f, vld(eg + t * KD + k)); vst(eb + t * KD + k, f); }
+    f = vset(1.0f);
+    for (int s = CH - 1; s >= 0; s--) { vst(es + s * KD + k, f); f = vdecay(f, vld(eg + s * KD + k)); }
+  }
+  for (int k = 0; k < KD; k += VW) vst(zdec + k, vld(eb + (CH - 1) * KD + k));
   /* causal products with per-key decays, 16-token sub-blocks: below the diagonal block through the
    * block's own reference point r (b at its last token): (q_t e^{b_t - r}) . (k_s e^{r - b_s}), both <= 1 */
   float *qr = ws + WS_QR, *kr = ws + WS_KR;
   if (read)
     for (int t = 0; t < Lr; t++)
-      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
+      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vld(eb + t * KD + k));
   for (int s = 0; s < CH; s++) /* kdt in row form here, (CH, K): the state update reads it transposed */
-    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
-  if (read) diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
+    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vld(es + s * KD + k));
+  if (read) diag_causal(a, qt, kc, b, eg, qr, kr, ws + WS_YS, Lr, 0, 0);
 }
 
 /* One value tile [v0, v0 + BV) of a chunk: output rows (none when out is NULL) and the state update. */
@@ -645,12 +662,9 @@ enum {
   BW_DB = WS_TOTAL + 126976,
   BW_ZLD = WS_TOTAL + 135168,
   BW_DZ = WS_TOTAL + 135296,
-  BW_EBK = WS_TOTAL + 151680,
-  BW_ESK = WS_TOTAL + 159872,
-  BW_EGK = WS_TOTAL + 168064,
-  BW_XR = WS_TOTAL + 176256,
-  BW_TB = WS_TOTAL + 184448,
-  BW_FIXED = WS_TOTAL + 186496,
+  BW_XR = WS_TOTAL + 151680,
+  BW_TB = WS_TOTAL + 159872,
+  BW_FIXED = WS_TOTAL + 161920,
   BW_PER_CHUNK = 16384,
   BW_U_AT = 16384,
   BW_TI_AT = 24576
@@ -696,23 +710,30 @@ static void bw_load_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h, float
   zero(dy + L * VD, (CH - L) * VD);
 }
 
-/* out[t] += sum_{s<=t} M[t][s] (x_s (.) e^{b_t - b_s}) for rows t < m; b (CH, K) the per-key cumulative log
- * decays, M (CH, CH) lower triangular. Left of the diagonal SB-block of rows [i, i+SB), one product through the
- * reference point r = b_{i-1}: x_s e^{r - b_s} and e^{b_t - r}, both <= 1; inside it pair by pair, the decay
- * carried from s to s - 1 by eg_s = e^{g_s} <= 1. */
+/* out[t] += sum_{s<=t} M[t][s] (x_s (.) e^{b_t - b_s}) for rows t < m with per-key decays (eg = e^{g} per token
+ * and key, WS_EG), M (CH, CH) lower triangular. Left of the diagonal SB-block of rows [i, i+SB), one product
+ * through the reference point r = b_{i-1}: x_s e^{r - b_s} and e^{b_t - r}, both <= 1, running products of eg
+ * away from r; inside the block pair by pair, the decay carried from s to s - 1 by eg_s. */
 static void bw_diag_lo(float *out, const float *M, const float *x, float *ws, int m) {
-  const float *b = ws + WS_B, *eg = ws + BW_EGK;
+  const float *eg = ws + WS_EG;
   float *xr = ws + BW_XR, *tb = ws + BW_TB;
   for (int i = 0; i < m; i += BW_SB) {
     const int ie = i + BW_SB < m ? i + BW_SB : m;
     if (i > 0) {
-      const float *r = b + (i - 1) * KD;
-      for (int s = 0; s < i; s++)
-        for (int k = 0; k < KD; k += VW) vst(xr + s * KD + k, vld(x + s * KD + k) * vexp(vld(r + k) - vld(b + s * KD + k)));
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = i - 1; s >= 0; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(xr + s * KD + k * VW, vld(x + s * KD + k * VW) * f[k]);
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
       mm(tb, KD, 0.0f, M + i * CH, CH, xr, KD, ie - i, KD, i, FULL);
-      for (int t = i; t < ie; t++)
-        for (int k = 0; k < KD; k += VW)
-          vst(out + t * KD + k, vld(out + t * KD + k) + vexp(vld(b + t * KD + k) - vld(r + k)) * vld(tb + (t - i) * KD + k));
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = i; t < ie; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(out + t * KD + k * VW, vld(out + t * KD + k * VW) + f[k] * vld(tb + (t - i) * KD + k * VW));
+        }
     }
     for (int t = i; t < ie; t++) {
       vf acc[KD / VW], f[KD / VW];
@@ -733,18 +754,25 @@ static void bw_diag_lo(float *out, const float *M, const float *x, float *ws, in
 /* out[s] += sum_{t>=s} M[t][s] (x_t (.) e^{b_t - b_s}) for rows s < m: the transposed form of bw_diag_lo, below
  * the diagonal block of rows [j, j+SB) through r = b_{j+SB-1}. */
 static void bw_diag_up(float *out, const float *M, const float *x, float *ws, int m) {
-  const float *b = ws + WS_B, *eg = ws + BW_EGK;
+  const float *eg = ws + WS_EG;
   float *xr = ws + BW_XR, *tb = ws + BW_TB;
   for (int j = 0; j < m; j += BW_SB) {
     const int je = j + BW_SB < m ? j + BW_SB : m;
     if (je < m) {
-      const float *r = b + (je - 1) * KD;
-      for (int t = je; t < m; t++)
-        for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(r + k)));
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = je; t < m; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(xr + t * KD + k * VW, vld(x + t * KD + k * VW) * f[k]);
+        }
       mm_at(tb, KD, 0.0f, M + je * CH + j, CH, xr + je * KD, KD, je - j, KD, m - je, FULL);
-      for (int s = j; s < je; s++)
-        for (int k = 0; k < KD; k += VW)
-          vst(out + s * KD + k, vld(out + s * KD + k) + vexp(vld(r + k) - vld(b + s * KD + k)) * vld(tb + (s - j) * KD + k));
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = je - 1; s >= j; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(out + s * KD + k * VW, vld(out + s * KD + k * VW) + f[k] * vld(tb + (s - j) * KD + k * VW));
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
     }
     for (int s = j; s < je; s++) {
       vf acc[KD / VW], f[KD / VW];
@@ -760,16 +788,6 @@ static void bw_diag_up(float *out, const float *M, const float *x, float *ws, in
       _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) vst(out + s * KD + k * VW, vld(out + s * KD + k * VW) + acc[k]);
     }
   }
-}
-
-/* e^{b_t}, e^{b_L - b_t} and e^{g_t} per key, (CH, K) each. */
-static void bw_diag_factors(float *ws) {
-  const float *b = ws + WS_B, *bl = ws + WS_B + (CH - 1) * KD;
-  float *esk = ws + BW_ESK;
-  exps(ws + BW_EBK, b, CH * KD);
-  exps(ws + BW_EGK, ws + WS_IN3, CH * KD);
-  for (int t = 0; t < CH; t++)
-    for (int k = 0; k < KD; k += VW) vst(esk + t * KD + k, vexp(vld(bl + k) - vld(b + t * KD + k)));
 }
 
 /* u' (V, CH): the rows written into the main state, transposed (rows >= Lr zero). With an erase they are
@@ -822,7 +840,7 @@ static void bw_causal_grads(float *ws, int Lr) {
   const float *dy = ws + BW_DY, *ut = ws + BW_UT, *z0t = ws + BW_Z0T, *kc = ws + WS_IN1, *qt = ws + WS_QT;
   mm(da, CH, 0.0f, dy, VD, ut, CH, Lr, CH, VD, TRI_OUT); /* (CH, CH) */
   mm(dq, KD, 0.0f, dy, VD, z0t, KD, Lr, KD, VD, FULL);   /* (CH, K) */
-  const float *ebk = ws + BW_EBK;
+  const float *ebk = ws + WS_EB;
   bw_causal_mask(da, Lr, 0);
   for (int t = 0; t < Lr; t++)
     for (int k = 0; k < KD; k += VW) vst(dq + t * KD + k, vld(dq + t * KD + k) * vld(ebk + t * KD + k));
@@ -841,7 +859,7 @@ static void bw_state_grads(float *ws, const float *zl, int Lr) {
   transpose(tmp, KD, tmpt, CH, KD, Lv);                        /* (CH, K) */
   for (int s = 0; s < Lr; s++)
     for (int k = 0; k < KD; k += VW) {
-      const vf e = vld(ws + BW_ESK + s * KD + k);
+      const vf e = vld(ws + WS_ES + s * KD + k);
       vst(dkc + s * KD + k, vld(dkc + s * KD + k) + e * vld(tmp + s * KD + k));
     }
   for (int k = 0; k < KD; k++) ws[BW_ZLD + k] = dot(zl + k * VD, dz + k * VD, VD);
@@ -900,7 +918,6 @@ static void bw_input_grads(float *ws, int L) {
  * (chunk_prepare) and dY rows are in ws; z0 (K, V) is the state at the chunk start, zl at its end; DZ, the
  * adjoint of zl on entry, becomes the adjoint of z0. Input gradients go into the DIN buffers (and DX). */
 static void bw_main(float *ws, const float *z0, const float *zl, int L, int Lr) {
-  bw_diag_factors(ws);
   transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
   bw_values(ws, z0 + BW_U_AT, Lr);
   bw_value_grads(ws, L, Lr);

@@ -46,8 +46,11 @@ int bwdb_kernel(const cls_family *f, const ssmc_kernel *k, const bench_opts *o, 
     ds0[i] = calloc(n, sizeof(float));
     for (size_t j = 0; j < n; j++) dso[i][j] = (float)((j * 2654435761u) % 1000) * 1e-3f - 0.5f;
   }
-  for (int i = 0; i < k->n_inputs; i++)
-    din[i] = calloc((size_t)(T * o->H * ssmc_input_len(k, i)), sizeof(float));
+  for (int i = 0; i < k->n_inputs; i++) { /* 64-byte aligned, as a framework's tensors */
+    size_t bytes = (size_t)(T * o->H * ssmc_input_len(k, i)) * sizeof(float);
+    din[i] = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    memset(din[i], 0, bytes);
+  }
   chk_run_fwd(b, k, o->threads, o->iters); /* the forward's x for a solve spec */
   bwdb_ctx c = {b, k, o->threads, o->iters, dy, dso, din, ds0};
   r->bwd_ms = bench_time_blocks(bwdb_run, &c, o->reps, o->threads, &r->bwd_clean);

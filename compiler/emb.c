@@ -221,10 +221,10 @@ int emb_cpu_backward(const cls_family *f, int dtype, int bk, int bv, const char 
 void emb_manifest_lines(const cls_family *f, const char *name, char *buf, size_t n) {
   snprintf(buf, n,
            "  entry %s_bwd (chunkwise backward: gradients of every input and initial state; items (sequence, q/k head))\n"
-           "  backward_workspace %s_bwd_ws(longest sequence) floats per thread: chunk-start states of one sequence,"
-           " per-token states of one chunk (recomputed, never stored globally)\n"
+           "  backward_workspace %s_bwd_ws(longest sequence) floats per thread: the state at every chunk start of one"
+           " sequence%s, one chunk's buffers (recomputed, nothing per token stored)\n"
            "  backward_saved %s\n",
-           name, name,
+           name, name, f->main.delta ? " with the chunk's pseudo-values and (I + Akk)^-1" : "",
            f->has_solve ? "optional: the forward's aux x (T,h_v,K) f32 (aux_in; recomputed by the same Chebyshev when NULL)"
                         : "nothing");
 }

@@ -88,6 +88,18 @@ static void bw_bind_din(float **din, float *ws) {
 @ end
 }
 
+/* n floats (n % VW == 0) from s to p (64-byte aligned) past the caches: a gradient row is written once and not
+ * read again here, so its line is not fetched first (bw_chunk fences after its rows). */
+static inline void bw_stream_row(float *p, const float *s, int n) {
+#if defined(__clang__)
+  for (int d = 0; d < n; d += VW) __builtin_nontemporal_store(vld(s + d), (vf *)(p + d));
+#elif VW == 16
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps512(p + d, vld(s + d));
+#else
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps256(p + d, vld(s + d));
+#endif
+}
+
 /* Asks for the dY rows of tokens tok0 .. tok0+L-1 ahead of their bw_load_dy. */
 static void bw_prefetch_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h) {
   for (int t = 0; t < L; t++) {
@@ -641,13 +653,17 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
 @   local hh = x.heads == 'qk' and 'hq' or 'h'
   if (a->din[${x.idx}]) { /* ${x.name}: (T, ${H}, ${x.D}) */
     const float *s = ws + BW_DIN${x.idx};
+    const int nt = ((uintptr_t)a->din[${x.idx}] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
     for (int t = 0; t < L; t++) {
       float *p = a->din[${x.idx}] + ((tok0 + t) * ${H} + ${hh}) * ${x.D};
 @   if x.D % 16 == 0 and x.heads == 'qk' then
-      if (first) for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(s + t * ${x.D} + d));
+      if (first && nt) bw_stream_row(p, s + t * ${x.D}, ${x.D});
+      else if (first) for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(s + t * ${x.D} + d));
       else for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(p + d) + vld(s + t * ${x.D} + d));
 @   elseif x.D % 16 == 0 then
-      for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(s + t * ${x.D} + d));
+      if (nt) bw_stream_row(p, s + t * ${x.D}, ${x.D});
+      else for (int d = 0; d < ${x.D}; d += VW) vst(p + d, vld(s + t * ${x.D} + d));
 @   elseif x.heads == 'qk' then
       if (first) for (int d = 0; d < ${x.D}; d++) p[d] = s[t * ${x.D} + d];
       else for (int d = 0; d < ${x.D}; d++) p[d] += s[t * ${x.D} + d];
@@ -657,6 +673,7 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
     }
   }
 @ end
+  __builtin_ia32_sfence(); /* the streamed rows before anything later */
   (void)first;
 }
 

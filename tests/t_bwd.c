@@ -120,6 +120,39 @@ START_TEST(threads_do_not_matter) {
 }
 END_TEST
 
+/* Gradient rows are streamed past the caches when the arrays are 64-byte aligned, stored plainly otherwise:
+ * the same values either way (G[0] aligned, G[1] one float off). */
+START_TEST(aligned_or_not) {
+  fixture fx;
+  load(&fx, "dsl/families/gated_deltanet.yaml", 0);
+  const ssmc_kernel *k = fx.bk[0].k; /* f32 */
+  chk_shape sh = {"varlen", 3, {37, 133, 1}, 2, 4, 1};
+  chk_batch *b = chk_batch_new(&fx.g.u[0]->fam, k, &sh, 8);
+  grads G[2];
+  float *keep[2][SPEC_MAX_IO];
+  for (int g = 0; g < 2; g++) {
+    grads_new(&G[g], b, k);
+    for (int i = 0; i < k->n_inputs; i++) {
+      keep[g][i] = G[g].din[i];
+      float *p = aligned_alloc(64, ((size_t)(G[g].nin[i] + 16) * sizeof(float) + 63) & ~(size_t)63);
+      G[g].din[i] = p + g;
+      memcpy(G[g].din[i], keep[g][i], sizeof(float) * (size_t)G[g].nin[i]);
+    }
+    run(b, k, 2, NULL, &G[g], 5);
+  }
+  ck_assert_double_eq(grads_diff(&G[0], &G[1], k), 0.0);
+  for (int g = 0; g < 2; g++) {
+    for (int i = 0; i < k->n_inputs; i++) {
+      free(G[g].din[i] - g);
+      G[g].din[i] = keep[g][i];
+    }
+    grads_free(&G[g]);
+  }
+  chk_batch_free(b);
+  unload(&fx);
+}
+END_TEST
+
 static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures/specs/bwd_exotic.yaml",
                                          "tests/fixtures/specs/bwd_kv_query.yaml",
                                          "tests/fixtures/specs/bwd_diag_delta.yaml",
@@ -153,6 +186,7 @@ Suite *bwd_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, gka_saved_x_or_recomputed);
   tcase_add_test(tc, threads_do_not_matter);
+  tcase_add_test(tc, aligned_or_not);
   tcase_add_loop_test(tc, jit_user_spec_backward, 0, 5);
   suite_add_tcase(s, tc);
   return s;

@@ -660,6 +660,18 @@ static void bw_bind_din(float **din, float *ws) {
   din[4] = ws + BW_DIN4;
 }
 
+/* n floats (n % VW == 0) from s to p (64-byte aligned) past the caches: a gradient row is written once and not
+ * read again here, so its line is not fetched first (bw_chunk fences after its rows). */
+static inline void bw_stream_row(float *p, const float *s, int n) {
+#if defined(__clang__)
+  for (int d = 0; d < n; d += VW) __builtin_nontemporal_store(vld(s + d), (vf *)(p + d));
+#elif VW == 16
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps512(p + d, vld(s + d));
+#else
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps256(p + d, vld(s + d));
+#endif
+}
+
 /* Asks for the dY rows of tokens tok0 .. tok0+L-1 ahead of their bw_load_dy. */
 static void bw_prefetch_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h) {
   for (int t = 0; t < L; t++) {
@@ -892,29 +904,40 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   bw_main(ws, zs + c * BW_PER_CHUNK, zs + (c + 1) * BW_PER_CHUNK, L, Lr);
   if (a->din[0]) { /* q: (T, a->h_qk, 128) */
     const float *s = ws + BW_DIN0;
+    const int nt = ((uintptr_t)a->din[0] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
     for (int t = 0; t < L; t++) {
       float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
-      if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      if (first && nt) bw_stream_row(p, s + t * 128, 128);
+      else if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
       else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
     }
   }
   if (a->din[1]) { /* k: (T, a->h_qk, 128) */
     const float *s = ws + BW_DIN1;
+    const int nt = ((uintptr_t)a->din[1] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
     for (int t = 0; t < L; t++) {
       float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
-      if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      if (first && nt) bw_stream_row(p, s + t * 128, 128);
+      else if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
       else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
     }
   }
   if (a->din[2]) { /* v: (T, a->h_v, 128) */
     const float *s = ws + BW_DIN2;
+    const int nt = ((uintptr_t)a->din[2] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
     for (int t = 0; t < L; t++) {
       float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
-      for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      if (nt) bw_stream_row(p, s + t * 128, 128);
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
     }
   }
   if (a->din[3]) { /* g: (T, a->h_v, 1) */
     const float *s = ws + BW_DIN3;
+    const int nt = ((uintptr_t)a->din[3] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
     for (int t = 0; t < L; t++) {
       float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 1;
       for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
@@ -922,11 +945,14 @@ static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, i
   }
   if (a->din[4]) { /* beta: (T, a->h_v, 1) */
     const float *s = ws + BW_DIN4;
+    const int nt = ((uintptr_t)a->din[4] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
     for (int t = 0; t < L; t++) {
       float *p = a->din[4] + ((tok0 + t) * a->h_v + h) * 1;
       for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
     }
   }
+  __builtin_ia32_sfence(); /* the streamed rows before anything later */
   (void)first;
 }
 

@@ -47,13 +47,11 @@ double bench_flops_per_token(const cls_family *f, int iters) {
   return fl;
 }
 
-typedef void (*bench_fn)(void *ctx);
-
 /* Blocks of `reps` timed calls after a warm-up call; a block is clean when the process had its
  * threads' CPU time (>= 85% of wall x threads) and the CPU pressure stall stayed below 25% of its
  * wall time. Returns the lowest median of up to 3 clean blocks (of at most 10 blocks in all);
  * *clean says how many were clean (0: the lowest median of all, contended). */
-static double time_blocks(bench_fn fn, void *ctx, int reps, int threads, int *clean) {
+double bench_time_blocks(bench_fn fn, void *ctx, int reps, int threads, int *clean) {
   double best_clean = 1e30, best_any = 1e30, t[64];
   if (reps > 64) reps = 64;
   *clean = 0;
@@ -136,7 +134,7 @@ int bench_kernel(const cls_family *f, const ssmc_kernel *k, const bench_opts *o,
     chk_batch_free(b);
     return 0;
   }
-  r->fwd_ms = time_blocks(run_fwd, &fc, o->reps, o->threads, &r->fwd_clean);
+  r->fwd_ms = bench_time_blocks(run_fwd, &fc, o->reps, o->threads, &r->fwd_clean);
   if (o->rec) { /* the recurrent form is slow: one block of 3 */
     double t[3];
     for (int i = 0; i < 3; i++) { double t0 = now_ms(); run_rec(&fc); t[i] = now_ms() - t0; }
@@ -147,7 +145,7 @@ int bench_kernel(const cls_family *f, const ssmc_kernel *k, const bench_opts *o,
   if (o->B > 0) {
     dec_ctx dc;
     dec_setup(&dc, k, o->B, o->H, o->threads, o->iters);
-    r->dec_ms = time_blocks(run_dec, &dc, 5 * o->reps < 64 ? 5 * o->reps : 64, o->threads, &r->dec_clean);
+    r->dec_ms = bench_time_blocks(run_dec, &dc, 5 * o->reps < 64 ? 5 * o->reps : 64, o->threads, &r->dec_clean);
     for (int i = 0; i < k->n_states; i++) r->dec_state_bytes += 2.0 * 4 * o->B * o->H * (double)k->state_size[i];
     dec_free(&dc);
   }

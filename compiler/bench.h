@@ -23,5 +23,10 @@ typedef struct {
  * solve state 2*K*K for its update plus 2*K*K per iteration. */
 double bench_flops_per_token(const cls_family *f, int iters);
 int bench_kernel(const cls_family *f, const ssmc_kernel *k, const bench_opts *o, bench_result *r);
+/* Blocks of `reps` timed calls of fn(ctx) after a warm-up call: the lowest median of up to 3 clean blocks
+ * (the process had its threads' CPU time and the CPU pressure stall stayed low), of at most 10 blocks;
+ * *clean says how many were clean (0: the lowest median of all, contended). */
+typedef void (*bench_fn)(void *ctx);
+double bench_time_blocks(bench_fn fn, void *ctx, int reps, int threads, int *clean);
 
 #endif

@@ -3,7 +3,7 @@
 #include "orc_grad.h"
 #include "orc_rand.h"
 #include "orc_tol.h"
-#include "rt_bwd.h"
+#include "rt_exec.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +54,7 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   a.aux_in[0] = aux;
   a.dout = dy;
   a.iters = iters;
-  return rtb_run_bwd(k, &a, threads);
+  return rt_run_bwd(k, &a, threads);
 }
 
 void chkb_edge_inputs(chk_batch *b, const cls_family *f, const ssmc_kernel *k) {
@@ -191,7 +191,7 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
   }
   for (int i = 0; i < k->n_inputs; i++) {
     nin[i] = T * in_heads(k, sh, i) * ssmc_input_len(k, i);
-    dink[i] = malloc(sizeof(float) * (size_t)(nin[i] + 1));
+    dink[i] = aligned_alloc(64, (sizeof(float) * (size_t)(nin[i] + 1) + 63) & ~(size_t)63); /* as a framework's tensors */
     for (int64_t j = 0; j < nin[i]; j++) dink[i][j] = NAN;
     for (int m = 0; m < 3; m++) dind[m][i] = calloc((size_t)(nin[i] + 1), sizeof(double));
   }

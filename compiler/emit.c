@@ -10,10 +10,7 @@
 
 /* ---------------------------------------------------------------- buffers */
 
-typedef struct { char *p; size_t len, cap; } sb;
-
-static void sb_add(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sb *b, const char *fmt, ...) {
+void emit_add(emit_buf *b, const char *fmt, ...) {
   va_list ap, ap2;
   va_start(ap, fmt);
   va_copy(ap2, ap);
@@ -62,74 +59,78 @@ const char *emit_template(const char *name, diag *d) {
 
 /* ---------------------------------------------------------------- C expressions */
 
-static void c_float(sb *b, double v) {
+void emit_c_float(emit_buf *b, double v) {
   char t[64];
   snprintf(t, sizeof t, "%.9g", v);
   if (!strpbrk(t, ".eEn")) strcat(t, ".0");
-  sb_add(b, "%sf", t);
+  emit_add(b, "%sf", t);
 }
 
-static void c_scalar(sb *b, const layer_spec *s, const ex_node *n) {
+void emit_c_scalar(emit_buf *b, const layer_spec *s, const ex_node *n) {
   switch (n->op) {
-  case EX_NUM: c_float(b, n->num); return;
+  case EX_NUM: emit_c_float(b, n->num); return;
   case EX_SYM:
-    if (n->sym == SYM_CONST) c_float(b, s->cst[n->index].value);
-    else sb_add(b, "in[%d][t_]", n->index);
+    if (n->sym == SYM_CONST) emit_c_float(b, s->cst[n->index].value);
+    else emit_add(b, "in[%d][t_]", n->index);
     return;
   case EX_CALL:
-    sb_add(b, "__builtin_%sf(", n->name);
-    c_scalar(b, s, n->args[0]);
-    sb_add(b, ")");
+    emit_add(b, "__builtin_%sf(", n->name);
+    emit_c_scalar(b, s, n->args[0]);
+    emit_add(b, ")");
     return;
-  case EX_NEG: sb_add(b, "(-"); c_scalar(b, s, n->a); sb_add(b, ")"); return;
+  case EX_NEG: emit_add(b, "(-"); emit_c_scalar(b, s, n->a); emit_add(b, ")"); return;
   default: {
     static const char ops[] = {[EX_ADD] = '+', [EX_SUB] = '-', [EX_MUL] = '*', [EX_DIV] = '/'};
-    sb_add(b, "(");
-    c_scalar(b, s, n->a);
-    sb_add(b, " %c ", ops[n->op]);
-    c_scalar(b, s, n->b);
-    sb_add(b, ")");
+    emit_add(b, "(");
+    emit_c_scalar(b, s, n->a);
+    emit_add(b, " %c ", ops[n->op]);
+    emit_c_scalar(b, s, n->b);
+    emit_add(b, ")");
   }
   }
 }
 
-static void c_coef(sb *b, const layer_spec *s, const ex_term *t) {
-  c_float(b, t->c);
+void emit_c_coef(emit_buf *b, const layer_spec *s, const ex_term *t) {
+  emit_c_float(b, t->c);
   for (int i = 0; i < t->nf; i++) {
-    sb_add(b, t->finv[i] ? " / " : " * ");
-    c_scalar(b, s, t->f[i]);
+    emit_add(b, t->finv[i] ? " / " : " * ");
+    emit_c_scalar(b, s, t->f[i]);
   }
 }
 
-static void lua_str(sb *b, const char *s) {
-  sb_add(b, "\"");
+void emit_lua_str(emit_buf *b, const char *s) {
+  emit_add(b, "\"");
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\') sb_add(b, "\\%c", *s);
-    else if (*s == '\n') sb_add(b, "\\n");
-    else sb_add(b, "%c", *s);
+    if (*s == '"' || *s == '\\') emit_add(b, "\\%c", *s);
+    else if (*s == '\n') emit_add(b, "\\n");
+    else emit_add(b, "%c", *s);
   }
-  sb_add(b, "\"");
+  emit_add(b, "\"");
 }
 
-static void lua_coef(sb *b, const layer_spec *s, const ex_term *t) {
-  sb c = {0};
-  c_coef(&c, s, t);
-  lua_str(b, c.p);
+void emit_c_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) {
+  for (int i = 0; i < st->n_logdecay; i++) {
+    if (i) emit_add(b, " + ");
+    emit_c_scalar(b, s, st->logdecay[i]);
+  }
+  if (st->logc != 0 || !st->n_logdecay) {
+    if (st->n_logdecay) emit_add(b, " + ");
+    emit_c_float(b, st->logc);
+  }
+}
+
+void emit_lua_coef(emit_buf *b, const layer_spec *s, const ex_term *t) {
+  emit_buf c = {0};
+  emit_c_coef(&c, s, t);
+  emit_lua_str(b, c.p);
   free(c.p);
 }
 
-static void lua_logdecay(sb *b, const layer_spec *s, const cls_state *st) {
-  if (st->decay != DECAY_SCALAR) { sb_add(b, "nil"); return; }
-  sb c = {0};
-  for (int i = 0; i < st->n_logdecay; i++) {
-    if (i) sb_add(&c, " + ");
-    c_scalar(&c, s, st->logdecay[i]);
-  }
-  if (st->logc != 0 || !st->n_logdecay) {
-    if (st->n_logdecay) sb_add(&c, " + ");
-    c_float(&c, st->logc);
-  }
-  lua_str(b, c.p);
+void emit_lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) {
+  if (st->decay != DECAY_SCALAR) { emit_add(b, "nil"); return; }
+  emit_buf c = {0};
+  emit_c_logdecay(&c, s, st);
+  emit_lua_str(b, c.p);
   free(c.p);
 }
 
@@ -145,52 +146,52 @@ static int dim_len(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d
 
 static char *build_context(const cls_family *f, int dtype, int bk, int bv, const char *name) {
   const layer_spec *s = f->spec;
-  sb b = {0};
-  sb_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\", version = \"%s\",\n  summary = ", name, s->family,
+  emit_buf b = {0};
+  emit_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\", version = \"%s\",\n  summary = ", name, s->family,
          s->hash, SSMC_VERSION);
-  lua_str(&b, f->summary);
-  sb_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\", rec_below = %d,\n  inputs = {\n", s->K, s->V,
+  emit_lua_str(&b, f->summary);
+  emit_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\", rec_below = %d,\n  inputs = {\n", s->K, s->V,
          s->chunk, bk, bv, dtype ? "bf16" : "f32", cost_rec_below(f));
   for (int i = 0; i < s->n_in; i++) {
     const spec_input *in = &s->in[i];
     /* the same rule as ssmc_input_is_gate / ssmc_input_qk_heads in the ABI header */
     int gate = in->dim == DIM_1 || in->domain == DOM_LOG_DECAY || in->domain == DOM_UNIT;
     int qk = in->dim == DIM_K && !gate;
-    sb_add(&b, "    {idx = %d, name = \"%s\", D = %d, dimsym = %d, heads = \"%s\", gate = %s, domain = %d},\n", i,
+    emit_add(&b, "    {idx = %d, name = \"%s\", D = %d, dimsym = %d, heads = \"%s\", gate = %s, domain = %d},\n", i,
            in->name, dim_len(s, in->dim), (int)in->dim, qk ? "qk" : "v", gate ? "true" : "false", (int)in->domain);
   }
   const cls_state *m = &f->main;
   static const char *const decay[] = {"none", "scalar", "diag"};
-  sb_add(&b, "  },\n  main = {state = %d, decay = \"%s\", logdecay = ", m->state, decay[m->decay]);
-  lua_logdecay(&b, s, m);
-  sb_add(&b, ", diag_in = %d, delta = %s, erase = ", m->diag_in, m->delta ? "true" : "false");
-  if (m->delta) lua_coef(&b, s, &m->erase);
-  else sb_add(&b, "nil");
-  sb_add(&b, ", write = ");
-  lua_coef(&b, s, &m->write);
-  sb_add(&b, ", key = %d, val = %d},\n  q = {\n", m->key_in, m->val_in);
+  emit_add(&b, "  },\n  main = {state = %d, decay = \"%s\", logdecay = ", m->state, decay[m->decay]);
+  emit_lua_logdecay(&b, s, m);
+  emit_add(&b, ", diag_in = %d, delta = %s, erase = ", m->diag_in, m->delta ? "true" : "false");
+  if (m->delta) emit_lua_coef(&b, s, &m->erase);
+  else emit_add(&b, "nil");
+  emit_add(&b, ", write = ");
+  emit_lua_coef(&b, s, &m->write);
+  emit_add(&b, ", key = %d, val = %d},\n  q = {\n", m->key_in, m->val_in);
   for (int i = 0; i < f->n_q; i++) {
-    sb_add(&b, "    {coef = ");
-    lua_coef(&b, s, &f->q[i].coef);
-    if (f->q[i].src_in >= 0) sb_add(&b, ", src = \"%d\"},\n", f->q[i].src_in);
-    else sb_add(&b, ", src = \"X\"},\n");
+    emit_add(&b, "    {coef = ");
+    emit_lua_coef(&b, s, &f->q[i].coef);
+    if (f->q[i].src_in >= 0) emit_add(&b, ", src = \"%d\"},\n", f->q[i].src_in);
+    else emit_add(&b, ", src = \"X\"},\n");
   }
-  sb_add(&b, "  },\n");
+  emit_add(&b, "  },\n");
   if (f->has_solve) {
-    sb_add(&b, "  solve = {state = %d, logdecay = ", f->aux.state);
-    lua_logdecay(&b, s, &f->aux);
-    sb_add(&b, ", write = ");
-    lua_coef(&b, s, &f->aux.write);
-    sb_add(&b, ", key = %d, lam_a = %.17g, lam_b = %.17g, iters = %d, rhs = %d, xname = \"%s\"},\n", f->aux.key_in,
+    emit_add(&b, "  solve = {state = %d, logdecay = ", f->aux.state);
+    emit_lua_logdecay(&b, s, &f->aux);
+    emit_add(&b, ", write = ");
+    emit_lua_coef(&b, s, &f->aux.write);
+    emit_add(&b, ", key = %d, lam_a = %.17g, lam_b = %.17g, iters = %d, rhs = %d, xname = \"%s\"},\n", f->aux.key_in,
            f->lam_a, f->lam_b, f->iters, f->rhs_in, s->rd[f->solve_rd].name);
   }
-  sb_add(&b, "  states = {\n");
+  emit_add(&b, "  states = {\n");
   for (int i = 0; i < s->n_st; i++) {
     const spec_state *st = &s->st[i];
     long size = st->symmetric ? (long)s->K * (s->K + 1) / 2 : (long)dim_len(s, st->rows) * dim_len(s, st->cols);
-    sb_add(&b, "    {name = \"%s\", size = %ld, sym = %s},\n", st->name, size, st->symmetric ? "true" : "false");
+    emit_add(&b, "    {name = \"%s\", size = %ld, sym = %s},\n", st->name, size, st->symmetric ? "true" : "false");
   }
-  sb_add(&b, "  },\n}\n");
+  emit_add(&b, "  },\n}\n");
   return b.p;
 }
 
@@ -280,38 +281,38 @@ int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, e
   return parse_launch(out, d);
 }
 
-static void c_string_literal(sb *b, const char *s, size_t n) {
-  sb_add(b, "\"");
+static void c_string_literal(emit_buf *b, const char *s, size_t n) {
+  emit_add(b, "\"");
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c == '\n') sb_add(b, "\\n\"\n\"");
-    else if (c == '"' || c == '\\') sb_add(b, "\\%c", c);
-    else if (c < 32 || c > 126) sb_add(b, "\\%03o", c);
-    else sb_add(b, "%c", c);
+    if (c == '\n') emit_add(b, "\\n\"\n\"");
+    else if (c == '"' || c == '\\') emit_add(b, "\\%c", c);
+    else if (c < 32 || c > 126) emit_add(b, "\\%03o", c);
+    else emit_add(b, "%c", c);
   }
-  sb_add(b, "\"");
+  emit_add(b, "\"");
 }
 
-static void desc_stage(sb *b, const ssmc_cuda_stage *st) {
+static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
   static const char *const kinds[] = {"SSMC_GRID_ITEMS", "SSMC_GRID_ITEMS_VTILES", "SSMC_GRID_ITEMS_DTILES",
                                       "SSMC_GRID_CHUNKS", "SSMC_GRID_CHUNKS_VTILES"};
-  sb_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
+  emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
 }
 
 char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
-  sb b = {0};
-  if (source_symbol) sb_add(&b, "extern const char %s[];\n", source_symbol);
-  sb_add(&b, "const ssmc_cuda_kernel %s_cuda = {\n  .source = ", k->name);
-  if (source_symbol) sb_add(&b, "%s", source_symbol);
+  emit_buf b = {0};
+  if (source_symbol) emit_add(&b, "extern const char %s[];\n", source_symbol);
+  emit_add(&b, "const ssmc_cuda_kernel %s_cuda = {\n  .source = ", k->name);
+  if (source_symbol) emit_add(&b, "%s", source_symbol);
   else c_string_literal(&b, k->cu_source, k->cu_len);
-  sb_add(&b, ",\n  .n_fwd = %d,\n  .fwd = {", k->cuda.n_fwd);
+  emit_add(&b, ",\n  .n_fwd = %d,\n  .fwd = {", k->cuda.n_fwd);
   for (int i = 0; i < k->cuda.n_fwd; i++) {
-    if (i) sb_add(&b, ", ");
+    if (i) emit_add(&b, ", ");
     desc_stage(&b, &k->cuda.fwd[i]);
   }
-  sb_add(&b, "},\n  .decode = ");
+  emit_add(&b, "},\n  .decode = ");
   desc_stage(&b, &k->cuda.decode);
-  sb_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n  .chunk = %d,\n};\n",
+  emit_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n  .chunk = %d,\n};\n",
          (long long)k->cuda.ws_tok_floats, k->cuda.bv, k->cuda.decode_bv, (long long)k->cuda.ws_chunk_floats,
          k->cuda.chunk);
   return b.p;
@@ -332,8 +333,8 @@ void emit_kernel_free(emit_kernel *k) {
 /* ---------------------------------------------------------------- manifest and table */
 
 char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks, int n) {
-  sb b = {0};
-  sb_add(&b, "# ssmc kernel manifest. Generated by ssmc %s: DO NOT EDIT.\n"
+  emit_buf b = {0};
+  emit_add(&b, "# ssmc kernel manifest. Generated by ssmc %s: DO NOT EDIT.\n"
              "# One block per kernel: identity, shapes, entry points and constraints.\n"
              "# ABI: runtime/ssmc_kernel.h (version %d). Work items are (sequence, value head) pairs.\n",
          SSMC_VERSION, 1);
@@ -341,29 +342,29 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     const cls_family *f = fams[i];
     const layer_spec *s = f->spec;
     const emit_kernel *k = ks[i];
-    sb_add(&b, "\nkernel %s\n  family %s\n  spec_hash %s\n  source %s\n  structure %s\n", k->name, s->family,
+    emit_add(&b, "\nkernel %s\n  family %s\n  spec_hash %s\n  source %s\n  structure %s\n", k->name, s->family,
            s->hash, k->path, f->summary);
-    sb_add(&b, "  dims K=%d V=%d\n  chunk %d\n  tiles bk=%d bv=%d\n  dtype %s (vector inputs, output); gates f32\n",
+    emit_add(&b, "  dims K=%d V=%d\n  chunk %d\n  tiles bk=%d bv=%d\n  dtype %s (vector inputs, output); gates f32\n",
            s->K, s->V, s->chunk, s->bk, s->bv, k->dtype ? "bf16" : "f32");
     for (int j = 0; j < s->n_in; j++)
-      sb_add(&b, "  input %d %s dim=%s domain=%s\n", j, s->in[j].name, ex_dim_name(s->in[j].dim),
+      emit_add(&b, "  input %d %s dim=%s domain=%s\n", j, s->in[j].name, ex_dim_name(s->in[j].dim),
              spec_domain_name(s->in[j].domain));
     for (int j = 0; j < s->n_st; j++)
-      sb_add(&b, "  state %d %s [%s,%s]%s\n", j, s->st[j].name, ex_dim_name(s->st[j].rows),
+      emit_add(&b, "  state %d %s [%s,%s]%s\n", j, s->st[j].name, ex_dim_name(s->st[j].rows),
              ex_dim_name(s->st[j].cols), s->st[j].symmetric ? " symmetric, packed lower triangle" : " stored (K,V)");
-    if (f->has_solve) sb_add(&b, "  aux 0 %s (T,h_v,K) f32\n  iters default %d (runtime argument)\n",
+    if (f->has_solve) emit_add(&b, "  aux 0 %s (T,h_v,K) f32\n  iters default %d (runtime argument)\n",
                              s->rd[f->solve_rd].name, f->iters);
     int rb = cost_rec_below(f);
-    if (rb >= 1 << 30) sb_add(&b, "  cpu_fwd recurrent at every length (cost model, compiler/cost.c)\n");
-    else if (rb > 0) sb_add(&b, "  cpu_fwd recurrent below T=%d, chunkwise from there (cost model, compiler/cost.c)\n", rb);
-    else sb_add(&b, "  cpu_fwd chunkwise at every length\n");
-    sb_add(&b, "  entry %s_fwd (chunkwise forward, cu_seqlens, state in/out)\n"
+    if (rb >= 1 << 30) emit_add(&b, "  cpu_fwd recurrent at every length (cost model, compiler/cost.c)\n");
+    else if (rb > 0) emit_add(&b, "  cpu_fwd recurrent below T=%d, chunkwise from there (cost model, compiler/cost.c)\n", rb);
+    else emit_add(&b, "  cpu_fwd chunkwise at every length\n");
+    emit_add(&b, "  entry %s_fwd (chunkwise forward, cu_seqlens, state in/out)\n"
                "  entry %s_decode (one token per sequence, state slots updated in place)\n",
            k->name, k->name);
     char bl[1024];
     emb_manifest_lines(f, k->name, bl, sizeof bl);
-    sb_add(&b, "%s", bl);
-    sb_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a), chunk %d, value tile %d\n", k->cu_path, k->cuda.chunk, k->cuda.bv);
+    emit_add(&b, "%s", bl);
+    emit_add(&b, "  cuda %s (NVRTC, sm_80 / sm_90a), chunk %d, value tile %d\n", k->cu_path, k->cuda.chunk, k->cuda.bv);
     for (int j = 0; j <= k->cuda.n_fwd; j++) {
       const ssmc_cuda_stage *st = j < k->cuda.n_fwd ? &k->cuda.fwd[j] : &k->cuda.decode;
       char grid[48] = "(N*h_v)";
@@ -371,39 +372,39 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       else if (st->grid == SSMC_GRID_CHUNKS_VTILES) snprintf(grid, sizeof grid, "(chunks, h_v, V/%d)", k->cuda.bv);
       else if (st->grid != SSMC_GRID_ITEMS)
         snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES ? k->cuda.bv : k->cuda.decode_bv);
-      sb_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
+      emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
     }
     if (k->cuda.ws_tok_floats || k->cuda.ws_chunk_floats)
-      sb_add(&b, "  cuda_workspace %lld floats per token and value head, %lld per chunk and value head\n",
+      emit_add(&b, "  cuda_workspace %lld floats per token and value head, %lld per chunk and value head\n",
              (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats);
-    sb_add(&b, "  constraints h_v %% h_qk == 0; states fp32\n");
+    emit_add(&b, "  constraints h_v %% h_qk == 0; states fp32\n");
   }
   return b.p;
 }
 
 char *emit_table(const emit_kernel *const *ks, int n) {
-  sb b = {0};
-  sb_add(&b, "/* Generated by ssmc %s. DO NOT EDIT.\n * The table of built-in kernels, compiled into the ssmc library. */\n"
+  emit_buf b = {0};
+  emit_add(&b, "/* Generated by ssmc %s. DO NOT EDIT.\n * The table of built-in kernels, compiled into the ssmc library. */\n"
              "#include \"ssmc_kernel.h\"\n\n",
          SSMC_VERSION);
-  for (int i = 0; i < n; i++) sb_add(&b, "extern const ssmc_kernel %s;\n", ks[i]->name);
-  sb_add(&b, "\nconst ssmc_kernel *const ssmc_builtin_kernels[] = {\n");
-  for (int i = 0; i < n; i++) sb_add(&b, "  &%s,\n", ks[i]->name);
-  sb_add(&b, "  0,\n};\n\n/* The CUDA module of each kernel: its source is the embedded generated .cu file. */\n");
+  for (int i = 0; i < n; i++) emit_add(&b, "extern const ssmc_kernel %s;\n", ks[i]->name);
+  emit_add(&b, "\nconst ssmc_kernel *const ssmc_builtin_kernels[] = {\n");
+  for (int i = 0; i < n; i++) emit_add(&b, "  &%s,\n", ks[i]->name);
+  emit_add(&b, "  0,\n};\n\n/* The CUDA module of each kernel: its source is the embedded generated .cu file. */\n");
   for (int i = 0; i < n; i++) {
     char sym[200];
     snprintf(sym, sizeof sym, "ssmc_cu_%s", ks[i]->name);
     char *desc = emit_cuda_desc(ks[i], sym);
-    sb_add(&b, "%s", desc);
+    emit_add(&b, "%s", desc);
     free(desc);
   }
-  sb_add(&b, "\n/* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */\n"
+  emit_add(&b, "\n/* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */\n"
              "const char *const ssmc_builtin_source_hashes[] = {\n");
   for (int i = 0; i < n; i++) {
     char h[17];
     emit_kernel_hash(ks[i], h);
-    sb_add(&b, "  \"%s\",\n", h);
+    emit_add(&b, "  \"%s\",\n", h);
   }
-  sb_add(&b, "  0,\n};\n");
+  emit_add(&b, "  0,\n};\n");
   return b.p;
 }

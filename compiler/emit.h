@@ -23,6 +23,22 @@ typedef struct {
   char cu_entries[SSMC_MAX_STAGES + 1][192];
 } emit_kernel;
 
+/* A growable text buffer (every emitter writes through it); p is malloc'd. */
+typedef struct { char *p; size_t len, cap; } emit_buf;
+void emit_add(emit_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* C text of scalar spec expressions, as the templates' coefficient strings (the one printer of the
+ * emitters): a float literal (%.9g, always with a '.', suffix f), an expression of scalar inputs read as
+ * in[i][t_], a coefficient term c * prod f_i^(+-1), a scalar log decay (logc + its sum of expressions). */
+void emit_c_float(emit_buf *b, double v);
+void emit_c_scalar(emit_buf *b, const layer_spec *s, const ex_node *n);
+void emit_c_coef(emit_buf *b, const layer_spec *s, const ex_term *t);
+void emit_c_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st);
+/* The same as Lua string literals of a template's parameter table (a log decay: nil unless scalar). */
+void emit_lua_str(emit_buf *b, const char *s);
+void emit_lua_coef(emit_buf *b, const layer_spec *s, const ex_term *t);
+void emit_lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st);
+
 /* Template text: from the binary, or from a folder (for template work). */
 void emit_set_template_dir(const char *dir);
 const char *emit_template(const char *name, diag *d);

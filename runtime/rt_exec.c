@@ -27,12 +27,15 @@ typedef struct {
   const ssmc_kernel *k;
   const ssmc_fwd_args *fa;
   const ssmc_decode_args *da;
+  const ssmc_bwd_args *ba;
+  int64_t ws_floats; /* per worker */
 } rt_job;
 
 static void rt_items(void *ctx, int64_t b, int64_t e, int worker) {
   rt_job *j = ctx;
   float *ws = (float *)(rt_ws + rt_ws_bytes * (size_t)worker);
   if (j->fa) j->k->fwd(j->fa, b, e, ws);
+  else if (j->ba) j->k->bwd(j->ba, b, e, ws);
   else j->k->decode(j->da, b, e, ws);
 }
 
@@ -59,7 +62,7 @@ static int rt_ready(int n, size_t bytes) {
 static int rt_run(rt_job *j, int64_t n_items, int64_t grain, int nthreads) {
   if (nthreads < 1) nthreads = 1;
   if (nthreads > n_items) nthreads = (int)(n_items > 0 ? n_items : 1);
-  size_t ws_bytes = ((size_t)j->k->ws_floats * sizeof(float) + 63) & ~(size_t)63;
+  size_t ws_bytes = ((size_t)j->ws_floats * sizeof(float) + 63) & ~(size_t)63;
   if (ws_bytes == 0) ws_bytes = 64;
   pthread_mutex_lock(&rt_mu);
   int rc = rt_ready(nthreads, ws_bytes);
@@ -83,7 +86,7 @@ int rt_run_fwd(const ssmc_kernel *k, const ssmc_fwd_args *a, int nthreads) {
   s.v_parts = rt_fwd_v_parts(k, items, nthreads);
   const char *rb = getenv("SSMC_REC_BELOW"); /* measuring the cost model: force the form */
   if (rb && *rb && !s.rec_below) s.rec_below = atoi(rb) ? atoi(rb) : -1;
-  rt_job j = {.k = k, .fa = &s};
+  rt_job j = {.k = k, .fa = &s, .ws_floats = k->ws_floats};
   return rt_run(&j, items * s.v_parts, 1, nthreads);
 }
 
@@ -92,6 +95,18 @@ int rt_run_decode(const ssmc_kernel *k, const ssmc_decode_args *a, int nthreads)
   if (n < 4) nthreads = 1; /* a few heads: waking a worker costs more than the work */
   /* decode items are small: hand them out in groups */
   int64_t grain = n / (4 * (nthreads > 0 ? nthreads : 1));
-  rt_job j = {.k = k, .da = a};
+  rt_job j = {.k = k, .da = a, .ws_floats = k->ws_floats};
   return rt_run(&j, n, grain > 0 ? grain : 1, nthreads);
+}
+
+int rt_run_bwd(const ssmc_kernel *k, const ssmc_bwd_args *a, int nthreads) {
+  if (!k->bwd || !k->bwd_ws_floats) return -1;
+  int64_t maxlen = a->t_len;
+  if (a->cu_seqlens) {
+    maxlen = 0;
+    for (int n = 0; n < a->n_seqs; n++)
+      if (a->cu_seqlens[n + 1] - a->cu_seqlens[n] > maxlen) maxlen = a->cu_seqlens[n + 1] - a->cu_seqlens[n];
+  }
+  rt_job j = {.k = k, .ba = a, .ws_floats = k->bwd_ws_floats(maxlen)};
+  return rt_run(&j, (int64_t)a->n_seqs * a->h_qk, 1, nthreads);
 }

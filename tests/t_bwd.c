@@ -1,7 +1,8 @@
 /* tests: the CPU backward kernels beyond the oracle rows of t_kernels.c —
  * the backward reads the forward's saved x or recomputes it (same result),
  * it does not depend on the thread count, it writes every gradient element,
- * and a user spec compiled in-process (examples/my_ssm.yaml) has one too. */
+ * and user specs compiled in-process (examples/my_ssm.yaml and tests/fixtures/specs/bwd_*.yaml:
+ * structures the built-ins do not have) have one too, equal to the oracle's gradients. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -119,9 +120,47 @@ START_TEST(threads_do_not_matter) {
 }
 END_TEST
 
-static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures/specs/bwd_exotic.yaml"};
+/* Gradient rows are streamed past the caches when the arrays are 64-byte aligned, stored plainly otherwise:
+ * the same values either way (G[0] aligned, G[1] one float off). */
+START_TEST(aligned_or_not) {
+  fixture fx;
+  load(&fx, "dsl/families/gated_deltanet.yaml", 0);
+  const ssmc_kernel *k = fx.bk[0].k; /* f32 */
+  chk_shape sh = {"varlen", 3, {37, 133, 1}, 2, 4, 1};
+  chk_batch *b = chk_batch_new(&fx.g.u[0]->fam, k, &sh, 8);
+  grads G[2];
+  float *keep[2][SPEC_MAX_IO];
+  for (int g = 0; g < 2; g++) {
+    grads_new(&G[g], b, k);
+    for (int i = 0; i < k->n_inputs; i++) {
+      keep[g][i] = G[g].din[i];
+      float *p = aligned_alloc(64, ((size_t)(G[g].nin[i] + 16) * sizeof(float) + 63) & ~(size_t)63);
+      G[g].din[i] = p + g;
+      memcpy(G[g].din[i], keep[g][i], sizeof(float) * (size_t)G[g].nin[i]);
+    }
+    run(b, k, 2, NULL, &G[g], 5);
+  }
+  ck_assert_double_eq(grads_diff(&G[0], &G[1], k), 0.0);
+  for (int g = 0; g < 2; g++) {
+    for (int i = 0; i < k->n_inputs; i++) {
+      free(G[g].din[i] - g);
+      G[g].din[i] = keep[g][i];
+    }
+    grads_free(&G[g]);
+  }
+  chk_batch_free(b);
+  unload(&fx);
+}
+END_TEST
 
-/* Compiled in-process; bwd_exotic's coefficients use exp, log, sqrt, quotients and two scalar inputs. */
+static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures/specs/bwd_exotic.yaml",
+                                         "tests/fixtures/specs/bwd_kv_query.yaml",
+                                         "tests/fixtures/specs/bwd_diag_delta.yaml",
+                                         "tests/fixtures/specs/bwd_solve_key.yaml"};
+
+/* Compiled in-process; bwd_exotic's coefficients use exp, log, sqrt, quotients and two scalar inputs;
+ * bwd_kv_query: K != V, a two-term query; bwd_diag_delta: per-key decays with an erase at small dims;
+ * bwd_solve_key: a solve state with its own key and gate, lambda with a constant part. */
 START_TEST(jit_user_spec_backward) {
   fixture fx;
   load(&fx, user_specs[_i], 1);
@@ -147,7 +186,8 @@ Suite *bwd_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, gka_saved_x_or_recomputed);
   tcase_add_test(tc, threads_do_not_matter);
-  tcase_add_loop_test(tc, jit_user_spec_backward, 0, 2);
+  tcase_add_test(tc, aligned_or_not);
+  tcase_add_loop_test(tc, jit_user_spec_backward, 0, 5);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -50,6 +50,7 @@ enum {
   WS_LAM = 148736,
   WS_ET = 148800,
   WS_KWT = 148864,
+  WS_KTS = WS_KT, /* the solve's key, transposed (K, CH) */
   WS_TOTAL = 157056
 };
 
@@ -102,6 +103,12 @@ static inline vf vexp(vf x) {
   return vsel(live, p * (vf)e);
 }
 
+/* f e, flushed to 0 below 2^-100: running products of decays (e <= 1) never reach the slow denormals. */
+__attribute__((unused)) static inline vf vdecay(vf f, vf e) {
+  const vf p = f * e;
+  return vsel(p > vset(7.88860905e-31f), p);
+}
+
 /* y[i] = e^{x[i]} for i < n, n % VW == 0. */
 static inline void exps(float *y, const float *x, int n) {
   for (int i = 0; i < n; i += VW) vst(y + i, vexp(vld(x + i)));
@@ -133,8 +140,7 @@ SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
 SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
 SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
 SSMC_MK(mk_8x1, 8, 1, a[i * lda + k]) /* one vector wide: 8 rows keep 8 FMA chains going */
-
-enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
+enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2, TRI_UP = 3 };
 /* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
  * TRI_OUT: rows i..i+3 get only the columns below round_up(i + 4, VW) (a causal product's lower part);
  * TRI_RED: rows i..i+3 reduce over k < i + 4 only (a is lower triangular, zero above the diagonal). */
@@ -158,6 +164,32 @@ static void mm(float *c, int ldc, float beta, const float *a, int lda, const flo
     for (; j < ni; j += VW) {
       if (mr == MR) mk_4x1(ci + j, ldc, beta, ai, lda, b + j, ldb, ki);
       else for (int r = 0; r < mr; r++) mk_1x1(ci + r * ldc + j, ldc, beta, ai + r * lda, lda, b + j, ldb, ki);
+    }
+  }
+}
+
+SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
+SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
+SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
+SSMC_MK(mkt_1x1, 1, 1, a[k * lda + i])
+
+/* c (m x n, ldc) = beta c + a' b for a stored transposed (kd x m, lda); n % VW == 0.
+ * TRI_UP: rows i..i+3 reduce over k >= i only (a' is upper triangular: the stored a is lower triangular,
+ * as a causal matrix, and a' b sums over the tokens at or after each row's). */
+__attribute__((unused)) static void mm_at(float *c, int ldc, float beta, const float *a, int lda, const float *b,
+                                          int ldb, int m, int n, int kd, int tri) {
+  for (int i = 0; i < m; i += MR) {
+    const int mr = m - i < MR ? m - i : MR, k0 = tri == TRI_UP ? (i < kd ? i : kd) : 0;
+    float *ci = c + i * ldc;
+    const float *ai = a + i + k0 * lda, *bi = b + k0 * ldb;
+    int j = 0;
+    for (; j + NV * VW <= n; j += NV * VW) {
+      if (mr == MR) mkt_4xNV(ci + j, ldc, beta, ai, lda, bi + j, ldb, kd - k0);
+      else for (int r = 0; r < mr; r++) mkt_1xNV(ci + r * ldc + j, ldc, beta, ai + r, lda, bi + j, ldb, kd - k0);
+    }
+    for (; j < n; j += VW) {
+      if (mr == MR) mkt_4x1(ci + j, ldc, beta, ai, lda, bi + j, ldb, kd - k0);
+      else for (int r = 0; r < mr; r++) mkt_1x1(ci + r * ldc + j, ldc, beta, ai + r, lda, bi + j, ldb, kd - k0);
     }
   }
 }
@@ -191,6 +223,33 @@ static inline void st_row(elem_t *p, const float *s, int n) {
 }
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
+
+typedef float vt8 __attribute__((vector_size(32), aligned(4), may_alias));
+/* dst (cols x rows, ldd) = src' for src (rows x cols, lds); rows % 8 == 0, cols % 8 == 0: 8 x 8 blocks
+ * transposed in registers (unpack, then 64-bit and 128-bit lane shuffles). */
+static void transpose(float *restrict dst, int ldd, const float *restrict src, int lds, int rows, int cols) {
+  for (int r = 0; r < rows; r += 8)
+    for (int c = 0; c < cols; c += 8) {
+      const float *s = src + r * lds + c;
+      vf8 x[8], t[8], u[8];
+      _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) x[i] = *(const vt8 *)(s + i * lds);
+      _Pragma("GCC unroll 4") for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+      }
+      _Pragma("GCC unroll 2") for (int i = 0; i < 8; i += 4) {
+        u[i] = __builtin_shufflevector(t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 1] = __builtin_shufflevector(t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[i + 2] = __builtin_shufflevector(t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 3] = __builtin_shufflevector(t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+      }
+      float *d = dst + c * ldd + r;
+      _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) {
+        *(vt8 *)(d + i * ldd) = __builtin_shufflevector(u[i], u[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        *(vt8 *)(d + (i + 4) * ldd) = __builtin_shufflevector(u[i], u[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+      }
+    }
+}
 
 __attribute__((unused)) static float dot(const float *a, const float *b, int n) {
   vf s = vset(0.0f);
@@ -243,10 +302,11 @@ static void bind_inputs(float **in, float *ws) {
 }
 
 /* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers (converted once here).
- * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH). */
+ * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH); chunk == 2: only the
+ * inputs the state updates read (the backward's state pass). */
 static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws,
                        int chunk) {
-  { /* q: (T, h_qk, 128) */
+  if (chunk != 2) { /* q: (T, h_qk, 128) */
     const elem_t *src = (const elem_t *)in[0];
     float *dst = ws + WS_IN0;
     for (int t = 0; t < L; t++) {
@@ -300,18 +360,14 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
     }
     if (chunk) zero(dst + L * 1, (CH - L) * 1);
   }
-  if (!chunk) return;
-  float *kt = ws + WS_KT;
-  const float *kc = ws + WS_IN1;
-  for (int t0 = 0; t0 < CH; t0 += 8)
-    for (int k = 0; k < KD; k++)
-      _Pragma("GCC unroll 8") for (int t = t0; t < t0 + 8; t++) kt[k * CH + t] = kc[t * KD + k];
+  if (chunk) transpose(ws + WS_KT, CH, ws + WS_IN1, KD, CH, KD);
 }
 
 /* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
- * that the hardware prefetchers do not fetch early enough). */
-static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
-  for (int t = 0; t < L; t++) {
+ * that the hardware prefetchers do not fetch early enough); chunk == 2 as in load_chunk. */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, int chunk) {
+  (void)chunk;
+  if (chunk != 2) for (int t = 0; t < L; t++) {
     const char *p = (const char *)((const elem_t *)in[0] + ((tok0 + t) * h_qk + hq) * 128);
     for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
   }
@@ -337,12 +393,11 @@ static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, in
   }
 }
 
-/* Chebyshev solve of (H_t + lambda_t I) x_t = b_t for every token of a chunk,
- * with H_t = e^{hb_t} H0 + sum_{s<=t} e^{hb_t - hb_s} hw_s k_s k_s'. */
-static void chunk_solve(float *ws, int L, int Lr, int iters) {
-  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KT, *g = ws + WS_G;
-  float *hb = ws + WS_HB, *hw = ws + WS_HW, *nrm = ws + WS_NRM, *md = ws + WS_MD, *et = ws + WS_ET;
-  const float *rhs = ws + WS_IN0;
+/* The solve of (H_t + lambda_t I) x_t = b_t for every token of a chunk, in four steps (the backward reuses
+ * them), with H_t = e^{hb_t} H0 + sum_{s<=t} e^{hb_t - hb_s} hw_s k_s k_s' and H0 (K, K) in HF.
+ * solve_coefs: hb (cumulative log decay of H), hw (its write coefficient), et = e^{hb}; rows >= L: no write. */
+static void solve_coefs(float *ws, int L) {
+  float *hb = ws + WS_HB, *hw = ws + WS_HW, *et = ws + WS_ET;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float acc = 0.0f;
@@ -353,7 +408,13 @@ static void chunk_solve(float *ws, int L, int Lr, int iters) {
   }
   for (int t = L; t < CH; t++) { hb[t] = acc; hw[t] = 0.0f; }
   exps(et, hb, CH);
-  /* md[t][s] = e^{hb_t - hb_s} hw_s for s <= t: the decay of every product below, once per chunk */
+}
+
+/* solve_norms: md (CH, CH) = e^{hb_t - hb_s} hw_s for s <= t, g = (k k') lower part, ||H_t||_F (nrm) and the
+ * Chebyshev constants of every token (lam, step, rho2). */
+static void solve_norms(float *ws, int L, int Lr) {
+  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *g = ws + WS_G;
+  float *hb = ws + WS_HB, *hw = ws + WS_HW, *nrm = ws + WS_NRM, *md = ws + WS_MD, *et = ws + WS_ET;
   for (int t = 0; t < Lr; t++)
     for (int s = 0; s < CH; s++) md[t * CH + s] = hw[s];
   decay_mask(md, hb, 0, Lr, 0);
@@ -371,34 +432,44 @@ static void chunk_solve(float *ws, int L, int Lr, int iters) {
     prev = hb[t];
   }
   for (int t = L; t < Lr; t++) nrm[t] = 0.0f;
-  float *x = ws + WS_X, *xp = ws + WS_XP, *xn = ws + WS_XN, *p = ws + WS_P, *ax = ws + WS_AX;
-  float *step = ws + WS_STEP, *rho2 = ws + WS_RHO2, *om = ws + WS_OM, *lam = ws + WS_LAM;
-  zero(xp, Lr * KD);
+  float *step = ws + WS_STEP, *rho2 = ws + WS_RHO2, *lam = ws + WS_LAM;
   for (int t = 0; t < Lr; t++) {
     float l = 0.02f * nrm[t] + 0.0f, up = nrm[t] + l, sum = up + l;
     lam[t] = l;
+    step[t] = sum > 0.0f ? 2.0f / sum : 0.0f; /* 0: ||H_t||_F = 0 and lambda_t = 0, x_t = b_t by definition */
+    rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+  }
+}
+
+/* p_t = H_t x_t for every token (rows < Lr): e^{hb_t} H0 x_t + sum_{s<=t} md[t][s] (x_t . k_s) k_s. */
+static void solve_apply(float *ws, const float *x, float *p, int Lr) {
+  const float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *md = ws + WS_MD, *et = ws + WS_ET;
+  float *ax = ws + WS_AX;
+  mm(p, KD, 0.0f, x, KD, hf, KD, Lr, KD, KD, FULL);
+  mm(ax, CH, 0.0f, x, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+  for (int t = 0; t < Lr; t++) {
+    const vf e = vset(et[t]);
+    for (int k = 0; k < KD; k += VW) vst(p + t * KD + k, e * vld(p + t * KD + k));
+    const int ns = ((t | (MR - 1)) + VW) / VW * VW;
+    for (int s = 0; s < ns && s < CH; s += VW) vst(ax + t * CH + s, vld(ax + t * CH + s) * vld(md + t * CH + s));
+  }
+  mm(p, KD, 1.0f, ax, CH, kc, KD, Lr, KD, Lr, TRI_RED);
+}
+
+/* xo = CH_r(H_t + lambda_t I, rhs_t) for every token (rows < Lr): r Chebyshev iterations with L = ||H_t||_F +
+ * lambda_t, mu = lambda_t, omega_0 = 2 (002 Algorithm 1); scratch X, XP, XN. */
+static void solve_cheb(float *ws, const float *rhs, float *xo, int Lr, int iters) {
+  float *x = ws + WS_X, *xp = ws + WS_XP, *xn = ws + WS_XN, *p = ws + WS_P;
+  const float *step = ws + WS_STEP, *rho2 = ws + WS_RHO2, *lam = ws + WS_LAM;
+  float *om = ws + WS_OM;
+  zero(xp, Lr * KD);
+  for (int t = 0; t < Lr; t++) {
     om[t] = 2.0f;
-    if (sum > 0.0f) {
-      step[t] = 2.0f / sum;
-      rho2[t] = (up - l) / sum * ((up - l) / sum);
-      for (int k = 0; k < KD; k++) x[t * KD + k] = step[t] * rhs[t * KD + k];
-    } else { /* ||H_t||_F = 0 and lambda_t = 0: x_t = b_t by definition */
-      step[t] = 0.0f;
-      rho2[t] = 0.0f;
-      for (int k = 0; k < KD; k++) x[t * KD + k] = rhs[t * KD + k];
-    }
+    const vf c = vset(step[t] > 0.0f ? step[t] : 1.0f);
+    for (int k = 0; k < KD; k += VW) vst(x + t * KD + k, c * vld(rhs + t * KD + k));
   }
   for (int it = 0; it < iters; it++) {
-    /* H_t x_t = e^{hb_t} H0 x_t + sum_{s<=t} md[t][s] (x_t . k_s) k_s */
-    mm(p, KD, 0.0f, x, KD, hf, KD, Lr, KD, KD, FULL);
-    mm(ax, CH, 0.0f, x, KD, kt, CH, Lr, CH, KD, TRI_OUT);
-    for (int t = 0; t < Lr; t++) {
-      const vf e = vset(et[t]);
-      for (int k = 0; k < KD; k += VW) vst(p + t * KD + k, e * vld(p + t * KD + k));
-      const int ns = ((t | (MR - 1)) + VW) / VW * VW;
-      for (int s = 0; s < ns && s < CH; s += VW) vst(ax + t * CH + s, vld(ax + t * CH + s) * vld(md + t * CH + s));
-    }
-    mm(p, KD, 1.0f, ax, CH, kc, KD, Lr, KD, Lr, TRI_RED);
+    solve_apply(ws, x, p, Lr);
     for (int t = 0; t < Lr; t++) {
       float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
       float cs = step[t] * w, mo = w - 1.0f;
@@ -413,14 +484,26 @@ static void chunk_solve(float *ws, int L, int Lr, int iters) {
     }
     float *tmp = xp; xp = x; x = xn; xn = tmp;
   }
-  if (x != ws + WS_X)
-    for (int i = 0; i < Lr * KD; i++) ws[WS_X + i] = x[i];
-  /* H at the chunk end: e^{hb_L} H0 + sum_s e^{hb_L - hb_s} hw_s k_s k_s' */
+  if (x != xo)
+    for (int i = 0; i < Lr * KD; i++) xo[i] = x[i];
+}
+
+/* H at the chunk end into HF: e^{hb_L} H0 + sum_s e^{hb_L - hb_s} hw_s k_s k_s' (after solve_coefs). */
+static void solve_advance(float *ws, int Lr) {
+  float *hf = ws + WS_HF, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *hb = ws + WS_HB, *hw = ws + WS_HW;
   float *kwt = ws + WS_KWT, *es = ws + WS_ES, hl = hb[CH - 1];
   for (int s = 0; s < CH; s += VW) vst(es + s, vld(hw + s) * vexp(vset(hl) - vld(hb + s)));
   for (int k = 0; k < KD; k++)
     for (int s = 0; s < CH; s += VW) vst(kwt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
   mm(hf, KD, ex(hl), kwt, CH, kc, KD, KD, KD, Lr, FULL);
+}
+
+/* The solve of a chunk: x into X, H0 advanced to the chunk end. */
+static void chunk_solve(float *ws, int L, int Lr, int iters) {
+  solve_coefs(ws, L);
+  solve_norms(ws, L, Lr);
+  solve_cheb(ws, ws + WS_IN0, ws + WS_X, Lr, iters);
+  solve_advance(ws, Lr);
 }
 
 /* q~ = sum of coefficient * source, for every token of the chunk; rows L .. Lr-1 zero. */
@@ -450,10 +533,13 @@ static void build_query(float *ws, int L, int Lr) {
 }
 
 
+enum { PREP_READ = 1, PREP_HAVE_TI = 2 };
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
- * a = causal (q~ k') with the decays, qd = q~ e^{b_t}, kdt = k' e^{b_L - b_s}; with the delta rule
- * ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}. Rows >= Lr are never read. */
-static void chunk_prepare(float *ws, int L, int Lr) {
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only with PREP_READ: the readout's), kdt = k' e^{b_L - b_s};
+ * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} (unless PREP_HAVE_TI: already in
+ * place) and kd0 = k e^{b_t}. Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr, int flags) {
+  const int read = flags & PREP_READ;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
@@ -461,6 +547,8 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   const float *kc = ws + WS_IN1;
   (void)kc;
   (void)kt;
+  (void)qt;
+  (void)read;
   for (int t_ = 0; t_ < L; t_++) {
     ew[t_] = 1.0f * in[4][t_];
     ee[t_] = 0.0f;
@@ -476,17 +564,19 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   zdec[0] = ex(acc);
   exps(eb, b, CH);
   for (int s = 0; s < CH; s += VW) vst(es + s, vexp(vset(acc) - vld(b + s)));
-  mm(a, CH, 0.0f, qt, KD, kt, CH, Lr, CH, KD, TRI_OUT);
-  decay_mask(a, b, 0, Lr, 0);
-  for (int t = 0; t < Lr; t++) {
-    const vf e = vset(eb[t]);
-    for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * e);
+  if (read) {
+    mm(a, CH, 0.0f, qt, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+    decay_mask(a, b, 0, Lr, 0);
+    for (int t = 0; t < Lr; t++) {
+      const vf e = vset(eb[t]);
+      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * e);
+    }
   }
   for (int k = 0; k < KD; k++)
     for (int s = 0; s < CH; s += VW) vst(kdt + k * CH + s, vld(kt + k * CH + s) * vld(es + s));
 }
 
-/* One value tile [v0, v0 + BV) of a chunk: output rows and the state update. */
+/* One value tile [v0, v0 + BV) of a chunk: output rows (none when out is NULL) and the state update. */
 static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t tok0, int h, int h_v) {
   float *z = ws + WS_Z + v0, *u = ws + WS_U, *y = ws + WS_Y, *zdec = ws + WS_ZDEC;
   const float *vc = ws + WS_IN2 + v0, *ew = ws + WS_EW;
@@ -494,11 +584,13 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
     const vf cw = vset(ew[t]);
     for (int j = 0; j < BV; j += VW) vst(u + t * BV + j, cw * vld(vc + t * VD + j));
   }
-  mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
-  mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
-  for (int t = 0; t < L; t++) {
-    elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
-    st_row(o, y + t * BV, BV);
+  if (out) {
+    mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
+    mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
+    for (int t = 0; t < L; t++) {
+      elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
+      st_row(o, y + t * BV, BV);
+    }
   }
   mm(z, VD, zdec[0], ws + WS_KDT, CH, u, BV, KD, BV, Lr, FULL);
 }
@@ -539,7 +631,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk, 1);
       chunk_solve(ws, L, Lr, iters);
       if (a->aux_out[0]) {
         float *xo = (float *)a->aux_out[0];
@@ -547,7 +639,7 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
           for (int k = 0; k < KD; k++) xo[((t0 + c0 + t) * a->h_v + h) * KD + k] = ws[WS_X + t * KD + k];
       }
       build_query(ws, L, Lr);
-      chunk_prepare(ws, L, Lr);
+      chunk_prepare(ws, L, Lr, PREP_READ);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[1])
@@ -723,403 +815,521 @@ const ssmc_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16 = {
   .bwd_ws_floats = ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_ws,
 };
 #endif
-#if !defined(SSMC_ISA_SUFFIX) /* an ISA variant compilation (CMakeLists.txt) defines forward and decode only */
 
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16
  * Recognized: U: scalar decay, write v; solve (H + (0.02 fro + 0) I) x = q by Chebyshev, r=30
- * Chunk 64: chunk-start states of one sequence (32768 floats per chunk) and
- * the per-token states of one chunk live in the per-thread workspace; nothing
- * per token is stored beyond one chunk. Gradients are fp32.
+ * Chunk 64, chunkwise: the state at every chunk start of one sequence (32768 floats per chunk)
+ * lives in the per-thread workspace; every chunk is
+ * differentiated with tile products. Gradients are fp32.
  * ------------------------------------------------------------------------- */
-#define BW_K 128
-#define BW_V 128
-#define BW_C 64
-
 enum {
-  BW_IN0 = 0,
-  BW_DIN0 = 8192,
-  BW_IN1 = 16384,
-  BW_DIN1 = 24576,
-  BW_IN2 = 32768,
-  BW_DIN2 = 40960,
-  BW_IN3 = 49152,
-  BW_DIN3 = 49216,
-  BW_IN4 = 49280,
-  BW_DIN4 = 49344,
-  BW_IN5 = 49408,
-  BW_DIN5 = 49472,
-  BW_DY = 49536,
-  BW_ZB = 57728,
-  BW_DZ = 1122688,
-  BW_WB = 1139072,
-  BW_UB = 1147264,
-  BW_DEC = 1155456,
-  BW_EW = 1163648,
-  BW_EE = 1163712,
-  BW_QT = 1163776,
-  BW_DQ = 1163904,
-  BW_DW = 1164032,
-  BW_DU = 1164160,
-  BW_DK = 1164288,
-  BW_DD = 1164416,
-  BW_DX = 1164544,
-  BW_HB = 1164672,
-  BW_DH = 2229632,
-  BW_X = 2246016,
-  BW_NRM = 2254208,
-  BW_HW = 2254272,
-  BW_HD = 2254336,
-  BW_CA = 2254400,
-  BW_CB = 2254528,
-  BW_CC = 2254656,
-  BW_CHX = 2254784,
-  BW_GV = 2254912,
-  BW_FIXED = 2255040,
-  BW_PER_CHUNK = 32768
+  BW_DIN0 = WS_TOTAL + 0,
+  BW_DIN1 = WS_TOTAL + 8192,
+  BW_DIN2 = WS_TOTAL + 16384,
+  BW_DIN3 = WS_TOTAL + 24576,
+  BW_DIN4 = WS_TOTAL + 24640,
+  BW_DIN5 = WS_TOTAL + 24704,
+  BW_DY = WS_TOTAL + 24768,
+  BW_U = WS_TOTAL + 32960,
+  BW_UT = WS_TOTAL + 41152,
+  BW_DU = WS_TOTAL + 49344,
+  BW_Z0T = WS_TOTAL + 57536,
+  BW_DA = WS_TOTAL + 73920,
+  BW_DQ = WS_TOTAL + 78016,
+  BW_DKR = WS_TOTAL + 86208,
+  BW_DKC = WS_TOTAL + 94400,
+  BW_TMP = WS_TOTAL + 102592,
+  BW_TMPT = WS_TOTAL + 110784,
+  BW_DB = WS_TOTAL + 118976,
+  BW_ZLD = WS_TOTAL + 119040,
+  BW_DZ = WS_TOTAL + 119168,
+  BW_XS = WS_TOTAL + 135552,
+  BW_DX = WS_TOTAL + 143744,
+  BW_GS = WS_TOTAL + 151936,
+  BW_GH = WS_TOTAL + 160128,
+  BW_HX = WS_TOTAL + 168320,
+  BW_QV = WS_TOTAL + 176512,
+  BW_XE = WS_TOTAL + 184704,
+  BW_KR = WS_TOTAL + 192896,
+  BW_MX = WS_TOTAL + 201088,
+  BW_MG = WS_TOTAL + 205184,
+  BW_NM = WS_TOTAL + 209280,
+  BW_RR = WS_TOTAL + 213376,
+  BW_CN = WS_TOTAL + 213440,
+  BW_DHB = WS_TOTAL + 213504,
+  BW_NH = WS_TOTAL + 213568,
+  BW_DH = WS_TOTAL + 213632,
+  BW_MT = WS_TOTAL + 230016,
+  BW_FIXED = WS_TOTAL + 246400,
+  BW_PER_CHUNK = 32768,
+  BW_U_AT = 32768,
+  BW_TI_AT = 40960
 };
+#define BW_SB 16 /* sub-block of the per-key causal products */
 
-static inline float bw_ld(const uint16_t *p) {
-  union { uint32_t u; float f; } x;
-  x.u = (uint32_t)*p << 16;
-  return x.f;
-}
-#define BW_ELEM uint16_t
-
-typedef float bw_v8 __attribute__((vector_size(32)));
-typedef float bw_v8u __attribute__((vector_size(32), aligned(4), may_alias)); /* unaligned access */
-static inline bw_v8 bw_vl(const float *p) { return *(const bw_v8u *)p; }
-static inline void bw_vs(float *p, bw_v8 v) { *(bw_v8u *)p = v; }
-static inline bw_v8 bw_vb(float x) { return (bw_v8){x, x, x, x, x, x, x, x}; }
-static inline float bw_vsum(bw_v8 v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
-
-static void bw_zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
-static void bw_copy(float *restrict d, const float *restrict s, int n) { for (int i = 0; i < n; i++) d[i] = s[i]; }
-__attribute__((unused)) static float bw_dot(const float *a, const float *b, int n) {
-  float s = 0.0f;
-  for (int i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
-}
-
-static void bw_bind(float **in, float *ws) {
-  in[0] = ws + BW_IN0;
-  in[1] = ws + BW_IN1;
-  in[2] = ws + BW_IN2;
-  in[3] = ws + BW_IN3;
-  in[4] = ws + BW_IN4;
-  in[5] = ws + BW_IN5;
-}
-
-/* Tokens tok0 .. tok0+L-1 of every input and of dy into fp32 chunk buffers. */
-static void bw_load(const ssmc_bwd_args *a, int64_t tok0, int L, int h, int hq, float *ws) {
-  { /* q: (T, a->h_qk, 128) */
-    const BW_ELEM *src = (const BW_ELEM *)a->in[0];
-    float *dst = ws + BW_IN0;
-    for (int t = 0; t < L; t++) {
-      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
-    }
-  }
-  { /* k: (T, a->h_qk, 128) */
-    const BW_ELEM *src = (const BW_ELEM *)a->in[1];
-    float *dst = ws + BW_IN1;
-    for (int t = 0; t < L; t++) {
-      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
-    }
-  }
-  { /* v: (T, a->h_v, 128) */
-    const BW_ELEM *src = (const BW_ELEM *)a->in[2];
-    float *dst = ws + BW_IN2;
-    for (int t = 0; t < L; t++) {
-      const BW_ELEM *p = src + ((tok0 + t) * a->h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
-    }
-  }
-  { /* g: (T, a->h_v, 1) */
-    const float *src = (const float *)a->in[3];
-    float *dst = ws + BW_IN3;
-    for (int t = 0; t < L; t++) {
-      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
-      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
-    }
-  }
-  { /* beta: (T, a->h_v, 1) */
-    const float *src = (const float *)a->in[4];
-    float *dst = ws + BW_IN4;
-    for (int t = 0; t < L; t++) {
-      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
-      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
-    }
-  }
-  { /* alpha: (T, a->h_v, 1) */
-    const float *src = (const float *)a->in[5];
-    float *dst = ws + BW_IN5;
-    for (int t = 0; t < L; t++) {
-      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
-      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
-    }
-  }
-  const BW_ELEM *dy = (const BW_ELEM *)a->dout;
-  for (int t = 0; t < L; t++)
-    for (int j = 0; j < BW_V; j++) ws[BW_DY + t * BW_V + j] = bw_ld(dy + ((tok0 + t) * a->h_v + h) * BW_V + j);
-}
-
-/* Per-token decays and write/erase coefficients of the chunk. */
-static void bw_coefs(float *ws, int L) {
-  float *in[SSMC_MAX_IO];
-  bw_bind(in, ws);
-  for (int t_ = 0; t_ < L; t_++) {
-    float *d = ws + BW_DEC + t_ * BW_K;
-    const float e = __builtin_expf(in[3][t_]);
-    for (int i = 0; i < BW_K; i++) d[i] = e;
-    ws[BW_EW + t_] = 1.0f * in[4][t_];
-    ws[BW_EE + t_] = 0.0f;
-    ws[BW_HW + t_] = 1.0f * in[4][t_];
-    ws[BW_HD + t_] = __builtin_expf(in[3][t_]);
+/* a[t][s] = 0 for s > t - strict, rows t < m, in the columns a TRI_OUT product wrote. */
+__attribute__((unused)) static void bw_causal_mask(float *a, int m, int strict) {
+  for (int t = 0; t < m; t++) {
+    int ns = ((t | (MR - 1)) + VW) / VW * VW;
+    if (ns > CH) ns = CH;
+    for (int s = t + 1 - strict; s < ns; s++) a[t * CH + s] = 0.0f;
   }
 }
 
-/* States after each token of the chunk: ZB[t+1] from ZB[t] (and HB), with the
- * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. With
- * inplace, every token updates ZB[0] (and HB[0]) itself: the chunk-start sweep. */
-static void bw_recompute(float *ws, int L, int inplace) {
-  const float *kc = ws + BW_IN1, *vc = ws + BW_IN2;
-  for (int t = 0; t < L; t++) {
-    const float *zp = ws + BW_ZB + (inplace ? 0 : (int64_t)t * BW_K * BW_V);
-    float *zn = ws + BW_ZB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_V);
-    const float *d = ws + BW_DEC + t * BW_K, *k = kc + t * BW_K, *v = vc + t * BW_V;
-    float *w = ws + BW_WB + t * BW_V, *u = ws + BW_UB + t * BW_V;
-    const float cw = ws[BW_EW + t], ce = ws[BW_EE + t];
-    bw_zero(u, BW_V);
-    for (int j = 0; j < BW_V; j++) w[j] = cw * v[j] - ce * u[j];
-    for (int i = 0; i < BW_K; i++) {
-      const bw_v8 di = bw_vb(d[i]), ki = bw_vb(k[i]);
-      for (int j = 0; j < BW_V; j += 8) bw_vs(zn + i * BW_V + j, di * bw_vl(zp + i * BW_V + j) + ki * bw_vl(w + j));
-    }
-    {
-      const float *hp = ws + BW_HB + (inplace ? 0 : (int64_t)t * BW_K * BW_K);
-      float *hn = ws + BW_HB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_K);
-      const float *kh = ws + BW_IN1 + t * BW_K;
-      const bw_v8 hd = bw_vb(ws[BW_HD + t]);
-      const float hw = ws[BW_HW + t];
-      bw_v8 n2 = bw_vb(0.0f);
-      for (int i = 0; i < BW_K; i++) {
-        const bw_v8 c = bw_vb(hw * kh[i]);
-        for (int j = 0; j < BW_K; j += 8) {
-          const bw_v8 x = hd * bw_vl(hp + i * BW_K + j) + c * bw_vl(kh + j);
-          bw_vs(hn + i * BW_K + j, x);
-          n2 += x * x;
-        }
-      }
-      ws[BW_NRM + t] = __builtin_sqrtf(bw_vsum(n2));
-    }
+/* rows t < m of x (n wide): x_t *= c_t */
+static void bw_scale_rows(float *x, int ld, const float *c, int m, int n) {
+  for (int t = 0; t < m; t++) {
+    const vf e = vset(c[t]);
+    for (int j = 0; j < n; j += VW) vst(x + t * ld + j, e * vld(x + t * ld + j));
   }
 }
 
-/* r Chebyshev iterations for (H + l I) x = b with L = nrm + l, mu = l, omega_0 = 2
- * (the forward's solver); nrm = 0 and l = 0: x = b. */
-static void bw_cheb(const float *restrict hm, float nrm, float l, const float *b, float *x, int iters, float *ws) {
-  const float up = nrm + l, sum = up + l;
-  if (!(sum > 0.0f)) {
-    bw_copy(x, b, BW_K);
-    return;
-  }
-  float *xc = ws + BW_CA, *xp = ws + BW_CB, *xn = ws + BW_CC, *hx = ws + BW_CHX;
-  const float step = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
-  float om = 2.0f;
-  for (int k = 0; k < BW_K; k++) { xp[k] = 0.0f; xc[k] = step * b[k]; }
-  for (int r = 0; r < iters; r++) {
-    for (int i = 0; i < BW_K; i++) {
-      bw_v8 acc = bw_vb(0.0f);
-      for (int j = 0; j < BW_K; j += 8) acc += bw_vl(hm + i * BW_K + j) * bw_vl(xc + j);
-      hx[i] = bw_vsum(acc);
-    }
-    om = 4.0f / (4.0f - rho2 * om);
-    const float cs = step * om, mo = om - 1.0f;
-    for (int k = 0; k < BW_K; k++) xn[k] = xc[k] - cs * (hx[k] + l * xc[k] - b[k]) + mo * (xc[k] - xp[k]);
-    float *tmp = xp; xp = xc; xc = xn; xn = tmp;
-  }
-  bw_copy(x, xc, BW_K);
-}
-
-/* Gradients of token t_ of the chunk: dZ (adjoint of Z_t) becomes the adjoint
- * of Z_{t-1}; dH likewise; DIN rows of token t_ get the input gradients. */
-static void bw_token(float *ws, int t_, int iters) {
-  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
-  bw_bind(in, ws);
+static void bw_bind_din(float **din, float *ws) {
   din[0] = ws + BW_DIN0;
   din[1] = ws + BW_DIN1;
   din[2] = ws + BW_DIN2;
   din[3] = ws + BW_DIN3;
   din[4] = ws + BW_DIN4;
   din[5] = ws + BW_DIN5;
-  (void)iters;
-  const int64_t KV = (int64_t)BW_K * BW_V;
-  const float *restrict zt = ws + BW_ZB + (t_ + 1) * KV, *restrict zp = ws + BW_ZB + t_ * KV;
-  float *restrict dz = ws + BW_DZ;
-  const float *dy = ws + BW_DY + t_ * BW_V;
-  float *qt = ws + BW_QT, *dq = ws + BW_DQ, *dx = ws + BW_DX;
-  /* q~ = sum coef * src */
-  bw_zero(qt, BW_K);
-  bw_zero(dx, BW_K);
-  { const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
-  { const float c = 1.0f * 0.0883883476f * in[5][t_], *s = ws + BW_X + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
-  { const float c = -1.0f * 0.0883883476f * in[5][t_], *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
-  /* One pass over the rows of Z_t, Z_{t-1} and dZ. y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy'.
-   * Z_t = D Z_{t-1} + k w' (w = c v - e u, u = (D Z_{t-1})' k): dw = dZ' k, dk += dZ w;
-   * without an erase also dD = rows of Z_{t-1} . dZ and dZ <- D dZ in the same pass. */
-  const float *km = in[1] + t_ * BW_K, *dm = ws + BW_DEC + t_ * BW_K, *wm = ws + BW_WB + t_ * BW_V;
-  float *dw = ws + BW_DW, *dkm = din[1] + t_ * BW_K, *ddm = ws + BW_DD;
-  bw_zero(dw, BW_V);
-  for (int i = 0; i < BW_K; i++) {
-    const bw_v8 qi = bw_vb(qt[i]), ki = bw_vb(km[i]), di = bw_vb(dm[i]);
-    bw_v8 aq = bw_vb(0.0f), ak = bw_vb(0.0f), ad = bw_vb(0.0f);
-    const float *zti = zt + i * BW_V, *zpi = zp + i * BW_V;
-    float *dzi = dz + i * BW_V;
-    for (int j = 0; j < BW_V; j += 8) {
-      const bw_v8 y = bw_vl(dy + j), g = bw_vl(dzi + j) + qi * y;
-      aq += bw_vl(zti + j) * y;
-      bw_vs(dw + j, bw_vl(dw + j) + ki * g);
-      ak += g * bw_vl(wm + j);
-      ad += bw_vl(zpi + j) * g;
-      bw_vs(dzi + j, di * g);
+}
+
+/* n floats (n % VW == 0) from s to p (64-byte aligned) past the caches: a gradient row is written once and not
+ * read again here, so its line is not fetched first (bw_chunk fences after its rows). */
+static inline void bw_stream_row(float *p, const float *s, int n) {
+#if defined(__clang__)
+  for (int d = 0; d < n; d += VW) __builtin_nontemporal_store(vld(s + d), (vf *)(p + d));
+#elif VW == 16
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps512(p + d, vld(s + d));
+#else
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps256(p + d, vld(s + d));
+#endif
+}
+
+/* Asks for the dY rows of tokens tok0 .. tok0+L-1 ahead of their bw_load_dy. */
+static void bw_prefetch_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)a->dout + ((tok0 + t) * a->h_v + h) * VD);
+    for (int d = 0; d < (int)(VD * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
+  }
+}
+
+/* dY rows of tokens tok0 .. tok0+L-1 in fp32, (CH, V); rows L .. CH-1 zero. */
+static void bw_load_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h, float *dy) {
+  const elem_t *src = (const elem_t *)a->dout;
+  for (int t = 0; t < L; t++) ld_row(dy + t * VD, src + ((tok0 + t) * a->h_v + h) * VD, VD);
+  zero(dy + L * VD, (CH - L) * VD);
+}
+
+
+/* u' (V, CH): the rows written into the main state, transposed (rows >= Lr zero). With an erase they are
+ * the WY/UT pseudo-values the state pass kept (us); else c v. */
+static void bw_values(float *ws, const float *us, int Lr) {
+  const float *vc = ws + WS_IN2, *ew = ws + WS_EW;
+  float *u = ws + BW_U;
+  (void)us;
+  for (int t = 0; t < Lr; t++) {
+    const vf cw = vset(ew[t]);
+    for (int j = 0; j < VD; j += VW) vst(u + t * VD + j, cw * vld(vc + t * VD + j));
+  }
+  zero(u + Lr * VD, (CH - Lr) * VD);
+  transpose(ws + BW_UT, CH, u, VD, CH, VD);
+}
+
+/* dU = Kdt dZ + A' dY (CH, V), the adjoint of the written rows; with an erase dW = ti' dU and dwe = -e dW.
+ * Per token: dv and the write coefficient's gradient. */
+static void bw_value_grads(float *ws, int L, int Lr) {
+  float *du = ws + BW_DU;
+  const float *dz = ws + BW_DZ, *dy = ws + BW_DY;
+  mm_at(du, VD, 0.0f, ws + WS_KDT, CH, dz, VD, Lr, VD, KD, FULL);
+  mm_at(du, VD, 1.0f, ws + WS_A, CH, dy, VD, Lr, VD, Lr, TRI_UP);
+  const float *dw = du;
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  const float *ew = ws + WS_EW, *vc = ws + WS_IN2;
+  for (int t_ = 0; t_ < L; t_++) {
+    const float *dwt = dw + t_ * VD, *vt = vc + t_ * VD;
+    float *dv = din[2] + t_ * VD;
+    const vf cw = vset(ew[t_]);
+    vf sw = vset(0.0f);
+    for (int j = 0; j < VD; j += VW) {
+      const vf g = vld(dwt + j);
+      vst(dv + j, vld(dv + j) + cw * g);
+      sw += vld(vt + j) * g;
     }
-    dq[i] = bw_vsum(aq);
-    dkm[i] += bw_vsum(ak);
-    ddm[i] = dm[i] * bw_vsum(ad);
-    (void)zpi; (void)di; (void)ad;
-  }
-  {
-    const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K;
-    float *ds = din[0] + t_ * BW_K, dc = 0.0f;
-    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
-    (void)dc;
-  }
-  {
-    const float c = 1.0f * 0.0883883476f * in[5][t_], *s = ws + BW_X + t_ * BW_K;
-    float *ds = dx, dc = 0.0f;
-    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
-    din[5][t_] += dc * ((1.0f * 0.0883883476f * 1.0f));
-    (void)dc;
-  }
-  {
-    const float c = -1.0f * 0.0883883476f * in[5][t_], *s = in[0] + t_ * BW_K;
-    float *ds = din[0] + t_ * BW_K, dc = 0.0f;
-    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
-    din[5][t_] += dc * ((-1.0f * 0.0883883476f * 1.0f));
-    (void)dc;
-  }
-  { /* the solve: x = (H_t + l I)^-1 b, l = a ||H_t||_F + b0 */
-    const float *restrict ht = ws + BW_HB + (t_ + 1) * (int64_t)BW_K * BW_K;
-    const float *restrict hp = ws + BW_HB + t_ * (int64_t)BW_K * BW_K;
-    float *restrict dh = ws + BW_DH;
-    const float nrm = ws[BW_NRM + t_], l = 0.02f * nrm + 0.0f;
-    const float *x = ws + BW_X + t_ * BW_K;
-    float *db = din[0] + t_ * BW_K, *g = ws + BW_GV;
-    /* dH is kept symmetric (everything downstream of H sees only its symmetric part):
-     * dA = -(g x' + x g') / 2 */
-    float cn = 0.0f, gs = 0.0f;
-    const float *xs = x;
-    if (nrm + 2.0f * l > 0.0f) {
-      bw_cheb(ht, nrm, l, dx, g, iters, ws); /* implicit differentiation: g = CH_r(H + l I, dx) */
-      const float dl = -bw_dot(g, x, BW_K);
-      cn = nrm > 0.0f ? 0.02f * dl / nrm : 0.0f;
-      gs = 0.5f;
-      for (int i = 0; i < BW_K; i++) db[i] += g[i];
-    } else {
-      for (int i = 0; i < BW_K; i++) { db[i] += dx[i]; g[i] = 0.0f; }
-    }
-    /* H_t = hd H_{t-1} + hw k k': dk += 2 hw dH k, dhw = k' dH k, dhd = <H_{t-1}, dH>, dH <- hd dH;
-     * one pass over the rows of dH, H_t and H_{t-1} */
-    const float *kh = in[1] + t_ * BW_K, hd = ws[BW_HD + t_], hw = ws[BW_HW + t_];
-    float *dkh = din[1] + t_ * BW_K, dhw = 0.0f, dhd = 0.0f;
-    const bw_v8 vcn = bw_vb(cn), vhd = bw_vb(hd);
-    bw_v8 ahd = bw_vb(0.0f);
-    for (int i = 0; i < BW_K; i++) {
-      const bw_v8 gi = bw_vb(gs * g[i]), xi = bw_vb(gs * xs[i]);
-      bw_v8 ar = bw_vb(0.0f);
-      float *dhi = dh + i * BW_K;
-      const float *hti = ht + i * BW_K, *hpi = hp + i * BW_K;
-      for (int j = 0; j < BW_K; j += 8) {
-        const bw_v8 e = bw_vl(dhi + j) + vcn * bw_vl(hti + j) - gi * bw_vl(xs + j) - xi * bw_vl(g + j);
-        ar += e * bw_vl(kh + j);
-        ahd += bw_vl(hpi + j) * e;
-        bw_vs(dhi + j, vhd * e);
-      }
-      const float r1 = bw_vsum(ar);
-      dkh[i] += 2.0f * hw * r1;
-      dhw += kh[i] * r1;
-    }
-    dhd = hd * bw_vsum(ahd);
-    (void)dhw; (void)dhd;
-    din[4][t_] += dhw * ((1.0f * 1.0f));
-    din[3][t_] += dhd * (1.0f);
-  }
-  { /* the write and erase coefficients; with an erase the second pass */
-    const float *v = in[2] + t_ * BW_V;
-    const float *u = ws + BW_UB + t_ * BW_V;
-    float *du = ws + BW_DU, *dv = din[2] + t_ * BW_V;
-    const float cw = ws[BW_EW + t_], ce = ws[BW_EE + t_];
-    (void)u; (void)ce; (void)du;
-    float dcw = 0.0f, dce = 0.0f;
-    for (int j = 0; j < BW_V; j++) {
-      dv[j] += cw * dw[j];
-      dcw += v[j] * dw[j];
-      du[j] = -ce * dw[j];
-      dce -= u[j] * dw[j];
-    }
-    (void)dcw; (void)dce;
+    const float dcw = hsum(sw);
+    (void)dcw;
     din[4][t_] += dcw * ((1.0f * 1.0f));
+  }
+}
+
+/* The intra-chunk products. dA = dY u' (lower, with the decays): dq~ = e^{b_t} (dY Z0') + dA k and
+ * dk (column) = dA' q~. With an erase, dAkk = -dW u' (strictly lower, with the decays): with
+ * p = (dW u') k, de = -k.p, dk (row) = -e p, dk (column) -= (dW u')' (e k); and w0 = kd0 Z0 (kd0 = e^{b_t} k)
+ * in w = c v - e w0: with y = dW Z0', de -= kd0.y, dk (row) -= e e^{b_t} y. */
+static void bw_causal_grads(float *ws, int Lr) {
+  float *da = ws + BW_DA, *dq = ws + BW_DQ, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
+  const float *dy = ws + BW_DY, *ut = ws + BW_UT, *z0t = ws + BW_Z0T, *kc = ws + WS_IN1, *qt = ws + WS_QT;
+  mm(da, CH, 0.0f, dy, VD, ut, CH, Lr, CH, VD, TRI_OUT); /* (CH, CH) */
+  mm(dq, KD, 0.0f, dy, VD, z0t, KD, Lr, KD, VD, FULL);   /* (CH, K) */
+  const float *b = ws + WS_B;
+  decay_mask(da, b, 0, Lr, 0);
+  bw_scale_rows(dq, KD, ws + WS_EB, Lr, KD);
+  mm(dq, KD, 1.0f, da, CH, kc, KD, Lr, KD, Lr, TRI_RED);
+  mm_at(dkc, KD, 0.0f, da, CH, qt, KD, Lr, KD, Lr, TRI_UP);
+  zero(dkr, Lr * KD);
+}
+
+/* Through the chunk-end state Z_L = e^{b_L} Z0 + Kdt' u: dk (column) += e^{b_L - b_s} (dZ u')', the decay's
+ * chunk-end term zld = rows of Z_L . dZ; then dZ becomes the adjoint of Z0: e^{b_L} dZ + qd' dY (- kd0' e dW). */
+static void bw_state_grads(float *ws, const float *zl, int Lr) {
+  float *dz = ws + BW_DZ, *tmpt = ws + BW_TMPT, *tmp = ws + BW_TMP, *dkc = ws + BW_DKC;
+  const int Lv = (Lr + 7) / 8 * 8;
+  mm(tmpt, CH, 0.0f, dz, VD, ws + BW_UT, CH, KD, CH, VD, FULL); /* (K, CH) */
+  transpose(tmp, KD, tmpt, CH, KD, Lv);                        /* (CH, K) */
+  for (int s = 0; s < Lr; s++)
+    for (int k = 0; k < KD; k += VW) {
+      const vf e = vset(ws[WS_ES + s]);
+      vst(dkc + s * KD + k, vld(dkc + s * KD + k) + e * vld(tmp + s * KD + k));
+    }
+  for (int k = 0; k < KD; k++) ws[BW_ZLD + k] = dot(zl + k * VD, dz + k * VD, VD);
+  mm_at(dz, VD, ws[WS_ZDEC], ws + WS_QD, KD, ws + BW_DY, VD, KD, VD, Lr, FULL);
+}
+
+/* The log decay's gradient: d/db_t = q~.dq~ + k.dk(row) - k.dk(column) (per key with per-key decays), plus
+ * the chunk-end term at the last token, summed from the end of the chunk. */
+static void bw_decay_grads(float *ws, int L) {
+  const float *qt = ws + WS_QT, *dq = ws + BW_DQ, *kc = ws + WS_IN1, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  float acc = 0.0f;
+  for (int k = 0; k < KD; k++) acc += ws[BW_ZLD + k];
+  for (int t_ = L - 1; t_ >= 0; t_--) {
+    vf s = vset(0.0f);
+    for (int k = 0; k < KD; k += VW) {
+      const int o = t_ * KD + k;
+      s += vld(qt + o) * vld(dq + o) + vld(kc + o) * (vld(dkr + o) - vld(dkc + o));
+    }
+    acc += hsum(s);
+    din[3][t_] += acc * (1.0f);
+  }
+}
+
+/* dk = dk(row) + dk(column); q~ = sum c_i src_i: dsrc_i += c_i dq~, dc_i = src_i . dq~; the erase
+ * coefficient's gradient (DCE). */
+static void bw_input_grads(float *ws, int L) {
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  const float *dq = ws + BW_DQ, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
+  (void)in;
+  for (int t_ = 0; t_ < L; t_++) {
+    float *dk = din[1] + t_ * KD;
+    const float *dqt = dq + t_ * KD;
+    for (int k = 0; k < KD; k += VW) vst(dk + k, vld(dk + k) + vld(dkr + t_ * KD + k) + vld(dkc + t_ * KD + k));
     {
-      float dl = 0.0f;
-      for (int i = 0; i < BW_K; i++) dl += ddm[i];
-      din[3][t_] += dl * (1.0f);
-      (void)dl;
+      const float *s = in[0] + t_ * KD;
+      float *ds = din[0] + t_ * KD;
+      const vf c = vset(1.0f * 0.0883883476f);
+      vf acc = vset(0.0f);
+      for (int k = 0; k < KD; k += VW) {
+        const vf g = vld(dqt + k);
+        acc += vld(s + k) * g;
+        vst(ds + k, vld(ds + k) + c * g);
+      }
+      const float dc = hsum(acc);
+      (void)dc;
+    }
+    {
+      const float *s = ws + BW_XS + t_ * KD;
+      float *ds = ws + BW_DX + t_ * KD;
+      const vf c = vset(1.0f * 0.0883883476f * in[5][t_]);
+      vf acc = vset(0.0f);
+      for (int k = 0; k < KD; k += VW) {
+        const vf g = vld(dqt + k);
+        acc += vld(s + k) * g;
+        vst(ds + k, vld(ds + k) + c * g);
+      }
+      const float dc = hsum(acc);
+      (void)dc;
+      din[5][t_] += dc * ((1.0f * 0.0883883476f * 1.0f));
+    }
+    {
+      const float *s = in[0] + t_ * KD;
+      float *ds = din[0] + t_ * KD;
+      const vf c = vset(-1.0f * 0.0883883476f * in[5][t_]);
+      vf acc = vset(0.0f);
+      for (int k = 0; k < KD; k += VW) {
+        const vf g = vld(dqt + k);
+        acc += vld(s + k) * g;
+        vst(ds + k, vld(ds + k) + c * g);
+      }
+      const float dc = hsum(acc);
+      (void)dc;
+      din[5][t_] += dc * ((-1.0f * 0.0883883476f * 1.0f));
     }
   }
 }
 
-int64_t ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_ws(int64_t max_len) {
-  const int64_t nch = max_len > 0 ? (max_len + BW_C - 1) / BW_C : 1;
-  return BW_FIXED + nch * BW_PER_CHUNK;
+/* The main state's backward over one chunk: the chunk's inputs, query and prepared coefficients
+ * (chunk_prepare) and dY rows are in ws; z0 (K, V) is the state at the chunk start, zl at its end; DZ, the
+ * adjoint of zl on entry, becomes the adjoint of z0. Input gradients go into the DIN buffers (and DX). */
+static void bw_main(float *ws, const float *z0, const float *zl, int L, int Lr) {
+  transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
+  bw_values(ws, z0 + BW_U_AT, Lr);
+  bw_value_grads(ws, L, Lr);
+  bw_causal_grads(ws, Lr);
+  bw_state_grads(ws, zl, Lr);
+  bw_decay_grads(ws, L);
+  bw_input_grads(ws, L);
 }
 
-void ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
-  const int iters = a->iters > 0 ? a->iters : 30;
-  const int64_t KV = (int64_t)BW_K * BW_V;
-  const int G = a->h_v / a->h_qk;
-  float *zc = ws + BW_FIXED; /* (n_chunks, per chunk): Z (K, V) then H (K, K) full */
+/* The solve's backward over one chunk (after solve_coefs / solve_norms with H0 of the chunk in HF, x in XS,
+ * dx in DX); hl (K, K) is H at the chunk end, DH its adjoint on entry and H0's on return.
+ * g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation, the forward's solver); the direct adjoint of
+ * H_t is E_t = -(g x' + x g')/2 + cn_t H_t with cn_t = a dlambda_t / ||H_t||_F, dlambda_t = -g.x. With
+ * R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}, the full adjoint times k_t is
+ *   Q_t = e^{hb_L - hb_t} dH_L k_t + e^{hb_t} R_t H0 k_t - 1/2 sum_{s>=t} e^{hb_s - hb_t} (g_s (x_s.k_t) + x_s (g_s.k_t))
+ *       + sum_j R_m e^{(hb_m - hb_t) + (hb_m - hb_j)} hw_j (k_j.k_t) k_j   (m = max(t, j)),
+ * so dk += 2 hw_t Q_t, dhw_t = k_t.Q_t, d/dhb_t = -g.H_t x_t + cn_t ||H_t||^2 - hw_t dhw_t (+ <dH_L, H_L> at the
+ * end), and dH0 = e^{hb_L} dH_L + e^{2 hb_0} R_0 H0 - sym(g' e^{hb} x) + k' diag(hw e^{hb} R) k. */
+static void bw_solve(float *ws, const float *hl, int L, int Lr, int iters) {
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  const float *xs = ws + BW_XS, *kc = ws + WS_IN1, *kt = ws + WS_KTS, *hb = ws + WS_HB, *hw = ws + WS_HW;
+  const float *et = ws + WS_ET, *nrm = ws + WS_NRM, *step = ws + WS_STEP, *hf = ws + WS_HF;
+  float *gs = ws + BW_GS, *gh = ws + BW_GH, *hx = ws + BW_HX, *cn = ws + BW_CN, *dhb = ws + BW_DHB, *rr = ws + BW_RR;
+  float *qv = ws + BW_QV, *tmp = ws + BW_TMP, *dh = ws + BW_DH;
+  solve_cheb(ws, ws + BW_DX, gs, Lr, iters); /* g = CH_r(H_t + lambda_t I, dx_t) */
+  solve_apply(ws, xs, hx, Lr);               /* H_t x_t */
+  for (int t = 0; t < Lr; t++) {
+    const int live = t < L && step[t] > 0.0f; /* else x_t = b_t: no dependence on H */
+    if (t < L)
+      for (int k = 0; k < KD; k += VW) vst(din[0] + t * KD + k, vld(din[0] + t * KD + k) + vld(gs + t * KD + k));
+    for (int k = 0; k < KD; k += VW) vst(gh + t * KD + k, live ? vld(gs + t * KD + k) : vset(0.0f));
+    const float dl = -dot(gh + t * KD, xs + t * KD, KD);
+    cn[t] = live && nrm[t] > 0.0f ? 0.02f * dl / nrm[t] : 0.0f;
+    dhb[t] = -dot(gh + t * KD, hx + t * KD, KD) + cn[t] * nrm[t] * nrm[t];
+  }
+  float r = 0.0f;
+  for (int t = Lr; t < CH; t++) rr[t] = 0.0f;
+  for (int t = Lr - 1; t >= 0; t--) {
+    r = cn[t] + (t + 1 < Lr ? ex(2.0f * (hb[t + 1] - hb[t])) * r : 0.0f);
+    rr[t] = r;
+  }
+  /* Q: the chunk-end adjoint and H0 */
+  const float hle = hb[CH - 1];
+  mm(qv, KD, 0.0f, kc, KD, dh, KD, Lr, KD, KD, FULL);
+  mm(tmp, KD, 0.0f, kc, KD, hf, KD, Lr, KD, KD, FULL);
+  for (int t = 0; t < Lr; t++) {
+    const vf a = vset(ex(hle - hb[t])), c = vset(et[t] * rr[t]);
+    for (int k = 0; k < KD; k += VW) vst(qv + t * KD + k, a * vld(qv + t * KD + k) + c * vld(tmp + t * KD + k));
+  }
+  /* Q: the rank-2 terms of the later tokens */
+  float *mx = ws + BW_MX, *mg = ws + BW_MG, *nm = ws + BW_NM, *nh = ws + BW_NH;
+  for (int t = 0; t < CH; t++) nh[t] = -0.5f;
+  mm(mx, CH, 0.0f, xs, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+  decay_mask(mx, hb, nh, Lr, 0);
+  mm(mg, CH, 0.0f, gh, KD, kt, CH, Lr, CH, KD, TRI_OUT);
+  decay_mask(mg, hb, nh, Lr, 0);
+  mm_at(qv, KD, 1.0f, mx, CH, gh, KD, Lr, KD, Lr, TRI_UP);
+  mm_at(qv, KD, 1.0f, mg, CH, xs, KD, Lr, KD, Lr, TRI_UP);
+  /* Q: the cn_s H_s terms through the keys of the chunk */
+  mm(nm, CH, 0.0f, kc, KD, kt, CH, Lr, CH, KD, FULL);
+  vi lane;
+  for (int l = 0; l < VW; l++) lane[l] = l;
+  for (int t = 0; t < Lr; t++) { /* e^{-|hb_j - hb_t|} (R_t for j < t, else R_j) hw_j */
+    const vf hbt = vset(hb[t]), rt = vset(rr[t]);
+    const vi tv = viset(t);
+    for (int j = 0; j < CH; j += VW) {
+      const vf d = vld(hb + j) - hbt;
+      const vi lo = lane + j < tv;
+      const vf f = (vf)(((vi)rt & lo) | ((vi)vld(rr + j) & ~lo));
+      vst(nm + t * CH + j, vld(nm + t * CH + j) * vld(hw + j) * f * vexp(vmin(d, -d)));
+    }
+  }
+  mm(qv, KD, 1.0f, nm, CH, kc, KD, Lr, KD, Lr, FULL);
+  /* dk, the write of H, the log decay of H */
+  for (int t_ = 0; t_ < L; t_++) {
+    const float dhw = dot(kc + t_ * KD, qv + t_ * KD, KD);
+    const vf c = vset(2.0f * hw[t_]);
+    float *dk = din[1] + t_ * KD;
+    for (int k = 0; k < KD; k += VW) vst(dk + k, vld(dk + k) + c * vld(qv + t_ * KD + k));
+    din[4][t_] += dhw * ((1.0f * 1.0f));
+    dhb[t_] -= hw[t_] * dhw;
+  }
+  {
+    float acc = dot(dh, hl, KD * KD);
+    for (int t_ = L - 1; t_ >= 0; t_--) {
+      acc += dhb[t_];
+      din[3][t_] += acc * (1.0f);
+    }
+  }
+  /* dH0 */
+  float *xe = ws + BW_XE, *kr = ws + BW_KR, *mt = ws + BW_MT;
+  for (int t = 0; t < Lr; t++) {
+    const vf e = vset(et[t]), c = vset(hw[t] * et[t] * rr[t]);
+    for (int k = 0; k < KD; k += VW) {
+      vst(xe + t * KD + k, e * vld(xs + t * KD + k));
+      vst(kr + t * KD + k, c * vld(kc + t * KD + k));
+    }
+  }
+  mm_at(mt, KD, 0.0f, gh, KD, xe, KD, KD, KD, Lr, FULL);
+  const float el = ex(hle), c0 = et[0] * et[0] * rr[0];
+  for (int i = 0; i < KD; i++)
+    for (int j = 0; j < KD; j++)
+      dh[i * KD + j] = el * dh[i * KD + j] + c0 * hf[i * KD + j] - 0.5f * (mt[i * KD + j] + mt[j * KD + i]);
+  mm_at(dh, KD, 1.0f, kc, KD, kr, KD, KD, KD, Lr, FULL);
+}
+
+/* The state at every chunk start (and the final one) of one sequence and value head into zs. */
+static void bw_state_pass(const ssmc_bwd_args *a, int64_t t0, int64_t T, int h, int hq, float *ws, float *zs) {
+  const int64_t nch = (T + CH - 1) / CH;
+  for (int k = 0; k < KD; k++)
+    for (int j = 0; j < VD; j += VW) vst(zs + k * VD + j, vld(ws + WS_Z + k * VD + j));
+  for (int i = 0; i < KD * KD; i += VW) vst(zs + KD * VD + i, vld(ws + WS_HF + i));
+  for (int64_t c = 0; c < nch; c++) {
+    const int L = (int)(T - c * CH < CH ? T - c * CH : CH), Lr = (L + MR - 1) / MR * MR;
+    load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 2);
+    if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk, 2);
+    chunk_prepare(ws, L, Lr, 0);
+    for (int v0 = 0; v0 < VD; v0 += BV) {
+      chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
+    }
+    float *zn = zs + (c + 1) * BW_PER_CHUNK;
+    for (int k = 0; k < KD; k++)
+      for (int j = 0; j < VD; j += VW) vst(zn + k * VD + j, vld(ws + WS_Z + k * VD + j));
+    solve_coefs(ws, L);
+    solve_advance(ws, Lr);
+    for (int i = 0; i < KD * KD; i += VW) vst(zn + KD * VD + i, vld(ws + WS_HF + i));
+  }
+}
+
+/* Chunk c of one sequence and value head, differentiated; its input gradients written (q/k ones summed over
+ * the value heads of a group: first = the group's first head). */
+static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, int h, int hq, int first, int iters,
+                     float *ws, const float *zs) {
+  const int L = (int)(T - c * CH < CH ? T - c * CH : CH), Lr = (L + MR - 1) / MR * MR;
+  const int64_t tok0 = t0 + c * CH;
   (void)iters;
+  load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens; its stored start state (and the rest) */
+    prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
+    bw_prefetch_dy(a, tok0 - CH, CH, h);
+    const char *p = (const char *)(zs + (c - 1) * BW_PER_CHUNK);
+    for (int64_t i = 0; i < (int64_t)BW_PER_CHUNK * 4; i += 64) __builtin_prefetch(p + i);
+  }
+  for (int i = 0; i < KD * KD; i += VW) vst(ws + WS_HF + i, vld(zs + c * BW_PER_CHUNK + KD * VD + i));
+  solve_coefs(ws, L);
+  solve_norms(ws, L, Lr);
+  if (a->aux_in[0]) { /* the forward's x */
+    for (int t = 0; t < L; t++)
+      for (int k = 0; k < KD; k++) ws[WS_X + t * KD + k] = a->aux_in[0][((tok0 + t) * a->h_v + h) * KD + k];
+    zero(ws + WS_X + L * KD, (CH - L) * KD);
+  } else {
+    solve_cheb(ws, ws + WS_IN0, ws + WS_X, Lr, iters);
+    zero(ws + WS_X + Lr * KD, (CH - Lr) * KD);
+  }
+  for (int i = 0; i < CH * KD; i += VW) vst(ws + BW_XS + i, vld(ws + WS_X + i));
+  zero(ws + BW_DX, CH * KD);
+  build_query(ws, L, Lr);
+  chunk_prepare(ws, L, Lr, PREP_READ);
+  bw_load_dy(a, tok0, L, h, ws + BW_DY);
+  zero(ws + BW_DIN0, CH * 128);
+  zero(ws + BW_DIN1, CH * 128);
+  zero(ws + BW_DIN2, CH * 128);
+  zero(ws + BW_DIN3, CH * 1);
+  zero(ws + BW_DIN4, CH * 1);
+  zero(ws + BW_DIN5, CH * 1);
+  bw_main(ws, zs + c * BW_PER_CHUNK, zs + (c + 1) * BW_PER_CHUNK, L, Lr);
+  bw_solve(ws, zs + (c + 1) * BW_PER_CHUNK + KD * VD, L, Lr, iters);
+  if (a->din[0]) { /* q: (T, a->h_qk, 128) */
+    const float *s = ws + BW_DIN0;
+    const int nt = ((uintptr_t)a->din[0] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
+      if (first && nt) bw_stream_row(p, s + t * 128, 128);
+      else if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[1]) { /* k: (T, a->h_qk, 128) */
+    const float *s = ws + BW_DIN1;
+    const int nt = ((uintptr_t)a->din[1] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
+      if (first && nt) bw_stream_row(p, s + t * 128, 128);
+      else if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[2]) { /* v: (T, a->h_v, 128) */
+    const float *s = ws + BW_DIN2;
+    const int nt = ((uintptr_t)a->din[2] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
+      if (nt) bw_stream_row(p, s + t * 128, 128);
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[3]) { /* g: (T, a->h_v, 1) */
+    const float *s = ws + BW_DIN3;
+    const int nt = ((uintptr_t)a->din[3] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+    }
+  }
+  if (a->din[4]) { /* beta: (T, a->h_v, 1) */
+    const float *s = ws + BW_DIN4;
+    const int nt = ((uintptr_t)a->din[4] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[4] + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+    }
+  }
+  if (a->din[5]) { /* alpha: (T, a->h_v, 1) */
+    const float *s = ws + BW_DIN5;
+    const int nt = ((uintptr_t)a->din[5] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[5] + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+    }
+  }
+  __builtin_ia32_sfence(); /* the streamed rows before anything later */
+  (void)first;
+}
+
+static void bwd_impl(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  const int iters = a->iters > 0 ? a->iters : 30;
+  const int64_t KV = (int64_t)KD * VD;
+  const int G = a->h_v / a->h_qk;
+  float *zs = ws + BW_FIXED; /* (n_chunks + 1, per chunk): Z (K, V), then H (K, K) in full */
   for (int64_t it = item_begin; it < item_end; it++) {
     const int64_t n = it / a->h_qk;
     const int hq = (int)(it % a->h_qk);
     const int64_t t0 = a->cu_seqlens ? a->cu_seqlens[n] : n * a->t_len;
     const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
-    const int64_t nch = (T + BW_C - 1) / BW_C;
+    const int64_t nch = (T + CH - 1) / CH;
     for (int gi = 0; gi < G; gi++) {
       const int h = hq * G + gi;
       const int64_t slot = n * a->h_v + h;
-      /* forward sweep: the state at every chunk start */
       const float *z0 = a->state_in[1];
-      for (int64_t i = 0; i < KV; i++) zc[i] = z0 ? z0[slot * KV + i] : 0.0f;
-      {
-        const float *h0 = a->state_in[0];
-        float *hf = zc + KV;
-        for (int i = 0; i < BW_K; i++)
-          for (int j = 0; j <= i; j++)
-            hf[i * BW_K + j] = hf[j * BW_K + i] = h0 ? h0[slot * 8256 + i * (i + 1) / 2 + j] : 0.0f;
-      }
-      bw_copy(ws + BW_ZB, zc, (int)KV); /* stepped in place, token by token */
-      bw_copy(ws + BW_HB, zc + KV, BW_K * BW_K);
-      for (int64_t c = 0; c + 1 < nch; c++) {
-        const int L = BW_C;
-        bw_load(a, t0 + c * BW_C, L, h, hq, ws);
-        bw_coefs(ws, L);
-        bw_recompute(ws, L, 1);
-        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB, (int)KV);
-        bw_copy(zc + (c + 1) * BW_PER_CHUNK + KV, ws + BW_HB, BW_K * BW_K);
-      }
+      for (int k = 0; k < KD; k++) /* (K, V) */
+        for (int j = 0; j < VD; j += VW) vst(ws + WS_Z + k * VD + j, z0 ? vld(z0 + slot * KV + k * VD + j) : vset(0.0f));
+      const float *h0 = a->state_in[0];
+      if (h0) unpack_sym(ws + WS_HF, h0 + slot * 8256);
+      else zero(ws + WS_HF, KD * KD);
+      bw_state_pass(a, t0, T, h, hq, ws, zs);
       /* the adjoints of the final states */
       float *dz = ws + BW_DZ;
       const float *dzo = a->dstate_out[1];
@@ -1127,91 +1337,43 @@ void ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_
       {
         const float *dho = a->dstate_out[0];
         float *dh = ws + BW_DH;
-        for (int i = 0; i < BW_K; i++)
+        for (int i = 0; i < KD; i++)
           for (int j = 0; j <= i; j++) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
             const float p = dho ? dho[slot * 8256 + i * (i + 1) / 2 + j] : 0.0f;
-            dh[i * BW_K + j] = dh[j * BW_K + i] = i == j ? p : 0.5f * p;
+            dh[i * KD + j] = dh[j * KD + i] = i == j ? p : 0.5f * p;
           }
       }
-      /* reverse sweep */
-      for (int64_t c = nch - 1; c >= 0; c--) {
-        const int L = (int)(T - c * BW_C < BW_C ? T - c * BW_C : BW_C);
-        const int64_t tok0 = t0 + c * BW_C;
-        bw_load(a, tok0, L, h, hq, ws);
-        bw_coefs(ws, L);
-        bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
-        bw_copy(ws + BW_HB, zc + c * BW_PER_CHUNK + KV, BW_K * BW_K);
-        bw_recompute(ws, L, 0);
-        for (int t = 0; t < L; t++) { /* x: the forward's, or the same Chebyshev again */
-          float *x = ws + BW_X + t * BW_K;
-          if (a->aux_in[0]) {
-            bw_copy(x, a->aux_in[0] + ((tok0 + t) * a->h_v + h) * BW_K, BW_K);
-          } else {
-            const float nrm = ws[BW_NRM + t], l = 0.02f * nrm + 0.0f;
-            bw_cheb(ws + BW_HB + (t + 1) * (int64_t)BW_K * BW_K, nrm, l, ws + BW_IN0 + t * BW_K, x, iters, ws);
-          }
-        }
-        bw_zero(ws + BW_DIN0, L * 128);
-        bw_zero(ws + BW_DIN1, L * 128);
-        bw_zero(ws + BW_DIN2, L * 128);
-        bw_zero(ws + BW_DIN3, L * 1);
-        bw_zero(ws + BW_DIN4, L * 1);
-        bw_zero(ws + BW_DIN5, L * 1);
-        for (int t = L - 1; t >= 0; t--) bw_token(ws, t, iters);
-        if (a->din[0]) { /* q: (T, a->h_qk, 128) */
-          const float *s = ws + BW_DIN0;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
-            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
-          }
-        }
-        if (a->din[1]) { /* k: (T, a->h_qk, 128) */
-          const float *s = ws + BW_DIN1;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
-            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
-          }
-        }
-        if (a->din[2]) { /* v: (T, a->h_v, 128) */
-          const float *s = ws + BW_DIN2;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
-            for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-          }
-        }
-        if (a->din[3]) { /* g: (T, a->h_v, 1) */
-          const float *s = ws + BW_DIN3;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 1;
-            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
-          }
-        }
-        if (a->din[4]) { /* beta: (T, a->h_v, 1) */
-          const float *s = ws + BW_DIN4;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[4] + ((tok0 + t) * a->h_v + h) * 1;
-            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
-          }
-        }
-        if (a->din[5]) { /* alpha: (T, a->h_v, 1) */
-          const float *s = ws + BW_DIN5;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[5] + ((tok0 + t) * a->h_v + h) * 1;
-            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
-          }
-        }
-      }
+      for (int64_t c = nch - 1; c >= 0; c--) bw_chunk(a, t0, T, c, h, hq, gi == 0, iters, ws, zs);
       if (a->dstate_in[1])
         for (int64_t i = 0; i < KV; i++) a->dstate_in[1][slot * KV + i] = dz[i];
       if (a->dstate_in[0]) {
         const float *dh = ws + BW_DH;
         float *p = a->dstate_in[0] + slot * 8256;
-        for (int i = 0; i < BW_K; i++)
-          for (int j = 0; j <= i; j++) p[i * (i + 1) / 2 + j] = i == j ? dh[i * BW_K + i] : dh[i * BW_K + j] + dh[j * BW_K + i];
+        for (int i = 0; i < KD; i++)
+          for (int j = 0; j <= i; j++) p[i * (i + 1) / 2 + j] = i == j ? dh[i * KD + i] : dh[i * KD + j] + dh[j * KD + i];
       }
     }
   }
+}
+
+#if defined(SSMC_ISA_SUFFIX)
+void SSMC_PASTE(ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd, SSMC_ISA_SUFFIX)(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  bwd_impl(a, item_begin, item_end, ws);
+}
+#else
+#if defined(SSMC_ISA_DISPATCH)
+void ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_v4(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
+#endif
+
+void ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+#if defined(SSMC_ISA_DISPATCH)
+  if (ssmc_cpu_isa() >= 4) { ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_v4(a, item_begin, item_end, ws); return; }
+#endif
+  bwd_impl(a, item_begin, item_end, ws);
+}
+
+int64_t ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bwd_ws(int64_t max_len) {
+  const int64_t nch = max_len > 0 ? (max_len + CH - 1) / CH : 0;
+  return BW_FIXED + (nch + 1) * BW_PER_CHUNK;
 }
 #endif

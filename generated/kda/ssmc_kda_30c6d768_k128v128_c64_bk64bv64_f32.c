@@ -27,19 +27,20 @@ enum {
   WS_Y = 90176,
   WS_B = 94272,
   WS_EB = 102464,
-  WS_ES = 102528,
-  WS_ZDEC = 102592,
-  WS_EW = 102720,
-  WS_EE = 102784,
-  WS_DV = 102848,
-  WS_AKK = 103104,
-  WS_TI = 107200,
-  WS_KD0 = 111296,
-  WS_W0 = 119488,
-  WS_QR = 123584,
-  WS_KR = 131776,
-  WS_EG = 139968,
-  WS_TOTAL = 148160
+  WS_ES = 110656,
+  WS_ZDEC = 118848,
+  WS_EW = 118976,
+  WS_EE = 119040,
+  WS_DV = 119104,
+  WS_AKK = 119360,
+  WS_TI = 123456,
+  WS_KD0 = 127552,
+  WS_W0 = 135744,
+  WS_QR = 139840,
+  WS_KR = 148032,
+  WS_EG = 156224,
+  WS_YS = 164416,
+  WS_TOTAL = 166464
 };
 
 #if defined(__AVX512F__)
@@ -91,6 +92,12 @@ static inline vf vexp(vf x) {
   return vsel(live, p * (vf)e);
 }
 
+/* f e, flushed to 0 below 2^-100: running products of decays (e <= 1) never reach the slow denormals. */
+__attribute__((unused)) static inline vf vdecay(vf f, vf e) {
+  const vf p = f * e;
+  return vsel(p > vset(7.88860905e-31f), p);
+}
+
 /* y[i] = e^{x[i]} for i < n, n % VW == 0. */
 static inline void exps(float *y, const float *x, int n) {
   for (int i = 0; i < n; i += VW) vst(y + i, vexp(vld(x + i)));
@@ -122,30 +129,7 @@ SSMC_MK(mk_4x1, 4, 1, a[i * lda + k])
 SSMC_MK(mk_1xNV, 1, NV, a[i * lda + k])
 SSMC_MK(mk_1x1, 1, 1, a[i * lda + k])
 SSMC_MK(mk_8x1, 8, 1, a[i * lda + k]) /* one vector wide: 8 rows keep 8 FMA chains going */
-SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
-SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
-SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
-SSMC_MK(mkt_1x1, 1, 1, a[k * lda + i])
-
-/* c (m x n, ldc) = beta c + a' b for a stored transposed (kd x m, lda); n % VW == 0. */
-static void mm_at(float *c, int ldc, float beta, const float *a, int lda, const float *b, int ldb, int m, int n,
-                  int kd) {
-  for (int i = 0; i < m; i += MR) {
-    const int mr = m - i < MR ? m - i : MR;
-    float *ci = c + i * ldc;
-    int j = 0;
-    for (; j + NV * VW <= n; j += NV * VW) {
-      if (mr == MR) mkt_4xNV(ci + j, ldc, beta, a + i, lda, b + j, ldb, kd);
-      else for (int r = 0; r < mr; r++) mkt_1xNV(ci + r * ldc + j, ldc, beta, a + i + r, lda, b + j, ldb, kd);
-    }
-    for (; j < n; j += VW) {
-      if (mr == MR) mkt_4x1(ci + j, ldc, beta, a + i, lda, b + j, ldb, kd);
-      else for (int r = 0; r < mr; r++) mkt_1x1(ci + r * ldc + j, ldc, beta, a + i + r, lda, b + j, ldb, kd);
-    }
-  }
-}
-
-enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2 };
+enum { FULL = 0, TRI_OUT = 1, TRI_RED = 2, TRI_UP = 3 };
 /* c (m x n, ldc) = beta c + a (m x kd, lda) . b (kd x n, ldb); n % VW == 0.
  * TRI_OUT: rows i..i+3 get only the columns below round_up(i + 4, VW) (a causal product's lower part);
  * TRI_RED: rows i..i+3 reduce over k < i + 4 only (a is lower triangular, zero above the diagonal). */
@@ -173,6 +157,32 @@ static void mm(float *c, int ldc, float beta, const float *a, int lda, const flo
   }
 }
 
+SSMC_MK(mkt_4xNV, 4, NV, a[k * lda + i])
+SSMC_MK(mkt_4x1, 4, 1, a[k * lda + i])
+SSMC_MK(mkt_1xNV, 1, NV, a[k * lda + i])
+SSMC_MK(mkt_1x1, 1, 1, a[k * lda + i])
+
+/* c (m x n, ldc) = beta c + a' b for a stored transposed (kd x m, lda); n % VW == 0.
+ * TRI_UP: rows i..i+3 reduce over k >= i only (a' is upper triangular: the stored a is lower triangular,
+ * as a causal matrix, and a' b sums over the tokens at or after each row's). */
+__attribute__((unused)) static void mm_at(float *c, int ldc, float beta, const float *a, int lda, const float *b,
+                                          int ldb, int m, int n, int kd, int tri) {
+  for (int i = 0; i < m; i += MR) {
+    const int mr = m - i < MR ? m - i : MR, k0 = tri == TRI_UP ? (i < kd ? i : kd) : 0;
+    float *ci = c + i * ldc;
+    const float *ai = a + i + k0 * lda, *bi = b + k0 * ldb;
+    int j = 0;
+    for (; j + NV * VW <= n; j += NV * VW) {
+      if (mr == MR) mkt_4xNV(ci + j, ldc, beta, ai, lda, bi + j, ldb, kd - k0);
+      else for (int r = 0; r < mr; r++) mkt_1xNV(ci + r * ldc + j, ldc, beta, ai + r, lda, bi + j, ldb, kd - k0);
+    }
+    for (; j < n; j += VW) {
+      if (mr == MR) mkt_4x1(ci + j, ldc, beta, ai, lda, bi + j, ldb, kd - k0);
+      else for (int r = 0; r < mr; r++) mkt_1x1(ci + r * ldc + j, ldc, beta, ai + r, lda, bi + j, ldb, kd - k0);
+    }
+  }
+}
+
 typedef float elem_t;
 static inline float ld1(const elem_t *p) { return *p; }
 static inline void st1(elem_t *p, float f) { *p = f; }
@@ -180,6 +190,33 @@ static inline void ld_row(float *d, const elem_t *p, int n) { for (int i = 0; i 
 static inline void st_row(elem_t *p, const float *s, int n) { for (int i = 0; i < n; i += VW) vst(p + i, vld(s + i)); }
 
 static void zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
+
+typedef float vt8 __attribute__((vector_size(32), aligned(4), may_alias));
+/* dst (cols x rows, ldd) = src' for src (rows x cols, lds); rows % 8 == 0, cols % 8 == 0: 8 x 8 blocks
+ * transposed in registers (unpack, then 64-bit and 128-bit lane shuffles). */
+static void transpose(float *restrict dst, int ldd, const float *restrict src, int lds, int rows, int cols) {
+  for (int r = 0; r < rows; r += 8)
+    for (int c = 0; c < cols; c += 8) {
+      const float *s = src + r * lds + c;
+      vf8 x[8], t[8], u[8];
+      _Pragma("GCC unroll 8") for (int i = 0; i < 8; i++) x[i] = *(const vt8 *)(s + i * lds);
+      _Pragma("GCC unroll 4") for (int i = 0; i < 8; i += 2) {
+        t[i] = __builtin_shufflevector(x[i], x[i + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[i + 1] = __builtin_shufflevector(x[i], x[i + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+      }
+      _Pragma("GCC unroll 2") for (int i = 0; i < 8; i += 4) {
+        u[i] = __builtin_shufflevector(t[i], t[i + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 1] = __builtin_shufflevector(t[i], t[i + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[i + 2] = __builtin_shufflevector(t[i + 1], t[i + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[i + 3] = __builtin_shufflevector(t[i + 1], t[i + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+      }
+      float *d = dst + c * ldd + r;
+      _Pragma("GCC unroll 4") for (int i = 0; i < 4; i++) {
+        *(vt8 *)(d + i * ldd) = __builtin_shufflevector(u[i], u[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        *(vt8 *)(d + (i + 4) * ldd) = __builtin_shufflevector(u[i], u[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+      }
+    }
+}
 
 __attribute__((unused)) static float dot(const float *a, const float *b, int n) {
   vf s = vset(0.0f);
@@ -231,10 +268,11 @@ static void bind_inputs(float **in, float *ws) {
 }
 
 /* Loads tokens tok0 .. tok0+L-1 of every input into fp32 chunk buffers (converted once here).
- * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH). */
+ * chunk != 0: rows L .. CH-1 zeroed and the key input transposed into KT (K x CH); chunk == 2: only the
+ * inputs the state updates read (the backward's state pass). */
 static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, float *ws,
                        int chunk) {
-  { /* q: (T, h_qk, 128) */
+  if (chunk != 2) { /* q: (T, h_qk, 128) */
     const elem_t *src = (const elem_t *)in[0];
     float *dst = ws + WS_IN0;
     for (int t = 0; t < L; t++) {
@@ -283,9 +321,10 @@ static void load_chunk(const void *const *in, int64_t tok0, int L, int h, int hq
 }
 
 /* Asks for the rows of tokens tok0 .. tok0+L-1 of every input ahead of their load_chunk (strided rows
- * that the hardware prefetchers do not fetch early enough). */
-static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk) {
-  for (int t = 0; t < L; t++) {
+ * that the hardware prefetchers do not fetch early enough); chunk == 2 as in load_chunk. */
+static void prefetch_chunk(const void *const *in, int64_t tok0, int L, int h, int hq, int h_v, int h_qk, int chunk) {
+  (void)chunk;
+  if (chunk != 2) for (int t = 0; t < L; t++) {
     const char *p = (const char *)((const elem_t *)in[0] + ((tok0 + t) * h_qk + hq) * 128);
     for (int d = 0; d < (int)(128 * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
   }
@@ -325,24 +364,30 @@ static void build_query(float *ws, int L, int Lr) {
 }
 
 #define SB 16 /* sub-block of the per-key causal products */
-/* c[t][s] = rs_t sum_k x_t,k y_s,k e^{b_t,k - b_s,k} for s <= t - strict, 0 for t - strict < s < CH; rows t < m.
- * Below the diagonal sub-blocks, a product through the reference point r = b at the s-block's last token:
- * (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1, so nothing overflows. In a diagonal sub-block
- * the decay is carried from s to s - 1 by the per-token factor eg_s = e^{g_s} <= 1. */
-static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *g, float *eg,
-                        float *xr, float *yt, int m, int strict, const float *rs) {
+/* c[t][s] = rs_t sum_k x_t,k y_s,k e^{b_t,k - b_s,k} for s <= t - strict, 0 for t - strict < s < CH; rows t < m;
+ * eg = e^{g} per token and key. Below the diagonal sub-blocks, a product through the reference point r = b at
+ * the s-block's last token: (x_t e^{b_t - r}) . (y_s e^{r - b_s}), both factors <= 1 (running products of eg),
+ * so nothing overflows. In a diagonal sub-block the decay is carried from s to s - 1 by eg_s <= 1. */
+static void diag_causal(float *c, const float *x, const float *y, const float *b, const float *eg, float *xr,
+                        float *yt, float *ys, int m, int strict, const float *rs) {
   for (int t = 0; t < m; t++) zero(c + t * CH, CH);
   for (int j = 0; j < m; j += SB) {
     const int je = j + SB;
-    const float *r = b + (je - 1) * KD;
-    for (int s = j; s < je; s++) {
-      float tmp[KD];
-      for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(r + k) - vld(b + s * KD + k)));
-      for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
-    }
-    if (je < m) {
-      for (int t = je; t < m; t++)
-        for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(r + k)));
+    if (je < m) { /* the factors through r = b_{je-1}: running products of e^{g} away from it */
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = je - 1; s >= j; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(ys + (s - j) * KD + k * VW, vld(y + s * KD + k * VW) * f[k]);
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
+      transpose(yt, SB, ys, KD, SB, KD);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = je; t < m; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(xr + t * KD + k * VW, vld(x + t * KD + k * VW) * f[k]);
+        }
       mm(c + je * CH + j, CH, 0.0f, xr + je * KD, KD, yt, SB, m - je, SB, KD, FULL);
     }
     /* the diagonal block through its middle token's reference point, when every key's decay over the
@@ -356,11 +401,9 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
     for (int l = 0; l < VW; l++) far |= spread[l] > 60.0f;
     if (!far) {
       const int mb = m - j < SB ? m - j : SB;
-      for (int s = j; s < je; s++) {
-        float tmp[KD];
-        for (int k = 0; k < KD; k += VW) vst(tmp + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
-        for (int k = 0; k < KD; k++) yt[k * SB + s - j] = tmp[k];
-      }
+      for (int s = j; s < je; s++)
+        for (int k = 0; k < KD; k += VW) vst(ys + (s - j) * KD + k, vld(y + s * KD + k) * vexp(vld(rm + k) - vld(b + s * KD + k)));
+      transpose(yt, SB, ys, KD, SB, KD);
       for (int t = j; t < j + mb; t++)
         for (int k = 0; k < KD; k += VW) vst(xr + t * KD + k, vld(x + t * KD + k) * vexp(vld(b + t * KD + k) - vld(rm + k)));
       mm(c + j * CH + j, CH, 0.0f, xr + j * KD, KD, yt, SB, mb, SB, KD, FULL);
@@ -368,7 +411,6 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
         for (int s = t + 1 - strict; s < je; s++) c[t * CH + s] = 0.0f;
       continue;
     }
-    exps(eg + j * KD, g + j * KD, SB * KD); /* rows >= L: e^0 */
     for (int t = j; t < je && t < m; t++) {
       vf xv[KD / VW], f[KD / VW];
       _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) { xv[k] = vld(x + t * KD + k * VW); f[k] = vset(1.0f); }
@@ -389,10 +431,13 @@ static void diag_causal(float *c, const float *x, const float *y, const float *b
     }
 }
 
+enum { PREP_READ = 1, PREP_HAVE_TI = 2 };
 /* Per-chunk decay factors, masks and write/erase coefficients (shared by all value tiles):
- * a = causal (q~ k') with the decays, qd = q~ e^{b_t}, kdt = k' e^{b_L - b_s}; with the delta rule
- * ti = (I + strictly causal e_t (k k') with decays)^{-1} and kd0 = k e^{b_t}. Rows >= Lr are never read. */
-static void chunk_prepare(float *ws, int L, int Lr) {
+ * a = causal (q~ k') with the decays, qd = q~ e^{b_t} (only with PREP_READ: the readout's), kdt = k' e^{b_L - b_s};
+ * with the delta rule ti = (I + strictly causal e_t (k k') with decays)^{-1} (unless PREP_HAVE_TI: already in
+ * place) and kd0 = k e^{b_t}. Rows >= Lr are never read. */
+static void chunk_prepare(float *ws, int L, int Lr, int flags) {
+  const int read = flags & PREP_READ;
   float *in[SSMC_MAX_IO];
   bind_inputs(in, ws);
   float *b = ws + WS_B, *ew = ws + WS_EW, *ee = ws + WS_EE, *a = ws + WS_A, *qd = ws + WS_QD;
@@ -400,6 +445,8 @@ static void chunk_prepare(float *ws, int L, int Lr) {
   const float *kc = ws + WS_IN1;
   (void)kc;
   (void)kt;
+  (void)qt;
+  (void)read;
   for (int t_ = 0; t_ < L; t_++) {
     ew[t_] = 1.0f * in[4][t_];
     ee[t_] = 1.0f * in[4][t_];
@@ -414,25 +461,35 @@ static void chunk_prepare(float *ws, int L, int Lr) {
       vst(b + t * KD + k, acc);
     }
   }
-  const float *bl = b + (CH - 1) * KD;
-  exps(zdec, bl, KD);
-  float *eg = ws + WS_EG; /* e^{g}, filled by diag_causal for the sub-blocks it takes pair by pair */
+  /* eg = e^{g}; eb = e^{b_t} and es = e^{b_L - b_s} as running products of eg (each <= 1) */
+  float *eg = ws + WS_EG, *eb = ws + WS_EB, *es = ws + WS_ES;
+  exps(eg, gk, CH * KD); /* rows >= L: e^0 */
+  for (int k = 0; k < KD; k += VW) {
+    vf f = vset(1.0f);
+    for (int t = 0; t < CH; t++) { f = vdecay(f, vld(eg + t * KD + k)); vst(eb + t * KD + k, f); }
+    f = vset(1.0f);
+    for (int s = CH - 1; s >= 0; s--) { vst(es + s * KD + k, f); f = vdecay(f, vld(eg + s * KD + k)); }
+  }
+  for (int k = 0; k < KD; k += VW) vst(zdec + k, vld(eb + (CH - 1) * KD + k));
   /* causal products with per-key decays, 16-token sub-blocks: below the diagonal block through the
    * block's own reference point r (b at its last token): (q_t e^{b_t - r}) . (k_s e^{r - b_s}), both <= 1 */
   float *qr = ws + WS_QR, *kr = ws + WS_KR;
-  for (int t = 0; t < Lr; t++)
-    for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vexp(vld(b + t * KD + k)));
+  if (read)
+    for (int t = 0; t < Lr; t++)
+      for (int k = 0; k < KD; k += VW) vst(qd + t * KD + k, vld(qt + t * KD + k) * vld(eb + t * KD + k));
   for (int s = 0; s < CH; s++) /* kdt in row form here, (CH, K): the state update reads it transposed */
-    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vexp(vld(bl + k) - vld(b + s * KD + k)));
-  diag_causal(a, qt, kc, b, gk, eg, qr, kr, Lr, 0, 0);
+    for (int k = 0; k < KD; k += VW) vst(kdt + s * KD + k, vld(kc + s * KD + k) * vld(es + s * KD + k));
+  if (read) diag_causal(a, qt, kc, b, eg, qr, kr, ws + WS_YS, Lr, 0, 0);
   float *akk = ws + WS_AKK, *kd0 = ws + WS_KD0;
-  diag_causal(akk, kc, kc, b, gk, eg, qr, kr, Lr, 1, ee);
-  tri_inverse(ws + WS_TI, akk, Lr);
+  if (!(flags & PREP_HAVE_TI)) {
+    diag_causal(akk, kc, kc, b, eg, qr, kr, ws + WS_YS, Lr, 1, ee);
+    tri_inverse(ws + WS_TI, akk, Lr);
+  }
   for (int t = 0; t < Lr; t++)
-    for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * vexp(vld(b + t * KD + k)));
+    for (int k = 0; k < KD; k += VW) vst(kd0 + t * KD + k, vld(kc + t * KD + k) * vld(eb + t * KD + k));
 }
 
-/* One value tile [v0, v0 + BV) of a chunk: output rows and the state update. */
+/* One value tile [v0, v0 + BV) of a chunk: output rows (none when out is NULL) and the state update. */
 static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t tok0, int h, int h_v) {
   float *z = ws + WS_Z + v0, *u = ws + WS_U, *y = ws + WS_Y, *zdec = ws + WS_ZDEC;
   const float *vc = ws + WS_IN2 + v0, *ew = ws + WS_EW;
@@ -445,17 +502,19 @@ static void chunk_tile(float *ws, int L, int Lr, int v0, elem_t *out, int64_t to
     for (int j = 0; j < BV; j += VW) vst(w0 + t * BV + j, cw * vld(vc + t * VD + j) - ce * vld(w0 + t * BV + j));
   }
   mm(u, BV, 0.0f, ws + WS_TI, CH, w0, BV, Lr, BV, Lr, TRI_RED);
-  mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
-  mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
-  for (int t = 0; t < L; t++) {
-    elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
-    st_row(o, y + t * BV, BV);
+  if (out) {
+    mm(y, BV, 0.0f, ws + WS_QD, KD, z, VD, Lr, BV, KD, FULL);
+    mm(y, BV, 1.0f, ws + WS_A, CH, u, BV, Lr, BV, Lr, TRI_RED);
+    for (int t = 0; t < L; t++) {
+      elem_t *o = out + ((tok0 + t) * h_v + h) * VD + v0;
+      st_row(o, y + t * BV, BV);
+    }
   }
   for (int k = 0; k < KD; k++) {
     const vf d = vset(zdec[k]);
     for (int j = 0; j < BV; j += VW) vst(z + k * VD + j, d * vld(z + k * VD + j));
   }
-  mm_at(z, VD, 1.0f, ws + WS_KDT, KD, u, BV, KD, BV, Lr);
+  mm_at(z, VD, 1.0f, ws + WS_KDT, KD, u, BV, KD, BV, Lr, FULL);
 }
 
 
@@ -489,9 +548,9 @@ static void fwd_impl(const ssmc_fwd_args *a, int64_t item_begin, int64_t item_en
     for (int64_t c0 = 0; c0 < T; c0 += CH) {
       const int L = (int)(T - c0 < CH ? T - c0 : CH), Lr = (L + MR - 1) / MR * MR;
       load_chunk(a->in, t0 + c0, L, h, hq, a->h_v, a->h_qk, ws, 1);
-      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk);
+      if (c0 + CH < T) prefetch_chunk(a->in, t0 + c0 + CH, (int)(T - c0 - CH < CH ? T - c0 - CH : CH), h, hq, a->h_v, a->h_qk, 1);
       build_query(ws, L, Lr);
-      chunk_prepare(ws, L, Lr);
+      chunk_prepare(ws, L, Lr, PREP_READ);
       for (int v0 = vb; v0 < ve; v0 += BV) chunk_tile(ws, L, Lr, v0, (elem_t *)a->out, t0 + c0, h, a->h_v);
     }
     if (a->state_out[0])
@@ -616,333 +675,499 @@ const ssmc_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32 = {
   .bwd_ws_floats = ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd_ws,
 };
 #endif
-#if !defined(SSMC_ISA_SUFFIX) /* an ISA variant compilation (CMakeLists.txt) defines forward and decode only */
 
 /* ---------------------------------------------------------------------------
  * Backward (template cpu_bwd.c.tpl): ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32
  * Recognized: S: per-key decay + rank-1 erase, write v
- * Chunk 64: chunk-start states of one sequence (16384 floats per chunk) and
- * the per-token states of one chunk live in the per-thread workspace; nothing
- * per token is stored beyond one chunk. Gradients are fp32.
+ * Chunk 64, chunkwise: the state at every chunk start of one sequence (28672 floats per chunk, with)
+ * the rows the chunk writes (the WY/UT pseudo-values) and its (I + Akk)^{-1}) lives in the per-thread workspace; every chunk is
+ * differentiated with tile products. Gradients are fp32.
  * ------------------------------------------------------------------------- */
-#define BW_K 128
-#define BW_V 128
-#define BW_C 64
-
 enum {
-  BW_IN0 = 0,
-  BW_DIN0 = 8192,
-  BW_IN1 = 16384,
-  BW_DIN1 = 24576,
-  BW_IN2 = 32768,
-  BW_DIN2 = 40960,
-  BW_IN3 = 49152,
-  BW_DIN3 = 57344,
-  BW_IN4 = 65536,
-  BW_DIN4 = 65600,
-  BW_DY = 65664,
-  BW_ZB = 73856,
-  BW_DZ = 1138816,
-  BW_WB = 1155200,
-  BW_UB = 1163392,
-  BW_DEC = 1171584,
-  BW_EW = 1179776,
-  BW_EE = 1179840,
-  BW_QT = 1179904,
-  BW_DQ = 1180032,
-  BW_DW = 1180160,
-  BW_DU = 1180288,
-  BW_DK = 1180416,
-  BW_DD = 1180544,
-  BW_DX = 1180672,
-  BW_FIXED = 1180800,
-  BW_PER_CHUNK = 16384
+  BW_DIN0 = WS_TOTAL + 0,
+  BW_DIN1 = WS_TOTAL + 8192,
+  BW_DIN2 = WS_TOTAL + 16384,
+  BW_DIN3 = WS_TOTAL + 24576,
+  BW_DIN4 = WS_TOTAL + 32768,
+  BW_DY = WS_TOTAL + 32832,
+  BW_U = WS_TOTAL + 41024,
+  BW_UT = WS_TOTAL + 49216,
+  BW_DU = WS_TOTAL + 57408,
+  BW_Z0T = WS_TOTAL + 65600,
+  BW_DA = WS_TOTAL + 81984,
+  BW_DQ = WS_TOTAL + 86080,
+  BW_DKR = WS_TOTAL + 94272,
+  BW_DKC = WS_TOTAL + 102464,
+  BW_TMP = WS_TOTAL + 110656,
+  BW_TMPT = WS_TOTAL + 118848,
+  BW_DB = WS_TOTAL + 127040,
+  BW_ZLD = WS_TOTAL + 135232,
+  BW_DZ = WS_TOTAL + 135360,
+  BW_XR = WS_TOTAL + 151744,
+  BW_TB = WS_TOTAL + 159936,
+  BW_DW = WS_TOTAL + 161984,
+  BW_DWE = WS_TOTAL + 170176,
+  BW_DG = WS_TOTAL + 178368,
+  BW_KE = WS_TOTAL + 182464,
+  BW_DCE = WS_TOTAL + 190656,
+  BW_FIXED = WS_TOTAL + 190720,
+  BW_PER_CHUNK = 28672,
+  BW_U_AT = 16384,
+  BW_TI_AT = 24576
 };
+#define BW_SB 16 /* sub-block of the per-key causal products */
 
-static inline float bw_ld(const float *p) { return *p; }
-#define BW_ELEM float
-
-typedef float bw_v8 __attribute__((vector_size(32)));
-typedef float bw_v8u __attribute__((vector_size(32), aligned(4), may_alias)); /* unaligned access */
-static inline bw_v8 bw_vl(const float *p) { return *(const bw_v8u *)p; }
-static inline void bw_vs(float *p, bw_v8 v) { *(bw_v8u *)p = v; }
-static inline bw_v8 bw_vb(float x) { return (bw_v8){x, x, x, x, x, x, x, x}; }
-static inline float bw_vsum(bw_v8 v) { return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7])); }
-
-static void bw_zero(float *p, int n) { for (int i = 0; i < n; i++) p[i] = 0.0f; }
-static void bw_copy(float *restrict d, const float *restrict s, int n) { for (int i = 0; i < n; i++) d[i] = s[i]; }
-__attribute__((unused)) static float bw_dot(const float *a, const float *b, int n) {
-  float s = 0.0f;
-  for (int i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
-}
-
-static void bw_bind(float **in, float *ws) {
-  in[0] = ws + BW_IN0;
-  in[1] = ws + BW_IN1;
-  in[2] = ws + BW_IN2;
-  in[3] = ws + BW_IN3;
-  in[4] = ws + BW_IN4;
-}
-
-/* Tokens tok0 .. tok0+L-1 of every input and of dy into fp32 chunk buffers. */
-static void bw_load(const ssmc_bwd_args *a, int64_t tok0, int L, int h, int hq, float *ws) {
-  { /* q: (T, a->h_qk, 128) */
-    const BW_ELEM *src = (const BW_ELEM *)a->in[0];
-    float *dst = ws + BW_IN0;
-    for (int t = 0; t < L; t++) {
-      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
-    }
-  }
-  { /* k: (T, a->h_qk, 128) */
-    const BW_ELEM *src = (const BW_ELEM *)a->in[1];
-    float *dst = ws + BW_IN1;
-    for (int t = 0; t < L; t++) {
-      const BW_ELEM *p = src + ((tok0 + t) * a->h_qk + hq) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
-    }
-  }
-  { /* v: (T, a->h_v, 128) */
-    const BW_ELEM *src = (const BW_ELEM *)a->in[2];
-    float *dst = ws + BW_IN2;
-    for (int t = 0; t < L; t++) {
-      const BW_ELEM *p = src + ((tok0 + t) * a->h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = bw_ld(p + d);
-    }
-  }
-  { /* gk: (T, a->h_v, 128) */
-    const float *src = (const float *)a->in[3];
-    float *dst = ws + BW_IN3;
-    for (int t = 0; t < L; t++) {
-      const float *p = src + ((tok0 + t) * a->h_v + h) * 128;
-      for (int d = 0; d < 128; d++) dst[t * 128 + d] = p[d];
-    }
-  }
-  { /* beta: (T, a->h_v, 1) */
-    const float *src = (const float *)a->in[4];
-    float *dst = ws + BW_IN4;
-    for (int t = 0; t < L; t++) {
-      const float *p = src + ((tok0 + t) * a->h_v + h) * 1;
-      for (int d = 0; d < 1; d++) dst[t * 1 + d] = p[d];
-    }
-  }
-  const BW_ELEM *dy = (const BW_ELEM *)a->dout;
-  for (int t = 0; t < L; t++)
-    for (int j = 0; j < BW_V; j++) ws[BW_DY + t * BW_V + j] = bw_ld(dy + ((tok0 + t) * a->h_v + h) * BW_V + j);
-}
-
-/* Per-token decays and write/erase coefficients of the chunk. */
-static void bw_coefs(float *ws, int L) {
-  float *in[SSMC_MAX_IO];
-  bw_bind(in, ws);
-  for (int t_ = 0; t_ < L; t_++) {
-    float *d = ws + BW_DEC + t_ * BW_K;
-    for (int i = 0; i < BW_K; i++) d[i] = __builtin_expf(in[3][t_ * BW_K + i]);
-    ws[BW_EW + t_] = 1.0f * in[4][t_];
-    ws[BW_EE + t_] = 1.0f * in[4][t_];
+/* a[t][s] = 0 for s > t - strict, rows t < m, in the columns a TRI_OUT product wrote. */
+__attribute__((unused)) static void bw_causal_mask(float *a, int m, int strict) {
+  for (int t = 0; t < m; t++) {
+    int ns = ((t | (MR - 1)) + VW) / VW * VW;
+    if (ns > CH) ns = CH;
+    for (int s = t + 1 - strict; s < ns; s++) a[t * CH + s] = 0.0f;
   }
 }
 
-/* States after each token of the chunk: ZB[t+1] from ZB[t] (and HB), with the
- * write vectors w_t = c v - e u (u = (D Z)' k) in WB and u_t in UB. With
- * inplace, every token updates ZB[0] (and HB[0]) itself: the chunk-start sweep. */
-static void bw_recompute(float *ws, int L, int inplace) {
-  const float *kc = ws + BW_IN1, *vc = ws + BW_IN2;
-  for (int t = 0; t < L; t++) {
-    const float *zp = ws + BW_ZB + (inplace ? 0 : (int64_t)t * BW_K * BW_V);
-    float *zn = ws + BW_ZB + (inplace ? 0 : (int64_t)(t + 1) * BW_K * BW_V);
-    const float *d = ws + BW_DEC + t * BW_K, *k = kc + t * BW_K, *v = vc + t * BW_V;
-    float *w = ws + BW_WB + t * BW_V, *u = ws + BW_UB + t * BW_V;
-    const float cw = ws[BW_EW + t], ce = ws[BW_EE + t];
-    bw_zero(u, BW_V);
-    for (int i = 0; i < BW_K; i++) {
-      const bw_v8 c = bw_vb(d[i] * k[i]);
-      for (int j = 0; j < BW_V; j += 8) bw_vs(u + j, bw_vl(u + j) + c * bw_vl(zp + i * BW_V + j));
-    }
-    for (int j = 0; j < BW_V; j++) w[j] = cw * v[j] - ce * u[j];
-    for (int i = 0; i < BW_K; i++) {
-      const bw_v8 di = bw_vb(d[i]), ki = bw_vb(k[i]);
-      for (int j = 0; j < BW_V; j += 8) bw_vs(zn + i * BW_V + j, di * bw_vl(zp + i * BW_V + j) + ki * bw_vl(w + j));
-    }
+/* rows t < m of x (n wide): x_t *= c_t */
+static void bw_scale_rows(float *x, int ld, const float *c, int m, int n) {
+  for (int t = 0; t < m; t++) {
+    const vf e = vset(c[t]);
+    for (int j = 0; j < n; j += VW) vst(x + t * ld + j, e * vld(x + t * ld + j));
   }
 }
 
-
-/* Gradients of token t_ of the chunk: dZ (adjoint of Z_t) becomes the adjoint
- * of Z_{t-1}; dH likewise; DIN rows of token t_ get the input gradients. */
-static void bw_token(float *ws, int t_, int iters) {
-  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
-  bw_bind(in, ws);
+static void bw_bind_din(float **din, float *ws) {
   din[0] = ws + BW_DIN0;
   din[1] = ws + BW_DIN1;
   din[2] = ws + BW_DIN2;
   din[3] = ws + BW_DIN3;
   din[4] = ws + BW_DIN4;
-  (void)iters;
-  const int64_t KV = (int64_t)BW_K * BW_V;
-  const float *restrict zt = ws + BW_ZB + (t_ + 1) * KV, *restrict zp = ws + BW_ZB + t_ * KV;
-  float *restrict dz = ws + BW_DZ;
-  const float *dy = ws + BW_DY + t_ * BW_V;
-  float *qt = ws + BW_QT, *dq = ws + BW_DQ, *dx = ws + BW_DX;
-  /* q~ = sum coef * src */
-  bw_zero(qt, BW_K);
-  bw_zero(dx, BW_K);
-  { const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K; for (int k = 0; k < BW_K; k++) qt[k] += c * s[k]; }
-  /* One pass over the rows of Z_t, Z_{t-1} and dZ. y = Z_t' q~: dq~ = Z_t dy, dZ += q~ dy'.
-   * Z_t = D Z_{t-1} + k w' (w = c v - e u, u = (D Z_{t-1})' k): dw = dZ' k, dk += dZ w;
-   * without an erase also dD = rows of Z_{t-1} . dZ and dZ <- D dZ in the same pass. */
-  const float *km = in[1] + t_ * BW_K, *dm = ws + BW_DEC + t_ * BW_K, *wm = ws + BW_WB + t_ * BW_V;
-  float *dw = ws + BW_DW, *dkm = din[1] + t_ * BW_K, *ddm = ws + BW_DD;
-  bw_zero(dw, BW_V);
-  for (int i = 0; i < BW_K; i++) {
-    const bw_v8 qi = bw_vb(qt[i]), ki = bw_vb(km[i]), di = bw_vb(dm[i]);
-    bw_v8 aq = bw_vb(0.0f), ak = bw_vb(0.0f), ad = bw_vb(0.0f);
-    const float *zti = zt + i * BW_V, *zpi = zp + i * BW_V;
-    float *dzi = dz + i * BW_V;
-    for (int j = 0; j < BW_V; j += 8) {
-      const bw_v8 y = bw_vl(dy + j), g = bw_vl(dzi + j) + qi * y;
-      aq += bw_vl(zti + j) * y;
-      bw_vs(dw + j, bw_vl(dw + j) + ki * g);
-      ak += g * bw_vl(wm + j);
-      bw_vs(dzi + j, g);
-    }
-    dq[i] = bw_vsum(aq);
-    dkm[i] += bw_vsum(ak);
-    ddm[i] = 0.0f;
-    (void)zpi; (void)di; (void)ad;
+}
+
+/* n floats (n % VW == 0) from s to p (64-byte aligned) past the caches: a gradient row is written once and not
+ * read again here, so its line is not fetched first (bw_chunk fences after its rows). */
+static inline void bw_stream_row(float *p, const float *s, int n) {
+#if defined(__clang__)
+  for (int d = 0; d < n; d += VW) __builtin_nontemporal_store(vld(s + d), (vf *)(p + d));
+#elif VW == 16
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps512(p + d, vld(s + d));
+#else
+  for (int d = 0; d < n; d += VW) __builtin_ia32_movntps256(p + d, vld(s + d));
+#endif
+}
+
+/* Asks for the dY rows of tokens tok0 .. tok0+L-1 ahead of their bw_load_dy. */
+static void bw_prefetch_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h) {
+  for (int t = 0; t < L; t++) {
+    const char *p = (const char *)((const elem_t *)a->dout + ((tok0 + t) * a->h_v + h) * VD);
+    for (int d = 0; d < (int)(VD * sizeof(elem_t)); d += 64) __builtin_prefetch(p + d);
   }
-  {
-    const float c = 1.0f * 0.0883883476f, *s = in[0] + t_ * BW_K;
-    float *ds = din[0] + t_ * BW_K, dc = 0.0f;
-    for (int k = 0; k < BW_K; k++) { dc += dq[k] * s[k]; ds[k] += c * dq[k]; }
-    (void)dc;
-  }
-  { /* the write and erase coefficients; with an erase the second pass */
-    const float *v = in[2] + t_ * BW_V;
-    const float *u = ws + BW_UB + t_ * BW_V;
-    float *du = ws + BW_DU, *dv = din[2] + t_ * BW_V;
-    const float cw = ws[BW_EW + t_], ce = ws[BW_EE + t_];
-    (void)u; (void)ce; (void)du;
-    float dcw = 0.0f, dce = 0.0f;
-    for (int j = 0; j < BW_V; j++) {
-      dv[j] += cw * dw[j];
-      dcw += v[j] * dw[j];
-      du[j] = -ce * dw[j];
-      dce -= u[j] * dw[j];
+}
+
+/* dY rows of tokens tok0 .. tok0+L-1 in fp32, (CH, V); rows L .. CH-1 zero. */
+static void bw_load_dy(const ssmc_bwd_args *a, int64_t tok0, int L, int h, float *dy) {
+  const elem_t *src = (const elem_t *)a->dout;
+  for (int t = 0; t < L; t++) ld_row(dy + t * VD, src + ((tok0 + t) * a->h_v + h) * VD, VD);
+  zero(dy + L * VD, (CH - L) * VD);
+}
+
+/* out[t] += sum_{s<=t} M[t][s] (x_s (.) e^{b_t - b_s}) for rows t < m with per-key decays (eg = e^{g} per token
+ * and key, WS_EG), M (CH, CH) lower triangular. Left of the diagonal SB-block of rows [i, i+SB), one product
+ * through the reference point r = b_{i-1}: x_s e^{r - b_s} and e^{b_t - r}, both <= 1, running products of eg
+ * away from r; inside the block pair by pair, the decay carried from s to s - 1 by eg_s. */
+static void bw_diag_lo(float *out, const float *M, const float *x, float *ws, int m) {
+  const float *eg = ws + WS_EG;
+  float *xr = ws + BW_XR, *tb = ws + BW_TB;
+  for (int i = 0; i < m; i += BW_SB) {
+    const int ie = i + BW_SB < m ? i + BW_SB : m;
+    if (i > 0) {
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = i - 1; s >= 0; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(xr + s * KD + k * VW, vld(x + s * KD + k * VW) * f[k]);
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
+      mm(tb, KD, 0.0f, M + i * CH, CH, xr, KD, ie - i, KD, i, FULL);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = i; t < ie; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(out + t * KD + k * VW, vld(out + t * KD + k * VW) + f[k] * vld(tb + (t - i) * KD + k * VW));
+        }
     }
-    (void)dcw; (void)dce;
-    din[4][t_] += dcw * ((1.0f * 1.0f));
-    din[4][t_] += dce * ((1.0f * 1.0f));
-    /* u = (D Z_{t-1})' k: dP = dZ + k du', dk += D Z_{t-1} du, dD = rows of Z_{t-1} . dP, dZ <- D dP */
-    for (int i = 0; i < BW_K; i++) {
-      const bw_v8 ki = bw_vb(km[i]), di = bw_vb(dm[i]);
-      bw_v8 ad = bw_vb(0.0f), ab = bw_vb(0.0f);
-      const float *zpi = zp + i * BW_V;
-      float *dzi = dz + i * BW_V;
-      for (int j = 0; j < BW_V; j += 8) {
-        const bw_v8 z = bw_vl(zpi + j), uu = bw_vl(du + j), p = bw_vl(dzi + j) + ki * uu;
-        ab += z * uu;
-        ad += z * p;
-        bw_vs(dzi + j, di * p);
+    for (int t = i; t < ie; t++) {
+      vf acc[KD / VW], f[KD / VW];
+      const vf mt = vset(M[t * CH + t]);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) { f[k] = vset(1.0f); acc[k] = mt * vld(x + t * KD + k * VW); }
+      for (int s = t - 1; s >= i; s--) {
+        const vf ms = vset(M[t * CH + s]);
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] *= vld(eg + (s + 1) * KD + k * VW);
+          acc[k] += ms * vld(x + s * KD + k * VW) * f[k];
+        }
       }
-      ddm[i] = dm[i] * bw_vsum(ad);
-      dkm[i] += dm[i] * bw_vsum(ab);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) vst(out + t * KD + k * VW, vld(out + t * KD + k * VW) + acc[k]);
     }
-    for (int i = 0; i < BW_K; i++) din[3][t_ * BW_K + i] += ddm[i];
   }
 }
 
-int64_t ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd_ws(int64_t max_len) {
-  const int64_t nch = max_len > 0 ? (max_len + BW_C - 1) / BW_C : 1;
-  return BW_FIXED + nch * BW_PER_CHUNK;
+/* out[s] += sum_{t>=s} M[t][s] (x_t (.) e^{b_t - b_s}) for rows s < m: the transposed form of bw_diag_lo, below
+ * the diagonal block of rows [j, j+SB) through r = b_{j+SB-1}. */
+static void bw_diag_up(float *out, const float *M, const float *x, float *ws, int m) {
+  const float *eg = ws + WS_EG;
+  float *xr = ws + BW_XR, *tb = ws + BW_TB;
+  for (int j = 0; j < m; j += BW_SB) {
+    const int je = j + BW_SB < m ? j + BW_SB : m;
+    if (je < m) {
+      vf f[KD / VW];
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int t = je; t < m; t++) /* e^{b_t - r} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] = vdecay(f[k], vld(eg + t * KD + k * VW));
+          vst(xr + t * KD + k * VW, vld(x + t * KD + k * VW) * f[k]);
+        }
+      mm_at(tb, KD, 0.0f, M + je * CH + j, CH, xr + je * KD, KD, je - j, KD, m - je, FULL);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) f[k] = vset(1.0f);
+      for (int s = je - 1; s >= j; s--) /* e^{r - b_s} */
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          vst(out + s * KD + k * VW, vld(out + s * KD + k * VW) + f[k] * vld(tb + (s - j) * KD + k * VW));
+          f[k] = vdecay(f[k], vld(eg + s * KD + k * VW));
+        }
+    }
+    for (int s = j; s < je; s++) {
+      vf acc[KD / VW], f[KD / VW];
+      const vf ms = vset(M[s * CH + s]);
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) { f[k] = vset(1.0f); acc[k] = ms * vld(x + s * KD + k * VW); }
+      for (int t = s + 1; t < je; t++) {
+        const vf mt = vset(M[t * CH + s]);
+        _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) {
+          f[k] *= vld(eg + t * KD + k * VW);
+          acc[k] += mt * vld(x + t * KD + k * VW) * f[k];
+        }
+      }
+      _Pragma("GCC unroll 16") for (int k = 0; k < KD / VW; k++) vst(out + s * KD + k * VW, vld(out + s * KD + k * VW) + acc[k]);
+    }
+  }
 }
 
-void ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
-  const int iters = a->iters > 0 ? a->iters : 0;
-  const int64_t KV = (int64_t)BW_K * BW_V;
-  const int G = a->h_v / a->h_qk;
-  float *zc = ws + BW_FIXED; /* (n_chunks, per chunk): Z (K, V) then H (K, K) full */
+/* u' (V, CH): the rows written into the main state, transposed (rows >= Lr zero). With an erase they are
+ * the WY/UT pseudo-values the state pass kept (us); else c v. */
+static void bw_values(float *ws, const float *us, int Lr) {
+  (void)Lr;
+  transpose(ws + BW_UT, CH, us, VD, CH, VD);
+}
+
+/* dU = Kdt dZ + A' dY (CH, V), the adjoint of the written rows; with an erase dW = ti' dU and dwe = -e dW.
+ * Per token: dv and the write coefficient's gradient. */
+static void bw_value_grads(float *ws, int L, int Lr) {
+  float *du = ws + BW_DU;
+  const float *dz = ws + BW_DZ, *dy = ws + BW_DY;
+  mm(du, VD, 0.0f, ws + WS_KDT, KD, dz, VD, Lr, VD, KD, FULL);
+  mm_at(du, VD, 1.0f, ws + WS_A, CH, dy, VD, Lr, VD, Lr, TRI_UP);
+  float *dw = ws + BW_DW, *dwe = ws + BW_DWE, *dce = ws + BW_DCE;
+  mm_at(dw, VD, 0.0f, ws + WS_TI, CH, du, VD, Lr, VD, Lr, TRI_UP);
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  const float *ew = ws + WS_EW, *vc = ws + WS_IN2;
+  for (int t_ = 0; t_ < L; t_++) {
+    const float *dwt = dw + t_ * VD, *vt = vc + t_ * VD;
+    float *dv = din[2] + t_ * VD;
+    const vf cw = vset(ew[t_]);
+    vf sw = vset(0.0f);
+    for (int j = 0; j < VD; j += VW) {
+      const vf g = vld(dwt + j);
+      vst(dv + j, vld(dv + j) + cw * g);
+      sw += vld(vt + j) * g;
+    }
+    const float dcw = hsum(sw);
+    (void)dcw;
+    din[4][t_] += dcw * ((1.0f * 1.0f));
+  }
+  for (int t = 0; t < Lr; t++) {
+    const vf ce = vset(-ws[WS_EE + t]);
+    for (int j = 0; j < VD; j += VW) vst(dwe + t * VD + j, ce * vld(dw + t * VD + j));
+    dce[t] = 0.0f;
+  }
+}
+
+/* The intra-chunk products. dA = dY u' (lower, with the decays): dq~ = e^{b_t} (dY Z0') + dA k and
+ * dk (column) = dA' q~. With an erase, dAkk = -dW u' (strictly lower, with the decays): with
+ * p = (dW u') k, de = -k.p, dk (row) = -e p, dk (column) -= (dW u')' (e k); and w0 = kd0 Z0 (kd0 = e^{b_t} k)
+ * in w = c v - e w0: with y = dW Z0', de -= kd0.y, dk (row) -= e e^{b_t} y. */
+static void bw_causal_grads(float *ws, int Lr) {
+  float *da = ws + BW_DA, *dq = ws + BW_DQ, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
+  const float *dy = ws + BW_DY, *ut = ws + BW_UT, *z0t = ws + BW_Z0T, *kc = ws + WS_IN1, *qt = ws + WS_QT;
+  mm(da, CH, 0.0f, dy, VD, ut, CH, Lr, CH, VD, TRI_OUT); /* (CH, CH) */
+  mm(dq, KD, 0.0f, dy, VD, z0t, KD, Lr, KD, VD, FULL);   /* (CH, K) */
+  const float *ebk = ws + WS_EB;
+  bw_causal_mask(da, Lr, 0);
+  for (int t = 0; t < Lr; t++)
+    for (int k = 0; k < KD; k += VW) vst(dq + t * KD + k, vld(dq + t * KD + k) * vld(ebk + t * KD + k));
+  bw_diag_lo(dq, da, kc, ws, Lr);
+  zero(dkc, Lr * KD);
+  bw_diag_up(dkc, da, qt, ws, Lr);
+  float *dg = ws + BW_DG, *ke = ws + BW_KE, *dce = ws + BW_DCE, *tmp = ws + BW_TMP;
+  const float *ee = ws + WS_EE;
+  mm(dg, CH, 0.0f, ws + BW_DW, VD, ut, CH, Lr, CH, VD, TRI_OUT);
+  bw_causal_mask(dg, Lr, 1);
+  zero(tmp, Lr * KD);
+  bw_diag_lo(tmp, dg, kc, ws, Lr);
+  for (int t = 0; t < Lr; t++) {
+    const vf ce = vset(-ee[t]);
+    vf s = vset(0.0f);
+    for (int k = 0; k < KD; k += VW) {
+      const vf p = vld(tmp + t * KD + k), kk = vld(kc + t * KD + k);
+      s += kk * p;
+      vst(dkr + t * KD + k, ce * p);
+      vst(ke + t * KD + k, ce * kk);
+    }
+    dce[t] -= hsum(s);
+  }
+  bw_diag_up(dkc, dg, ke, ws, Lr);
+  mm(tmp, KD, 0.0f, ws + BW_DW, VD, z0t, KD, Lr, KD, VD, FULL);
+  const float *kd0 = ws + WS_KD0;
+  for (int t = 0; t < Lr; t++) {
+    vf s = vset(0.0f);
+    for (int k = 0; k < KD; k += VW) {
+      const vf e = vset(-ee[t]) * vld(ebk + t * KD + k);
+      const vf y = vld(tmp + t * KD + k);
+      s += vld(kd0 + t * KD + k) * y;
+      vst(dkr + t * KD + k, vld(dkr + t * KD + k) + e * y);
+    }
+    dce[t] -= hsum(s);
+  }
+}
+
+/* Through the chunk-end state Z_L = e^{b_L} Z0 + Kdt' u: dk (column) += e^{b_L - b_s} (dZ u')', the decay's
+ * chunk-end term zld = rows of Z_L . dZ; then dZ becomes the adjoint of Z0: e^{b_L} dZ + qd' dY (- kd0' e dW). */
+static void bw_state_grads(float *ws, const float *zl, int Lr) {
+  float *dz = ws + BW_DZ, *tmpt = ws + BW_TMPT, *tmp = ws + BW_TMP, *dkc = ws + BW_DKC;
+  const int Lv = (Lr + 7) / 8 * 8;
+  mm(tmpt, CH, 0.0f, dz, VD, ws + BW_UT, CH, KD, CH, VD, FULL); /* (K, CH) */
+  transpose(tmp, KD, tmpt, CH, KD, Lv);                        /* (CH, K) */
+  for (int s = 0; s < Lr; s++)
+    for (int k = 0; k < KD; k += VW) {
+      const vf e = vld(ws + WS_ES + s * KD + k);
+      vst(dkc + s * KD + k, vld(dkc + s * KD + k) + e * vld(tmp + s * KD + k));
+    }
+  for (int k = 0; k < KD; k++) ws[BW_ZLD + k] = dot(zl + k * VD, dz + k * VD, VD);
+  bw_scale_rows(dz, VD, ws + WS_ZDEC, KD, VD);
+  mm_at(dz, VD, 1.0f, ws + WS_QD, KD, ws + BW_DY, VD, KD, VD, Lr, FULL);
+  mm_at(dz, VD, 1.0f, ws + WS_KD0, KD, ws + BW_DWE, VD, KD, VD, Lr, FULL);
+}
+
+/* The log decay's gradient: d/db_t = q~.dq~ + k.dk(row) - k.dk(column) (per key with per-key decays), plus
+ * the chunk-end term at the last token, summed from the end of the chunk. */
+static void bw_decay_grads(float *ws, int L) {
+  const float *qt = ws + WS_QT, *dq = ws + BW_DQ, *kc = ws + WS_IN1, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  float *dgk = din[3];
+  (void)in;
+  for (int k = 0; k < KD; k += VW) {
+    vf acc = vld(ws + BW_ZLD + k);
+    for (int t = L - 1; t >= 0; t--) {
+      const int o = t * KD + k;
+      acc += vld(qt + o) * vld(dq + o) + vld(kc + o) * (vld(dkr + o) - vld(dkc + o));
+      vst(dgk + o, vld(dgk + o) + acc);
+    }
+  }
+}
+
+/* dk = dk(row) + dk(column); q~ = sum c_i src_i: dsrc_i += c_i dq~, dc_i = src_i . dq~; the erase
+ * coefficient's gradient (DCE). */
+static void bw_input_grads(float *ws, int L) {
+  float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
+  bind_inputs(in, ws);
+  bw_bind_din(din, ws);
+  const float *dq = ws + BW_DQ, *dkr = ws + BW_DKR, *dkc = ws + BW_DKC;
+  (void)in;
+  for (int t_ = 0; t_ < L; t_++) {
+    float *dk = din[1] + t_ * KD;
+    const float *dqt = dq + t_ * KD;
+    for (int k = 0; k < KD; k += VW) vst(dk + k, vld(dk + k) + vld(dkr + t_ * KD + k) + vld(dkc + t_ * KD + k));
+    {
+      const float *s = in[0] + t_ * KD;
+      float *ds = din[0] + t_ * KD;
+      const vf c = vset(1.0f * 0.0883883476f);
+      vf acc = vset(0.0f);
+      for (int k = 0; k < KD; k += VW) {
+        const vf g = vld(dqt + k);
+        acc += vld(s + k) * g;
+        vst(ds + k, vld(ds + k) + c * g);
+      }
+      const float dc = hsum(acc);
+      (void)dc;
+    }
+    din[4][t_] += ws[BW_DCE + t_] * ((1.0f * 1.0f));
+  }
+}
+
+/* The main state's backward over one chunk: the chunk's inputs, query and prepared coefficients
+ * (chunk_prepare) and dY rows are in ws; z0 (K, V) is the state at the chunk start, zl at its end; DZ, the
+ * adjoint of zl on entry, becomes the adjoint of z0. Input gradients go into the DIN buffers (and DX). */
+static void bw_main(float *ws, const float *z0, const float *zl, int L, int Lr) {
+  transpose(ws + BW_Z0T, KD, z0, VD, KD, VD);
+  bw_values(ws, z0 + BW_U_AT, Lr);
+  bw_value_grads(ws, L, Lr);
+  bw_causal_grads(ws, Lr);
+  bw_state_grads(ws, zl, Lr);
+  bw_decay_grads(ws, L);
+  bw_input_grads(ws, L);
+}
+
+
+/* The state at every chunk start (and the final one) of one sequence and value head into zs. */
+static void bw_state_pass(const ssmc_bwd_args *a, int64_t t0, int64_t T, int h, int hq, float *ws, float *zs) {
+  const int64_t nch = (T + CH - 1) / CH;
+  for (int k = 0; k < KD; k++)
+    for (int j = 0; j < VD; j += VW) vst(zs + k * VD + j, vld(ws + WS_Z + k * VD + j));
+  for (int64_t c = 0; c < nch; c++) {
+    const int L = (int)(T - c * CH < CH ? T - c * CH : CH), Lr = (L + MR - 1) / MR * MR;
+    load_chunk(a->in, t0 + c * CH, L, h, hq, a->h_v, a->h_qk, ws, 2);
+    if (c + 1 < nch) prefetch_chunk(a->in, t0 + (c + 1) * CH, (int)(T - (c + 1) * CH < CH ? T - (c + 1) * CH : CH), h, hq, a->h_v, a->h_qk, 2);
+    chunk_prepare(ws, L, Lr, 0);
+    for (int i = 0; i < Lr * CH; i += VW) vst(zs + c * BW_PER_CHUNK + BW_TI_AT + i, vld(ws + WS_TI + i));
+    for (int v0 = 0; v0 < VD; v0 += BV) {
+      chunk_tile(ws, L, Lr, v0, 0, 0, h, a->h_v);
+      float *us = zs + c * BW_PER_CHUNK + BW_U_AT + v0; /* the pseudo-values of this tile (CH, BV) */
+      for (int t = 0; t < Lr; t++)
+        for (int j = 0; j < BV; j += VW) vst(us + t * VD + j, vld(ws + WS_U + t * BV + j));
+    }
+    zero(zs + c * BW_PER_CHUNK + BW_U_AT + Lr * VD, (CH - Lr) * VD);
+    float *zn = zs + (c + 1) * BW_PER_CHUNK;
+    for (int k = 0; k < KD; k++)
+      for (int j = 0; j < VD; j += VW) vst(zn + k * VD + j, vld(ws + WS_Z + k * VD + j));
+  }
+}
+
+/* Chunk c of one sequence and value head, differentiated; its input gradients written (q/k ones summed over
+ * the value heads of a group: first = the group's first head). */
+static void bw_chunk(const ssmc_bwd_args *a, int64_t t0, int64_t T, int64_t c, int h, int hq, int first, int iters,
+                     float *ws, const float *zs) {
+  const int L = (int)(T - c * CH < CH ? T - c * CH : CH), Lr = (L + MR - 1) / MR * MR;
+  const int64_t tok0 = t0 + c * CH;
   (void)iters;
+  load_chunk(a->in, tok0, L, h, hq, a->h_v, a->h_qk, ws, 1);
+  if (c > 0) { /* the previous chunk, visited next: full, CH tokens; its stored start state (and the rest) */
+    prefetch_chunk(a->in, tok0 - CH, CH, h, hq, a->h_v, a->h_qk, 1);
+    bw_prefetch_dy(a, tok0 - CH, CH, h);
+    const char *p = (const char *)(zs + (c - 1) * BW_PER_CHUNK);
+    for (int64_t i = 0; i < (int64_t)BW_PER_CHUNK * 4; i += 64) __builtin_prefetch(p + i);
+  }
+  build_query(ws, L, Lr);
+  for (int i = 0; i < Lr * CH; i += VW) vst(ws + WS_TI + i, vld(zs + c * BW_PER_CHUNK + BW_TI_AT + i));
+  chunk_prepare(ws, L, Lr, PREP_READ | PREP_HAVE_TI);
+  bw_load_dy(a, tok0, L, h, ws + BW_DY);
+  zero(ws + BW_DIN0, CH * 128);
+  zero(ws + BW_DIN1, CH * 128);
+  zero(ws + BW_DIN2, CH * 128);
+  zero(ws + BW_DIN3, CH * 128);
+  zero(ws + BW_DIN4, CH * 1);
+  bw_main(ws, zs + c * BW_PER_CHUNK, zs + (c + 1) * BW_PER_CHUNK, L, Lr);
+  if (a->din[0]) { /* q: (T, a->h_qk, 128) */
+    const float *s = ws + BW_DIN0;
+    const int nt = ((uintptr_t)a->din[0] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
+      if (first && nt) bw_stream_row(p, s + t * 128, 128);
+      else if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[1]) { /* k: (T, a->h_qk, 128) */
+    const float *s = ws + BW_DIN1;
+    const int nt = ((uintptr_t)a->din[1] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
+      if (first && nt) bw_stream_row(p, s + t * 128, 128);
+      else if (first) for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(p + d) + vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[2]) { /* v: (T, a->h_v, 128) */
+    const float *s = ws + BW_DIN2;
+    const int nt = ((uintptr_t)a->din[2] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
+      if (nt) bw_stream_row(p, s + t * 128, 128);
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[3]) { /* gk: (T, a->h_v, 128) */
+    const float *s = ws + BW_DIN3;
+    const int nt = ((uintptr_t)a->din[3] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 128;
+      if (nt) bw_stream_row(p, s + t * 128, 128);
+      else for (int d = 0; d < 128; d += VW) vst(p + d, vld(s + t * 128 + d));
+    }
+  }
+  if (a->din[4]) { /* beta: (T, a->h_v, 1) */
+    const float *s = ws + BW_DIN4;
+    const int nt = ((uintptr_t)a->din[4] & 63) == 0; /* rows of a multiple of 16 floats: all aligned */
+    (void)nt;
+    for (int t = 0; t < L; t++) {
+      float *p = a->din[4] + ((tok0 + t) * a->h_v + h) * 1;
+      for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
+    }
+  }
+  __builtin_ia32_sfence(); /* the streamed rows before anything later */
+  (void)first;
+}
+
+static void bwd_impl(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  const int iters = a->iters > 0 ? a->iters : 0;
+  const int64_t KV = (int64_t)KD * VD;
+  const int G = a->h_v / a->h_qk;
+  float *zs = ws + BW_FIXED; /* (n_chunks + 1, per chunk): Z (K, V), then H (K, K) in full */
   for (int64_t it = item_begin; it < item_end; it++) {
     const int64_t n = it / a->h_qk;
     const int hq = (int)(it % a->h_qk);
     const int64_t t0 = a->cu_seqlens ? a->cu_seqlens[n] : n * a->t_len;
     const int64_t T = a->cu_seqlens ? a->cu_seqlens[n + 1] - t0 : a->t_len;
-    const int64_t nch = (T + BW_C - 1) / BW_C;
+    const int64_t nch = (T + CH - 1) / CH;
     for (int gi = 0; gi < G; gi++) {
       const int h = hq * G + gi;
       const int64_t slot = n * a->h_v + h;
-      /* forward sweep: the state at every chunk start */
       const float *z0 = a->state_in[0];
-      for (int64_t i = 0; i < KV; i++) zc[i] = z0 ? z0[slot * KV + i] : 0.0f;
-      bw_copy(ws + BW_ZB, zc, (int)KV); /* stepped in place, token by token */
-      for (int64_t c = 0; c + 1 < nch; c++) {
-        const int L = BW_C;
-        bw_load(a, t0 + c * BW_C, L, h, hq, ws);
-        bw_coefs(ws, L);
-        bw_recompute(ws, L, 1);
-        bw_copy(zc + (c + 1) * BW_PER_CHUNK, ws + BW_ZB, (int)KV);
-      }
+      for (int k = 0; k < KD; k++) /* (K, V) */
+        for (int j = 0; j < VD; j += VW) vst(ws + WS_Z + k * VD + j, z0 ? vld(z0 + slot * KV + k * VD + j) : vset(0.0f));
+      bw_state_pass(a, t0, T, h, hq, ws, zs);
       /* the adjoints of the final states */
       float *dz = ws + BW_DZ;
       const float *dzo = a->dstate_out[0];
       for (int64_t i = 0; i < KV; i++) dz[i] = dzo ? dzo[slot * KV + i] : 0.0f;
-      /* reverse sweep */
-      for (int64_t c = nch - 1; c >= 0; c--) {
-        const int L = (int)(T - c * BW_C < BW_C ? T - c * BW_C : BW_C);
-        const int64_t tok0 = t0 + c * BW_C;
-        bw_load(a, tok0, L, h, hq, ws);
-        bw_coefs(ws, L);
-        bw_copy(ws + BW_ZB, zc + c * BW_PER_CHUNK, (int)KV);
-        bw_recompute(ws, L, 0);
-        bw_zero(ws + BW_DIN0, L * 128);
-        bw_zero(ws + BW_DIN1, L * 128);
-        bw_zero(ws + BW_DIN2, L * 128);
-        bw_zero(ws + BW_DIN3, L * 128);
-        bw_zero(ws + BW_DIN4, L * 1);
-        for (int t = L - 1; t >= 0; t--) bw_token(ws, t, iters);
-        if (a->din[0]) { /* q: (T, a->h_qk, 128) */
-          const float *s = ws + BW_DIN0;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[0] + ((tok0 + t) * a->h_qk + hq) * 128;
-            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
-          }
-        }
-        if (a->din[1]) { /* k: (T, a->h_qk, 128) */
-          const float *s = ws + BW_DIN1;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[1] + ((tok0 + t) * a->h_qk + hq) * 128;
-            if (gi == 0) for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-            else for (int d = 0; d < 128; d++) p[d] += s[t * 128 + d];
-          }
-        }
-        if (a->din[2]) { /* v: (T, a->h_v, 128) */
-          const float *s = ws + BW_DIN2;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[2] + ((tok0 + t) * a->h_v + h) * 128;
-            for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-          }
-        }
-        if (a->din[3]) { /* gk: (T, a->h_v, 128) */
-          const float *s = ws + BW_DIN3;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[3] + ((tok0 + t) * a->h_v + h) * 128;
-            for (int d = 0; d < 128; d++) p[d] = s[t * 128 + d];
-          }
-        }
-        if (a->din[4]) { /* beta: (T, a->h_v, 1) */
-          const float *s = ws + BW_DIN4;
-          for (int t = 0; t < L; t++) {
-            float *p = a->din[4] + ((tok0 + t) * a->h_v + h) * 1;
-            for (int d = 0; d < 1; d++) p[d] = s[t * 1 + d];
-          }
-        }
-      }
+      for (int64_t c = nch - 1; c >= 0; c--) bw_chunk(a, t0, T, c, h, hq, gi == 0, iters, ws, zs);
       if (a->dstate_in[0])
         for (int64_t i = 0; i < KV; i++) a->dstate_in[0][slot * KV + i] = dz[i];
     }
   }
+}
+
+#if defined(SSMC_ISA_SUFFIX)
+void SSMC_PASTE(ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd, SSMC_ISA_SUFFIX)(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+  bwd_impl(a, item_begin, item_end, ws);
+}
+#else
+#if defined(SSMC_ISA_DISPATCH)
+void ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd_v4(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
+#endif
+
+void ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws) {
+#if defined(SSMC_ISA_DISPATCH)
+  if (ssmc_cpu_isa() >= 4) { ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd_v4(a, item_begin, item_end, ws); return; }
+#endif
+  bwd_impl(a, item_begin, item_end, ws);
+}
+
+int64_t ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bwd_ws(int64_t max_len) {
+  const int64_t nch = max_len > 0 ? (max_len + CH - 1) / CH : 0;
+  return BW_FIXED + (nch + 1) * BW_PER_CHUNK;
 }
 #endif

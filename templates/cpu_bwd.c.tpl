@@ -387,7 +387,7 @@ static void bw_decay_grads(float *ws, int L) {
     }
   }
 @   else
-  float acc = 0.0f;
+  double acc = 0.0; /* the running sum cancels terms of the chunk-end term's size down to ~0: in double */
   for (int k = 0; k < KD; k++) acc += ws[BW_ZLD + k];
   for (int t_ = L - 1; t_ >= 0; t_--) {
     vf s = vset(0.0f);
@@ -397,7 +397,7 @@ static void bw_decay_grads(float *ws, int L) {
     }
     acc += hsum(s);
 @     for _, x in ipairs(m.dlog) do
-    din[${x.idx}][t_] += acc * ${x.d};
+    din[${x.idx}][t_] += (float)acc * ${x.d};
 @     end
   }
 @   end

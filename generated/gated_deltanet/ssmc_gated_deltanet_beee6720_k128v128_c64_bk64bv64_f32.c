@@ -798,7 +798,7 @@ static void bw_decay_grads(float *ws, int L) {
   float *in[SSMC_MAX_IO], *din[SSMC_MAX_IO];
   bind_inputs(in, ws);
   bw_bind_din(din, ws);
-  float acc = 0.0f;
+  double acc = 0.0; /* the running sum cancels terms of the chunk-end term's size down to ~0: in double */
   for (int k = 0; k < KD; k++) acc += ws[BW_ZLD + k];
   for (int t_ = L - 1; t_ >= 0; t_--) {
     vf s = vset(0.0f);
@@ -807,7 +807,7 @@ static void bw_decay_grads(float *ws, int L) {
       s += vld(qt + o) * vld(dq + o) + vld(kc + o) * (vld(dkr + o) - vld(dkc + o));
     }
     acc += hsum(s);
-    din[3][t_] += acc * (1.0f);
+    din[3][t_] += (float)acc * (1.0f);
   }
 }
 

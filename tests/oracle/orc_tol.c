@@ -6,10 +6,15 @@ static const orc_tol table[ORC_TOL_COUNT] = {
   {ORC_TOL_STATE, "final state", 5e-3, "DESIGN §3: states are fp32"},
   {ORC_TOL_GRAD, "gradient", 1e-2, "DESIGN §3"},
   {ORC_TOL_SOLVE_CHEB, "solve x vs fp64 Chebyshev", 5e-3, "DESIGN §3: same r, rounding only"},
-  {ORC_TOL_GRAD_FLOOR, "gradient RMS floor", 1e-4,
+  {ORC_TOL_GRAD_FLOOR, "gradient RMS floor", 2e-4,
    "edge inputs make some exact gradients zero up to the rounding of the inputs (dg of a delta rule with "
-   "beta = 1 and repeated unit keys: S (I - k k') = 0 but |k| != 1 in f32); fp32 cancellation leaves ~1e-7 "
-   "there, so a gradient's error is relative to max(||want||, floor * sqrt(n)); O(1) gradients are unaffected"},
+   "beta = 1 and repeated unit keys: S (I - k k') = 0 but |k| != 1 in f32), so a gradient's error is relative "
+   "to max(||want||, floor * sqrt(n)); O(1) gradients are unaffected. 2e-4, was 1e-4: the chunkwise backward "
+   "forms a scalar log decay's gradient by the cumulative-sum identity (q.dq - k.dk summed from the chunk's "
+   "end, as flash-linear-attention does), whose O(1) terms cancel to that zero; with beta = 1 and one "
+   "repeated key the WY pseudo-values are differences of consecutive values, and fp32 leaves up to ~2e-6 RMS "
+   "there (Gated DeltaNet's edges batch, seeds 1-10: up to 1.05 x the old floor), where the old token-by-token "
+   "backward, reading every per-token state, left ~1e-7"},
 };
 
 const orc_tol *orc_tol_get(orc_tol_kind k) { return &table[k]; }

@@ -368,9 +368,8 @@ static void oracle_free(oracle_res *o, int n_st) {
 
 /* ------------------------------------------------------------ rows */
 
-static void row(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
-                const double *got, const double *want, int64_t n, double bound) {
-  double rel = orc_rel_l2(got, want, (size_t)n), mx = orc_max_abs(got, want, (size_t)n);
+void chk_row_judge(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what, double mx,
+                   double rel, double bound) {
   int ok = bound <= 0 || rel <= bound; /* bound <= 0: reported, not judged */
   if (bound > 0) {
     r->rows++;
@@ -382,6 +381,12 @@ static void row(FILE *out, chk_result *r, const char *kname, const char *shape, 
   else snprintf(b, sizeof b, "-");
   fprintf(out, "%-44s %-14s %-22s %10.3e %10.3e %7s  %s\n", kname, shape, what, mx, rel, b,
           bound <= 0 ? "info" : ok ? "PASS" : "FAIL");
+}
+
+static void row(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
+                const double *got, const double *want, int64_t n, double bound) {
+  chk_row_judge(out, r, kname, shape, what, orc_max_abs(got, want, (size_t)n), orc_rel_l2(got, want, (size_t)n),
+                bound);
 }
 
 static void compare(chk_batch *b, const oracle_res *o, const char *kname, const char *shape, const char *mode,

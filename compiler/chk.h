@@ -38,6 +38,10 @@ typedef struct { const char *name; int n; int lens[8]; int h_qk, h_v, init; } ch
 
 /* Prints one row per kernel, shape and quantity; returns the number failed. */
 int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FILE *out, chk_result *r);
+/* One row of check's table: counts it in r (bound > 0: judged, rel <= bound; else reported) and prints
+ * kernel, shape, quantity, max abs, relative L2, bound and the verdict. */
+void chk_row_judge(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what, double mx,
+                   double rel, double bound);
 
 /* Building blocks shared with tests and bench: a batch of random inputs. */
 typedef struct chk_batch chk_batch;

@@ -16,17 +16,7 @@ static void chkb_row(FILE *out, chk_result *r, const char *kname, const char *sh
   if (den < fl * fl * (double)n) den = fl * fl * (double)n;
   double rel = sqrt(num) / sqrt(den), mx = orc_max_abs(got, want, (size_t)n);
   if (isnan(mx)) rel = NAN;
-  int ok = bound <= 0 || rel <= bound; /* bound <= 0: reported, not judged */
-  if (bound > 0) {
-    r->rows++;
-    if (!ok) r->failed++;
-    if (rel / bound > r->worst_ratio) r->worst_ratio = rel / bound;
-  }
-  char b[32];
-  if (bound > 0) snprintf(b, sizeof b, "%.0e", bound);
-  else snprintf(b, sizeof b, "-");
-  fprintf(out, "%-44s %-14s %-22s %10.3e %10.3e %7s  %s\n", kname, shape, what, mx, rel, b,
-          bound <= 0 ? "info" : ok ? "PASS" : "FAIL");
+  chk_row_judge(out, r, kname, shape, what, mx, rel, bound);
 }
 
 static int in_heads(const ssmc_kernel *k, const chk_shape *sh, int i) {

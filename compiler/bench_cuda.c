@@ -101,6 +101,19 @@ double bench_cuda_chunk_flops(const cls_family *f, int iters) {
   return fl / C;
 }
 
+double bench_cuda_bwd_flops(const cls_family *f) {
+  const layer_spec *s = f->spec;
+  double K = s->K, V = s->V, C = s->chunk;
+  /* per chunk, the forward's chunk products again (prep and state recomputed), then: q k' and A' dY
+   * (C C K, C C V), (q e^b)' dY (K C V), kd dZ (C K V), dY Z0' and u dZ' (2 C K V), dY u' (C C V),
+   * dA k and dA' q (2 C C K); a rank-1 erase adds W' du (K C V), T' du (C C V), dr Z0' (C K V),
+   * dr u' (C C V), dG k and dG' k (2 C C K) */
+  double fl = bench_cuda_chunk_flops(f, 0) * C;
+  fl += 2 * (C * C * K + C * C * V + 4 * C * K * V + C * C * V + 2 * C * C * K);
+  if (f->main.delta) fl += 2 * (2 * C * K * V + 2 * C * C * V + 2 * C * C * K);
+  return fl / C;
+}
+
 /* Bytes of the inputs of one call over t tokens, H heads. */
 static size_t input_bytes(const ssmc_kernel *k, int64_t t, int H) {
   size_t s = 0;
@@ -172,9 +185,10 @@ static int time_calls(rt_cuda *c, rt_cuda_mod *m, void *args, launch_fn run, int
 typedef struct {
   ssmc_fwd_args fa;
   ssmc_decode_args da;
+  ssmc_bwd_args ba;
   inputs *u;
   const ssmc_kernel *k;
-  void *ws;
+  void *ws, *bws;
   void *slots[64]; /* decode: the slot table of each copy */
 } call;
 
@@ -182,6 +196,14 @@ static int run_fwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
   for (int i = 0; i < cl->k->n_inputs; i++) cl->fa.in[i] = cl->u->in[copy][i];
   return rt_cuda_fwd(c, m, &cl->fa, cl->ws, NULL);
+}
+static int run_bwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
+  call *cl = p;
+  for (int i = 0; i < cl->k->n_inputs; i++) cl->ba.in[i] = cl->u->in[copy][i];
+  return rt_cuda_bwd(c, m, &cl->ba, cl->bws, NULL);
+}
+static int run_fwd_bwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
+  return run_fwd(c, m, p, copy) || run_bwd(c, m, p, copy);
 }
 static int run_decode(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
@@ -216,6 +238,55 @@ int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
   for (int i = 0; i < k->n_states; i++) rt_cuda_free(c, st[i]);
   rt_cuda_free(c, cl.fa.out);
   rt_cuda_free(c, cl.ws);
+  return rc;
+}
+
+int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
+                   int iters, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n) {
+  int64_t tt = (int64_t)B * T;
+  chk_shape sh = {"bench", 1, {(int)tt}, H, H, 0};
+  chk_batch *b = chk_batch_new(f, k, &sh, 4321);
+  inputs u = {0};
+  call cl = {.k = k, .u = &u};
+  float *st[SSMC_MAX_IO] = {0}, *dst[SSMC_MAX_IO] = {0}, *din[SSMC_MAX_IO] = {0};
+  size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, tt, H), out_b = (size_t)tt * H * k->V * esz;
+  size_t g_b = 0; /* the gradients: fp32 in each input's layout */
+  for (int i = 0; i < k->n_inputs; i++) g_b += (size_t)tt * H * ssmc_input_len(k, i) * 4;
+  cl.fa = (ssmc_fwd_args){.n_seqs = B, .h_qk = H, .h_v = H, .t_len = T, .iters = iters, .t_total = tt};
+  cl.ba = (ssmc_bwd_args){.n_seqs = B, .h_qk = H, .h_v = H, .t_len = T, .iters = iters, .t_total = tt};
+  size_t ws_b = rt_cuda_fwd_ws_bytes(k, &cl.fa), bws_b = rt_cuda_bwd_ws_bytes(k, &cl.ba);
+  int rc = upload(c, b, k, in_b + out_b + g_b, &u, err, n);
+  chk_batch_free(b);
+  if (!rc) rc = states(c, k, (int64_t)B * H, st, err, n);
+  if (!rc) rc = states(c, k, (int64_t)B * H, dst, err, n);
+  if (!rc && (!(cl.fa.out = rt_cuda_alloc(c, out_b)) || (ws_b && !(cl.ws = rt_cuda_alloc(c, ws_b))) ||
+              !(cl.bws = rt_cuda_alloc(c, bws_b)) || rt_cuda_memset(c, cl.fa.out, 0, out_b)))
+    rc = fail(c, err, n, "device memory");
+  for (int i = 0; i < k->n_inputs && !rc; i++)
+    if (!(din[i] = rt_cuda_alloc(c, (size_t)tt * H * ssmc_input_len(k, i) * 4))) rc = fail(c, err, n, "device memory");
+  for (int i = 0; i < k->n_states; i++) {
+    cl.fa.state_in[i] = st[i];
+    cl.fa.state_out[i] = st[i];
+    cl.ba.state_in[i] = st[i];
+    cl.ba.dstate_out[i] = dst[i];
+    cl.ba.dstate_in[i] = dst[i];
+  }
+  for (int i = 0; i < k->n_inputs; i++) cl.ba.din[i] = din[i];
+  cl.ba.dout = cl.fa.out; /* dy: the forward's output buffer (values do not change the time) */
+  if (!rc) rc = time_calls(c, m, &cl, run_bwd, u.copies, reps, &bwd->ms, err, n);
+  if (!rc) rc = time_calls(c, m, &cl, run_fwd_bwd, u.copies, reps, &both->ms, err, n);
+  bwd->copies = both->copies = u.copies;
+  bwd->host_us = both->host_us = 0;
+  bwd->flops = bench_cuda_bwd_flops(f) * (double)tt * H;
+  both->flops = bwd->flops + bench_cuda_chunk_flops(f, iters) * (double)tt * H;
+  bwd->bytes = (double)(in_b + out_b + g_b + 3 * state_bytes(k, (int64_t)B * H));
+  both->bytes = bwd->bytes + (double)(in_b + out_b + 2 * state_bytes(k, (int64_t)B * H));
+  free_inputs(c, k, &u);
+  for (int i = 0; i < k->n_states; i++) { rt_cuda_free(c, st[i]); rt_cuda_free(c, dst[i]); }
+  for (int i = 0; i < k->n_inputs; i++) rt_cuda_free(c, din[i]);
+  rt_cuda_free(c, cl.fa.out);
+  rt_cuda_free(c, cl.ws);
+  rt_cuda_free(c, cl.bws);
   return rc;
 }
 

@@ -20,6 +20,8 @@ typedef struct chk_backend {
   int (*fwd)(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n);
   int (*decode)(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a, int n_slots, char *err, size_t n);
   void *ctx;
+  /* appended: the chunkwise backward; 1 (no error) when this backend has none for k */
+  int (*bwd)(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n);
 } chk_backend;
 
 typedef struct {
@@ -50,6 +52,7 @@ void chk_batch_free(chk_batch *b);
 /* Runs the batch's kernels on a backend (NULL: the CPU); a failure is kept and reported by chk_batch_error. */
 void chk_batch_set_backend(chk_batch *b, const chk_backend *be);
 const char *chk_batch_error(const chk_batch *b);
+const chk_backend *chk_batch_backend(const chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
 /* Multiplies input i by f (kernel buffers re-rounded for bf16): e.g. stronger decays. */

@@ -44,7 +44,14 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   a.aux_in[0] = aux;
   a.dout = dy;
   a.iters = iters;
-  return rt_run_bwd(k, &a, threads);
+  const chk_backend *be = chk_batch_backend(b);
+  if (!be) return rt_run_bwd(k, &a, threads);
+  char err[1024];
+  if (be->bwd(be->ctx, k, &a, chk_batch_tokens(b), err, sizeof err)) {
+    fprintf(stderr, "%s\n", err);
+    return -1;
+  }
+  return 0;
 }
 
 void chkb_edge_inputs(chk_batch *b, const cls_family *f, const ssmc_kernel *k) {
@@ -143,7 +150,8 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
   const chk_shape *sh = chk_batch_shape(b);
   int64_t T = chk_batch_tokens(b);
   int failed0 = r->failed;
-  if (!k->bwd) {
+  const chk_backend *be = chk_batch_backend(b);
+  if (be ? !be->bwd : !k->bwd) {
     fprintf(out, "%-44s %-14s error: the kernel has no backward\n", k->name, shape);
     r->rows++;
     r->failed++;
@@ -244,6 +252,7 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
 void chkb_edges(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FILE *out, chk_result *r) {
   chk_shape sh = {"edges", 2, {k->chunk + 5, 3}, 1, 2, 0};
   chk_batch *b = chk_batch_new(f, k, &sh, o->seed + 4242);
+  chk_batch_set_backend(b, o->be);
   chkb_edge_inputs(b, f, k);
   chk_run_fwd(b, k, o->threads, o->iters);
   int64_t n;

@@ -51,6 +51,11 @@ static size_t in_bytes(const ssmc_kernel *k, int i, int64_t rows, int h_qk, int 
   return (size_t)rows * (size_t)(ssmc_input_qk_heads(k, i) ? h_qk : h_v) * (size_t)ssmc_input_len(k, i) * esz;
 }
 
+/* An input's gradient: fp32 in the input's layout. */
+static size_t grad_bytes(const ssmc_kernel *k, int i, int64_t rows, int h_qk, int h_v) {
+  return (size_t)rows * (size_t)(ssmc_input_qk_heads(k, i) ? h_qk : h_v) * (size_t)ssmc_input_len(k, i) * 4;
+}
+
 static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n) {
   chk_cuda *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
@@ -123,13 +128,62 @@ static int cuda_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *
   return rc;
 }
 
+static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n) {
+  chk_cuda *g = ctx;
+  if (ensure_module(g, k, err, n)) return -1;
+  ssmc_bwd_args d = *a;
+  d.t_total = t_total;
+  int bad = 0, N = a->n_seqs;
+  size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
+  d.cu_seqlens = up(g, a->cu_seqlens, sizeof(int64_t) * (size_t)(N + 1), &bad);
+  d.dout = up(g, a->dout, (size_t)t_total * a->h_v * k->V * esz, &bad);
+  for (int i = 0; i < k->n_inputs; i++) {
+    size_t ib = in_bytes(k, i, t_total, a->h_qk, a->h_v), gb = grad_bytes(k, i, t_total, a->h_qk, a->h_v);
+    d.in[i] = up(g, a->in[i], ib, &bad);
+    d.din[i] = a->din[i] ? poisoned(g, gb, &bad) : NULL;
+  }
+  for (int i = 0; i < k->n_aux; i++) d.aux_in[i] = NULL; /* recomputed on the device */
+  for (int i = 0; i < k->n_states; i++) {
+    size_t sb = (size_t)N * a->h_v * (size_t)k->state_size[i] * 4;
+    d.state_in[i] = up(g, a->state_in[i], sb, &bad);
+    d.dstate_out[i] = up(g, a->dstate_out[i], sb, &bad);
+    d.dstate_in[i] = a->dstate_in[i] ? poisoned(g, sb, &bad) : NULL;
+  }
+  size_t wsb = rt_cuda_bwd_ws_bytes(k, &d);
+  void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
+  int rc = 0;
+  if (bad) rc = fail(g, err, n, "device memory");
+  else if (rt_cuda_bwd(g->c, g->m, &d, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  for (int i = 0; i < k->n_inputs && !rc; i++) {
+    if (a->din[i] && rt_cuda_d2h(g->c, a->din[i], d.din[i], grad_bytes(k, i, t_total, a->h_qk, a->h_v)))
+      rc = fail(g, err, n, "copy back");
+  }
+  for (int i = 0; i < k->n_states && !rc; i++)
+    if (a->dstate_in[i] &&
+        rt_cuda_d2h(g->c, a->dstate_in[i], d.dstate_in[i], (size_t)N * a->h_v * (size_t)k->state_size[i] * 4))
+      rc = fail(g, err, n, "copy back");
+  rt_cuda_free(g->c, (void *)d.cu_seqlens);
+  rt_cuda_free(g->c, (void *)d.dout);
+  for (int i = 0; i < k->n_inputs; i++) {
+    rt_cuda_free(g->c, (void *)d.in[i]);
+    rt_cuda_free(g->c, d.din[i]);
+  }
+  for (int i = 0; i < k->n_states; i++) {
+    rt_cuda_free(g->c, (void *)d.state_in[i]);
+    rt_cuda_free(g->c, (void *)d.dstate_out[i]);
+    rt_cuda_free(g->c, d.dstate_in[i]);
+  }
+  rt_cuda_free(g->c, ws);
+  return rc;
+}
+
 chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   rt_cuda *c = rt_cuda_open(err, n);
   if (!c) return NULL;
   chk_cuda *g = calloc(1, sizeof *g);
   g->c = c;
   g->cache_dir = cache_dir;
-  g->be = (chk_backend){"cuda", cuda_fwd, cuda_decode, g};
+  g->be = (chk_backend){"cuda", cuda_fwd, cuda_decode, g, cuda_bwd};
   return g;
 }
 

@@ -83,8 +83,9 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
     return diag_at(d, NULL, 0, 0, "the CUDA module of %s did not compile for %s (generated/%s)", ek->name, arch,
                    ek->cu_path);
   }
-  for (int i = 0; i <= ek->cuda.n_fwd; i++) {
-    const ssmc_cuda_stage *st = i < ek->cuda.n_fwd ? &ek->cuda.fwd[i] : &ek->cuda.decode;
+  const int nf = ek->cuda.n_fwd;
+  for (int i = 0; i <= nf + ek->cuda.n_bwd; i++) { /* forward stages, decode, backward stages */
+    const ssmc_cuda_stage *st = i < nf ? &ek->cuda.fwd[i] : i == nf ? &ek->cuda.decode : &ek->cuda.bwd[i - nf - 1];
     rt_ptxas_info pi;
     rt_ptxas_parse(o.log, st->entry, &pi);
     if (!pi.found) {

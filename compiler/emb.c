@@ -151,13 +151,14 @@ static void lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) 
 
 static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
-static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name) {
+/* The template's table P; cu_chunk, cu_bv: the CUDA module's chunk and value tile (CC, CBV; 0 for the CPU). */
+static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, int cu_chunk, int cu_bv) {
   const layer_spec *s = f->spec;
   emit_buf b = {0};
   emit_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\",\n  summary = ", name, s->family, s->hash);
   emit_lua_str(&b, f->summary);
-  emit_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\",\n  inputs = {\n", s->K, s->V, s->chunk, bk,
-      bv, dtype ? "bf16" : "f32");
+  emit_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, CC = %d, CBV = %d, dtype = \"%s\",\n  inputs = {\n", s->K,
+           s->V, s->chunk, bk, bv, cu_chunk, cu_bv, dtype ? "bf16" : "f32");
   for (int i = 0; i < s->n_in; i++) {
     const spec_input *in = &s->in[i];
     int gate = in->dim == DIM_1 || in->domain == DOM_LOG_DECAY || in->domain == DOM_UNIT;
@@ -205,17 +206,25 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
   return b.p;
 }
 
-int emb_cpu_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, sbx *lua, char **src,
-                     size_t *len, diag *d) {
-  const char *tpl = emit_template("cpu_bwd.c.tpl", d);
-  if (!tpl) return 1;
-  char *ctx = context(f, dtype, bk, bv, name);
+static int render(const char *tname, char *ctx, sbx *lua, char **src, size_t *len, diag *d) {
+  const char *tpl = emit_template(tname, d);
+  if (!tpl) { free(ctx); return 1; }
   char msg[512];
   int line = 0;
-  int rc = sbx_render(lua, "cpu_bwd.c.tpl", tpl, ctx, src, len, msg, sizeof msg, &line);
+  int rc = sbx_render(lua, tname, tpl, ctx, src, len, msg, sizeof msg, &line);
   free(ctx);
-  if (rc) return diag_at(d, NULL, 0, 0, "template cpu_bwd.c.tpl:%d: %s", line, msg);
+  if (rc) return diag_at(d, NULL, 0, 0, "template %s:%d: %s", tname, line, msg);
   return 0;
+}
+
+int emb_cpu_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, sbx *lua, char **src,
+                     size_t *len, diag *d) {
+  return render("cpu_bwd.c.tpl", context(f, dtype, bk, bv, name, 0, 0), lua, src, len, d);
+}
+
+int emb_cuda_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, int cu_chunk, int cu_bv, sbx *lua,
+                      char **src, size_t *len, diag *d) {
+  return render("cuda_bwd.cu.tpl", context(f, dtype, bk, bv, name, cu_chunk, cu_bv), lua, src, len, d);
 }
 
 void emb_manifest_lines(const cls_family *f, const char *name, char *buf, size_t n) {

@@ -1,5 +1,5 @@
-/* compiler stage: emission of the CPU chunkwise BACKWARD of a classified
- * family (template cpu_bwd.c.tpl). Builds the template's parameter table:
+/* compiler stage: emission of the chunkwise BACKWARD (CPU and CUDA) of a classified
+ * family (templates cpu_bwd.c.tpl, cuda_bwd.cu.tpl). Builds the template's parameter table:
  * the forward's structure plus, for every scalar coefficient (write, erase,
  * log decays, query coefficients), its partial derivatives with respect to
  * each scalar input as C expressions (symbolic differentiation of the spec's
@@ -16,6 +16,10 @@ struct sbx;
 int emb_cpu_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, struct sbx *lua, char **src,
                      size_t *len, diag *d);
 
+/* Renders the CUDA backward stages (template cuda_bwd.cu.tpl) of kernel `name`, appended to its CUDA module
+ * whose chunk and value tile are cu_chunk and cu_bv (read from the module's launch line). */
+int emb_cuda_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, int cu_chunk, int cu_bv,
+                      struct sbx *lua, char **src, size_t *len, diag *d);
 /* One manifest line block describing the backward of a family's kernel. */
 void emb_manifest_lines(const cls_family *f, const char *name, char *buf, size_t n);
 

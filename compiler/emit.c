@@ -230,6 +230,17 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
   return emit_append_backward(f, dtype, bk, bv, lua, out, d);
 }
 
+static const char *const grid_names[] = {"items", "items_vtiles", "items_dtiles", "chunks",
+                                          "chunks_vtiles", "chunks_ktiles", "items_bvtiles"};
+
+/* One stage of a launch line: its entry <kernel>_<stage> (named in k->cu_entries by the caller) and grid kind. */
+static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc_cuda_stage *st) {
+  (void)k; (void)stage;
+  for (int g = 0; g < (int)(sizeof grid_names / sizeof *grid_names); g++)
+    if (!strcmp(grid, grid_names[g])) { st->grid = g; return 0; }
+  return -1;
+}
+
 /* The module's last line states its stages (the template lays out their shared memory):
  *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
 static int parse_launch(emit_kernel *k, diag *d) {
@@ -252,11 +263,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
       return diag_at(d, NULL, 0, 0, "internal: bad launch line in %s", k->cu_path);
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
-    st.grid = !strcmp(grid, "items_vtiles")    ? SSMC_GRID_ITEMS_VTILES
-              : !strcmp(grid, "items_dtiles")  ? SSMC_GRID_ITEMS_DTILES
-              : !strcmp(grid, "chunks")        ? SSMC_GRID_CHUNKS
-              : !strcmp(grid, "chunks_vtiles") ? SSMC_GRID_CHUNKS_VTILES
-                                               : SSMC_GRID_ITEMS;
+    if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
     snprintf(k->cu_entries[i], sizeof k->cu_entries[i], "%s_%s", k->name, stage);
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
@@ -265,6 +272,41 @@ static int parse_launch(emit_kernel *k, diag *d) {
     while (*l == ';' || *l == ' ') l++;
   }
   k->cuda.source = k->cu_source;
+  return 0;
+}
+
+/* The backward's launch line (cuda_bwd.cu.tpl), after the forward's:
+ *   // ssmc-launch-bwd fwd=F bk=B bv=V ws_tok=W ws_chunk=W ws_seq=W ws_qk=W NAME grid=G threads=N smem=S; ...
+ * or `// ssmc-launch-bwd none`. */
+static int parse_launch_bwd(emit_kernel *k, diag *d) {
+  const char *l = strstr(k->cu_source, "// ssmc-launch-bwd ");
+  if (l && !strncmp(l, "// ssmc-launch-bwd none", 23)) return 0;
+  long long wt = 0, wc = 0, wsq = 0, wq = 0;
+  int used = 0;
+  if (!l || sscanf(l, "// ssmc-launch-bwd fwd=%d bk=%d bv=%d ws_tok=%lld ws_chunk=%lld ws_seq=%lld ws_qk=%lld %n",
+                   &k->cuda.bwd_fwd, &k->cuda.bk, &k->cuda.bwd_bv, &wt, &wc, &wsq, &wq, &used) != 7)
+    return diag_at(d, NULL, 0, 0, "internal: template cuda_bwd.cu.tpl wrote no launch line");
+  k->cuda.bwd_ws_tok_floats = wt;
+  k->cuda.bwd_ws_chunk_floats = wc;
+  k->cuda.bwd_ws_seq_floats = wsq;
+  k->cuda.bwd_ws_qk_floats = wq;
+  l += used;
+  while (*l && *l != '\n') {
+    char stage[32], grid[32];
+    ssmc_cuda_stage st = {0};
+    int n = 0, i = k->cuda.n_bwd;
+    if (i >= SSMC_MAX_BWD_STAGES ||
+        sscanf(l, "%31s grid=%31s threads=%d smem=%d%n", stage, grid, &st.threads, &st.smem, &n) != 4)
+      return diag_at(d, NULL, 0, 0, "internal: bad backward launch line in %s", k->cu_path);
+    char *semi = strchr(grid, ';');
+    if (semi) *semi = 0;
+    if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
+    st.entry = k->cu_entries[SSMC_MAX_STAGES + 1 + i];
+    snprintf(k->cu_entries[SSMC_MAX_STAGES + 1 + i], sizeof k->cu_entries[0], "%s_%s", k->name, stage);
+    k->cuda.bwd[k->cuda.n_bwd++] = st;
+    l += n;
+    while (*l == ';' || *l == ' ') l++;
+  }
   return 0;
 }
 
@@ -278,7 +320,17 @@ int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, e
   int rc = sbx_render(lua, "cuda_kernel.cu.tpl", tpl, ctx, &out->cu_source, &out->cu_len, msg, sizeof msg, &line);
   free(ctx);
   if (rc) return diag_at(d, NULL, 0, 0, "template cuda_kernel.cu.tpl:%d: %s", line, msg);
-  return parse_launch(out, d);
+  if (parse_launch(out, d)) return 1;
+  /* the backward's stages (emb.c, cuda_bwd.cu.tpl) go into the same module, after the forward's */
+  char *b = NULL;
+  size_t n = 0;
+  if (emb_cuda_backward(f, dtype, bk, bv, out->name, out->cuda.chunk, out->cuda.bv, lua, &b, &n, d)) return 1;
+  out->cu_source = realloc(out->cu_source, out->cu_len + n + 1);
+  memcpy(out->cu_source + out->cu_len, b, n + 1);
+  out->cu_len += n;
+  free(b);
+  out->cuda.source = out->cu_source;
+  return parse_launch_bwd(out, d);
 }
 
 static void c_string_literal(emit_buf *b, const char *s, size_t n) {
@@ -294,8 +346,9 @@ static void c_string_literal(emit_buf *b, const char *s, size_t n) {
 }
 
 static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
-  static const char *const kinds[] = {"SSMC_GRID_ITEMS", "SSMC_GRID_ITEMS_VTILES", "SSMC_GRID_ITEMS_DTILES",
-                                      "SSMC_GRID_CHUNKS", "SSMC_GRID_CHUNKS_VTILES"};
+  static const char *const kinds[] = {"SSMC_GRID_ITEMS",         "SSMC_GRID_ITEMS_VTILES",  "SSMC_GRID_ITEMS_DTILES",
+                                      "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
+                                      "SSMC_GRID_ITEMS_BVTILES"};
   emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
 }
 
@@ -312,9 +365,18 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   }
   emit_add(&b, "},\n  .decode = ");
   desc_stage(&b, &k->cuda.decode);
-  emit_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n  .chunk = %d,\n};\n",
+  emit_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n  .chunk = %d,\n",
          (long long)k->cuda.ws_tok_floats, k->cuda.bv, k->cuda.decode_bv, (long long)k->cuda.ws_chunk_floats,
          k->cuda.chunk);
+  emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
+  for (int i = 0; i < k->cuda.n_bwd; i++) {
+    if (i) emit_add(&b, ", ");
+    desc_stage(&b, &k->cuda.bwd[i]);
+  }
+  emit_add(&b, "},\n  .bk = %d,\n  .bwd_bv = %d,\n  .bwd_ws_tok_floats = %lld,\n  .bwd_ws_chunk_floats = %lld,\n"
+             "  .bwd_ws_seq_floats = %lld,\n  .bwd_ws_qk_floats = %lld,\n};\n",
+         k->cuda.bk, k->cuda.bwd_bv, (long long)k->cuda.bwd_ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats,
+         (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
   return b.p;
 }
 
@@ -374,6 +436,17 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
         snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES ? k->cuda.bv : k->cuda.decode_bv);
       emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
     }
+    for (int j = 0; j < k->cuda.n_bwd; j++) {
+      const ssmc_cuda_stage *st = &k->cuda.bwd[j];
+      emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid_names[st->grid], st->threads,
+             st->smem);
+    }
+    if (k->cuda.n_bwd)
+      emit_add(&b, "  cuda_bwd runs the forward's first %d stages first; workspace after the forward's: %lld floats per"
+                 " token and value head, %lld per chunk, %lld per sequence, %lld per token with grouped heads\n",
+             k->cuda.bwd_fwd, (long long)k->cuda.bwd_ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats,
+             (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
+    else emit_add(&b, "  cuda_bwd none (a solve readout: CPU backward only)\n");
     if (k->cuda.ws_tok_floats || k->cuda.ws_chunk_floats)
       emit_add(&b, "  cuda_workspace %lld floats per token and value head, %lld per chunk and value head\n",
              (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats);

@@ -43,6 +43,15 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bprep", SSMC_GRID_CHUNKS, 512, 126464}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bval", SSMC_GRID_CHUNKS, 512, 109824}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 134400}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 64,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -55,6 +64,15 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 512, 126464}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 512, 109824}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 134400}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 64,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -67,6 +85,15 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cu
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bprep", SSMC_GRID_CHUNKS, 512, 126720}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bval", SSMC_GRID_CHUNKS, 512, 110080}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 134656}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_brows", SSMC_GRID_CHUNKS, 512, 768}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 64,
+  .bwd_ws_tok_floats = 136,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -79,6 +106,15 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 512, 126720}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 512, 110080}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 134656}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 768}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 64,
+  .bwd_ws_tok_floats = 136,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -91,6 +127,15 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 0,
+  .bwd_fwd = 0,
+  .bwd = {},
+  .bk = 0,
+  .bwd_bv = 0,
+  .bwd_ws_tok_floats = 0,
+  .bwd_ws_chunk_floats = 0,
+  .bwd_ws_seq_floats = 0,
+  .bwd_ws_qk_floats = 0,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -103,6 +148,15 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_c
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 0,
+  .bwd_fwd = 0,
+  .bwd = {},
+  .bk = 0,
+  .bwd_bv = 0,
+  .bwd_ws_tok_floats = 0,
+  .bwd_ws_chunk_floats = 0,
+  .bwd_ws_seq_floats = 0,
+  .bwd_ws_qk_floats = 0,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
@@ -115,6 +169,15 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_bprep", SSMC_GRID_CHUNKS, 512, 159744}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 85504}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_bval", SSMC_GRID_CHUNKS, 512, 70144}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 107264}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_brows", SSMC_GRID_CHUNKS, 512, 256}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 32,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -127,6 +190,15 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 512, 159744}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 85504}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 512, 70144}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 107264}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 256}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 32,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
@@ -139,6 +211,15 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bprep", SSMC_GRID_CHUNKS, 512, 160000}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 119296}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bval", SSMC_GRID_CHUNKS, 512, 109568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 142336}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 32,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -151,6 +232,15 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 512, 160000}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 119296}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 512, 109568}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 142336}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 32,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
@@ -163,6 +253,15 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bprep", SSMC_GRID_CHUNKS, 512, 126464}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 126464}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bval", SSMC_GRID_CHUNKS, 512, 70656}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 90368}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 64,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -175,21 +274,30 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .n_bwd = 6,
+  .bwd_fwd = 2,
+  .bwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 512, 126464}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 126464}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 512, 70656}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 90368}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
+  .bwd_bv = 64,
+  .bwd_ws_tok_floats = 132,
+  .bwd_ws_chunk_floats = 32772,
+  .bwd_ws_seq_floats = 16384,
+  .bwd_ws_qk_floats = 256,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "d55aab0f6f4f29b6",
-  "32d3ae4556352330",
-  "8f89aa5c27f60562",
-  "a096dd15ea973832",
-  "4bf7ae4cd4ea74c8",
-  "dbffe43279cd3e11",
-  "1fe66d2106268b8c",
-  "6e3c64e16f9ee506",
-  "f51a44d354242ca2",
-  "2643d42e6f5fe562",
-  "831ece4d10291056",
-  "07c4633984c9b268",
+  "40f5fe3caaa5b38e",
+  "caa52dc84eddcbe4",
+  "c6f93788b5efd4b2",
+  "fa7f61cc61026a90",
+  "bf00e20a3164c611",
+  "ffe0b3ae006b9132",
+  "5313d05abe8977e3",
+  "f01b5a229ae270eb",
+  "e5a62e4e4210d13b",
+  "9a46a49126c1642b",
+  "b9a45f1985b9f837",
+  "79544bcdd6469bdf",
   0,
 };

@@ -415,7 +415,7 @@ void rt_cuda_event_free(rt_cuda *c, void *ev) { if (ev) c->EventDestroy(ev); }
 struct rt_cuda_mod {
   const ssmc_kernel *k;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode;
+  void *fwd[SSMC_MAX_STAGES], *decode, *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -469,6 +469,7 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   int bad = 0;
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);
   if (!bad) bad = prepare_fn(c, m->mod, &k->cuda->decode, &m->decode);
+  for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
     rt_cuda_unload(c, m);
@@ -512,6 +513,65 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
   void *params[] = {&arg, &ws};
   for (int i = 0; i < m->k->cuda->n_fwd; i++)
     if (launch(c, m->fwd[i], m->k, &m->k->cuda->fwd[i], a->n_seqs, a->h_v, slots, params, stream)) return -1;
+  return 0;
+}
+
+/* The forward arguments of a backward call: its inputs and initial states; no output, the final states
+ * into the backward's part of the workspace (fws: the forward's part). */
+static ssmc_fwd_args bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws) {
+  ssmc_fwd_args a = {0};
+  a.n_seqs = g->n_seqs;
+  a.h_qk = g->h_qk;
+  a.h_v = g->h_v;
+  a.cu_seqlens = g->cu_seqlens;
+  a.t_len = g->t_len;
+  a.t_total = g->t_total > 0 ? g->t_total : (int64_t)g->n_seqs * g->t_len;
+  a.iters = g->iters;
+  for (int i = 0; i < k->n_inputs; i++) a.in[i] = g->in[i];
+  const ssmc_cuda_kernel *cu = k->cuda;
+  const int64_t slots = ssmc_chunk_slots(k, &a);
+  float *seq = ws ? ws + a.t_total * a.h_v * (cu->ws_tok_floats + cu->bwd_ws_tok_floats) +
+                        slots * a.h_v * (cu->ws_chunk_floats + cu->bwd_ws_chunk_floats)
+                  : NULL;
+  for (int i = 0; i < k->n_states; i++) {
+    a.state_in[i] = g->state_in[i];
+    a.state_out[i] = seq;
+    if (seq) seq += (int64_t)a.n_seqs * a.h_v * k->state_size[i];
+  }
+  return a;
+}
+
+size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
+  if (!k->cuda || !k->cuda->n_bwd) return 0;
+  const ssmc_fwd_args a = bwd_fwd_args(k, g, NULL);
+  const ssmc_cuda_kernel *cu = k->cuda;
+  int64_t n = ssmc_fwd_tokens(&a) * a.h_v * (cu->ws_tok_floats + cu->bwd_ws_tok_floats) +
+              ssmc_chunk_slots(k, &a) * a.h_v * (cu->ws_chunk_floats + cu->bwd_ws_chunk_floats) +
+              (int64_t)a.n_seqs * a.h_v * cu->bwd_ws_seq_floats;
+  if (a.h_v > a.h_qk) n += ssmc_fwd_tokens(&a) * a.h_v * cu->bwd_ws_qk_floats;
+  return (size_t)n * sizeof(float);
+}
+
+int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream) {
+  const ssmc_kernel *k = m->k;
+  if (!k->cuda->n_bwd) {
+    snprintf(c->err, sizeof c->err, "%s has no CUDA backward (a solve readout: its backward runs on the CPU)", k->name);
+    return -1;
+  }
+  if (g->cu_seqlens && g->t_total <= 0) {
+    snprintf(c->err, sizeof c->err, "%s: a backward with cu_seqlens needs t_total (the host cannot read the offsets)",
+             k->name);
+    return -1;
+  }
+  ssmc_fwd_args a = bwd_fwd_args(k, g, ws);
+  ssmc_bwd_args b = *g;
+  b.t_total = a.t_total;
+  const int64_t slots = ssmc_chunk_slots(k, &a);
+  void *fparams[] = {&a, &ws}, *bparams[] = {&a, &b, &ws};
+  for (int i = 0; i < k->cuda->bwd_fwd; i++)
+    if (launch(c, m->fwd[i], k, &k->cuda->fwd[i], a.n_seqs, a.h_v, slots, fparams, stream)) return -1;
+  for (int i = 0; i < k->cuda->n_bwd; i++)
+    if (launch(c, m->bwd[i], k, &k->cuda->bwd[i], a.n_seqs, a.h_v, slots, bparams, stream)) return -1;
   return 0;
 }
 

@@ -84,6 +84,10 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
  * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
 int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream);
+/* The chunkwise backward (ssmc_kernel.h: the forward's first bwd_fwd stages, then the backward's), device
+ * pointers; ws: rt_cuda_bwd_ws_bytes of device memory. Every din / dstate_in given is written in full. */
+size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g);
+int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream);
 
 /* A module that is not a kernel table entry (bench's ceiling probes): compiled
  * from src like any other (cached), entries launched by name on a 1-D grid. */

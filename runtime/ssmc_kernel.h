@@ -79,8 +79,11 @@ enum {
   SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */
   SSMC_GRID_ITEMS_DTILES = 2, /* (N * h_v, V / decode_bv) blocks: one per decode value tile */
   SSMC_GRID_CHUNKS = 3,       /* (chunk slots, h_v) blocks: one per (chunk, value head); see ssmc_chunk_slots */
-  SSMC_GRID_CHUNKS_VTILES = 4 /* (chunk slots, h_v, V / bv) blocks: and one per value tile */
+  SSMC_GRID_CHUNKS_VTILES = 4, /* (chunk slots, h_v, V / bv) blocks: and one per value tile */
+  SSMC_GRID_CHUNKS_KTILES = 5, /* (chunk slots, h_v, K / bk) blocks: and one per key tile (backward) */
+  SSMC_GRID_ITEMS_BVTILES = 6  /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
 };
+#define SSMC_MAX_BWD_STAGES 6
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
   int32_t grid, threads, smem;
@@ -100,6 +103,19 @@ typedef struct ssmc_cuda_kernel {
   int64_t ws_chunk_floats;    /* appended: workspace per chunk slot and value head */
   int32_t chunk;              /* the module's chunk (the spec's, or less where its tiles would not fit on
                                  chip): the chunk of the chunk grids */
+  /* appended: the chunkwise backward (n_bwd == 0: the module has none). It runs the forward's
+   * stages 0 .. bwd_fwd - 1 first (forward signature; the final states go into the workspace,
+   * nothing into out), then its own stages in order, signature
+   * (ssmc_fwd_args a, ssmc_bwd_args g, float *ws) with a the forward's arguments of the same call.
+   * Workspace, in floats, after the forward's (rt_cuda_fwd_ws_bytes): bwd_ws_tok_floats per token
+   * and value head, bwd_ws_chunk_floats per chunk slot and value head, bwd_ws_seq_floats per
+   * (sequence, value head) (the final states, in state order), and only when h_v > h_qk
+   * bwd_ws_qk_floats per token and value head (q/k gradients before the sum over a group). */
+  int32_t n_bwd, bwd_fwd;
+  ssmc_cuda_stage bwd[SSMC_MAX_BWD_STAGES];
+  int32_t bk;                 /* key tile of SSMC_GRID_CHUNKS_KTILES stages; divides K */
+  int32_t bwd_bv;             /* value tile of SSMC_GRID_ITEMS_BVTILES stages; divides V */
+  int64_t bwd_ws_tok_floats, bwd_ws_chunk_floats, bwd_ws_seq_floats, bwd_ws_qk_floats;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -122,6 +138,7 @@ typedef struct ssmc_bwd_args {
   float *din[SSMC_MAX_IO];             /* fp32, each input's own layout (T_total, H_in, D); NULL: not wanted */
   float *dstate_in[SSMC_MAX_IO];       /* (N, h_v, S) fp32: dL/d(initial state), or NULL */
   int32_t iters;                       /* solver iterations (the forward's); <= 0: the spec's default */
+  int64_t t_total;                     /* CUDA: tokens of all sequences (as ssmc_fwd_args.t_total) */
 } ssmc_bwd_args;
 
 typedef void (*ssmc_bwd_fn)(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws);
@@ -188,12 +205,16 @@ static inline int64_t ssmc_chunk_slots(const ssmc_kernel *k, const ssmc_fwd_args
  * chunk_slots only matters to the chunk grids (0 for decode). */
 static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *st, int32_t n_seqs, int32_t h_v,
                                   int64_t chunk_slots, uint32_t grid[3]) {
-  const int chunks = st->grid == SSMC_GRID_CHUNKS || st->grid == SSMC_GRID_CHUNKS_VTILES;
+  const int chunks = st->grid == SSMC_GRID_CHUNKS || st->grid == SSMC_GRID_CHUNKS_VTILES ||
+                     st->grid == SSMC_GRID_CHUNKS_KTILES;
   grid[0] = chunks ? (uint32_t)chunk_slots : (uint32_t)(n_seqs * h_v);
   grid[1] = chunks ? (uint32_t)h_v
-            : st->grid == SSMC_GRID_ITEMS_VTILES ? (uint32_t)(k->V / k->cuda->bv)
-            : st->grid == SSMC_GRID_ITEMS_DTILES ? (uint32_t)(k->V / k->cuda->decode_bv)
-                                                 : 1u;
-  grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES ? (uint32_t)(k->V / k->cuda->bv) : 1u;
+            : st->grid == SSMC_GRID_ITEMS_VTILES  ? (uint32_t)(k->V / k->cuda->bv)
+            : st->grid == SSMC_GRID_ITEMS_DTILES  ? (uint32_t)(k->V / k->cuda->decode_bv)
+            : st->grid == SSMC_GRID_ITEMS_BVTILES ? (uint32_t)(k->V / k->cuda->bwd_bv)
+                                                  : 1u;
+  grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)
+            : st->grid == SSMC_GRID_CHUNKS_KTILES ? (uint32_t)(k->K / k->cuda->bk)
+                                                  : 1u;
 }
 #endif

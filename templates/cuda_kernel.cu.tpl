@@ -151,7 +151,7 @@
 #define PARTS ${PARTS}
 #define DBV ${DBV}
 #define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
-#define MM_SPLIT ${(P.dtype == 'f32' or sv) and 1 or 0} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+#define MM_SPLIT ${(P.dtype == 'f32' or sv) and 'true' or 'false'} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP ${KP}
 #define BVP ${BVP}
 #define CP ${CP}
@@ -279,7 +279,7 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs>
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -302,11 +302,11 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
-#if MM_SPLIT
-        unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-        mma8(d[s], al, bh);
-        mma8(d[s], ah, bl);
-#endif
+        if (SPLIT) {
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          mma8(d[s], al, bh);
+          mma8(d[s], ah, bl);
+        }
         mma8(d[s], ah, bh);
       }
     }
@@ -317,14 +317,20 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs> /* the strides are constants: immediate offsets */
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
   __syncthreads();
+}
+/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
+template <int ldc, int ars, int acs, int brs, int bcs>
+__device__ __forceinline__ void mm32(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
 }
 
 /* Sum of v over the block of nt threads (every thread gets it); red: 32 floats of shared memory. */
@@ -697,6 +703,30 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
     __syncthreads();
 @ end
 
+@ if m.delta then
+/* tm = (I - am)^-1 for a strictly lower triangular am (C, CP), in 16-row blocks: the inverses D_i of
+ * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
+ * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
+ * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
+template <int NT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
+  for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
+  __syncthreads();
+  for (int j = threadIdx.x; j < CH; j += NT) {
+    const int r0 = j & ~15;
+    for (int t = j + 1; t < r0 + 16; t++) {
+      float s = 0.0f;
+      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
+      tm[t * CP + j] = s;
+    }
+  }
+  __syncthreads();
+  for (int r0 = 16; r0 < CH; r0 += 16) {
+    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
+  }
+}
+
+@ end
 /* ---------------------------------------------------------------- stage prep */
 extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
   constexpr int NT = ${NT.prep};
@@ -743,25 +773,7 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
 @   end
-  /* T = (I - NAKK)^-1 in 16-row blocks: the inverses D_i of all diagonal blocks at once (a thread per
-   * column, forward substitution in place in T's diagonal blocks), then block row by block row
-   * T_i,<i = D_i NAKK_i,<i T_<i,<i on tensor cores (T_ii = D_i; T is lower triangular) */
-  float *rr = sm + P_R; /* (16, CP) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
-  __syncthreads();
-  for (int j = threadIdx.x; j < CH; j += NT) {
-    const int r0 = j & ~15;
-    for (int t = j + 1; t < r0 + 16; t++) {
-      float s = 0.0f;
-      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
-      tm[t * CP + j] = s;
-    }
-  }
-  __syncthreads();
-  for (int r0 = 16; r0 < CH; r0 += 16) {
-    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
-    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
-  }
+  unit_lower_inverse<NT>(tm, am, sm + P_R);
   /* W = -T diag(e) (K e^b) (C, K) */
 @   scale_rows('kc', '-ee[t]', function(t) return t end)
   mm<KP, CP, 1, KP, 1>(o, tm, kc, CH, KD, CH, false);

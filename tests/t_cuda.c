@@ -48,9 +48,23 @@ START_TEST(every_module_compiles_without_spills) {
       ck_assert_int_eq(f3[1].grid, SSMC_GRID_ITEMS_VTILES);
       ck_assert_int_eq(f3[2].grid, SSMC_GRID_CHUNKS_VTILES);
       ck_assert_int_gt(ek->cuda.ws_chunk_floats, 0);
+      /* the backward: after the forward's [solve,] prep and state, bprep, bstate, bval, bgrad, brows,
+       * breduce; none yet for a solve readout */
+      const int nf = ek->cuda.n_fwd, nb = ek->cuda.n_bwd;
+      ck_assert_int_eq(nb, g.u[i]->fam.has_solve ? 0 : 6);
+      if (nb) {
+        ck_assert_int_eq(ek->cuda.bwd_fwd, nf - 1);
+        static const int grids[6] = {SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS,
+                                     SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS};
+        for (int s = 0; s < nb; s++) ck_assert_int_eq(ek->cuda.bwd[s].grid, grids[s]);
+        ck_assert_int_eq(g.u[i]->spec->K % ek->cuda.bk, 0);
+        ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.bwd_bv, 0);
+        ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
+        ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
+      }
       for (int a = 0; a < 2; a++)
-        for (int s = 0; s <= ek->cuda.n_fwd; s++) {
-          const ssmc_cuda_stage *st = s < ek->cuda.n_fwd ? &ek->cuda.fwd[s] : &ek->cuda.decode;
+        for (int s = 0; s <= nf + nb; s++) {
+          const ssmc_cuda_stage *st = s < nf ? &ek->cuda.fwd[s] : s == nf ? &ek->cuda.decode : &ek->cuda.bwd[s - nf - 1];
           const char *stage = st->entry + strlen(ek->name) + 1;
           int spills = -1;
           int rc = cuc_spills(ek, archs[a], NULL, stage, &spills, err, sizeof err);
@@ -91,6 +105,19 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->decode.grid, e->decode.grid);
       ck_assert_str_eq(c->decode.entry, e->decode.entry);
       ck_assert_int_eq(c->decode.smem, e->decode.smem);
+      ck_assert_int_eq(c->n_bwd, e->n_bwd);
+      ck_assert_int_eq(c->bwd_fwd, e->bwd_fwd);
+      ck_assert_int_eq(c->bk, e->bk);
+      ck_assert_int_eq(c->bwd_bv, e->bwd_bv);
+      ck_assert_int_eq(c->bwd_ws_tok_floats, e->bwd_ws_tok_floats);
+      ck_assert_int_eq(c->bwd_ws_chunk_floats, e->bwd_ws_chunk_floats);
+      ck_assert_int_eq(c->bwd_ws_seq_floats, e->bwd_ws_seq_floats);
+      ck_assert_int_eq(c->bwd_ws_qk_floats, e->bwd_ws_qk_floats);
+      for (int s = 0; s < c->n_bwd; s++) {
+        ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);
+        ck_assert_int_eq(c->bwd[s].grid, e->bwd[s].grid);
+        ck_assert_int_eq(c->bwd[s].smem, e->bwd[s].smem);
+      }
       build_release(&bk);
     }
   gen_free(&g);

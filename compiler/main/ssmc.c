@@ -25,14 +25,15 @@ static void usage(FILE *o) {
           "                               (dsl/families/*.yaml) into generated/\n"
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
           "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda] [--no-bwd]\n"
-          "                               compare every kernel (forward, decode, CPU backward gradients)\n"
+          "                               compare every kernel (forward, decode, backward gradients)\n"
           "                               with the fp64 oracle (CPU or GPU)\n"
           "  bench SPEC... [--B N] [--T N] [--H N] [--threads N] [--reps N] [--dtype f32|bf16]\n"
           "        [--backend c|cuda] [--decode B1,B2,...] [--rec] [--once] [--no-bwd]\n"
           "                               throughput: CPU forward (B sequences) and decode (the first\n"
           "                               --decode batch, default 64); --rec adds the token-by-token\n"
           "                               form, --once runs one forward (callgrind), then forward +\n"
-          "                               backward; GPU chunkwise forward and decode against the\n"
+          "                               backward; GPU chunkwise forward, backward, forward + backward\n"
+          "                               (--no-bwd: without) and decode against the\n"
           "                               measured copy and tensor-core ceilings\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
@@ -231,6 +232,17 @@ static int bench_gpu(gen_set *g, const opts *o) {
       } else {
         snprintf(shape, sizeof shape, "B%d T%d H%d", o->B, o->T, o->H);
         gpu_row(bk.k->name, "fwd", shape, &r, &cl);
+        bench_cuda_res rb;
+        if (!bk.k->cuda->n_bwd) printf("%-44s %-7s %-18s none on CUDA yet (a solve readout)\n", bk.k->name, "bwd", shape);
+        else if (!o->no_bwd) {
+          if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, &rb, &r, err, sizeof err)) {
+            fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+            rc = 1;
+          } else {
+            gpu_row(bk.k->name, "bwd", shape, &rb, &cl);
+            gpu_row(bk.k->name, "fwd+bwd", shape, &r, &cl);
+          }
+        }
       }
       for (const char *p = o->decode; !rc && *p;) {
         int nb = (int)strtol(p, (char **)&p, 10);

@@ -14,7 +14,7 @@
 #define PARTS 4
 #define DBV 32
 #define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
-#define MM_SPLIT 1 /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+#define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
 #define CP 68
@@ -136,7 +136,7 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs>
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -159,11 +159,11 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
-#if MM_SPLIT
-        unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-        mma8(d[s], al, bh);
-        mma8(d[s], ah, bl);
-#endif
+        if (SPLIT) {
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          mma8(d[s], al, bh);
+          mma8(d[s], ah, bl);
+        }
         mma8(d[s], ah, bh);
       }
     }
@@ -174,14 +174,20 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs> /* the strides are constants: immediate offsets */
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
   __syncthreads();
+}
+/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
+template <int ldc, int ars, int acs, int brs, int bcs>
+__device__ __forceinline__ void mm32(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
 }
 
 /* Sum of v over the block of nt threads (every thread gets it); red: 32 floats of shared memory. */
@@ -289,6 +295,28 @@ enum {
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
+/* tm = (I - am)^-1 for a strictly lower triangular am (C, CP), in 16-row blocks: the inverses D_i of
+ * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
+ * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
+ * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
+template <int NT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
+  for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
+  __syncthreads();
+  for (int j = threadIdx.x; j < CH; j += NT) {
+    const int r0 = j & ~15;
+    for (int t = j + 1; t < r0 + 16; t++) {
+      float s = 0.0f;
+      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
+      tm[t * CP + j] = s;
+    }
+  }
+  __syncthreads();
+  for (int r0 = 16; r0 < CH; r0 += 16) {
+    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
+  }
+}
+
 /* ---------------------------------------------------------------- stage prep */
 extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 512;
@@ -355,25 +383,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
-  /* T = (I - NAKK)^-1 in 16-row blocks: the inverses D_i of all diagonal blocks at once (a thread per
-   * column, forward substitution in place in T's diagonal blocks), then block row by block row
-   * T_i,<i = D_i NAKK_i,<i T_<i,<i on tensor cores (T_ii = D_i; T is lower triangular) */
-  float *rr = sm + P_R; /* (16, CP) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
-  __syncthreads();
-  for (int j = threadIdx.x; j < CH; j += NT) {
-    const int r0 = j & ~15;
-    for (int t = j + 1; t < r0 + 16; t++) {
-      float s = 0.0f;
-      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
-      tm[t * CP + j] = s;
-    }
-  }
-  __syncthreads();
-  for (int r0 = 16; r0 < CH; r0 += 16) {
-    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
-    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
-  }
+  unit_lower_inverse<NT>(tm, am, sm + P_R);
   /* W = -T diag(e) (K e^b) (C, K) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * -ee[t] : 0.0f;
     __syncthreads();
@@ -591,3 +601,470 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v12
 }
 
 // ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840
+
+/* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
+#define BK 64
+#define NKT 2
+#define BV2 32
+#define BVG 32
+#define BVB 64
+#define BVPB 72
+#define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BT_DU 0
+#define BT_DCW 128
+#define BT_PART 129
+#define NR 1
+#define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
+#define BC_DZLOC 0
+#define BC_DZEND 16384
+#define BC_ZLDP 32768
+#define BW_SEQ 16384     /* per (sequence, value head): the forward's final state */
+#define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
+enum {
+  BP_IN3 = 0,
+  BP_B = 64,
+  BP_QT = 128,
+  BP_KC = 8576,
+  BP_A = 17024,
+  BP_DY = 21376,
+  BP_OU = 23936,
+  BP_OZ = 26496,
+  BP_TOTAL = 31616
+};
+enum {
+  BS_DZ = 0,
+  BS_DU = 9216,
+  BS_DZL = 13824,
+  BS_KD = 23040,
+  BS_W = 31488,
+  BS_ZDEC = 39936,
+  BS_TOTAL = 40064
+};
+enum {
+  BV_IN3 = 0,
+  BV_R1 = 64,
+  BV_B = 17472,
+  BV_EW = 17536,
+  BV_EE = 17600,
+  BV_T = 17664,
+  BV_AM = 22016,
+  BV_RR = 26368,
+  BV_TOTAL = 27456
+};
+enum {
+  BG_IN3 = 0,
+  BG_R = 64,
+  BG_P1 = 11584,
+  BG_P2 = 15936,
+  BG_DA = 20288,
+  BG_P3 = 24640,
+  BG_DG = 28992,
+  BG_B = 33344,
+  BG_EW = 33408,
+  BG_EE = 33472,
+  BG_ZLD = 33536,
+  BG_TOTAL = 33600
+};
+enum {
+  BR_IN3 = 0,
+  BR_DB = 64,
+  BR_TOTAL = 128
+};
+
+/* The workspace of a backward call: the forward's (per token, per chunk slot), then the backward's. */
+struct bws_t { float *ftok, *fchunk, *btok, *bchunk, *bseq, *bqk; };
+__device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
+  const long long slots = a.cu_seqlens ? a.t_total / CH + a.n_seqs : (long long)a.n_seqs * ((a.t_len + CH - 1) / CH);
+  bws_t w;
+  w.ftok = ws;
+  w.fchunk = w.ftok + a.t_total * a.h_v * WS_TOK;
+  w.btok = w.fchunk + slots * a.h_v * WS_CHUNK;
+  w.bchunk = w.btok + a.t_total * a.h_v * BW_TOK;
+  w.bseq = w.bchunk + slots * a.h_v * BW_CHUNK;
+  w.bqk = w.bseq + (long long)a.n_seqs * a.h_v * BW_SEQ;
+  return w;
+}
+/* Sum over the 32 lanes of a warp (every lane gets it). */
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+#define NT_BWD 512
+
+/* ---------------------------------------------------------------- stage bprep */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BP_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  __syncthreads();
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  __syncthreads();
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
+  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[e / KD]);
+  __syncthreads();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
+  for (int v0 = 0; v0 < VD; v0 += BV2) {
+    tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
+                         one_t(), false);
+    __syncthreads();
+    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
+    tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
+    __syncthreads();
+  }
+}
+
+/* ---------------------------------------------------------------- stage bstate */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * BVB;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
+  float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
+  const float *dzo = g.dstate_out[0];
+  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
+  for (long long c = (it.T + CH - 1) / CH - 1; c >= 0; c--) {
+    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
+    const long long tok = it.t0 + c * CH, cs = (s0 + c) * a.h_v + it.h;
+    float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
+    __syncthreads();
+    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
+    tile_in<NT, CH, BVB>(du, BVPB, dut, (long long)a.h_v * BW_TOK, L, one_t(), false);
+    tile_in<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, KD, one_t(), false);
+    tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
+    tile_in<NT, CH, KD>(sm + BS_W, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
+    __syncthreads();
+    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    for (int e = threadIdx.x; e < KD * BVB; e += NT) {
+      const int k = e / BVB, j = e - k * BVB;
+      dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
+    }
+    __syncthreads();
+    mm32<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+  }
+  float *dzi = g.dstate_in[0];
+  if (dzi) {
+    __syncthreads();
+    tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
+  }
+}
+
+/* ---------------------------------------------------------------- stage bval */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BV_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  float *b = sm + BV_B;
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+    ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
+    ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
+  }
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
+  mm32<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+  }
+  __syncthreads();
+  unit_lower_inverse<NT>(tm, am, sm + BV_RR);
+  /* dr = T' du (C, V), in place of du for bgrad */
+  float *du = r1, *dr = r1 + CH * VPF;
+  tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
+  __syncthreads();
+  mm32<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
+  tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
+  /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
+  {
+    float *dv = g.din[2];
+    const elem_t *vv = (const elem_t *)a.in[2];
+    for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+      float s = 0.0f;
+      for (int j = threadIdx.x & 31; j < VD; j += 32) {
+        const float d = dr[t * VPF + j];
+        s += ld1(vv + ((tok + t) * a.h_v + it.h) * VD + j) * d;
+        if (dv) dv[((tok + t) * a.h_v + it.h) * VD + j] = ew[t] * d;
+      }
+      s = warp_sum(s);
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DCW] = s;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- stage bgrad */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  const int k0 = blockIdx.z * BK;
+  float *p1 = sm + BG_P1, *p2 = sm + BG_P2, *da = sm + BG_DA, *zld = sm + BG_ZLD, *ew = sm + BG_EW, *ee = sm + BG_EE;
+  float *p3 = sm + BG_P3, *dg = sm + BG_DG;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BG_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row */
+  {
+    float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
+    float *dr = dz + BK * 36;
+    const float *zl = ch.c0 + CH >= it.T ? w.bseq + (it.n * a.h_v + it.h) * (long long)BW_SEQ /* the final state */
+                                         : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
+    for (int v0 = 0; v0 < VD; v0 += BVG) {
+      tile_in<NT, CH, BVG>(dy, 36, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
+      tile_in<NT, CH, BVG>(uu, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
+      tile_in<NT, BK, BVG>(z0, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
+      tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
+      tile_in<NT, CH, BVG>(dr, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
+      __syncthreads();
+      for (int r = threadIdx.x; r < BK; r += NT) {
+        float s = 0.0f;
+        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
+        zld[r] += s;
+      }
+      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mm32<68, 36, 1, 1, 36>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mm32<CP, 36, 1, 1, 36>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+    }
+  }
+  /* this key tile of k and q~ (over the value loop's tiles) */
+  float *kc = sm + BG_R, *qt = kc + CH * 72;
+  float *b = sm + BG_B;
+  tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+    ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
+    ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
+  }
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  __syncthreads();
+  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
+  float *dkr = da;
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    const float f = (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    da[t * CP + s] *= f;
+    dg[t * CP + s] *= s < t ? f : 0.0f;
+  }
+  for (int e = threadIdx.x; e < CH * BK; e += NT) {
+    const int t = e / BK, k = e - t * BK;
+    p1[t * 68 + k] *= t < L ? expf(b[t]) : 0.0f;
+    p2[t * 68 + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
+  }
+  __syncthreads();
+  mm32<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mm32<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mm32<68, CP, 1, 72, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
+  __syncthreads();
+  mm32<68, 1, CP, 72, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+#define EB(t, k) expf(b[t])
+  /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
+   * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
+   * the [K] inputs' gradients */
+  const int G = a.h_v / a.h_qk;
+  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+    const int t_ = t;
+    (void)t_;
+    float rs[NR > 0 ? NR : 1] = {};
+    for (int k = threadIdx.x & 31; k < BK; k += 32) {
+      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      float dkr_ = 0.0f;
+      { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
+        const float y = p3[t * 68 + k], eb = EB(t, k), tk = dkr[t * 68 + k];
+        rs[0] -= kk * tk + eb * kk * y;
+        dkr_ = -ee[t] * (tk + eb * y);
+        dkr[t * 68 + k] = dkr_;
+      }
+      const float dk = dkr_ + p2[t * 68 + k];
+      { /* q */
+        float gk = 0.0f;
+        gk += (1.0f * 0.0883883476f) * dq;
+        if (G == 1) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k0 + k] = gk; }
+        else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k0 + k] = gk;
+      }
+      { /* k */
+        float gk = dk;
+        if (G == 1) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k0 + k] = gk; }
+        else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k0 + k] = gk;
+      }
+      (void)dk;
+    }
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+      const float s = warp_sum(rs[r]);
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + blockIdx.z * NR + r] = s;
+    }
+  }
+#undef EB
+}
+
+/* ---------------------------------------------------------------- stage brows */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_brows(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *db = sm + BR_DB;
+  (void)db;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BR_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) {
+    const float *pt = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK;
+    const float dcw = pt[BT_DCW];
+    float rs[NR > 0 ? NR : 1] = {};
+    for (int kt = 0; kt < NKT; kt++)
+      for (int r = 0; r < NR; r++) rs[r] += pt[BT_PART + kt * NR + r];
+    (void)dcw; (void)rs;
+    if (g.din[3]) { /* beta */
+      float d = 0.0f;
+      d += dcw * ((1.0f * 1.0f));
+      d += rs[0] * ((1.0f * 1.0f));
+      g.din[3][(tok + t_) * a.h_v + it.h] = d;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- stage breduce */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_breduce(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  if (a.h_v == a.h_qk || it.h >= a.h_qk) return; /* h: the q/k head here */
+  const int G = a.h_v / a.h_qk;
+  if (g.din[0]) /* q */
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const long long t = tok + e / KD;
+      const int k = e % KD;
+      float s = 0.0f;
+      for (int gi = 0; gi < G; gi++) s += w.bqk[(t * a.h_v + it.h * G + gi) * BW_QK + 0 + k];
+      g.din[0][(t * a.h_qk + it.h) * KD + k] = s;
+    }
+  if (g.din[1]) /* k */
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const long long t = tok + e / KD;
+      const int k = e % KD;
+      float s = 0.0f;
+      for (int gi = 0; gi < G; gi++) s += w.bqk[(t * a.h_v + it.h * G + gi) * BW_QK + 128 + k];
+      g.din[1][(t * a.h_qk + it.h) * KD + k] = s;
+    }
+}
+
+// ssmc-launch-bwd fwd=2 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 bprep grid=chunks threads=512 smem=126464; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -14,7 +14,7 @@
 #define PARTS 4
 #define DBV 128
 #define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
-#define MM_SPLIT 1 /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+#define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
 #define CP 68
@@ -136,7 +136,7 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs>
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -159,11 +159,11 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
-#if MM_SPLIT
-        unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-        mma8(d[s], al, bh);
-        mma8(d[s], ah, bl);
-#endif
+        if (SPLIT) {
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          mma8(d[s], al, bh);
+          mma8(d[s], ah, bl);
+        }
         mma8(d[s], ah, bh);
       }
     }
@@ -174,14 +174,20 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs> /* the strides are constants: immediate offsets */
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
   __syncthreads();
+}
+/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
+template <int ldc, int ars, int acs, int brs, int bcs>
+__device__ __forceinline__ void mm32(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
 }
 
 /* Sum of v over the block of nt threads (every thread gets it); red: 32 floats of shared memory. */
@@ -829,3 +835,5 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
 }
 
 // ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288
+// No CUDA backward for this spec yet (a solve readout).
+// ssmc-launch-bwd none

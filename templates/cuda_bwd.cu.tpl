@@ -1,0 +1,671 @@
+@ --[[ Template cuda_bwd.cu.tpl — the CUDA chunkwise BACKWARD of one spec and dtype (NVRTC, sm_80 and sm_90).
+@ Appended by compiler/emb.c to the output of cuda_kernel.cu.tpl (same module): it reuses the forward's
+@ device helpers (tile_in/tile_out, mm, chunk_of, item_of, unit_lower_inverse) and its macros (KD, VD,
+@ CH, KP, CP, WS_*), and runs after the forward's prep and state stages of the same call (the chunk-start
+@ states, kd, U / the pseudo-values u and W in the forward's workspace; the final state in its own).
+@ Every tile product is mm32 (about fp32-accurate whatever the dtype: the gradients cancel, the decay's most).
+@ Parameters: the table P of cpu_bwd.c.tpl (compiler/emb.c) plus CC (the module's chunk) and CBV.
+@ With y = (q~ e^b) Z0 + A u and Z_L = diag(e^{b_L}) Z0 + kd' u per chunk (u = U + W Z0 with a rank-1
+@ erase), the adjoints are du = A' dY + kd dZ_L and dZ0 = diag(e^{b_L}) dZ_L + (q~ e^b)' dY + W' du;
+@ the rest is the chunk-local differentiation of cpu_bwd.c.tpl. Stages, in order:
+@   bprep  (chunks): q~, the masked scores A; A' dY into the workspace (du's chunk-local part) and
+@          (q~ e^b)' dY (dZ0's), for all chunks at once.
+@   bstate (sequence, value head, value tile): the only sequential pass, last chunk to first: stores
+@          each chunk's end adjoint dZ_L, du = A' dY + kd dZ_L, dZ <- e^{b_L} dZ + (q~e^b)'dY + W' du.
+@   bval   (chunks): with an erase dr = T' du (T = (I - NAKK)^-1 recomputed); dv = w dr, the write
+@          coefficient's gradient v . dr.
+@   bgrad  (chunks, key tiles): dY Z0', u dZ_L', dr Z0' over all value columns and dA = dY u',
+@          dG = dr u'; then dq~, dk (row and column parts), the per-key decay's gradient; partial
+@          row sums for the scalar gradients.
+@   brows  (chunks): the scalar inputs' gradients (the scalar log decay's by its cumulative sum from
+@          the chunk end, in double).
+@   breduce (chunks): with grouped value heads, the q/k gradients summed over each group.
+@ Not yet: a spec with a solve (GKA) has no CUDA backward (n_bwd = 0). ]]
+@ local K, V, C = P.K, P.V, P.CC
+@ local m, sv = P.main, P.solve
+@ local diag = m.decay == 'diag'
+@ local scalar_db = not diag and #m.dlog > 0
+@ if sv or m.state ~= 0 then
+// No CUDA backward for this spec yet (a solve readout).
+// ssmc-launch-bwd none
+@ else
+@ local NT = 512
+@ local function ld4(n) return n + (4 - n) % 32 end -- row-major operands and results
+@ local function ld8(n) return n + (8 - n) % 32 end -- [k][j] operands
+@ local KPn, CPn = K + 4, C + 4
+@ local VPFn = V + 8
+@ local function new_layout()
+@   local L = {off = 0}
+@   function L.alloc(name, n) L[#L + 1] = {name, L.off}; L.off = L.off + math.ceil(n / 32) * 32 end
+@   return L
+@ end
+@ local scalars = {}
+@ for _, x in ipairs(P.inputs) do if x.D == 1 then scalars[#scalars + 1] = x end end
+@ local function alloc_scalars(L) for _, x in ipairs(scalars) do L.alloc('IN' .. x.idx, C) end end
+@ -- the [K] vectors with q/k heads (their gradients are summed over a group of value heads)
+@ local kin = {}
+@ for _, x in ipairs(P.inputs) do if x.D == K and x.heads == 'qk' then kin[#kin + 1] = x end end
+@ -- row partial sums of bgrad, per token, value head and key tile: [S (decay identity)] [dce] [dc of each q term]
+@ local NR, R_S, R_CE = 0, nil, nil
+@ if scalar_db then R_S = NR; NR = NR + 1 end
+@ if m.delta then R_CE = NR; NR = NR + 1 end
+@ local R_Q = {}
+@ for i, q in ipairs(P.q) do if #q.dcoef > 0 then R_Q[i] = NR; NR = NR + 1 end end
+@ local function r4(n) return math.ceil(n / 4) * 4 end
+@ -- tiles: the key tile BK of bgrad, its value loop BVG, bprep's value loop BV2, bstate's value tile BVB
+@ local function divisor(n, list) for _, d in ipairs(list) do if n % d == 0 then return d end end end
+@ local BK = divisor(K, {64, 32, 16})
+@ local NKT = K // BK
+@ local BV2 = divisor(V, {32, 16, 8})
+@ local BVG = BV2
+@ local BT_DU, BT_DCW, BT_PART = 0, V, V + 1
+@ local BW_TOK = r4(V + 1 + NKT * NR)
+@ local BC_DZLOC, BC_DZEND, BC_ZLDP = 0, K * V, 2 * K * V
+@ local BW_CHUNK = r4(2 * K * V + NKT)
+@ local BW_SEQ = K * V
+@ local BW_QK = #kin * K
+@ local function bprep_layout()
+@   local L = new_layout()
+@   alloc_scalars(L)
+@   L.alloc('B', diag and C * KPn or C); L.alloc('QT', C * KPn); L.alloc('KC', C * KPn); L.alloc('A', C * CPn)
+@   L.alloc('DY', C * ld8(BV2)); L.alloc('OU', C * ld8(BV2)); L.alloc('OZ', K * ld8(BV2))
+@   return L
+@ end
+@ local function bstate_layout(bv)
+@   local L = new_layout()
+@   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv)); L.alloc('DZL', K * ld8(bv)); L.alloc('KD', C * KPn)
+@   if m.delta then L.alloc('W', C * KPn) end
+@   L.alloc('ZDEC', K)
+@   return L
+@ end
+@ local function bval_layout()
+@   local L = new_layout()
+@   alloc_scalars(L)
+@   -- R1: k (and per-key decays) while T is formed, then du and dr
+@   L.alloc('R1', math.max(C * KPn * (diag and 2 or 1), 2 * C * VPFn))
+@   if not diag then L.alloc('B', C) end
+@   L.alloc('EW', C); L.alloc('EE', C)
+@   if m.delta then L.alloc('T', C * CPn); L.alloc('AM', C * CPn); L.alloc('RR', 16 * CPn) end
+@   return L
+@ end
+@ local BKP4, KCP = ld4(BK), ld8(BK)
+@ local BVPG = ld4(BVG)
+@ local function bgrad_layout()
+@   local L = new_layout()
+@   alloc_scalars(L)
+@   local vloop = (m.delta and 3 or 2) * C * BVPG + 2 * BK * BVPG
+@   local post = 2 * C * KCP + (diag and C * BKP4 or 0)
+@   L.alloc('R', math.max(vloop, post))
+@   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * CPn)
+@   if m.delta then L.alloc('P3', C * BKP4); L.alloc('DG', C * CPn) end
+@   if not diag then L.alloc('B', C) end
+@   L.alloc('EW', C); L.alloc('EE', C); L.alloc('ZLD', BK)
+@   return L
+@ end
+@ local function brows_layout()
+@   local L = new_layout()
+@   alloc_scalars(L)
+@   L.alloc('DB', C)
+@   return L
+@ end
+@ local BVB = math.min(V, P.CBV)
+@ while BVB > 8 and bstate_layout(BVB).off * 4 > 160 * 1024 do BVB = BVB // 2 end
+@ local BVPB = ld8(BVB)
+@ local PL, SL, VL, GL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(), bgrad_layout(), brows_layout()
+@ local function layout_enum(prefix, lay)
+enum {
+@   for _, w in ipairs(lay) do
+  ${prefix}${w[1]} = ${w[2]},
+@   end
+  ${prefix}TOTAL = ${lay.off}
+};
+@ end
+
+/* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
+#define BK ${BK}
+#define NKT ${NKT}
+#define BV2 ${BV2}
+#define BVG ${BVG}
+#define BVB ${BVB}
+#define BVPB ${BVPB}
+#define BW_TOK ${BW_TOK}     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BT_DU ${BT_DU}
+#define BT_DCW ${BT_DCW}
+#define BT_PART ${BT_PART}
+#define NR ${NR}
+#define BW_CHUNK ${BW_CHUNK} /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
+#define BC_DZLOC ${BC_DZLOC}
+#define BC_DZEND ${BC_DZEND}
+#define BC_ZLDP ${BC_ZLDP}
+#define BW_SEQ ${BW_SEQ}     /* per (sequence, value head): the forward's final state */
+#define BW_QK ${BW_QK}       /* per token and value head with grouped heads: the q/k gradients before their sum */
+@ layout_enum('BP_', PL)
+@ layout_enum('BS_', SL)
+@ layout_enum('BV_', VL)
+@ layout_enum('BG_', GL)
+@ layout_enum('BR_', RL)
+
+/* The workspace of a backward call: the forward's (per token, per chunk slot), then the backward's. */
+struct bws_t { float *ftok, *fchunk, *btok, *bchunk, *bseq, *bqk; };
+__device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
+  const long long slots = a.cu_seqlens ? a.t_total / CH + a.n_seqs : (long long)a.n_seqs * ((a.t_len + CH - 1) / CH);
+  bws_t w;
+  w.ftok = ws;
+  w.fchunk = w.ftok + a.t_total * a.h_v * WS_TOK;
+  w.btok = w.fchunk + slots * a.h_v * WS_CHUNK;
+  w.bchunk = w.btok + a.t_total * a.h_v * BW_TOK;
+  w.bseq = w.bchunk + slots * a.h_v * BW_CHUNK;
+  w.bqk = w.bseq + (long long)a.n_seqs * a.h_v * BW_SEQ;
+  return w;
+}
+/* Sum over the 32 lanes of a warp (every lane gets it). */
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+@ -- in[] bound to the stage's scalar columns, loaded for the chunk's L tokens
+@ local function load_scalars(prefix)
+  float *in[SSMC_MAX_IO];
+  (void)in;
+@   for _, x in ipairs(scalars) do
+  in[${x.idx}] = sm + ${prefix}IN${x.idx};
+  for (int t = threadIdx.x; t < CH; t += NT) in[${x.idx}][t] = t < L ? ((const float *)a.in[${x.idx}])[(tok + t) * a.h_v + it.h] : 0.0f;
+@   end
+@ end
+@ -- rows of [K] input x from token tok, key columns k0 .. k0 + n, into dst (ld), scaled by coef (a C
+@ -- expression of t_) and added (acc)
+@ local function load_k(x, dst, ld, k0, n, coef, acc)
+@   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
+@   local T = x.gate and 'float' or 'elem_t'
+  tile_in<NT, CH, ${n}>(${dst}, ${ld}, (const ${T} *)a.in[${x.idx}] + (tok * ${H} + ${hh}) * KD + ${k0}, (long long)${H} * KD, L,
+                        ${coef and ('[&](int t_) { return (float)(' .. coef .. '); }') or 'one_t()'}, ${acc and 'true' or 'false'});
+@ end
+@ -- q~ = sum of coefficient * source over key columns k0 .. k0 + n (after the scalars and a barrier)
+@ local function build_qt(dst, ld, k0, n)
+@   for i, q in ipairs(P.q) do
+@     load_k(P.inputs[tonumber(q.src) + 1], dst, ld, k0, n, q.coef, i > 1)
+@     if i < #P.q then
+  __syncthreads();
+@     end
+@   end
+@ end
+@ -- write / erase coefficients and the cumulative log decays: scalar b[t] (C), or per key b[t * ld + k]
+@ -- for key columns k0 .. k0 + n (diag); rows past L keep the chunk's last value
+@ local function coefs(ew, ee, b, ld, k0, n)
+@   if ew then
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+    ${ew}[t_] = t_ < L ? ${m.write} : 0.0f;
+    ${ee}[t_] = t_ < L ? ${m.delta and m.erase or '0.0f'} : 0.0f;
+  }
+@   end
+@   if diag then
+  for (int k = threadIdx.x; k < ${n}; k += NT) {
+    const float *gk = (const float *)a.in[${m.diag_in}] + (tok * a.h_v + it.h) * KD + ${k0} + k;
+    float acc = 0.0f;
+    for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; ${b}[t * ${ld} + k] = acc; }
+  }
+@   else
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+@     if m.logdecay then
+      if (t_ < L) v = ${m.logdecay};
+@     end
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) ${b}[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+@   end
+  __syncthreads();
+@ end
+@ local function stage_head(name, grid_chunks)
+extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_${name}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+@   if grid_chunks then
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+@   end
+@ end
+#define NT_BWD ${NT}
+
+/* ---------------------------------------------------------------- stage bprep */
+@ stage_head('bprep', true)
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+@ load_scalars('BP_')
+@ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
+  __syncthreads();
+@ coefs(nil, nil, 'b', 'KP', '0', 'KD')
+@ build_qt('qt', 'KP', '0', 'KD')
+  __syncthreads();
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
+@ if diag then
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    float acc = 0.0f;
+    if (s <= t && t < L)
+      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+    am[t * CP + s] = acc;
+  }
+  __syncthreads();
+  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+@ else
+  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[e / KD]);
+@ end
+  __syncthreads();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
+  for (int v0 = 0; v0 < VD; v0 += BV2) {
+    tile_in<NT, CH, BV2>(dy, ${ld8(BV2)}, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
+                         one_t(), false);
+    __syncthreads();
+    mm32<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1>(ou, am, dy, CH, BV2, CH, false);
+    mm32<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1>(oz, qt, dy, KD, BV2, CH, false);
+    tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
+    tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
+    __syncthreads();
+  }
+}
+
+/* ---------------------------------------------------------------- stage bstate */
+extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * BVB;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
+  float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
+  const float *dzo = g.dstate_out[${m.state}];
+  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
+  for (long long c = (it.T + CH - 1) / CH - 1; c >= 0; c--) {
+    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
+    const long long tok = it.t0 + c * CH, cs = (s0 + c) * a.h_v + it.h;
+    float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
+    __syncthreads();
+    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
+    tile_in<NT, CH, BVB>(du, BVPB, dut, (long long)a.h_v * BW_TOK, L, one_t(), false);
+    tile_in<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, KD, one_t(), false);
+    tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
+@ if m.delta then
+    tile_in<NT, CH, KD>(sm + BS_W, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
+@ end
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
+    __syncthreads();
+    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    for (int e = threadIdx.x; e < KD * BVB; e += NT) {
+      const int k = e / BVB, j = e - k * BVB;
+      dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
+    }
+@ if m.delta then
+    __syncthreads();
+    mm32<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+@ end
+  }
+  float *dzi = g.dstate_in[${m.state}];
+  if (dzi) {
+    __syncthreads();
+    tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
+  }
+}
+
+/* ---------------------------------------------------------------- stage bval */
+@ stage_head('bval', true)
+  float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
+@ load_scalars('BV_')
+@ if m.delta then
+  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+@   load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
+@   if diag then
+  float *b = r1 + CH * KP;
+@   else
+  float *b = sm + BV_B;
+@   end
+  __syncthreads();
+@   coefs('ew', 'ee', 'b', 'KP', '0', 'KD')
+  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
+@   if diag then
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    float acck = 0.0f;
+    if (s < t && t < L)
+      for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+    am[t * CP + s] = -ee[t] * acck;
+  }
+  __syncthreads();
+@   else
+  mm32<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+  }
+  __syncthreads();
+@   end
+  unit_lower_inverse<NT>(tm, am, sm + BV_RR);
+  /* dr = T' du (C, V), in place of du for bgrad */
+  float *du = r1, *dr = r1 + CH * VPF;
+  tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
+  __syncthreads();
+  mm32<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
+  tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
+@ else
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
+  float *dr = r1; /* without an erase the written rows are w v: dr = du */
+  tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
+  __syncthreads();
+@ end
+  /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
+  {
+    float *dv = g.din[${m.val}];
+    const elem_t *vv = (const elem_t *)a.in[${m.val}];
+    for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+      float s = 0.0f;
+      for (int j = threadIdx.x & 31; j < VD; j += 32) {
+        const float d = dr[t * VPF + j];
+        s += ld1(vv + ((tok + t) * a.h_v + it.h) * VD + j) * d;
+        if (dv) dv[((tok + t) * a.h_v + it.h) * VD + j] = ew[t] * d;
+      }
+      s = warp_sum(s);
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DCW] = s;
+    }
+  }
+@ for _, x in ipairs(P.inputs) do
+@   if not x.gate and x.heads == 'v' and x.idx ~= m.val then
+  if (g.din[${x.idx}]) /* ${x.name}: not read by the recurrence */
+    for (int e = threadIdx.x; e < L * VD; e += NT) g.din[${x.idx}][((tok + e / VD) * a.h_v + it.h) * VD + e % VD] = 0.0f;
+@   end
+@ end
+}
+
+/* ---------------------------------------------------------------- stage bgrad */
+@ stage_head('bgrad', true)
+  const int k0 = blockIdx.z * BK;
+  float *p1 = sm + BG_P1, *p2 = sm + BG_P2, *da = sm + BG_DA, *zld = sm + BG_ZLD, *ew = sm + BG_EW, *ee = sm + BG_EE;
+@ if m.delta then
+  float *p3 = sm + BG_P3, *dg = sm + BG_DG;
+@ end
+@ load_scalars('BG_')
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row */
+  {
+    float *dy = sm + BG_R, *uu = dy + CH * ${BVPG}, *z0 = uu + CH * ${BVPG}, *dz = z0 + BK * ${BVPG};
+@ if m.delta then
+    float *dr = dz + BK * ${BVPG};
+@ end
+    const float *zl = ch.c0 + CH >= it.T ? w.bseq + (it.n * a.h_v + it.h) * (long long)BW_SEQ /* the final state */
+                                         : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
+    for (int v0 = 0; v0 < VD; v0 += BVG) {
+      tile_in<NT, CH, BVG>(dy, ${BVPG}, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
+      tile_in<NT, CH, BVG>(uu, ${BVPG}, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
+      tile_in<NT, BK, BVG>(z0, ${BVPG}, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
+      tile_in<NT, BK, BVG>(dz, ${BVPG}, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
+@ if m.delta then
+      tile_in<NT, CH, BVG>(dr, ${BVPG}, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
+@ end
+      __syncthreads();
+      for (int r = threadIdx.x; r < BK; r += NT) {
+        float s = 0.0f;
+        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * ${BVPG} + j];
+        zld[r] += s;
+      }
+      mm32<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mm32<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mm32<CP, ${BVPG}, 1, 1, ${BVPG}>(da, dy, uu, CH, CH, BVG, v0 > 0);
+@ if m.delta then
+      mm32<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mm32<CP, ${BVPG}, 1, 1, ${BVPG}>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+@ end
+    }
+  }
+  /* this key tile of k and q~ (over the value loop's tiles) */
+  float *kc = sm + BG_R, *qt = kc + CH * ${KCP};
+@ if diag then
+  float *b = qt + CH * ${KCP};
+@ else
+  float *b = sm + BG_B;
+@ end
+@ load_k(P.inputs[m.key + 1], 'kc', KCP, 'k0', 'BK')
+  __syncthreads();
+@ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
+@ build_qt('qt', KCP, 'k0', 'BK')
+  __syncthreads();
+  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
+@ if m.delta then
+  float *dkr = da;
+@ end
+@ if diag then
+#define BT(t, k) b[(t) * ${BKP4} + (k)]
+  for (int e = threadIdx.x; e < CH * BK; e += NT) {
+    const int t = e / BK, k = e - t * BK;
+    float dq = 0.0f, dkc = 0.0f;
+    if (t < L) {
+      dq = expf(BT(t, k)) * p1[t * ${BKP4} + k];
+      for (int s = 0; s <= t; s++) dq += da[t * CP + s] * expf(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
+      dkc = expf(BT(CH - 1, k) - BT(t, k)) * p2[t * ${BKP4} + k];
+      for (int r = t; r < L; r++) dkc += da[r * CP + t] * expf(BT(r, k) - BT(t, k)) * qt[r * ${KCP} + k];
+@   if m.delta then
+      for (int r = t + 1; r < L; r++) dkc -= dg[r * CP + t] * ee[r] * expf(BT(r, k) - BT(t, k)) * kc[r * ${KCP} + k];
+@   end
+    }
+    p1[t * ${BKP4} + k] = dq;
+    p2[t * ${BKP4} + k] = dkc;
+  }
+  __syncthreads();
+@   if m.delta then
+  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dG k with the decays */
+    const int t = e / BK, k = e - t * BK;
+    float s_ = 0.0f;
+    for (int s = 0; s < t && t < L; s++) s_ += dg[t * CP + s] * expf(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
+    dkr[t * ${BKP4} + k] = s_;
+  }
+  __syncthreads();
+@   end
+#define EB(t, k) expf(BT(t, k))
+@ else
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    const float f = (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    da[t * CP + s] *= f;
+@   if m.delta then
+    dg[t * CP + s] *= s < t ? f : 0.0f;
+@   end
+  }
+  for (int e = threadIdx.x; e < CH * BK; e += NT) {
+    const int t = e / BK, k = e - t * BK;
+    p1[t * ${BKP4} + k] *= t < L ? expf(b[t]) : 0.0f;
+    p2[t * ${BKP4} + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
+  }
+  __syncthreads();
+  mm32<${BKP4}, CP, 1, ${KCP}, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mm32<${BKP4}, 1, CP, ${KCP}, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+@   if m.delta then
+  mm32<${BKP4}, CP, 1, ${KCP}, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
+  __syncthreads();
+  mm32<${BKP4}, 1, CP, ${KCP}, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+@   end
+#define EB(t, k) expf(b[t])
+@ end
+  /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
+   * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
+   * the [K] inputs' gradients */
+  const int G = a.h_v / a.h_qk;
+  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+    const int t_ = t;
+    (void)t_;
+    float rs[NR > 0 ? NR : 1] = {};
+    for (int k = threadIdx.x & 31; k < BK; k += 32) {
+      const float kk = kc[t * ${KCP} + k], dq = p1[t * ${BKP4} + k];
+      float dkr_ = 0.0f;
+@ if m.delta then
+      { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
+        const float y = p3[t * ${BKP4} + k], eb = EB(t, k), tk = dkr[t * ${BKP4} + k];
+        rs[${R_CE}] -= kk * tk + eb * kk * y;
+        dkr_ = -ee[t] * (tk + eb * y);
+        dkr[t * ${BKP4} + k] = dkr_;
+      }
+@ end
+      const float dk = dkr_ + p2[t * ${BKP4} + k];
+@ if scalar_db then
+      rs[${R_S}] += qt[t * ${KCP} + k] * dq + kk * (dkr_ - p2[t * ${BKP4} + k]);
+@ end
+@ for i, q in ipairs(P.q) do
+@   if R_Q[i] then
+@     local x = P.inputs[tonumber(q.src) + 1]
+@     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@     local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
+      rs[${R_Q[i]}] += ${x.gate and '' or 'ld1'}(${x.gate and '*' or ''}((const ${x.gate and 'float' or 'elem_t'} *)a.in[${q.src}] + ((tok + t) * ${H} + ${hh}) * KD + k0 + k)) * dq;
+@   end
+@ end
+@ for r, x in ipairs(kin) do
+      { /* ${x.name} */
+        float gk = ${x.idx == m.key and 'dk' or '0.0f'};
+@   for _, q in ipairs(P.q) do
+@     if tonumber(q.src) == x.idx then
+        gk += (${q.coef}) * dq;
+@     end
+@   end
+        if (G == 1) { if (g.din[${x.idx}]) g.din[${x.idx}][((tok + t) * a.h_qk + it.hq) * KD + k0 + k] = gk; }
+        else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + ${(r - 1) * K} + k0 + k] = gk;
+      }
+@ end
+      (void)dk;
+    }
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+      const float s = warp_sum(rs[r]);
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + blockIdx.z * NR + r] = s;
+    }
+  }
+@ if diag then
+  __syncthreads();
+  /* the per-key log decay: d/db_t = q~.dq~ + k.(dkr - dkc) per key, summed from the chunk end (+ Z_L . dZ_L) */
+  if (g.din[${m.diag_in}])
+    for (int k = threadIdx.x; k < BK; k += NT) {
+      float acc = zld[k];
+      for (int t = L - 1; t >= 0; t--) {
+        acc += qt[t * ${KCP} + k] * p1[t * ${BKP4} + k] +
+               kc[t * ${KCP} + k] * (${m.delta and 'dkr[t * ' .. BKP4 .. ' + k]' or '0.0f'} - p2[t * ${BKP4} + k]);
+        g.din[${m.diag_in}][((tok + t) * a.h_v + it.h) * KD + k0 + k] = acc;
+      }
+    }
+@ elseif scalar_db then
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int k = 0; k < BK; k++) s += zld[k];
+    w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
+  }
+@ end
+@ for _, x in ipairs(P.inputs) do
+@   if x.gate and x.D == K and x.D > 1 and not (diag and x.idx == m.diag_in) then
+  if (g.din[${x.idx}]) /* ${x.name}: not read by the recurrence */
+    for (int e = threadIdx.x; e < L * BK; e += NT) g.din[${x.idx}][((tok + e / BK) * a.h_v + it.h) * KD + k0 + e % BK] = 0.0f;
+@   end
+@ end
+#undef EB
+@ if diag then
+#undef BT
+@ end
+}
+
+/* ---------------------------------------------------------------- stage brows */
+@ stage_head('brows', true)
+  float *db = sm + BR_DB;
+  (void)db;
+@ load_scalars('BR_')
+@ if scalar_db then
+  for (int t = threadIdx.x; t < CH; t += NT) {
+    float s = 0.0f;
+    for (int kt = 0; t < L && kt < NKT; kt++) s += w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + kt * NR + ${R_S}];
+    db[t] = s;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) { /* the running sum cancels terms of the chunk-end term's size down to ~0: in double */
+    double acc = 0.0;
+    for (int kt = 0; kt < NKT; kt++) acc += w.bchunk[cs * BW_CHUNK + BC_ZLDP + kt];
+    for (int t = L - 1; t >= 0; t--) { acc += db[t]; db[t] = (float)acc; }
+  }
+@ end
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) {
+    const float *pt = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK;
+    const float dcw = pt[BT_DCW];
+    float rs[NR > 0 ? NR : 1] = {};
+    for (int kt = 0; kt < NKT; kt++)
+      for (int r = 0; r < NR; r++) rs[r] += pt[BT_PART + kt * NR + r];
+    (void)dcw; (void)rs;
+@ for _, x in ipairs(scalars) do
+    if (g.din[${x.idx}]) { /* ${x.name} */
+      float d = 0.0f;
+@   for _, dd in ipairs(m.dlog) do
+@     if dd.idx == x.idx then
+      d += db[t_] * ${dd.d};
+@     end
+@   end
+@   for _, dd in ipairs(m.dwrite) do
+@     if dd.idx == x.idx then
+      d += dcw * ${dd.d};
+@     end
+@   end
+@   for _, dd in ipairs(m.derase) do
+@     if dd.idx == x.idx then
+      d += rs[${R_CE}] * ${dd.d};
+@     end
+@   end
+@   for i, q in ipairs(P.q) do
+@     for _, dd in ipairs(q.dcoef) do
+@       if dd.idx == x.idx then
+      d += rs[${R_Q[i]}] * ${dd.d};
+@       end
+@     end
+@   end
+      g.din[${x.idx}][(tok + t_) * a.h_v + it.h] = d;
+    }
+@ end
+  }
+}
+
+/* ---------------------------------------------------------------- stage breduce */
+@ stage_head('breduce', true)
+  if (a.h_v == a.h_qk || it.h >= a.h_qk) return; /* h: the q/k head here */
+  const int G = a.h_v / a.h_qk;
+@ for r, x in ipairs(kin) do
+  if (g.din[${x.idx}]) /* ${x.name} */
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const long long t = tok + e / KD;
+      const int k = e % KD;
+      float s = 0.0f;
+      for (int gi = 0; gi < G; gi++) s += w.bqk[(t * a.h_v + it.h * G + gi) * BW_QK + ${(r - 1) * K} + k];
+      g.din[${x.idx}][(t * a.h_qk + it.h) * KD + k] = s;
+    }
+@ end
+}
+
+@ local st = {}
+@ local function stage(name, grid, lay) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, NT, lay.off * 4) end
+@ stage('bprep', 'chunks', PL); stage('bstate', 'items_bvtiles', SL); stage('bval', 'chunks', VL)
+@ stage('bgrad', 'chunks_ktiles', GL); stage('brows', 'chunks', RL); stage('breduce', 'chunks', {off = 0})
+// ssmc-launch-bwd fwd=2 bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
+@ end

@@ -20,6 +20,10 @@ typedef struct chk_backend {
   int (*fwd)(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n);
   int (*decode)(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a, int n_slots, char *err, size_t n);
   void *ctx;
+  /* Decode variants (NULL: one): how many kernel k has on this backend, and which one the
+   * following decode calls run (0 .. n-1; -1: the backend's own choice). check runs every one. */
+  int (*decode_variants)(void *ctx, const ssmc_kernel *k);
+  void (*set_decode_variant)(void *ctx, int variant);
 } chk_backend;
 
 typedef struct {

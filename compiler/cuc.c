@@ -83,8 +83,10 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
     return diag_at(d, NULL, 0, 0, "the CUDA module of %s did not compile for %s (generated/%s)", ek->name, arch,
                    ek->cu_path);
   }
-  for (int i = 0; i <= ek->cuda.n_fwd; i++) {
-    const ssmc_cuda_stage *st = i < ek->cuda.n_fwd ? &ek->cuda.fwd[i] : &ek->cuda.decode;
+  for (int i = 0; i <= ek->cuda.n_fwd + 1; i++) {
+    const ssmc_cuda_stage *st = i < ek->cuda.n_fwd ? &ek->cuda.fwd[i] : i == ek->cuda.n_fwd ? &ek->cuda.decode
+                                                                                          : &ek->cuda.decode_large;
+    if (!st->entry) continue; /* no decode_large */
     rt_ptxas_info pi;
     rt_ptxas_parse(o.log, st->entry, &pi);
     if (!pi.found) {

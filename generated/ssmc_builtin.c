@@ -43,6 +43,8 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -55,6 +57,8 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -67,6 +71,8 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cu
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -79,6 +85,8 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -91,6 +99,8 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large", SSMC_GRID_ITEMS, 128, 70144},
+  .decode_large_from_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -103,6 +113,8 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_c
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode_large", SSMC_GRID_ITEMS, 128, 70144},
+  .decode_large_from_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
@@ -115,6 +127,8 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -127,6 +141,8 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
@@ -139,6 +155,8 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -151,6 +169,8 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
@@ -163,6 +183,8 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -175,21 +197,23 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .decode_bv = 32,
   .ws_chunk_floats = 16512,
   .chunk = 64,
+  .decode_large = {0, SSMC_GRID_ITEMS, 0, 0},
+  .decode_large_from_pct = 0,
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "d55aab0f6f4f29b6",
-  "32d3ae4556352330",
-  "8f89aa5c27f60562",
-  "a096dd15ea973832",
-  "4bf7ae4cd4ea74c8",
-  "dbffe43279cd3e11",
-  "1fe66d2106268b8c",
-  "6e3c64e16f9ee506",
-  "f51a44d354242ca2",
-  "2643d42e6f5fe562",
-  "831ece4d10291056",
-  "07c4633984c9b268",
+  "5779af3cbaa3b31a",
+  "842f2e215f595772",
+  "b42a44a6996f827a",
+  "0e7730f8dc0ac418",
+  "7bc09e5e786a950c",
+  "760857a56cbf7f7f",
+  "8f270c0c96558484",
+  "4addd051c11f35ac",
+  "5b5cc962d3194464",
+  "cfc16dbcbf0b6f5e",
+  "0a16be2c5aaf2d3c",
+  "154289d9a09b0804",
   0,
 };

@@ -49,8 +49,10 @@ START_TEST(every_module_compiles_without_spills) {
       ck_assert_int_eq(f3[2].grid, SSMC_GRID_CHUNKS_VTILES);
       ck_assert_int_gt(ek->cuda.ws_chunk_floats, 0);
       for (int a = 0; a < 2; a++)
-        for (int s = 0; s <= ek->cuda.n_fwd; s++) {
-          const ssmc_cuda_stage *st = s < ek->cuda.n_fwd ? &ek->cuda.fwd[s] : &ek->cuda.decode;
+        for (int s = 0; s <= ek->cuda.n_fwd + 1; s++) {
+          const ssmc_cuda_stage *st = s < ek->cuda.n_fwd ? &ek->cuda.fwd[s] : s == ek->cuda.n_fwd ? &ek->cuda.decode
+                                                                                             : &ek->cuda.decode_large;
+          if (!st->entry) continue; /* no decode_large (a spec without a solve) */
           const char *stage = st->entry + strlen(ek->name) + 1;
           int spills = -1;
           int rc = cuc_spills(ek, archs[a], NULL, stage, &spills, err, sizeof err);
@@ -93,6 +95,64 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->decode.smem, e->decode.smem);
       build_release(&bk);
     }
+  gen_free(&g);
+}
+END_TEST
+
+/* A solve's module has two decode stages (decode, decode_large) in the table as the emitter made
+ * them, every other module one ('decode_large none'); the runtime's choice between them
+ * (ssmc_cuda_decode_stage) is decode for batches of fewer work items than SMs, decode_large for
+ * many, and monotone: once decode_large, decode_large for every larger batch. */
+START_TEST(decode_variants_in_table_and_rule_monotone) {
+  gen_set g;
+  gen_init(&g);
+  add_dir(&g, "dsl/families");
+  int solves = 0;
+  for (int i = 0; i < g.n; i++)
+    for (int j = 0; j < g.u[i]->nk; j++) {
+      build_kernel bk;
+      diag d = {0};
+      ck_assert_int_eq(build_get(&g.u[i]->k[j], &g.u[i]->fam, 0, NULL, &bk, &d), 0);
+      const ssmc_cuda_kernel *c = bk.k->cuda, *e = &g.u[i]->k[j].cuda;
+      if (!g.u[i]->fam.has_solve) {
+        ck_assert_ptr_null(c->decode_large.entry);
+        ck_assert_ptr_null(e->decode_large.entry);
+        for (int n = 1; n <= 4096; n *= 2) ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, n, 16, 132), &c->decode);
+        build_release(&bk);
+        continue;
+      }
+      solves++;
+      ck_assert_ptr_nonnull(c->decode_large.entry);
+      ck_assert_ptr_nonnull(e->decode_large.entry);
+      ck_assert_str_eq(c->decode_large.entry, e->decode_large.entry);
+      ck_assert_str_ne(c->decode_large.entry, c->decode.entry);
+      ck_assert_int_eq(c->decode_large.grid, SSMC_GRID_ITEMS);
+      ck_assert_int_eq(c->decode_large.threads, e->decode_large.threads);
+      ck_assert_int_eq(c->decode_large.smem, e->decode_large.smem);
+      ck_assert_int_gt(c->decode_large.threads, 0);
+      ck_assert_int_le(c->decode_large.smem, 160 * 1024);
+      ck_assert_int_eq(c->decode_large_from_pct, e->decode_large_from_pct);
+      ck_assert_int_gt(c->decode_large_from_pct, 0);
+      ck_assert_ptr_nonnull(strstr(c->source, c->decode_large.entry + strlen(bk.k->name)));
+      const int sms[] = {1, 108, 132, 144}, heads[] = {1, 2, 16, 32};
+      for (int a = 0; a < 4; a++)
+        for (int h = 0; h < 4; h++) {
+          int large = 0;
+          for (int n = 1; n <= 8192; n++) {
+            const ssmc_cuda_stage *st = ssmc_cuda_decode_stage(c, n, heads[h], sms[a]);
+            ck_assert(st == &c->decode || st == &c->decode_large);
+            if (large) ck_assert_msg(st == &c->decode_large, "not monotone at n=%d h_v=%d SMs=%d", n, heads[h], sms[a]);
+            large = st == &c->decode_large;
+          }
+          ck_assert(large); /* 8192 x h_v items: decode_large */
+        }
+      /* fewer work items than SMs: the variant that keeps its tiles on chip */
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 1, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 4, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 512, 16, 132), &c->decode_large);
+      build_release(&bk);
+    }
+  ck_assert_int_ge(solves, 2); /* gated_kalmanet, f32 and bf16 */
   gen_free(&g);
 }
 END_TEST
@@ -194,6 +254,7 @@ Suite *cuda_suite(void) {
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, every_module_compiles_without_spills);
   tcase_add_test(tc, builtin_table_describes_cuda);
+  tcase_add_test(tc, decode_variants_in_table_and_rule_monotone);
   tcase_add_test(tc, chunk_slots_cover_every_chunk_once);
   tcase_add_test(tc, ptxas_report_parsed);
   tcase_add_test(tc, compile_error_points_at_template);

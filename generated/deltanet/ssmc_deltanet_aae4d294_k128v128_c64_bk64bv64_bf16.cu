@@ -520,6 +520,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -590,4 +592,5 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v12
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840
+
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840; decode_large none

@@ -533,6 +533,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -606,4 +608,5 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968
+
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968; decode_large none

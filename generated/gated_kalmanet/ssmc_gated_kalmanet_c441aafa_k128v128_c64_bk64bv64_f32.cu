@@ -678,6 +678,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -828,4 +830,218 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
   }
 }
 
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288
+/* ---------------------------------------------------------------- stage decode_large */
+#define LNT 128
+#define LRB 8
+#define LNCB 8
+#define LCB 16
+enum {
+  L_U = 0,
+  L_IN0 = 16384,
+  L_IN1 = 16512,
+  L_IN2 = 16640,
+  L_IN3 = 16768,
+  L_IN4 = 16800,
+  L_IN5 = 16832,
+  L_QT = 16864,
+  L_DK = 16992,
+  L_RED = 17120,
+  L_XS = 17152,
+  L_X = 17408,
+  L_TOTAL = 17536
+};
+__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
+  extern __shared__ float sm[];
+  const long long n = blockIdx.x / a.h_v;
+  const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
+  const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
+  const int iters = a.iters > 0 ? a.iters : 30;
+  const int tid = (int)threadIdx.x, lane = tid & 31, cb = tid % LNCB, i0 = tid / LNCB * LRB;
+  float *hg = a.state[0] + slot * 8256;
+  float *zg = a.state[1] + slot * 16384;
+  /* this thread's block of the full H, loaded before anything waits: rows i0 + t, columns
+   * 4 (cb + LNCB s) + e; an element above the diagonal is read from its mirror (c, i) */
+  float hr[LRB][LCB];
+#pragma unroll
+  for (int t = 0; t < LRB; t++)
+#pragma unroll
+    for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int i = i0 + t, c = 4 * (cb + LNCB * s) + e;
+        hr[t][4 * s + e] = hg[i >= c ? i * (i + 1) / 2 + c : c * (c + 1) / 2 + i];
+      }
+  /* U streams into shared memory while the solve runs */
+  float *su = sm + L_U;
+  for (int v4 = tid; v4 < 4096; v4 += LNT) cp_async16(su + 4 * v4, zg + 4 * v4);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  float *in[SSMC_MAX_IO];
+  in[0] = sm + L_IN0;
+  for (int d = threadIdx.x; d < 128; d += LNT)
+    in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
+  in[1] = sm + L_IN1;
+  for (int d = threadIdx.x; d < 128; d += LNT)
+    in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
+  in[2] = sm + L_IN2;
+  for (int d = threadIdx.x; d < 128; d += LNT)
+    in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
+  in[3] = sm + L_IN3;
+  for (int d = threadIdx.x; d < 1; d += LNT)
+    in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 1 + d];
+  in[4] = sm + L_IN4;
+  for (int d = threadIdx.x; d < 1; d += LNT)
+    in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
+  in[5] = sm + L_IN5;
+  for (int d = threadIdx.x; d < 1; d += LNT)
+    in[5][d] = ((const float *)a.in[5])[(n * a.h_v + h) * 1 + d];
+  __syncthreads();
+  const int t_ = 0;
+  (void)t_;
+  {
+    const float *kv = in[1], *bq = in[0];
+    const float dh = expf(in[3][t_]);
+    const float w = 1.0f * in[4][t_];
+    /* H = decay H + write k k' in registers; an element and its mirror get the same bits
+     * (k_i k_c == k_c k_i); ||H||_F^2 from the lower triangle, off-diagonal elements twice */
+    float s2 = 0.0f;
+    {
+      float ki[LRB], kc[LCB];
+#pragma unroll
+      for (int t = 0; t < LRB; t++) ki[t] = kv[i0 + t];
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++) {
+        const float4 k4 = *(const float4 *)(kv + 4 * (cb + LNCB * s));
+        kc[4 * s] = k4.x; kc[4 * s + 1] = k4.y; kc[4 * s + 2] = k4.z; kc[4 * s + 3] = k4.w;
+      }
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+          for (int e = 0; e < 4; e++) {
+            const int i = i0 + t, c = 4 * (cb + LNCB * s) + e;
+            const float v = fmaf(dh, hr[t][4 * s + e], w * (ki[t] * kc[4 * s + e]));
+            hr[t][4 * s + e] = v;
+            s2 += i > c ? 2.0f * v * v : i == c ? v * v : 0.0f;
+          }
+    }
+    /* every load of H is done (block_sum's barriers): the lower-triangle owners write it back */
+    const float nr = sqrtf(block_sum(s2, sm + L_RED, LNT)), l = 0.02f * nr + 0.0f;
+#pragma unroll
+    for (int t = 0; t < LRB; t++)
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+          const int i = i0 + t, c = 4 * (cb + LNCB * s) + e;
+          if (i >= c) hg[i * (i + 1) / 2 + c] = hr[t][4 * s + e];
+        }
+    const float up = nr + l, sum = up + l;
+    float *xs = sm + L_XS; /* x of the iteration, double-buffered: one barrier an iteration */
+    const int ro = i0 + (lane & 4 ? 4 : 0) + (lane & 2 ? 2 : 0) + (lane & 1 ? 1 : 0); /* the rows this thread updates: ro .. ro + 0 */
+    const bool wr = true; /* one writer where lanes share rows */
+    (void)lane;
+    float xo[1], xpo[1], bo[1];
+    if (sum > 0.0f) {
+      const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
+#pragma unroll
+      for (int f = 0; f < 1; f++) {
+        bo[f] = bq[ro + f];
+        xo[f] = stp * bo[f];
+        xpo[f] = 0.0f;
+        if (wr) xs[ro + f] = xo[f];
+      }
+      __syncthreads();
+      float om = 2.0f;
+      for (int r = 0; r < iters; r++) {
+        om = 4.0f / (4.0f - rho2 * om);
+        const float cs = stp * om, mo = om - 1.0f;
+        const float *xc = xs + (r & 1) * KD;
+        float acc[LRB];
+#pragma unroll
+        for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+#pragma unroll
+        for (int s = 0; s < LCB / 4; s++) {
+          const float4 xv = *(const float4 *)(xc + 4 * (cb + LNCB * s));
+#pragma unroll
+          for (int t = 0; t < LRB; t++) {
+            acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+            acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+            acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+            acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+          }
+        }
+        { /* keep 4 of the sums, add the partner's over lane bit 4 */
+          const bool hi = (lane & 4) != 0;
+          acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+          acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+          acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+          acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+        }
+        { /* keep 2 of the sums, add the partner's over lane bit 2 */
+          const bool hi = (lane & 2) != 0;
+          acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+          acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+        }
+        { /* keep 1 of the sums, add the partner's over lane bit 1 */
+          const bool hi = (lane & 1) != 0;
+          acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+        }
+        float *xn = xs + ((r + 1) & 1) * KD;
+#pragma unroll
+        for (int f = 0; f < 1; f++) {
+          const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+          xpo[f] = xo[f];
+          xo[f] = x1;
+          if (wr) xn[ro + f] = x1;
+        }
+        __syncthreads();
+      }
+    } else {
+#pragma unroll
+      for (int f = 0; f < 1; f++) xo[f] = bq[ro + f];
+    }
+    if (wr)
+#pragma unroll
+      for (int f = 0; f < 1; f++) sm[L_X + ro + f] = xo[f];
+    __syncthreads();
+    if (a.aux_out[0])
+      for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[L_X + k];
+  }
+  float *qt = sm + L_QT, *dk = sm + L_DK;
+  for (int k = threadIdx.x; k < KD; k += LNT) {
+    float s = 0.0f;
+    s += (1.0f * 0.0883883476f) * in[0][k];
+    s += (1.0f * 0.0883883476f * in[5][t_]) * sm[L_X + k];
+    s += (-1.0f * 0.0883883476f * in[5][t_]) * in[0][k];
+    qt[k] = s;
+    dk[k] = expf(in[3][t_]);
+  }
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  const float *kv = in[1], *vv = in[2];
+  const float w = 1.0f * in[4][t_];
+  elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
+  /* U from shared memory: 1 part(s) of 128 rows a column, 128 columns at a time */
+  const int part = tid / 128, k0 = part * 128;
+#pragma unroll 1
+  for (int j = tid - part * 128; j < VD; j += 128) {
+    const float *uc = su + j;
+    /* one pass: update each key row of the column and read it */
+    float y = 0.0f;
+    const float wv = w * vv[j];
+#pragma unroll 8
+    for (int k = k0; k < k0 + 128; k++) {
+      const float zn = dk[k] * uc[k * VD] + kv[k] * wv;
+      zg[k * VD + j] = zn;
+      y += qt[k] * zn;
+    }
+    st1(o + j, y);
+  }
+}
+
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288; decode_large grid=items threads=128 smem=70144 from_pct=100

@@ -455,6 +455,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -518,4 +520,5 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gla_2aa98ca8_k128v128_c64
   }
 }
 
-// ssmc-launch bv=32 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; state grid=items_vtiles threads=512 smem=65024; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4224
+
+// ssmc-launch bv=32 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; state grid=items_vtiles threads=512 smem=65024; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4224; decode_large none

@@ -473,6 +473,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -536,4 +538,5 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_mamba2_373a415a_k128v128_
   }
 }
 
-// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840
+
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840; decode_large none

@@ -99,7 +99,7 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
   .chunk = 64,
-  .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large", SSMC_GRID_ITEMS, 128, 70144},
+  .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large", SSMC_GRID_ITEMS, 128, 103168},
   .decode_large_from_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
@@ -113,7 +113,7 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_c
   .decode_bv = 128,
   .ws_chunk_floats = 16512,
   .chunk = 64,
-  .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode_large", SSMC_GRID_ITEMS, 128, 70144},
+  .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode_large", SSMC_GRID_ITEMS, 128, 103168},
   .decode_large_from_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
@@ -207,8 +207,8 @@ const char *const ssmc_builtin_source_hashes[] = {
   "842f2e215f595772",
   "b42a44a6996f827a",
   "0e7730f8dc0ac418",
-  "7bc09e5e786a950c",
-  "760857a56cbf7f7f",
+  "da6e7540ed0f6448",
+  "b53f654f038cea1b",
   "8f270c0c96558484",
   "4addd051c11f35ac",
   "5b5cc962d3194464",

@@ -231,8 +231,14 @@ void rt_ptxas_parse(const char *log, const char *entry, rt_ptxas_info *o) {
   if (!p) return;
   p += strlen(key);
   const char *end = strstr(p, "ptxas info    : Compiling entry");
-  sscanf(p, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &o->stack, &o->spill_stores,
-         &o->spill_loads);
+  /* the counts line starts with spaces, or (newer ptxas) with "ptxas         ." */
+  const char *sf = strstr(p, " bytes stack frame");
+  if (sf && (!end || sf < end)) {
+    const char *b = sf;
+    while (b > p && b[-1] >= '0' && b[-1] <= '9') b--;
+    sscanf(b, "%d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &o->stack, &o->spill_stores,
+           &o->spill_loads);
+  }
   const char *u = strstr(p, "Used ");
   if (!u || (end && u > end)) return;
   sscanf(u, "Used %d registers", &o->regs);

@@ -835,78 +835,92 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k
 #define LRB 8
 #define LNCB 8
 #define LCB 16
+#define NPK 8256
 enum {
   L_U = 0,
-  L_IN0 = 16384,
-  L_IN1 = 16512,
-  L_IN2 = 16640,
-  L_IN3 = 16768,
-  L_IN4 = 16800,
-  L_IN5 = 16832,
-  L_QT = 16864,
-  L_DK = 16992,
-  L_RED = 17120,
-  L_XS = 17152,
-  L_X = 17408,
-  L_TOTAL = 17536
+  L_HP = 16384,
+  L_IN0 = 24640,
+  L_IN1 = 24768,
+  L_IN2 = 24896,
+  L_IN3 = 25024,
+  L_IN4 = 25056,
+  L_IN5 = 25088,
+  L_QT = 25120,
+  L_DK = 25248,
+  L_RED = 25376,
+  L_XS = 25408,
+  L_X = 25664,
+  L_TOTAL = 25792
 };
 __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
 }
-extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(LNT, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
   const long long n = blockIdx.x / a.h_v;
   const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
   const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
   const int iters = a.iters > 0 ? a.iters : 30;
   const int tid = (int)threadIdx.x, lane = tid & 31, cb = tid % LNCB, i0 = tid / LNCB * LRB;
-  float *hg = a.state[0] + slot * 8256;
+  float *hg = a.state[0] + slot * NPK;
   float *zg = a.state[1] + slot * 16384;
-  /* this thread's block of the full H, loaded before anything waits: rows i0 + t, columns
-   * 4 (cb + LNCB s) + e; an element above the diagonal is read from its mirror (c, i) */
-  float hr[LRB][LCB];
-#pragma unroll
-  for (int t = 0; t < LRB; t++)
-#pragma unroll
-    for (int s = 0; s < LCB / 4; s++)
-#pragma unroll
-      for (int e = 0; e < 4; e++) {
-        const int i = i0 + t, c = 4 * (cb + LNCB * s) + e;
-        hr[t][4 * s + e] = hg[i >= c ? i * (i + 1) / 2 + c : c * (c + 1) / 2 + i];
-      }
-  /* U streams into shared memory while the solve runs */
-  float *su = sm + L_U;
-  for (int v4 = tid; v4 < 4096; v4 += LNT) cp_async16(su + 4 * v4, zg + 4 * v4);
+  float *hp = sm + L_HP, *su = sm + L_U;
+  /* packed H, then U (in flight while the solve runs), copied to shared memory as they are */
+  for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  for (int q = tid; q < 4096; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
   asm volatile("cp.async.commit_group;" ::: "memory");
   float *in[SSMC_MAX_IO];
   in[0] = sm + L_IN0;
-  for (int d = threadIdx.x; d < 128; d += LNT)
+  for (int d = tid; d < 128; d += LNT)
     in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
   in[1] = sm + L_IN1;
-  for (int d = threadIdx.x; d < 128; d += LNT)
+  for (int d = tid; d < 128; d += LNT)
     in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
   in[2] = sm + L_IN2;
-  for (int d = threadIdx.x; d < 128; d += LNT)
+  for (int d = tid; d < 128; d += LNT)
     in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
   in[3] = sm + L_IN3;
-  for (int d = threadIdx.x; d < 1; d += LNT)
+  for (int d = tid; d < 1; d += LNT)
     in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 1 + d];
   in[4] = sm + L_IN4;
-  for (int d = threadIdx.x; d < 1; d += LNT)
+  for (int d = tid; d < 1; d += LNT)
     in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
   in[5] = sm + L_IN5;
-  for (int d = threadIdx.x; d < 1; d += LNT)
+  for (int d = tid; d < 1; d += LNT)
     in[5][d] = ((const float *)a.in[5])[(n * a.h_v + h) * 1 + d];
+  asm volatile("cp.async.wait_group 1;" ::: "memory"); /* H is here */
   __syncthreads();
   const int t_ = 0;
   (void)t_;
+  /* this thread's block of the full H: rows i0 + t, columns 4 (cb + LNCB s) + e; element (i, c)
+   * at ra[t] + 4 LNCB s + e when i >= c, else at its mirror (c, i), rb[4 s + e] + t */
+  const int dg = i0 - 4 * cb; /* i >= c  <=>  dg + t >= 4 LNCB s + e */
+  float hr[LRB][LCB];
+  {
+    int ra[LRB], rb[LCB];
+#pragma unroll
+    for (int t = 0; t < LRB; t++) ra[t] = (i0 + t) * (i0 + t + 1) / 2 + 4 * cb;
+#pragma unroll
+    for (int j = 0; j < LCB; j++) {
+      const int c = 4 * (cb + LNCB * (j / 4)) + j % 4;
+      rb[j] = c * (c + 1) / 2 + i0;
+    }
+#pragma unroll
+    for (int t = 0; t < LRB; t++)
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          hr[t][4 * s + e] = hp[dg + t >= 4 * LNCB * s + e ? ra[t] + 4 * LNCB * s + e : rb[4 * s + e] + t];
+  }
   {
     const float *kv = in[1], *bq = in[0];
     const float dh = expf(in[3][t_]);
     const float w = 1.0f * in[4][t_];
     /* H = decay H + write k k' in registers; an element and its mirror get the same bits
-     * (k_i k_c == k_c k_i); ||H||_F^2 from the lower triangle, off-diagonal elements twice */
+     * (k_i k_c == k_c k_i); ||H||_F^2 over the full matrix, each element once */
     float s2 = 0.0f;
     {
       float ki[LRB], kc[LCB];
@@ -920,26 +934,27 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #pragma unroll
       for (int t = 0; t < LRB; t++)
 #pragma unroll
+        for (int j = 0; j < LCB; j++) {
+          const float v = fmaf(dh, hr[t][j], w * (ki[t] * kc[j]));
+          hr[t][j] = v;
+          s2 = fmaf(v, v, s2);
+        }
+    }
+    /* every read of the staged H is done (block_sum's barriers): the lower-triangle owners write
+     * the new H there, then it goes back to global memory in 16-byte pieces (not waited for) */
+    const float nr = sqrtf(block_sum(s2, sm + L_RED, LNT)), l = 0.02f * nr + 0.0f;
+    {
+      const int ra0 = i0 * (i0 + 1) / 2 + 4 * cb;
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
         for (int s = 0; s < LCB / 4; s++)
 #pragma unroll
-          for (int e = 0; e < 4; e++) {
-            const int i = i0 + t, c = 4 * (cb + LNCB * s) + e;
-            const float v = fmaf(dh, hr[t][4 * s + e], w * (ki[t] * kc[4 * s + e]));
-            hr[t][4 * s + e] = v;
-            s2 += i > c ? 2.0f * v * v : i == c ? v * v : 0.0f;
-          }
+          for (int e = 0; e < 4; e++)
+            if (dg + t >= 4 * LNCB * s + e) hp[ra0 + t * i0 + t * (t + 1) / 2 + 4 * LNCB * s + e] = hr[t][4 * s + e];
     }
-    /* every load of H is done (block_sum's barriers): the lower-triangle owners write it back */
-    const float nr = sqrtf(block_sum(s2, sm + L_RED, LNT)), l = 0.02f * nr + 0.0f;
-#pragma unroll
-    for (int t = 0; t < LRB; t++)
-#pragma unroll
-      for (int s = 0; s < LCB / 4; s++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-          const int i = i0 + t, c = 4 * (cb + LNCB * s) + e;
-          if (i >= c) hg[i * (i + 1) / 2 + c] = hr[t][4 * s + e];
-        }
+    __syncthreads();
+    for (int q = tid; q < NPK / 4; q += LNT) *(float4 *)(hg + 4 * q) = *(const float4 *)(hp + 4 * q);
     const float up = nr + l, sum = up + l;
     float *xs = sm + L_XS; /* x of the iteration, double-buffered: one barrier an iteration */
     const int ro = i0 + (lane & 4 ? 4 : 0) + (lane & 2 ? 2 : 0) + (lane & 1 ? 1 : 0); /* the rows this thread updates: ro .. ro + 0 */
@@ -957,49 +972,92 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
       }
       __syncthreads();
       float om = 2.0f;
-      for (int r = 0; r < iters; r++) {
-        om = 4.0f / (4.0f - rho2 * om);
-        const float cs = stp * om, mo = om - 1.0f;
-        const float *xc = xs + (r & 1) * KD;
-        float acc[LRB];
+      for (int r = 0; r < iters; r += 2) { /* two iterations a trip: the buffers' addresses are constants */
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
 #pragma unroll
-        for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
 #pragma unroll
-        for (int s = 0; s < LCB / 4; s++) {
-          const float4 xv = *(const float4 *)(xc + 4 * (cb + LNCB * s));
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)(xs + 4 * (cb + LNCB * s));
 #pragma unroll
-          for (int t = 0; t < LRB; t++) {
-            acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
-            acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
-            acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
-            acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
           }
-        }
-        { /* keep 4 of the sums, add the partner's over lane bit 4 */
-          const bool hi = (lane & 4) != 0;
-          acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
-          acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
-          acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
-          acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
-        }
-        { /* keep 2 of the sums, add the partner's over lane bit 2 */
-          const bool hi = (lane & 2) != 0;
-          acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
-          acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
-        }
-        { /* keep 1 of the sums, add the partner's over lane bit 1 */
-          const bool hi = (lane & 1) != 0;
-          acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
-        }
-        float *xn = xs + ((r + 1) & 1) * KD;
+          { /* keep 4 of the sums, add the partner's over lane bit 4 */
+            const bool hi = (lane & 4) != 0;
+            acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+            acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+            acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+            acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+          }
+          { /* keep 2 of the sums, add the partner's over lane bit 2 */
+            const bool hi = (lane & 2) != 0;
+            acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+            acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+          }
+          { /* keep 1 of the sums, add the partner's over lane bit 1 */
+            const bool hi = (lane & 1) != 0;
+            acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+          }
 #pragma unroll
-        for (int f = 0; f < 1; f++) {
-          const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
-          xpo[f] = xo[f];
-          xo[f] = x1;
-          if (wr) xn[ro + f] = x1;
+          for (int f = 0; f < 1; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) (xs + KD)[ro + f] = x1;
+          }
+          __syncthreads();
         }
-        __syncthreads();
+        if (r + 1 == iters) break;
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
+#pragma unroll
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+#pragma unroll
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)((xs + KD) + 4 * (cb + LNCB * s));
+#pragma unroll
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
+          }
+          { /* keep 4 of the sums, add the partner's over lane bit 4 */
+            const bool hi = (lane & 4) != 0;
+            acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+            acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+            acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+            acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+          }
+          { /* keep 2 of the sums, add the partner's over lane bit 2 */
+            const bool hi = (lane & 2) != 0;
+            acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+            acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+          }
+          { /* keep 1 of the sums, add the partner's over lane bit 1 */
+            const bool hi = (lane & 1) != 0;
+            acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+          }
+#pragma unroll
+          for (int f = 0; f < 1; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) xs[ro + f] = x1;
+          }
+          __syncthreads();
+        }
       }
     } else {
 #pragma unroll
@@ -1021,27 +1079,32 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
     qt[k] = s;
     dk[k] = expf(in[3][t_]);
   }
-  asm volatile("cp.async.wait_all;" ::: "memory");
+  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
   __syncthreads();
   const float *kv = in[1], *vv = in[2];
   const float w = 1.0f * in[4][t_];
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  /* U from shared memory: 1 part(s) of 128 rows a column, 128 columns at a time */
+  /* U from shared memory: 1 part(s) of 128 rows a column, 128 columns at a time; the per-row
+   * factors read 4 rows at a time */
   const int part = tid / 128, k0 = part * 128;
 #pragma unroll 1
   for (int j = tid - part * 128; j < VD; j += 128) {
-    const float *uc = su + j;
+    const float *uc = su + k0 * VD + j;
+    float *zc = zg + k0 * VD + j;
     /* one pass: update each key row of the column and read it */
     float y = 0.0f;
     const float wv = w * vv[j];
-#pragma unroll 8
-    for (int k = k0; k < k0 + 128; k++) {
-      const float zn = dk[k] * uc[k * VD] + kv[k] * wv;
-      zg[k * VD + j] = zn;
-      y += qt[k] * zn;
+#pragma unroll 2
+    for (int k = 0; k < 128; k += 4) {
+      const float4 d4 = *(const float4 *)(dk + k0 + k), k4 = *(const float4 *)(kv + k0 + k),
+                   q4 = *(const float4 *)(qt + k0 + k);
+      const float z0 = d4.x * uc[k * VD] + k4.x * wv, z1 = d4.y * uc[(k + 1) * VD] + k4.y * wv;
+      const float z2 = d4.z * uc[(k + 2) * VD] + k4.z * wv, z3 = d4.w * uc[(k + 3) * VD] + k4.w * wv;
+      zc[k * VD] = z0; zc[(k + 1) * VD] = z1; zc[(k + 2) * VD] = z2; zc[(k + 3) * VD] = z3;
+      y += q4.x * z0 + q4.y * z1 + q4.z * z2 + q4.w * z3;
     }
     st1(o + j, y);
   }
 }
 
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288; decode_large grid=items threads=128 smem=70144 from_pct=100
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288; decode_large grid=items threads=128 smem=103168 from_pct=100

@@ -120,17 +120,11 @@
 @ local WS_TOK = WS_KD + K
 @ local WS_ZD = K * V
 @ local WS_CHUNK = WS_ZD + K
-@ -- decode: PARTS threads per value column, each holding K / PARTS rows of it in registers.
-@ -- Without a solve, one block per (sequence, value head, DBV columns), 32 rows per thread: many
-@ -- small blocks keep enough loads in flight. With a solve, one block per (sequence, value head):
-@ -- the solve runs once, the symmetric state unpacked on chip, 4 threads per row of it.
-@ local DBV, PARTS
-@ if sv then
-@   DBV, PARTS = V, 1
-@   while PARTS < 4 and V * PARTS * 2 <= 1024 and K % (PARTS * 2) == 0 do PARTS = PARTS * 2 end
-@ else
-@   DBV, PARTS = math.min(V, 32), math.max(1, K // 32)
-@ end
+@ -- decode without a solve: PARTS threads per value column, each holding K / PARTS rows of it in
+@ -- registers; one block per (sequence, value head, DBV columns), 32 rows per thread: many small
+@ -- blocks keep enough loads in flight. (With a solve: the decode stages below, one block per item.)
+@ local DBV, PARTS = math.min(V, 32), math.max(1, K // 32)
+@ if sv then DBV = V end
 @ local DNT = math.min(1024, DBV * PARTS)
 @ local DOFF = 0
 @ local DL = {}
@@ -138,46 +132,53 @@
 @   local function alloc(name, n) DL[#DL + 1] = {name, DOFF}; DOFF = DOFF + math.ceil(n / 32) * 32 end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
 @   alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('PS', 2 * PARTS * DBV)
-@   if sv then alloc('HF', K * KP); alloc('X', K); alloc('XP', K); alloc('HX', K) end
 @ end
-@ -- decode_large (a solve only; the variant for batches of more work items than SMs): H held in
-@ -- registers as the full symmetric matrix, LRB rows x LCB columns a thread (columns interleaved in
-@ -- float4 groups: 4 (cb + LNCB s) + e), filled from the packed lower triangle staged on chip (the
-@ -- upper half from the mirror elements); one thread per row after a transposing shuffle reduction
-@ -- over the LNCB threads of a row block. H and U arrive by cp.async (U while the solve runs). Few
-@ -- threads and registers per item let LMINB blocks share an SM, so one block's solve hides
-@ -- another's memory traffic. The configuration: the first LRB in 8, 4, 2 with the fewest LNCB
-@ -- giving at most LREGS registers of H a thread, whole warps and float4 column groups (LARGE_CFG
-@ -- overrides it); none when U and H do not fit in 112 KiB of shared memory.
-@ local LRB, LNCB, LCB, LNT, LMINB, LOFF, LL
-@ local LARGE_FROM_PCT = 100 -- decode_large from n_seqs * h_v >= 100% of the SM count on (bench/2026-11-23-gpu-h200-gka-decode.md)
-@ local LREGS, LARGE_CFG = 128, nil
+@ -- A solve's decode stages (one block per (sequence, value head)): H held in registers for the r
+@ -- matvecs as the full symmetric matrix, rb rows x cb columns a thread (columns interleaved in
+@ -- float4 groups: 4 (col + ncb s) + e), filled from the packed lower triangle staged in shared
+@ -- memory by cp.async (the upper half from the mirror elements) and written back from there in
+@ -- 16-byte pieces; one thread per row after a transposing shuffle reduction over the ncb threads of
+@ -- a row block; U staged by cp.async and updated and read from shared memory. Two configurations:
+@ --   decode        (small batches: latency) U copied in from the start, beside H: it arrives
+@ --                 during the whole step; a larger block (two an SM on an H200)
+@ --   decode_large  (large batches: concurrency) U copied into H's place once H is back in global
+@ --                 memory, while the solve runs: a smaller block, one more an SM
+@ -- decode_large runs from LARGE_FROM_PCT percent of the SM count in work items on (the measured
+@ -- crossover). rb: the first of 8, 4, 2 with the fewest ncb giving at most 128 registers of H a
+@ -- thread, whole warps and float4 column groups; over: registers a thread besides H's, which sets
+@ -- the blocks an SM the launch bounds ask for (minb); none where U and H do not fit in 112 KiB.
 @ local NPK = K * (K + 1) // 2 -- packed H, a multiple of 8 floats (K % 16 == 0)
-@ if sv then
-@   for _, rb in ipairs(LARGE_CFG and {LARGE_CFG.rb} or {8, 4, 2}) do
-@     local ncb = LARGE_CFG and LARGE_CFG.ncb or 1
-@     while not LNT and ncb <= 32 do
+@ local function solve_cfg(want, pre)
+@   local c = {pre = pre, share = want.share}
+@   for _, rb in ipairs(want.rb and {want.rb} or {8, 4, 2}) do
+@     local ncb = want.ncb or 1
+@     while not c.nt and ncb <= 32 do
 @       local cb, nt = K // ncb, (K // rb) * ncb
-@       if K % (4 * ncb) == 0 and rb * cb <= LREGS and nt % 32 == 0 and nt <= 1024 and (V % nt == 0 or nt % V == 0) then
-@         LRB, LNCB, LCB, LNT = rb, ncb, cb, nt
+@       if K % (4 * ncb) == 0 and rb * cb <= 128 and nt % 32 == 0 and nt <= 1024 and (V % nt == 0 or nt % V == 0) then
+@         c.rb, c.ncb, c.cb, c.nt = rb, ncb, cb, nt
 @       end
 @       ncb = ncb * 2
 @     end
 @   end
-@   if LNT then
-@     LL, LOFF = {}, 0
-@     local function alloc(name, n) LL[#LL + 1] = {name, LOFF}; LOFF = LOFF + math.ceil(n / 32) * 32 end
-@     alloc('U', K * V); alloc('HP', NPK) -- cp.async destinations: 16-byte aligned
-@     for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
-@     alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('XS', 2 * K); alloc('X', K)
-@     if LNT > V then alloc('PS', 2 * (LNT // V) * V) end
-@     if LOFF * 4 > 112 * 1024 then LNT = nil end
-@   end
-@   if LNT then -- blocks per SM: shared memory (228 KiB an SM, 1 KiB reserved a block), threads, registers
-@     LMINB = math.min(228 * 1024 // (LOFF * 4 + 1024), 2048 // LNT, 16)
-@     while LMINB > 1 and 65536 // (LNT * LMINB) < LRB * LCB + 64 do LMINB = LMINB - 1 end
-@   end
+@   if not c.nt then return nil end
+@   c.lay, c.off = {}, 0
+@   local function alloc(name, n) c.lay[#c.lay + 1] = {name, c.off}; c.off = c.off + math.ceil(n / 32) * 32 end
+@   alloc('U', K * V) -- the cp.async destinations are 16-byte aligned
+@   if c.share then c.lay[#c.lay + 1] = {'HP', 0} else alloc('HP', NPK) end
+@   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
+@   alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('XS', 2 * K); alloc('X', K)
+@   if c.nt > V then alloc('PS', 2 * (c.nt // V) * V) end
+@   if c.off * 4 > 112 * 1024 then return nil end
+@   c.minb = math.min(228 * 1024 // (c.off * 4 + 1024), 2048 // c.nt, 16)
+@   while c.minb > 1 and 65536 // (c.nt * c.minb) < c.rb * c.cb + want.over do c.minb = c.minb - 1 end
+@   return c
 @ end
+@ local SMALL_CFG = {share = false, over = 64}
+@ local LARGE_CFG = {share = true, over = 40}
+@ local LARGE_FROM_PCT = 100 -- bench/2026-11-23-gpu-h200-gka-decode.md
+@ local DS = sv and solve_cfg(SMALL_CFG, 'DS_')
+@ local DLG = sv and solve_cfg(LARGE_CFG, 'DL_')
+@ assert(not sv or DS, 'the decode of a solve needs U and the packed H in 112 KiB of shared memory')
 // Generated by ssmc ${P.version} from template cuda_kernel.cu.tpl. DO NOT EDIT.
 // Kernel   ${P.name}
 // Family   ${P.family} (spec hash ${P.hash})
@@ -193,7 +194,6 @@
 #define DNT ${DNT}
 #define PARTS ${PARTS}
 #define DBV ${DBV}
-#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT ${(P.dtype == 'f32' or sv) and 1 or 0} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP ${KP}
 #define BVP ${BVP}
@@ -439,7 +439,7 @@ enum {
 @   end
 @ end
 @ if sv then layout_enum('X_', XL, XL.off) end
-@ layout_enum('D_', DL, DOFF)
+@ if not sv then layout_enum('D_', DL, DOFF) end
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
 @ local function load_input(x, buf, D, tok, col0, rows, ld, nt)
@@ -996,6 +996,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   }
 @ end
 
+@ if not sv then
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -1012,112 +1013,20 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
 @ end
-@ if sv then
-  /* the packed symmetric state, PK elements per thread, loaded before anything waits */
-  float hv[${(K * (K + 1) // 2 + DNT - 1) // DNT}];
-  float *hg = a.state[${sv.state}] + slot * ${K * (K + 1) // 2};
-#pragma unroll
-  for (int r = 0; r < ${(K * (K + 1) // 2 + DNT - 1) // DNT}; r++) {
-    const int e = threadIdx.x + r * DNT;
-    hv[r] = e < ${K * (K + 1) // 2} ? hg[e] : 0.0f;
-  }
-@ else
   /* the state column is loaded before anything waits (no input is needed to address it) */
-@   load_col()
-@ end
+@ load_col()
 @ decode_inputs('D_', 'DNT')
   __syncthreads();
   const int t_ = 0;
   (void)t_;
   float *red = sm + D_RED;
   (void)red;
-@ if sv then
-  { /* H = decay H + write k k' (packed in global memory, unpacked on chip), ||H||_F in the same
-     * pass, then r Chebyshev matvecs: 4 threads per row, a quarter of the row each */
-    float *hf = sm + D_HF;
-    const float *kv = in[${sv.key}], *bq = in[${sv.rhs}];
-@   if sv.logdecay then
-    const float dh = expf(${sv.logdecay});
-@   else
-    const float dh = 1.0f;
-@   end
-    const float w = ${sv.write};
-    float s2 = 0.0f;
-#pragma unroll
-    for (int r = 0; r < ${(K * (K + 1) // 2 + DNT - 1) // DNT}; r++) {
-      const int e = threadIdx.x + r * DNT;
-      if (e < ${K * (K + 1) // 2}) {
-        int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-        i -= i * (i + 1) / 2 > e;
-        i += (i + 1) * (i + 2) / 2 <= e;
-        const int c = e - i * (i + 1) / 2;
-        const float v = dh * hv[r] + w * kv[i] * kv[c];
-        hg[e] = v;
-        hf[i * KP + c] = v;
-        hf[c * KP + i] = v;
-        s2 += (i == c ? 1.0f : 2.0f) * v * v;
-      }
-    }
-    const float nr = sqrtf(block_sum(s2, red, DNT)), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
-    const float up = nr + l, sum = up + l;
-    float *x = sm + D_X, *xp = sm + D_XP;
-    if (sum > 0.0f) {
-      const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
-      for (int k = threadIdx.x; k < KD; k += DNT) { xp[k] = 0.0f; x[k] = stp * bq[k]; }
-      __syncthreads();
-      float om = 2.0f;
-      /* H stays in registers for the r matvecs: 4 threads per row; thread q4 holds the float4
-       * chunks q4, q4 + 4, ... of its row, so the x chunks a warp reads fall in distinct banks */
-      const int q4 = (int)(threadIdx.x & 3);
-      float4 hr[HROWS][KD / 16];
-#pragma unroll
-      for (int rr = 0; rr < HROWS; rr++) {
-        const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
-#pragma unroll
-        for (int c = 0; c < KD / 16; c++)
-          hr[rr][c] = i < KD ? *(const float4 *)(hf + i * KP + 4 * (q4 + 4 * c)) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      }
-      for (int r = 0; r < iters; r++) { /* one barrier an iteration: x_{r+1} overwrites x_{r-1} */
-        om = 4.0f / (4.0f - rho2 * om);
-        const float cs = stp * om, mo = om - 1.0f;
-#pragma unroll
-        for (int rr = 0; rr < HROWS; rr++) {
-          const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
-          float acc = 0.0f;
-#pragma unroll
-          for (int c = 0; c < KD / 16; c++) {
-            const float4 xv = *(const float4 *)(x + 4 * (q4 + 4 * c)), hv4 = hr[rr][c];
-            acc += hv4.x * xv.x + hv4.y * xv.y + hv4.z * xv.z + hv4.w * xv.w;
-          }
-          acc += __shfl_xor_sync(0xffffffffu, acc, 1);
-          acc += __shfl_xor_sync(0xffffffffu, acc, 2);
-          if (i < KD && q4 == 0) xp[i] = x[i] - cs * (acc + l * x[i] - bq[i]) + mo * (x[i] - xp[i]);
-        }
-        float *tmp = x; x = xp; xp = tmp;
-        __syncthreads();
-      }
-      if (x != sm + D_X) { /* the readout takes x from D_X */
-        for (int k = threadIdx.x; k < KD; k += DNT) sm[D_X + k] = x[k];
-        __syncthreads();
-        x = sm + D_X;
-      }
-    } else {
-      for (int k = threadIdx.x; k < KD; k += DNT) x[k] = bq[k];
-      __syncthreads();
-    }
-    if (a.aux_out[0])
-      for (int k = threadIdx.x; k < KD; k += DNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = x[k];
-  }
-@ end
 @ decode_qt('D_', 'DNT')
   __syncthreads();
   const float *kv = in[${m.key}], *vv = in[${m.val}];
   const float w = ${m.write};
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
   float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
-@ if sv then
-@   load_col()
-@ end
 @ if m.delta then
   /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
    * y = S q + u (k . q), one write */
@@ -1161,19 +1070,24 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
   }
 @ end
 }
+@ end
 
-@ if LNT then
-/* ---------------------------------------------------------------- stage decode_large */
-#define LNT ${LNT}
-#define LRB ${LRB}
-#define LNCB ${LNCB}
-#define LCB ${LCB}
+@ if sv then
+/* ---------------------------------------------------------------- decode stages of a solve */
 #define NPK ${NPK}
-@   layout_enum('L_', LL, LOFF)
 __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
 }
+@ -- one decode stage of configuration cf (solve_cfg) named ${P.name}_<stage>
+@ local function solve_decode(stage, cf)
+@   local LRB, LNCB = cf.rb, cf.ncb
+/* ---------------------------------------------------------------- stage ${stage} */
+#define LNT ${cf.nt}
+#define LRB ${cf.rb}
+#define LNCB ${cf.ncb}
+#define LCB ${cf.cb}
+@   layout_enum(cf.pre, cf.lay, cf.off)
 @   -- the reduction of LRB row sums over the LNCB threads of a row block: each step halves the sums a
 @   -- thread keeps (the upper half where the lane bit is set) until one is left; later steps add
 @   -- (their lanes then hold the same rows). NF rows a thread at the end, rows ro + f.
@@ -1233,7 +1147,7 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
           __syncthreads();
         }
 @   end
-extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_large(ssmc_decode_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
   const long long n = blockIdx.x / a.h_v;
   const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
@@ -1242,17 +1156,23 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
   const int tid = (int)threadIdx.x, lane = tid & 31, cb = tid % LNCB, i0 = tid / LNCB * LRB;
   float *hg = a.state[${sv.state}] + slot * NPK;
   float *zg = a.state[${m.state}] + slot * ${K * V};
-  float *hp = sm + L_HP, *su = sm + L_U;
+  float *hp = sm + ${cf.pre}HP, *su = sm + ${cf.pre}U;
+@   if cf.share then
+  /* packed H copied to shared memory as it is (U follows into the same place once H is done) */
+  for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+@   else
   /* packed H, then U (in flight while the solve runs), copied to shared memory as they are */
   for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
   asm volatile("cp.async.commit_group;" ::: "memory");
   for (int q = tid; q < ${K * V // 4}; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
   asm volatile("cp.async.commit_group;" ::: "memory");
+@   end
   float *in[SSMC_MAX_IO];
 @   for _, x in ipairs(P.inputs) do
 @     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @     local hh = x.heads == 'qk' and 'hq' or 'h'
-  in[${x.idx}] = sm + L_IN${x.idx};
+  in[${x.idx}] = sm + ${cf.pre}IN${x.idx};
   for (int d = tid; d < ${x.D}; d += LNT)
 @     if x.gate then
     in[${x.idx}][d] = ((const float *)a.in[${x.idx}])[(n * ${H} + ${hh}) * ${x.D} + d];
@@ -1260,7 +1180,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
     in[${x.idx}][d] = ld1((const elem_t *)a.in[${x.idx}] + (n * ${H} + ${hh}) * ${x.D} + d);
 @     end
 @   end
-  asm volatile("cp.async.wait_group 1;" ::: "memory"); /* H is here */
+  asm volatile("cp.async.wait_group ${cf.share and 0 or 1};" ::: "memory"); /* H is here */
   __syncthreads();
   const int t_ = 0;
   (void)t_;
@@ -1316,7 +1236,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
     }
     /* every read of the staged H is done (block_sum's barriers): the lower-triangle owners write
      * the new H there, then it goes back to global memory in 16-byte pieces (not waited for) */
-    const float nr = sqrtf(block_sum(s2, sm + L_RED, LNT)), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
+    const float nr = sqrtf(block_sum(s2, sm + ${cf.pre}RED, LNT)), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
     {
       const int ra0 = i0 * (i0 + 1) / 2 + 4 * cb;
 #pragma unroll
@@ -1329,8 +1249,13 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
     }
     __syncthreads();
     for (int q = tid; q < NPK / 4; q += LNT) *(float4 *)(hg + 4 * q) = *(const float4 *)(hp + 4 * q);
+@   if cf.share then
+    __syncthreads(); /* H is out of shared memory: U comes in there while the solve runs */
+    for (int q = tid; q < ${K * V // 4}; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+@   end
     const float up = nr + l, sum = up + l;
-    float *xs = sm + L_XS; /* x of the iteration, double-buffered: one barrier an iteration */
+    float *xs = sm + ${cf.pre}XS; /* x of the iteration, double-buffered: one barrier an iteration */
     const int ro = i0${#offs > 0 and (' + ' .. join(offs, ' + ')) or ''}; /* the rows this thread updates: ro .. ro + ${NF - 1} */
     const bool wr = ${dup > 0 and ('(lane & ' .. dup .. ') == 0') or 'true'}; /* one writer where lanes share rows */
     (void)lane;
@@ -1357,18 +1282,18 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
     }
     if (wr)
 #pragma unroll
-      for (int f = 0; f < ${NF}; f++) sm[L_X + ro + f] = xo[f];
+      for (int f = 0; f < ${NF}; f++) sm[${cf.pre}X + ro + f] = xo[f];
     __syncthreads();
     if (a.aux_out[0])
-      for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[L_X + k];
+      for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[${cf.pre}X + k];
   }
-@   decode_qt('L_', 'LNT')
+@   decode_qt(cf.pre, 'LNT')
   asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
   __syncthreads();
   const float *kv = in[${m.key}], *vv = in[${m.val}];
   const float w = ${m.write};
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-@   local LP, LW = math.max(1, LNT // V), math.min(V, LNT)
+@   local LP, LW = math.max(1, cf.nt // V), math.min(V, cf.nt)
 @   local KR = K // LP
   /* U from shared memory: ${LP} part(s) of ${KR} rows a column, ${LW} columns at a time; the per-row
    * factors read 4 rows at a time */
@@ -1392,7 +1317,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
       sq += dk[k0 + k] * qt[k0 + k] * uc[k * VD];
     }
 @     if LP > 1 then
-    float *ps = sm + L_PS;
+    float *ps = sm + ${cf.pre}PS;
     ps[part * VD + j] = sk;
     ps[(${LP} + part) * VD + j] = sq;
     __syncthreads();
@@ -1418,7 +1343,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
       y += q4.x * z0 + q4.y * z1 + q4.z * z2 + q4.w * z3;
     }
 @     if LP > 1 then
-    float *ps = sm + L_PS;
+    float *ps = sm + ${cf.pre}PS;
     ps[part * VD + j] = y;
     __syncthreads();
     if (part == 0) {
@@ -1431,6 +1356,13 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
 @   end
   }
 }
+#undef LNT
+#undef LRB
+#undef LNCB
+#undef LCB
+@ end
+@ solve_decode('decode', DS)
+@ if DLG then solve_decode('decode_large', DLG) end
 @ end
 
 @ local stages = {}
@@ -1438,4 +1370,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${LMINB}) ${P.name}_decode_lar
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
 @ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}; ${LNT and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', LNT, LOFF * 4, LARGE_FROM_PCT) or 'decode_large none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DNT} smem=${sv and DS.off * 4 or DOFF * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or 'decode_large none'}

@@ -1,6 +1,6 @@
 /* tests: the CUDA modules without a GPU. Every generated CUDA kernel (the
  * built-in specs and examples/) compiles with NVRTC for sm_80 and sm_90a,
- * with zero spills in its decode stages (a few bytes at most in the chunk stages); the launch facts read back from a module
+ * with zero spills in its decode stage (a few bytes at most elsewhere); the launch facts read back from a module
  * agree with the kernel table; ptxas's report is parsed; a module that does
  * not compile is reported with its generated and template lines. */
 #include <check.h>
@@ -57,10 +57,12 @@ START_TEST(every_module_compiles_without_spills) {
           int spills = -1;
           int rc = cuc_spills(ek, archs[a], NULL, stage, &spills, err, sizeof err);
           ck_assert_msg(rc == 0, "%s for %s: %s", ek->name, archs[a], err);
-          /* the decode stages none; the chunk stages at most a few bytes (4-8 B in solve, out and one
-           * state stage on NVRTC 13.0, visible since the parser reads the newer counts line) */
-          const int decode_stage = s >= ek->cuda.n_fwd;
-          ck_assert_msg(spills <= (decode_stage ? 0 : 16), "%s (%s) spills %d bytes", st->entry, archs[a], spills);
+          /* decode none; decode_large (H in 128 registers of at most 168, for three blocks an SM) and
+           * the chunk stages at most a few bytes outside their loops (4-12 B: decode_large on sm_90a;
+           * solve, out and one state stage on NVRTC 13.0, visible since the parser reads the newer
+           * counts line) */
+          const int budget = s == ek->cuda.n_fwd ? 0 : 16;
+          ck_assert_msg(spills <= budget, "%s (%s) spills %d bytes", st->entry, archs[a], spills);
           ck_assert_int_le(st->smem, 160 * 1024); /* fits an A100's 163 KiB too */
           compiled++;
         }

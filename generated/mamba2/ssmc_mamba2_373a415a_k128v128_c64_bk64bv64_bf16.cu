@@ -13,7 +13,6 @@
 #define DNT 128
 #define PARTS 4
 #define DBV 32
-#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT 0 /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72

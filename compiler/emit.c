@@ -392,7 +392,7 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
     }
     if (k->cuda.decode_large.entry)
-      emit_add(&b, "  cuda_stage %s grid=(N*h_v) threads=%d smem=%d (decode from N*h_v >= %d%% of the SMs)\n",
+      emit_add(&b, "  cuda_stage %s grid=(N*h_v) threads=%d smem=%d (in place of decode from N*h_v >= %d%% of the SMs on)\n",
                k->cuda.decode_large.entry, k->cuda.decode_large.threads, k->cuda.decode_large.smem,
                k->cuda.decode_large_from_pct);
     else

@@ -100,7 +100,7 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
   .ws_chunk_floats = 16512,
   .chunk = 64,
   .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large", SSMC_GRID_ITEMS, 128, 70144},
-  .decode_large_from_pct = 100,
+  .decode_large_from_pct = 400,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -114,7 +114,7 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_c
   .ws_chunk_floats = 16512,
   .chunk = 64,
   .decode_large = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode_large", SSMC_GRID_ITEMS, 128, 70144},
-  .decode_large_from_pct = 100,
+  .decode_large_from_pct = 400,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
@@ -207,8 +207,8 @@ const char *const ssmc_builtin_source_hashes[] = {
   "8f20cf05217a8ed6",
   "f8537c6d0e8b48a2",
   "2e12ef5ab59d3130",
-  "1968b94e71d7cc7a",
-  "a38493568f0869eb",
+  "0ead313434da801b",
+  "ae401b70cc05b64a",
   "34588e18f633aa6c",
   "760c3463bd881e7c",
   "1b4858ad87fcf90c",

@@ -100,9 +100,9 @@ typedef struct ssmc_cuda_kernel {
   int64_t ws_chunk_floats;    /* appended: workspace per chunk slot and value head */
   int32_t chunk;              /* the module's chunk (the spec's, or less where its tiles would not fit on
                                  chip): the chunk of the chunk grids */
-  /* appended: a second decode stage for large batches (a solve's module: the symmetric state in
-   * registers, several blocks an SM), same arguments and grid kind rules as `decode`; entry NULL
-   * where the module has one decode stage only. ssmc_cuda_decode_stage says which one runs. */
+  /* appended: a second decode stage for large batches (a solve's module: a smaller block, one more
+   * an SM), same arguments and grid kind rules as `decode`; entry NULL where the module has one
+   * decode stage only. ssmc_cuda_decode_stage says which one runs. */
   ssmc_cuda_stage decode_large;
   int32_t decode_large_from_pct; /* decode_large from n_seqs * h_v >= this percent of the SM count on */
 } ssmc_cuda_kernel;
@@ -191,8 +191,8 @@ static inline int64_t ssmc_chunk_slots(const ssmc_kernel *k, const ssmc_fwd_args
 }
 /* The decode stage for a batch of n_seqs sequences and h_v value heads on a device of sm_count SMs:
  * decode_large where the module has it and the work items reach decode_large_from_pct percent of the
- * SMs (with fewer, one block an SM holding its tiles on chip is faster), else decode. Monotone: once
- * decode_large, decode_large for every larger batch. */
+ * SMs (below that the lower latency of `decode` wins; above, the extra blocks an SM of decode_large),
+ * else decode. Monotone: once decode_large, decode_large for every larger batch. */
 static inline const ssmc_cuda_stage *ssmc_cuda_decode_stage(const ssmc_cuda_kernel *c, int32_t n_seqs, int32_t h_v,
                                                             int32_t sm_count) {
   if (!c->decode_large.entry) return &c->decode;

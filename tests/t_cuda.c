@@ -106,8 +106,9 @@ END_TEST
 
 /* A solve's module has two decode stages (decode, decode_large) in the table as the emitter made
  * them, every other module one ('decode_large none'); the runtime's choice between them
- * (ssmc_cuda_decode_stage) is decode for batches of fewer work items than SMs, decode_large for
- * many, and monotone: once decode_large, decode_large for every larger batch. */
+ * (ssmc_cuda_decode_stage) is decode for small batches, decode_large for large ones, at the
+ * crossover measured on an H200, and monotone: once decode_large, decode_large for every larger
+ * batch. */
 START_TEST(decode_variants_in_table_and_rule_monotone) {
   gen_set g;
   gen_init(&g);
@@ -151,10 +152,13 @@ START_TEST(decode_variants_in_table_and_rule_monotone) {
           }
           ck_assert(large); /* 8192 x h_v items: decode_large */
         }
-      /* fewer work items than SMs: the variant that keeps its tiles on chip */
+      /* the crossover measured on an H200 (132 SMs, h_v = 16): decode up to B32, decode_large from B64 */
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 1, 16, 132), &c->decode);
-      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 4, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 32, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 64, 16, 132), &c->decode_large);
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 512, 16, 132), &c->decode_large);
+      /* fewer work items than SMs: never decode_large */
+      for (int n = 1; n * 16 < 132; n++) ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, n, 16, 132), &c->decode);
       build_release(&bk);
     }
   ck_assert_int_ge(solves, 2); /* gated_kalmanet, f32 and bf16 */

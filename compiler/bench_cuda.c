@@ -190,6 +190,7 @@ typedef struct {
   const ssmc_kernel *k;
   void *ws, *bws;
   void *slots[64]; /* decode: the slot table of each copy */
+  int variant;     /* decode: RT_DECODE_* */
 } call;
 
 static int run_fwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
@@ -209,7 +210,7 @@ static int run_decode(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
   for (int i = 0; i < cl->k->n_inputs; i++) cl->da.in[i] = cl->u->in[copy][i];
   cl->da.slots = cl->slots[copy];
-  return rt_cuda_decode(c, m, &cl->da, NULL);
+  return rt_cuda_decode_variant(c, m, &cl->da, cl->variant, NULL);
 }
 
 int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
@@ -291,11 +292,11 @@ int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
 }
 
 int bench_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int H, int reps,
-                      int iters, bench_cuda_res *r, char *err, size_t n) {
+                      int iters, int variant, bench_cuda_res *r, char *err, size_t n) {
   chk_shape sh = {"bench", 1, {B}, H, H, 0}; /* one token of B sequences: (B, H, D) */
   chk_batch *b = chk_batch_new(f, k, &sh, 4321);
   inputs u = {0};
-  call cl = {.k = k, .u = &u};
+  call cl = {.k = k, .u = &u, .variant = variant};
   float *st[SSMC_MAX_IO] = {0};
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, B, H);
   size_t out_b = (size_t)B * H * k->V * esz, st_b = state_bytes(k, (int64_t)B * H);

@@ -36,13 +36,13 @@ double bench_cuda_chunk_flops(const cls_family *f, int iters);
  * initial and final states on. */
 int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
                    int iters, bench_cuda_res *r, char *err, size_t n);
-/* One decode step of B sequences, H heads. */
 /* FLOPs per token and head of the chunkwise backward (with its recomputation of the forward's chunk parts). */
 double bench_cuda_bwd_flops(const cls_family *f);
 /* Times the backward alone and forward + backward (B sequences of T tokens, H heads), as bench_cuda_fwd. */
 int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
                    int iters, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n);
+/* One decode step of B sequences, H heads, through decode variant `variant` (RT_DECODE_*). */
 int bench_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int H, int reps,
-                      int iters, bench_cuda_res *r, char *err, size_t n);
+                      int iters, int variant, bench_cuda_res *r, char *err, size_t n);
 
 #endif

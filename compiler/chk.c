@@ -431,9 +431,15 @@ static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opt
   if (orc.failed_solve) fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
   chk_run_fwd(b, k, o->threads, o->iters);
   compare(b, &orc, k->name, sh->name, "fwd", out, r, 1);
-  if (decode) { /* token by token, through permuted slots */
-    chk_run_decode(b, k, o->threads, o->iters);
-    compare(b, &orc, k->name, sh->name, "decode", out, r, 1);
+  if (decode) { /* token by token, through permuted slots; every decode variant of the backend */
+    const chk_backend *be = o->be;
+    const int nv = be && be->decode_variants ? be->decode_variants(be->ctx, k) : 1;
+    for (int v = 0; v < nv; v++) {
+      if (nv > 1) be->set_decode_variant(be->ctx, v);
+      chk_run_decode(b, k, o->threads, o->iters);
+      compare(b, &orc, k->name, sh->name, v ? "decode-large" : "decode", out, r, 1);
+    }
+    if (nv > 1) be->set_decode_variant(be->ctx, -1);
   }
   if (chk_batch_error(b)) { /* a backend failure fails the shape, whatever the numbers said */
     fprintf(out, "%-44s %-14s error: %s\n", k->name, sh->name, chk_batch_error(b));

@@ -22,6 +22,10 @@ typedef struct chk_backend {
   void *ctx;
   /* appended: the chunkwise backward; 1 (no error) when this backend has none for k */
   int (*bwd)(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n);
+  /* Decode variants (NULL: one): how many kernel k has on this backend, and which one the
+   * following decode calls run (0 .. n-1; -1: the backend's own choice). check runs every one. */
+  int (*decode_variants)(void *ctx, const ssmc_kernel *k);
+  void (*set_decode_variant)(void *ctx, int variant);
 } chk_backend;
 
 typedef struct {

@@ -13,6 +13,7 @@ struct chk_cuda {
   const ssmc_kernel *k; /* the kernel whose module is loaded */
   rt_cuda_mod *m;
   int from_cache;
+  int decode_variant; /* RT_DECODE_AUTO, _SMALL or _LARGE */
   chk_backend be;
 };
 
@@ -113,7 +114,8 @@ static int cuda_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *
   d.slots = up(g, a->slots, sizeof(int32_t) * (size_t)N, &bad);
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");
-  else if (rt_cuda_decode(g->c, g->m, &d, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  else if (rt_cuda_decode_variant(g->c, g->m, &d, g->decode_variant, NULL) || rt_cuda_sync(g->c))
+    rc = fail(g, err, n, k->name);
   if (!rc && rt_cuda_d2h(g->c, a->out, d.out, out_b)) rc = fail(g, err, n, "copy back");
   for (int i = 0; i < k->n_aux && !rc; i++)
     if (a->aux_out[i] && rt_cuda_d2h(g->c, a->aux_out[i], d.aux_out[i], aux_b)) rc = fail(g, err, n, "copy back");
@@ -177,13 +179,25 @@ static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int
   return rc;
 }
 
+/* decode and decode_large where the module has both: check runs each at its own small batches */
+static int cuda_decode_variants(void *ctx, const ssmc_kernel *k) {
+  chk_cuda *g = ctx;
+  char err[512];
+  if (ensure_module(g, k, err, sizeof err)) return 1; /* the decode call reports the failure */
+  return rt_cuda_decode_variants(g->m);
+}
+static void cuda_set_decode_variant(void *ctx, int variant) {
+  ((chk_cuda *)ctx)->decode_variant = variant < 0 ? RT_DECODE_AUTO : variant ? RT_DECODE_LARGE : RT_DECODE_SMALL;
+}
+
 chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   rt_cuda *c = rt_cuda_open(err, n);
   if (!c) return NULL;
   chk_cuda *g = calloc(1, sizeof *g);
   g->c = c;
   g->cache_dir = cache_dir;
-  g->be = (chk_backend){"cuda", cuda_fwd, cuda_decode, g, cuda_bwd};
+  g->decode_variant = RT_DECODE_AUTO;
+  g->be = (chk_backend){"cuda", cuda_fwd, cuda_decode, g, cuda_bwd, cuda_decode_variants, cuda_set_decode_variant};
   return g;
 }
 

@@ -84,8 +84,10 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
                    ek->cu_path);
   }
   const int nf = ek->cuda.n_fwd;
-  for (int i = 0; i <= nf + ek->cuda.n_bwd; i++) { /* forward stages, decode, backward stages */
-    const ssmc_cuda_stage *st = i < nf ? &ek->cuda.fwd[i] : i == nf ? &ek->cuda.decode : &ek->cuda.bwd[i - nf - 1];
+  for (int i = 0; i <= nf + 1 + ek->cuda.n_bwd; i++) { /* forward stages, decode, decode_large, backward stages */
+    const ssmc_cuda_stage *st = i < nf ? &ek->cuda.fwd[i] : i == nf ? &ek->cuda.decode
+                                : i == nf + 1 ? &ek->cuda.decode_large : &ek->cuda.bwd[i - nf - 2];
+    if (!st->entry) continue; /* no decode_large */
     rt_ptxas_info pi;
     rt_ptxas_parse(o.log, st->entry, &pi);
     if (!pi.found) {

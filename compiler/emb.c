@@ -151,8 +151,10 @@ static void lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) 
 
 static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
-/* The template's table P; cu_chunk, cu_bv: the CUDA module's chunk and value tile (CC, CBV; 0 for the CPU). */
-static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, int cu_chunk, int cu_bv) {
+/* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
+ * threads and shared memory of its prep and state stages), NULL for the CPU. */
+static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
+  const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
   const layer_spec *s = f->spec;
   emit_buf b = {0};
   emit_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\",\n  summary = ", name, s->family, s->hash);
@@ -192,6 +194,11 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
     else emit_add(&b, ", src = \"X\"},\n");
   }
   emit_add(&b, "  },\n");
+  if (cu && cu->n_fwd >= 3) {
+    const ssmc_cuda_stage *pr = &cu->fwd[cu->n_fwd - 3], *st = &cu->fwd[cu->n_fwd - 2];
+    emit_add(&b, "  FPREP = {threads = %d, smem = %d}, FSTATE = {threads = %d, smem = %d},\n", pr->threads, pr->smem,
+             st->threads, st->smem);
+  }
   if (f->has_solve) {
     emit_add(&b, "  solve = {state = %d, ", f->aux.state);
     lua_logdecay(&b, s, &f->aux);
@@ -219,12 +226,12 @@ static int render(const char *tname, char *ctx, sbx *lua, char **src, size_t *le
 
 int emb_cpu_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, sbx *lua, char **src,
                      size_t *len, diag *d) {
-  return render("cpu_bwd.c.tpl", context(f, dtype, bk, bv, name, 0, 0), lua, src, len, d);
+  return render("cpu_bwd.c.tpl", context(f, dtype, bk, bv, name, NULL), lua, src, len, d);
 }
 
-int emb_cuda_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, int cu_chunk, int cu_bv, sbx *lua,
-                      char **src, size_t *len, diag *d) {
-  return render("cuda_bwd.cu.tpl", context(f, dtype, bk, bv, name, cu_chunk, cu_bv), lua, src, len, d);
+int emb_cuda_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu,
+                      sbx *lua, char **src, size_t *len, diag *d) {
+  return render("cuda_bwd.cu.tpl", context(f, dtype, bk, bv, name, cu), lua, src, len, d);
 }
 
 void emb_manifest_lines(const cls_family *f, const char *name, char *buf, size_t n) {

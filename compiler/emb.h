@@ -8,6 +8,7 @@
 #define SSMC_EMB_H
 #include <stddef.h>
 #include "cls.h"
+#include "ssmc_kernel.h"
 
 struct sbx;
 
@@ -17,8 +18,8 @@ int emb_cpu_backward(const cls_family *f, int dtype, int bk, int bv, const char 
                      size_t *len, diag *d);
 
 /* Renders the CUDA backward stages (template cuda_bwd.cu.tpl) of kernel `name`, appended to its CUDA module
- * whose chunk and value tile are cu_chunk and cu_bv (read from the module's launch line). */
-int emb_cuda_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, int cu_chunk, int cu_bv,
+ * whose forward's launch facts (chunk, value tile, prep and state stages) are cu. */
+int emb_cuda_backward(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu,
                       struct sbx *lua, char **src, size_t *len, diag *d);
 /* One manifest line block describing the backward of a family's kernel. */
 void emb_manifest_lines(const cls_family *f, const char *name, char *buf, size_t n);

@@ -242,7 +242,8 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
 }
 
 /* The module's last line states its stages (the template lays out their shared memory):
- *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S */
+ *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S;
+ *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -258,17 +259,29 @@ static int parse_launch(emit_kernel *k, diag *d) {
     char stage[32], grid[32];
     ssmc_cuda_stage st = {0};
     int n = 0;
-    if (i > SSMC_MAX_STAGES ||
+    if (!strncmp(l, "decode_large none", 17)) { /* one decode stage only */
+      l += 17;
+      while (*l == ';' || *l == ' ') l++;
+      continue;
+    }
+    if (i > SSMC_MAX_STAGES + 1 ||
         sscanf(l, "%31s grid=%31s threads=%d smem=%d%n", stage, grid, &st.threads, &st.smem, &n) != 4)
       return diag_at(d, NULL, 0, 0, "internal: bad launch line in %s", k->cu_path);
+    l += n;
+    int m = 0;
+    if (!strcmp(stage, "decode_large") && (sscanf(l, " from_pct=%d%n", &k->cuda.decode_large_from_pct, &m) != 1 ||
+                                           k->cuda.decode_large_from_pct < 1))
+      return diag_at(d, NULL, 0, 0, "internal: decode_large without from_pct in %s", k->cu_path);
+    l += m;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
     snprintf(k->cu_entries[i], sizeof k->cu_entries[i], "%s_%s", k->name, stage);
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
-    else k->cuda.fwd[k->cuda.n_fwd++] = st;
-    l += n;
+    else if (!strcmp(stage, "decode_large")) k->cuda.decode_large = st;
+    else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
+    else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
     while (*l == ';' || *l == ' ') l++;
   }
   k->cuda.source = k->cu_source;
@@ -301,8 +314,8 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
-    st.entry = k->cu_entries[SSMC_MAX_STAGES + 1 + i];
-    snprintf(k->cu_entries[SSMC_MAX_STAGES + 1 + i], sizeof k->cu_entries[0], "%s_%s", k->name, stage);
+    st.entry = k->cu_entries[SSMC_MAX_STAGES + 2 + i];
+    snprintf(k->cu_entries[SSMC_MAX_STAGES + 2 + i], sizeof k->cu_entries[0], "%s_%s", k->name, stage);
     k->cuda.bwd[k->cuda.n_bwd++] = st;
     l += n;
     while (*l == ';' || *l == ' ') l++;
@@ -324,7 +337,7 @@ int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, e
   /* the backward's stages (emb.c, cuda_bwd.cu.tpl) go into the same module, after the forward's */
   char *b = NULL;
   size_t n = 0;
-  if (emb_cuda_backward(f, dtype, bk, bv, out->name, out->cuda.chunk, out->cuda.bv, lua, &b, &n, d)) return 1;
+  if (emb_cuda_backward(f, dtype, bk, bv, out->name, &out->cuda, lua, &b, &n, d)) return 1;
   out->cu_source = realloc(out->cu_source, out->cu_len + n + 1);
   memcpy(out->cu_source + out->cu_len, b, n + 1);
   out->cu_len += n;
@@ -349,7 +362,8 @@ static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
   static const char *const kinds[] = {"SSMC_GRID_ITEMS",         "SSMC_GRID_ITEMS_VTILES",  "SSMC_GRID_ITEMS_DTILES",
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
                                       "SSMC_GRID_ITEMS_BVTILES"};
-  emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
+  if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
+  else emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
 }
 
 char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
@@ -368,6 +382,9 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   emit_add(&b, ",\n  .ws_tok_floats = %lld,\n  .bv = %d,\n  .decode_bv = %d,\n  .ws_chunk_floats = %lld,\n  .chunk = %d,\n",
          (long long)k->cuda.ws_tok_floats, k->cuda.bv, k->cuda.decode_bv, (long long)k->cuda.ws_chunk_floats,
          k->cuda.chunk);
+  emit_add(&b, "  .decode_large = ");
+  desc_stage(&b, &k->cuda.decode_large);
+  emit_add(&b, ",\n  .decode_large_from_pct = %d,\n", k->cuda.decode_large_from_pct);
   emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
   for (int i = 0; i < k->cuda.n_bwd; i++) {
     if (i) emit_add(&b, ", ");
@@ -436,6 +453,12 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
         snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES ? k->cuda.bv : k->cuda.decode_bv);
       emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
     }
+    if (k->cuda.decode_large.entry)
+      emit_add(&b, "  cuda_stage %s grid=(N*h_v) threads=%d smem=%d (in place of decode from N*h_v >= %d%% of the SMs on)\n",
+               k->cuda.decode_large.entry, k->cuda.decode_large.threads, k->cuda.decode_large.smem,
+               k->cuda.decode_large_from_pct);
+    else
+      emit_add(&b, "  cuda_stage decode_large none\n");
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
       emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid_names[st->grid], st->threads,

@@ -20,7 +20,7 @@ typedef struct {
   char *cu_source;       /* malloc'd CUDA C++ text */
   size_t cu_len;
   ssmc_cuda_kernel cuda; /* launch facts read back from the module's launch line; source = cu_source */
-  char cu_entries[SSMC_MAX_STAGES + 1 + SSMC_MAX_BWD_STAGES][192];
+  char cu_entries[SSMC_MAX_STAGES + 2 + SSMC_MAX_BWD_STAGES][192]; /* forward stages, decode, decode_large, backward */
 } emit_kernel;
 
 /* A growable text buffer (every emitter writes through it); p is malloc'd. */

@@ -231,8 +231,14 @@ void rt_ptxas_parse(const char *log, const char *entry, rt_ptxas_info *o) {
   if (!p) return;
   p += strlen(key);
   const char *end = strstr(p, "ptxas info    : Compiling entry");
-  sscanf(p, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &o->stack, &o->spill_stores,
-         &o->spill_loads);
+  /* the counts line starts with spaces, or (newer ptxas) with "ptxas         ." */
+  const char *sf = strstr(p, " bytes stack frame");
+  if (sf && (!end || sf < end)) {
+    const char *b = sf;
+    while (b > p && b[-1] >= '0' && b[-1] <= '9') b--;
+    sscanf(b, "%d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &o->stack, &o->spill_stores,
+           &o->spill_loads);
+  }
   const char *u = strstr(p, "Used ");
   if (!u || (end && u > end)) return;
   sscanf(u, "Used %d registers", &o->regs);
@@ -415,7 +421,7 @@ void rt_cuda_event_free(rt_cuda *c, void *ev) { if (ev) c->EventDestroy(ev); }
 struct rt_cuda_mod {
   const ssmc_kernel *k;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode, *bwd[SSMC_MAX_BWD_STAGES];
+  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -469,6 +475,7 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   int bad = 0;
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);
   if (!bad) bad = prepare_fn(c, m->mod, &k->cuda->decode, &m->decode);
+  if (!bad && k->cuda->decode_large.entry) bad = prepare_fn(c, m->mod, &k->cuda->decode_large, &m->decode_large);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -575,11 +582,30 @@ int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, vo
   return 0;
 }
 
-int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream) {
+int rt_cuda_decode_variants(const rt_cuda_mod *m) { return m->decode_large ? 2 : 1; }
+
+int rt_cuda_decode_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
+  const ssmc_cuda_kernel *ck = m->k->cuda;
+  return ssmc_cuda_decode_stage(ck, n_seqs, h_v, c->info.sm_count) == &ck->decode_large ? RT_DECODE_LARGE
+                                                                                       : RT_DECODE_SMALL;
+}
+
+int rt_cuda_decode_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, int variant, void *stream) {
+  if (variant == RT_DECODE_AUTO) variant = rt_cuda_decode_pick(c, m, a->n_seqs, a->h_v);
+  if (variant == RT_DECODE_LARGE && !m->decode_large) {
+    snprintf(c->err, sizeof c->err, "%s has no decode_large stage", m->k->name);
+    return -1;
+  }
   ssmc_decode_args arg = *a;
   void *ws = NULL;
   void *params[] = {&arg, &ws};
-  return launch(c, m->decode, m->k, &m->k->cuda->decode, a->n_seqs, a->h_v, 0, params, stream);
+  const int large = variant == RT_DECODE_LARGE;
+  return launch(c, large ? m->decode_large : m->decode, m->k, large ? &m->k->cuda->decode_large : &m->k->cuda->decode,
+                a->n_seqs, a->h_v, 0, params, stream);
+}
+
+int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream) {
+  return rt_cuda_decode_variant(c, m, a, RT_DECODE_AUTO, stream);
 }
 
 struct rt_cuda_raw { void *mod; };

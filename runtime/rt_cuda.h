@@ -83,11 +83,20 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
 /* Launches every forward stage on `stream` (NULL: the default stream); a holds
  * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
+/* One decode step; the stage is ssmc_cuda_decode_stage's pick for the batch and this device. */
 int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream);
 /* The chunkwise backward (ssmc_kernel.h: the forward's first bwd_fwd stages, then the backward's), device
  * pointers; ws: rt_cuda_bwd_ws_bytes of device memory. Every din / dstate_in given is written in full. */
 size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g);
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream);
+/* Decode variants: RT_DECODE_AUTO (the rule above), RT_DECODE_SMALL (`decode`), RT_DECODE_LARGE
+ * (`decode_large`; an error where the module has none). */
+enum { RT_DECODE_AUTO = -1, RT_DECODE_SMALL = 0, RT_DECODE_LARGE = 1 };
+int rt_cuda_decode_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, int variant, void *stream);
+/* The variant RT_DECODE_AUTO runs for n_seqs sequences and h_v value heads on this device. */
+int rt_cuda_decode_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v);
+/* How many decode variants the module has (1 or 2). */
+int rt_cuda_decode_variants(const rt_cuda_mod *m);
 
 /* A module that is not a kernel table entry (bench's ceiling probes): compiled
  * from src like any other (cached), entries launched by name on a 1-D grid. */

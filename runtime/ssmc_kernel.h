@@ -83,7 +83,7 @@ enum {
   SSMC_GRID_CHUNKS_KTILES = 5, /* (chunk slots, h_v, K / bk) blocks: and one per key tile (backward) */
   SSMC_GRID_ITEMS_BVTILES = 6  /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
 };
-#define SSMC_MAX_BWD_STAGES 6
+#define SSMC_MAX_BWD_STAGES 8
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
   int32_t grid, threads, smem;
@@ -116,6 +116,11 @@ typedef struct ssmc_cuda_kernel {
   int32_t bk;                 /* key tile of SSMC_GRID_CHUNKS_KTILES stages; divides K */
   int32_t bwd_bv;             /* value tile of SSMC_GRID_ITEMS_BVTILES stages; divides V */
   int64_t bwd_ws_tok_floats, bwd_ws_chunk_floats, bwd_ws_seq_floats, bwd_ws_qk_floats;
+  /* appended: a second decode stage for large batches (a solve's module: a smaller block, one more
+   * an SM), same arguments and grid kind rules as `decode`; entry NULL where the module has one
+   * decode stage only. ssmc_cuda_decode_stage says which one runs. */
+  ssmc_cuda_stage decode_large;
+  int32_t decode_large_from_pct; /* decode_large from n_seqs * h_v >= this percent of the SM count on */
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -200,6 +205,15 @@ static inline int64_t ssmc_chunk_slots(const ssmc_kernel *k, const ssmc_fwd_args
   const int64_t C = k->cuda && k->cuda->chunk ? k->cuda->chunk : k->chunk;
   if (!a->cu_seqlens) return (int64_t)a->n_seqs * ((a->t_len + C - 1) / C);
   return ssmc_fwd_tokens(a) / C + a->n_seqs;
+}
+/* The decode stage for a batch of n_seqs sequences and h_v value heads on a device of sm_count SMs:
+ * decode_large where the module has it and the work items reach decode_large_from_pct percent of the
+ * SMs (below that the lower latency of `decode` wins; above, the extra blocks an SM of decode_large),
+ * else decode. Monotone: once decode_large, decode_large for every larger batch. */
+static inline const ssmc_cuda_stage *ssmc_cuda_decode_stage(const ssmc_cuda_kernel *c, int32_t n_seqs, int32_t h_v,
+                                                            int32_t sm_count) {
+  if (!c->decode_large.entry) return &c->decode;
+  return (int64_t)n_seqs * h_v * 100 >= (int64_t)c->decode_large_from_pct * sm_count ? &c->decode_large : &c->decode;
 }
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */

@@ -1,13 +1,13 @@
 @ --[[ Template cuda_bwd.cu.tpl — the CUDA chunkwise BACKWARD of one spec and dtype (NVRTC, sm_80 and sm_90).
 @ Appended by compiler/emb.c to the output of cuda_kernel.cu.tpl (same module): it reuses the forward's
 @ device helpers (tile_in/tile_out, mm, chunk_of, item_of, unit_lower_inverse) and its macros (KD, VD,
-@ CH, KP, CP, WS_*), and runs after the forward's prep and state stages of the same call (the chunk-start
-@ states, kd, U / the pseudo-values u and W in the forward's workspace; the final state in its own).
+@ CH, KP, CP, WS_*) and the forward's prep and state bodies (prep_body, state_body), which it runs first.
 @ Every tile product is mm32 (about fp32-accurate whatever the dtype: the gradients cancel, the decay's most).
 @ Parameters: the table P of cpu_bwd.c.tpl (compiler/emb.c) plus CC (the module's chunk) and CBV.
 @ With y = (q~ e^b) Z0 + A u and Z_L = diag(e^{b_L}) Z0 + kd' u per chunk (u = U + W Z0 with a rank-1
 @ erase), the adjoints are du = A' dY + kd dZ_L and dZ0 = diag(e^{b_L}) dZ_L + (q~ e^b)' dY + W' du;
 @ the rest is the chunk-local differentiation of cpu_bwd.c.tpl. Stages, in order:
+@   fprep, fstate: the forward's prep and state again (chunk-start states, kd, W, u), fp32-accurate.
 @   bprep  (chunks): q~, the masked scores A; A' dY into the workspace (du's chunk-local part) and
 @          (q~ e^b)' dY (dZ0's), for all chunks at once.
 @   bstate (sequence, value head, value tile): the only sequential pass, last chunk to first: stores
@@ -30,6 +30,9 @@
 // ssmc-launch-bwd none
 @ else
 @ local NT = 512
+@ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
+@ -- every stage: __launch_bounds__(threads, 1): one block an SM is what their shared memory allows anyway, and
+@ -- ptxas otherwise aims at two and spills
 @ local function ld4(n) return n + (4 - n) % 32 end -- row-major operands and results
 @ local function ld8(n) return n + (8 - n) % 32 end -- [k][j] operands
 @ local KPn, CPn = K + 4, C + 4
@@ -226,9 +229,9 @@ __device__ __forceinline__ float warp_sum(float v) {
 @   end
   __syncthreads();
 @ end
-@ local function stage_head(name, grid_chunks)
-extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_${name}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+@ local function stage_head(name, grid_chunks, nt)
+extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${name}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = ${nt or 'NT_BWD'};
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -244,8 +247,21 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_${name}(ssmc_fwd_
 @ end
 #define NT_BWD ${NT}
 
+/* ---------------------------------------------------------------- stages fprep, fstate */
+/* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
+ * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
+ * state into the backward's (a.state_out, set by the runtime). */
+extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  prep_body<true>(a, ws);
+}
+extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  state_body<true>(a, ws);
+}
+
 /* ---------------------------------------------------------------- stage bprep */
-@ stage_head('bprep', true)
+@ stage_head('bprep', true, NTG)
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
 @ load_scalars('BP_')
 @ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
@@ -287,7 +303,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_${name}(ssmc_fwd_
 }
 
 /* ---------------------------------------------------------------- stage bstate */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -331,7 +347,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_bstate(ssmc_fwd_a
 }
 
 /* ---------------------------------------------------------------- stage bval */
-@ stage_head('bval', true)
+@ stage_head('bval', true, NTG)
   float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
 @ load_scalars('BV_')
 @ if m.delta then
@@ -362,7 +378,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_bstate(ssmc_fwd_a
   }
   __syncthreads();
 @   end
-  unit_lower_inverse<NT>(tm, am, sm + BV_RR);
+  unit_lower_inverse<NT, true>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
@@ -399,7 +415,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_bstate(ssmc_fwd_a
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-@ stage_head('bgrad', true)
+@ stage_head('bgrad', true, NTG)
   const int k0 = blockIdx.z * BK;
   float *p1 = sm + BG_P1, *p2 = sm + BG_P2, *da = sm + BG_DA, *zld = sm + BG_ZLD, *ew = sm + BG_EW, *ee = sm + BG_EE;
 @ if m.delta then
@@ -664,8 +680,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ${P.name}_bstate(ssmc_fwd_a
 }
 
 @ local st = {}
-@ local function stage(name, grid, lay) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, NT, lay.off * 4) end
-@ stage('bprep', 'chunks', PL); stage('bstate', 'items_bvtiles', SL); stage('bval', 'chunks', VL)
-@ stage('bgrad', 'chunks_ktiles', GL); stage('brows', 'chunks', RL); stage('breduce', 'chunks', {off = 0})
-// ssmc-launch-bwd fwd=2 bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
+@ local function stage(name, grid, lay, nt) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, nt or NT, lay.off * 4) end
+@ st[#st + 1] = string.format('fprep grid=chunks threads=%d smem=%d', P.FPREP.threads, P.FPREP.smem)
+@ st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d', P.FSTATE.threads, P.FSTATE.smem)
+@ stage('bprep', 'chunks', PL, NTG or NT); stage('bstate', 'items_bvtiles', SL); stage('bval', 'chunks', VL, NTG or NT)
+@ stage('bgrad', 'chunks_ktiles', GL, NTG or NT); stage('brows', 'chunks', RL); stage('breduce', 'chunks', {off = 0})
+// ssmc-launch-bwd fwd=0 bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
 @ end

@@ -16,9 +16,16 @@
 @   out     (grid: one block per (chunk, value head, value tile), all chunks at once): the
 @           readout y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A; reads x when
 @           the query uses it.
-@   decode  (grid: one block per (sequence, value head)): one token, the state read once and
-@           written once (a [V,K] state column per thread, kept in registers for a rank-1 erase);
-@           a symmetric state as its packed lower triangle, staged on chip for the r matvecs.
+@   decode  (without a solve; grid: one block per (sequence, value head, value tile)): one token,
+@           the state read once and written once (a [V,K] state column per thread, kept in registers
+@           for a rank-1 erase).
+@   decode, decode_large (with a solve; grid: one block per (sequence, value head)): H and U staged
+@           in shared memory by cp.async, H updated and held in registers for the r matvecs (full
+@           symmetric blocks, the upper half from the packed lower triangle), U updated and read from
+@           shared memory. decode: U in flight from the start (latency, small batches); decode_large:
+@           U in H's place once H is written back (a smaller block, one more an SM: large batches).
+@           The launch line says from which batch decode_large runs (from_pct: percent of the SM count
+@           in work items); 'decode_large none' without a solve.
 @ Dynamic shared memory of each stage is laid out here and stated in the launch line.
 @ Constraints: no headers (NVRTC); the classification arrives ready-made. ]]
 @ local K, V, C = P.K, P.V, P.C
@@ -115,17 +122,11 @@
 @ local WS_TOK = WS_KD + K
 @ local WS_ZD = K * V
 @ local WS_CHUNK = WS_ZD + K
-@ -- decode: PARTS threads per value column, each holding K / PARTS rows of it in registers.
-@ -- Without a solve, one block per (sequence, value head, DBV columns), 32 rows per thread: many
-@ -- small blocks keep enough loads in flight. With a solve, one block per (sequence, value head):
-@ -- the solve runs once, the symmetric state unpacked on chip, 4 threads per row of it.
-@ local DBV, PARTS
-@ if sv then
-@   DBV, PARTS = V, 1
-@   while PARTS < 4 and V * PARTS * 2 <= 1024 and K % (PARTS * 2) == 0 do PARTS = PARTS * 2 end
-@ else
-@   DBV, PARTS = math.min(V, 32), math.max(1, K // 32)
-@ end
+@ -- decode without a solve: PARTS threads per value column, each holding K / PARTS rows of it in
+@ -- registers; one block per (sequence, value head, DBV columns), 32 rows per thread: many small
+@ -- blocks keep enough loads in flight. (With a solve: the decode stages below, one block per item.)
+@ local DBV, PARTS = math.min(V, 32), math.max(1, K // 32)
+@ if sv then DBV = V end
 @ local DNT = math.min(1024, DBV * PARTS)
 @ local DOFF = 0
 @ local DL = {}
@@ -133,8 +134,55 @@
 @   local function alloc(name, n) DL[#DL + 1] = {name, DOFF}; DOFF = DOFF + math.ceil(n / 32) * 32 end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
 @   alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('PS', 2 * PARTS * DBV)
-@   if sv then alloc('HF', K * KP); alloc('X', K); alloc('XP', K); alloc('HX', K) end
 @ end
+@ -- A solve's decode stages (one block per (sequence, value head)): H held in registers for the r
+@ -- matvecs as the full symmetric matrix, rb rows x cb columns a thread (columns interleaved in
+@ -- float4 groups: 4 (col + ncb s) + e), filled from the packed lower triangle staged in shared
+@ -- memory by cp.async (the upper half from the mirror elements) and written back from there in
+@ -- 16-byte pieces; one thread per row after a transposing shuffle reduction over the ncb threads of
+@ -- a row block; U staged by cp.async and updated and read from shared memory. Two configurations:
+@ --   decode        (small batches: latency) U copied in from the start, beside H: it arrives
+@ --                 during the whole step; a larger block (two an SM on an H200)
+@ --   decode_large  (large batches: concurrency) U copied into H's place once H is back in global
+@ --                 memory, while the solve runs: a smaller block, one more an SM
+@ -- decode_large runs from LARGE_FROM_PCT percent of the SM count in work items on (the measured
+@ -- crossover). rb: the first of 8, 4, 2 with the fewest ncb giving at most 128 registers of H a
+@ -- thread, whole warps and float4 column groups; over: registers a thread besides H's, which sets
+@ -- the blocks an SM the launch bounds ask for (minb); none where U and H do not fit in 112 KiB.
+@ local NPK = K * (K + 1) // 2 -- packed H, a multiple of 8 floats (K % 16 == 0)
+@ local function solve_cfg(want, pre)
+@   local c = {pre = pre, share = want.share}
+@   for _, rb in ipairs(want.rb and {want.rb} or {8, 4, 2}) do
+@     local ncb = want.ncb or 1
+@     while not c.nt and ncb <= 32 do
+@       local cb, nt = K // ncb, (K // rb) * ncb
+@       if K % (4 * ncb) == 0 and rb * cb <= 128 and nt % 32 == 0 and nt <= 1024 and (V % nt == 0 or nt % V == 0) then
+@         c.rb, c.ncb, c.cb, c.nt = rb, ncb, cb, nt
+@       end
+@       ncb = ncb * 2
+@     end
+@   end
+@   if not c.nt then return nil end
+@   c.lay, c.off = {}, 0
+@   local function alloc(name, n) c.lay[#c.lay + 1] = {name, c.off}; c.off = c.off + math.ceil(n / 32) * 32 end
+@   alloc('U', K * V) -- the cp.async destinations are 16-byte aligned
+@   if c.share then c.lay[#c.lay + 1] = {'HP', 0} else alloc('HP', NPK) end
+@   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
+@   alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('XS', 2 * K); alloc('X', K)
+@   if c.nt > V then alloc('PS', 2 * (c.nt // V) * V) end
+@   if c.off * 4 > 112 * 1024 then return nil end
+@   c.minb = math.min(228 * 1024 // (c.off * 4 + 1024), 2048 // c.nt, 16)
+@   while c.minb > 1 and 65536 // (c.nt * c.minb) < c.rb * c.cb + want.over do c.minb = c.minb - 1 end
+@   return c
+@ end
+@ local SMALL_CFG = {share = false, over = 64}
+@ local LARGE_CFG = {share = true, over = 40}
+@ -- measured on an H200 (132 SMs, K = V = 128, h_v = 16): decode faster up to 3.9 work items an SM
+@ -- (B32), decode_large from 7.8 on (B64); bench/2026-11-23-gpu-h200-gka-decode.md
+@ local LARGE_FROM_PCT = 400
+@ local DS = sv and solve_cfg(SMALL_CFG, 'DS_')
+@ local DLG = sv and solve_cfg(LARGE_CFG, 'DL_')
+@ assert(not sv or DS, 'the decode of a solve needs U and the packed H in 112 KiB of shared memory')
 // Generated by ssmc ${P.version} from template cuda_kernel.cu.tpl. DO NOT EDIT.
 // Kernel   ${P.name}
 // Family   ${P.family} (spec hash ${P.hash})
@@ -150,7 +198,6 @@
 #define DNT ${DNT}
 #define PARTS ${PARTS}
 #define DBV ${DBV}
-#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT ${(P.dtype == 'f32' or sv) and 'true' or 'false'} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP ${KP}
 #define BVP ${BVP}
@@ -402,7 +449,7 @@ enum {
 @   end
 @ end
 @ if sv then layout_enum('X_', XL, XL.off) end
-@ layout_enum('D_', DL, DOFF)
+@ if not sv then layout_enum('D_', DL, DOFF) end
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
 @ local function load_input(x, buf, D, tok, col0, rows, ld, nt)
@@ -708,7 +755,7 @@ extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args 
  * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
  * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
  * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
-template <int NT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
+template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
   for (int j = threadIdx.x; j < CH; j += NT) {
@@ -721,14 +768,15 @@ template <int NT> __device__ void unit_lower_inverse(float *tm, const float *am,
   }
   __syncthreads();
   for (int r0 = 16; r0 < CH; r0 += 16) {
-    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
-    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
+    mm<CP, CP, 1, CP, 1, S>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1, S>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
 }
 
 @ end
 /* ---------------------------------------------------------------- stage prep */
-extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true) */
+template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -767,21 +815,21 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
     am[t * CP + s] = -ee[t] * acck;
   }
 @   else
-  mm<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
 @   end
-  unit_lower_inverse<NT>(tm, am, sm + P_R);
+  unit_lower_inverse<NT, S>(tm, am, sm + P_R);
   /* W = -T diag(e) (K e^b) (C, K) */
 @   scale_rows('kc', '-ee[t]', function(t) return t end)
-  mm<KP, CP, 1, KP, 1>(o, tm, kc, CH, KD, CH, false);
+  mm<KP, CP, 1, KP, 1, S>(o, tm, kc, CH, KD, CH, false);
   tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  mm<VPF, CP, 1, VPF, 1>(o, tm, vc, CH, VD, CH, false);
+  mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 @   else
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass */
@@ -794,7 +842,7 @@ extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd
 }
 
 /* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) {
+template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.state};
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -827,13 +875,13 @@ extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_f
     __syncthreads();
 @ if m.delta then
     /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<BVP, KP, 1, BVP, 1>(u, sm + S_W, z, CH, BV, KD, true);
+    mm<BVP, KP, 1, BVP, 1, S>(u, sm + S_W, z, CH, BV, KD, true);
     tile_out<NT, CH, BV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, BVP, L);
 @ end
     /* Z = diag(e^{b_L}) Z + kd' u */
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[${m.state}];
   if (zo) {
@@ -841,6 +889,9 @@ extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_f
     tile_out<NT, KD, BV>(zo + slot * ${K * V} + v0, VD, z, BVP, KD);
   }
 }
+
+extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) { prep_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
 extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_args a, float *ws) {
@@ -929,6 +980,43 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+@ -- the token's inputs into shared memory (prefix: the stage's layout, nt: its threads)
+@ local function decode_inputs(prefix, nt)
+  float *in[SSMC_MAX_IO];
+@   for _, x in ipairs(P.inputs) do
+@     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@     local hh = x.heads == 'qk' and 'hq' or 'h'
+  in[${x.idx}] = sm + ${prefix}IN${x.idx};
+  for (int d = threadIdx.x; d < ${x.D}; d += ${nt})
+@     if x.gate then
+    in[${x.idx}][d] = ((const float *)a.in[${x.idx}])[(n * ${H} + ${hh}) * ${x.D} + d];
+@     else
+    in[${x.idx}][d] = ld1((const elem_t *)a.in[${x.idx}] + (n * ${H} + ${hh}) * ${x.D} + d);
+@     end
+@   end
+@ end
+@ -- the readout's query q~ (reading x at prefix X) and the main state's per-key decay
+@ local function decode_qt(prefix, nt)
+  float *qt = sm + ${prefix}QT, *dk = sm + ${prefix}DK;
+  for (int k = threadIdx.x; k < KD; k += ${nt}) {
+    float s = 0.0f;
+@   for _, q in ipairs(P.q) do
+@     local src = q.src == 'X' and ('sm[' .. prefix .. 'X + k]') or ('in[' .. q.src .. '][k]')
+    s += (${q.coef}) * ${src};
+@   end
+    qt[k] = s;
+@   if m.decay == 'diag' then
+    dk[k] = expf(in[${m.diag_in}][k]);
+@   elseif m.logdecay then
+    dk[k] = expf(${m.logdecay});
+@   else
+    dk[k] = 1.0f;
+@   end
+  }
+@ end
+
+@ if not sv then
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -945,138 +1033,20 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
 #pragma unroll
   for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
 @ end
-@ if sv then
-  /* the packed symmetric state, PK elements per thread, loaded before anything waits */
-  float hv[${(K * (K + 1) // 2 + DNT - 1) // DNT}];
-  float *hg = a.state[${sv.state}] + slot * ${K * (K + 1) // 2};
-#pragma unroll
-  for (int r = 0; r < ${(K * (K + 1) // 2 + DNT - 1) // DNT}; r++) {
-    const int e = threadIdx.x + r * DNT;
-    hv[r] = e < ${K * (K + 1) // 2} ? hg[e] : 0.0f;
-  }
-@ else
   /* the state column is loaded before anything waits (no input is needed to address it) */
-@   load_col()
-@ end
-  float *in[SSMC_MAX_IO];
-@ for _, x in ipairs(P.inputs) do
-@   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
-@   local hh = x.heads == 'qk' and 'hq' or 'h'
-  in[${x.idx}] = sm + D_IN${x.idx};
-  for (int d = threadIdx.x; d < ${x.D}; d += DNT)
-@   if x.gate then
-    in[${x.idx}][d] = ((const float *)a.in[${x.idx}])[(n * ${H} + ${hh}) * ${x.D} + d];
-@   else
-    in[${x.idx}][d] = ld1((const elem_t *)a.in[${x.idx}] + (n * ${H} + ${hh}) * ${x.D} + d);
-@   end
-@ end
+@ load_col()
+@ decode_inputs('D_', 'DNT')
   __syncthreads();
   const int t_ = 0;
   (void)t_;
   float *red = sm + D_RED;
   (void)red;
-@ if sv then
-  { /* H = decay H + write k k' (packed in global memory, unpacked on chip), ||H||_F in the same
-     * pass, then r Chebyshev matvecs: 4 threads per row, a quarter of the row each */
-    float *hf = sm + D_HF;
-    const float *kv = in[${sv.key}], *bq = in[${sv.rhs}];
-@   if sv.logdecay then
-    const float dh = expf(${sv.logdecay});
-@   else
-    const float dh = 1.0f;
-@   end
-    const float w = ${sv.write};
-    float s2 = 0.0f;
-#pragma unroll
-    for (int r = 0; r < ${(K * (K + 1) // 2 + DNT - 1) // DNT}; r++) {
-      const int e = threadIdx.x + r * DNT;
-      if (e < ${K * (K + 1) // 2}) {
-        int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-        i -= i * (i + 1) / 2 > e;
-        i += (i + 1) * (i + 2) / 2 <= e;
-        const int c = e - i * (i + 1) / 2;
-        const float v = dh * hv[r] + w * kv[i] * kv[c];
-        hg[e] = v;
-        hf[i * KP + c] = v;
-        hf[c * KP + i] = v;
-        s2 += (i == c ? 1.0f : 2.0f) * v * v;
-      }
-    }
-    const float nr = sqrtf(block_sum(s2, red, DNT)), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
-    const float up = nr + l, sum = up + l;
-    float *x = sm + D_X, *xp = sm + D_XP;
-    if (sum > 0.0f) {
-      const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
-      for (int k = threadIdx.x; k < KD; k += DNT) { xp[k] = 0.0f; x[k] = stp * bq[k]; }
-      __syncthreads();
-      float om = 2.0f;
-      /* H stays in registers for the r matvecs: 4 threads per row; thread q4 holds the float4
-       * chunks q4, q4 + 4, ... of its row, so the x chunks a warp reads fall in distinct banks */
-      const int q4 = (int)(threadIdx.x & 3);
-      float4 hr[HROWS][KD / 16];
-#pragma unroll
-      for (int rr = 0; rr < HROWS; rr++) {
-        const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
-#pragma unroll
-        for (int c = 0; c < KD / 16; c++)
-          hr[rr][c] = i < KD ? *(const float4 *)(hf + i * KP + 4 * (q4 + 4 * c)) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      }
-      for (int r = 0; r < iters; r++) { /* one barrier an iteration: x_{r+1} overwrites x_{r-1} */
-        om = 4.0f / (4.0f - rho2 * om);
-        const float cs = stp * om, mo = om - 1.0f;
-#pragma unroll
-        for (int rr = 0; rr < HROWS; rr++) {
-          const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
-          float acc = 0.0f;
-#pragma unroll
-          for (int c = 0; c < KD / 16; c++) {
-            const float4 xv = *(const float4 *)(x + 4 * (q4 + 4 * c)), hv4 = hr[rr][c];
-            acc += hv4.x * xv.x + hv4.y * xv.y + hv4.z * xv.z + hv4.w * xv.w;
-          }
-          acc += __shfl_xor_sync(0xffffffffu, acc, 1);
-          acc += __shfl_xor_sync(0xffffffffu, acc, 2);
-          if (i < KD && q4 == 0) xp[i] = x[i] - cs * (acc + l * x[i] - bq[i]) + mo * (x[i] - xp[i]);
-        }
-        float *tmp = x; x = xp; xp = tmp;
-        __syncthreads();
-      }
-      if (x != sm + D_X) { /* the readout takes x from D_X */
-        for (int k = threadIdx.x; k < KD; k += DNT) sm[D_X + k] = x[k];
-        __syncthreads();
-        x = sm + D_X;
-      }
-    } else {
-      for (int k = threadIdx.x; k < KD; k += DNT) x[k] = bq[k];
-      __syncthreads();
-    }
-    if (a.aux_out[0])
-      for (int k = threadIdx.x; k < KD; k += DNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = x[k];
-  }
-@ end
-  float *qt = sm + D_QT, *dk = sm + D_DK;
-  for (int k = threadIdx.x; k < KD; k += DNT) {
-    float s = 0.0f;
-@ for _, q in ipairs(P.q) do
-@   local src = q.src == 'X' and 'sm[D_X + k]' or ('in[' .. q.src .. '][k]')
-    s += (${q.coef}) * ${src};
-@ end
-    qt[k] = s;
-@ if m.decay == 'diag' then
-    dk[k] = expf(in[${m.diag_in}][k]);
-@ elseif m.logdecay then
-    dk[k] = expf(${m.logdecay});
-@ else
-    dk[k] = 1.0f;
-@ end
-  }
+@ decode_qt('D_', 'DNT')
   __syncthreads();
   const float *kv = in[${m.key}], *vv = in[${m.val}];
   const float w = ${m.write};
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
   float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
-@ if sv then
-@   load_col()
-@ end
 @ if m.delta then
   /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
    * y = S q + u (k . q), one write */
@@ -1120,10 +1090,304 @@ extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_a
   }
 @ end
 }
+@ end
+
+@ if sv then
+/* ---------------------------------------------------------------- decode stages of a solve */
+#define NPK ${NPK}
+__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+@ -- one decode stage of configuration cf (solve_cfg) named ${P.name}_<stage>
+@ local function solve_decode(stage, cf)
+@   local LRB, LNCB = cf.rb, cf.ncb
+/* ---------------------------------------------------------------- stage ${stage} */
+#define LNT ${cf.nt}
+#define LRB ${cf.rb}
+#define LNCB ${cf.ncb}
+#define LCB ${cf.cb}
+@   layout_enum(cf.pre, cf.lay, cf.off)
+@   -- the reduction of LRB row sums over the LNCB threads of a row block: each step halves the sums a
+@   -- thread keeps (the upper half where the lane bit is set) until one is left; later steps add
+@   -- (their lanes then hold the same rows). NF rows a thread at the end, rows ro + f.
+@   local steps, NF, offs, dup = {}, LRB, {}, 0
+@   do
+@     local o = LNCB // 2
+@     while o >= 1 do
+@       if NF > 1 then
+@         steps[#steps + 1] = {o, NF // 2}
+@         offs[#offs + 1] = string.format('(lane & %d ? %d : 0)', o, NF // 2)
+@         NF = NF // 2
+@       else
+@         steps[#steps + 1] = {o, 0}
+@         dup = dup + o
+@       end
+@       o = o // 2
+@     end
+@   end
+@   -- one Chebyshev iteration: x from src, the new x to dst (shared memory, double-buffered)
+@   local function cheb_iter(src, dst)
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
+#pragma unroll
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+#pragma unroll
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)(${src} + 4 * (cb + LNCB * s));
+#pragma unroll
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
+          }
+@     for _, st in ipairs(steps) do
+@       if st[2] > 0 then
+          { /* keep ${st[2]} of the sums, add the partner's over lane bit ${st[1]} */
+            const bool hi = (lane & ${st[1]}) != 0;
+@         for t = 0, st[2] - 1 do
+            acc[${t}] = (hi ? acc[${t + st[2]}] : acc[${t}]) + __shfl_xor_sync(0xffffffffu, hi ? acc[${t}] : acc[${t + st[2]}], ${st[1]});
+@         end
+          }
+@       else
+          acc[0] += __shfl_xor_sync(0xffffffffu, acc[0], ${st[1]});
+@       end
+@     end
+#pragma unroll
+          for (int f = 0; f < ${NF}; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) ${dst}[ro + f] = x1;
+          }
+          __syncthreads();
+        }
+@   end
+extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}(ssmc_decode_args a, float *ws) {
+  extern __shared__ float sm[];
+  const long long n = blockIdx.x / a.h_v;
+  const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
+  const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
+  const int iters = a.iters > 0 ? a.iters : ${sv.iters};
+  const int tid = (int)threadIdx.x, lane = tid & 31, cb = tid % LNCB, i0 = tid / LNCB * LRB;
+  float *hg = a.state[${sv.state}] + slot * NPK;
+  float *zg = a.state[${m.state}] + slot * ${K * V};
+  float *hp = sm + ${cf.pre}HP, *su = sm + ${cf.pre}U;
+@   if cf.share then
+  /* packed H copied to shared memory as it is (U follows into the same place once H is done) */
+  for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+@   else
+  /* packed H, then U (in flight while the solve runs), copied to shared memory as they are */
+  for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  for (int q = tid; q < ${K * V // 4}; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+@   end
+  float *in[SSMC_MAX_IO];
+@   for _, x in ipairs(P.inputs) do
+@     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@     local hh = x.heads == 'qk' and 'hq' or 'h'
+  in[${x.idx}] = sm + ${cf.pre}IN${x.idx};
+  for (int d = tid; d < ${x.D}; d += LNT)
+@     if x.gate then
+    in[${x.idx}][d] = ((const float *)a.in[${x.idx}])[(n * ${H} + ${hh}) * ${x.D} + d];
+@     else
+    in[${x.idx}][d] = ld1((const elem_t *)a.in[${x.idx}] + (n * ${H} + ${hh}) * ${x.D} + d);
+@     end
+@   end
+  asm volatile("cp.async.wait_group ${cf.share and 0 or 1};" ::: "memory"); /* H is here */
+  __syncthreads();
+  const int t_ = 0;
+  (void)t_;
+  /* this thread's block of the full H: rows i0 + t, columns 4 (cb + LNCB s) + e; element (i, c)
+   * at ra[t] + 4 LNCB s + e when i >= c, else at its mirror (c, i), rb[4 s + e] + t */
+  const int dg = i0 - 4 * cb; /* i >= c  <=>  dg + t >= 4 LNCB s + e */
+  float hr[LRB][LCB];
+  {
+    int ra[LRB], rb[LCB];
+#pragma unroll
+    for (int t = 0; t < LRB; t++) ra[t] = (i0 + t) * (i0 + t + 1) / 2 + 4 * cb;
+#pragma unroll
+    for (int j = 0; j < LCB; j++) {
+      const int c = 4 * (cb + LNCB * (j / 4)) + j % 4;
+      rb[j] = c * (c + 1) / 2 + i0;
+    }
+#pragma unroll
+    for (int t = 0; t < LRB; t++)
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          hr[t][4 * s + e] = hp[dg + t >= 4 * LNCB * s + e ? ra[t] + 4 * LNCB * s + e : rb[4 * s + e] + t];
+  }
+  {
+    const float *kv = in[${sv.key}], *bq = in[${sv.rhs}];
+@   if sv.logdecay then
+    const float dh = expf(${sv.logdecay});
+@   else
+    const float dh = 1.0f;
+@   end
+    const float w = ${sv.write};
+    /* H = decay H + write k k' in registers; an element and its mirror get the same bits
+     * (k_i k_c == k_c k_i); ||H||_F^2 over the full matrix, each element once */
+    float s2 = 0.0f;
+    {
+      float ki[LRB], kc[LCB];
+#pragma unroll
+      for (int t = 0; t < LRB; t++) ki[t] = kv[i0 + t];
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++) {
+        const float4 k4 = *(const float4 *)(kv + 4 * (cb + LNCB * s));
+        kc[4 * s] = k4.x; kc[4 * s + 1] = k4.y; kc[4 * s + 2] = k4.z; kc[4 * s + 3] = k4.w;
+      }
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int j = 0; j < LCB; j++) {
+          const float v = fmaf(dh, hr[t][j], w * (ki[t] * kc[j]));
+          hr[t][j] = v;
+          s2 = fmaf(v, v, s2);
+        }
+    }
+    /* every read of the staged H is done (block_sum's barriers): the lower-triangle owners write
+     * the new H there, then it goes back to global memory in 16-byte pieces (not waited for) */
+    const float nr = sqrtf(block_sum(s2, sm + ${cf.pre}RED, LNT)), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
+    {
+      const int ra0 = i0 * (i0 + 1) / 2 + 4 * cb;
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+          for (int e = 0; e < 4; e++)
+            if (dg + t >= 4 * LNCB * s + e) hp[ra0 + t * i0 + t * (t + 1) / 2 + 4 * LNCB * s + e] = hr[t][4 * s + e];
+    }
+    __syncthreads();
+    for (int q = tid; q < NPK / 4; q += LNT) *(float4 *)(hg + 4 * q) = *(const float4 *)(hp + 4 * q);
+@   if cf.share then
+    __syncthreads(); /* H is out of shared memory: U comes in there while the solve runs */
+    for (int q = tid; q < ${K * V // 4}; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+@   end
+    const float up = nr + l, sum = up + l;
+    float *xs = sm + ${cf.pre}XS; /* x of the iteration, double-buffered: one barrier an iteration */
+    const int ro = i0${#offs > 0 and (' + ' .. join(offs, ' + ')) or ''}; /* the rows this thread updates: ro .. ro + ${NF - 1} */
+    const bool wr = ${dup > 0 and ('(lane & ' .. dup .. ') == 0') or 'true'}; /* one writer where lanes share rows */
+    (void)lane;
+    float xo[${NF}], xpo[${NF}], bo[${NF}];
+    if (sum > 0.0f) {
+      const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
+#pragma unroll
+      for (int f = 0; f < ${NF}; f++) {
+        bo[f] = bq[ro + f];
+        xo[f] = stp * bo[f];
+        xpo[f] = 0.0f;
+        if (wr) xs[ro + f] = xo[f];
+      }
+      __syncthreads();
+      float om = 2.0f;
+      for (int r = 0; r < iters; r += 2) { /* two iterations a trip: the buffers' addresses are constants */
+@   cheb_iter('xs', '(xs + KD)')
+        if (r + 1 == iters) break;
+@   cheb_iter('(xs + KD)', 'xs')
+      }
+    } else {
+#pragma unroll
+      for (int f = 0; f < ${NF}; f++) xo[f] = bq[ro + f];
+    }
+    if (wr)
+#pragma unroll
+      for (int f = 0; f < ${NF}; f++) sm[${cf.pre}X + ro + f] = xo[f];
+    __syncthreads();
+    if (a.aux_out[0])
+      for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[${cf.pre}X + k];
+  }
+@   decode_qt(cf.pre, 'LNT')
+  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
+  __syncthreads();
+  const float *kv = in[${m.key}], *vv = in[${m.val}];
+  const float w = ${m.write};
+  elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
+@   local LP, LW = math.max(1, cf.nt // V), math.min(V, cf.nt)
+@   local KR = K // LP
+  /* U from shared memory: ${LP} part(s) of ${KR} rows a column, ${LW} columns at a time; the per-row
+   * factors read 4 rows at a time */
+  const int part = tid / ${LW}, k0 = part * ${KR};
+@   if m.delta then
+  const float e = ${m.erase};
+  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
+  for (int k = lane; k < KD; k += 32) kq += kv[k] * qt[k];
+  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
+@   end
+#pragma unroll 1
+  for (int j = tid - part * ${LW}; j < VD; j += ${LW}) {
+    const float *uc = su + k0 * VD + j;
+    float *zc = zg + k0 * VD + j;
+@   if m.delta then
+    /* S k and S q in one pass, then u = w v - e S k, y = S q + u (k . q), one write */
+    float sk = 0.0f, sq = 0.0f;
+#pragma unroll 4
+    for (int k = 0; k < ${KR}; k++) {
+      sk += dk[k0 + k] * kv[k0 + k] * uc[k * VD];
+      sq += dk[k0 + k] * qt[k0 + k] * uc[k * VD];
+    }
+@     if LP > 1 then
+    float *ps = sm + ${cf.pre}PS;
+    ps[part * VD + j] = sk;
+    ps[(${LP} + part) * VD + j] = sq;
+    __syncthreads();
+    sk = 0.0f;
+    sq = 0.0f;
+    for (int p = 0; p < ${LP}; p++) { sk += ps[p * VD + j]; sq += ps[(${LP} + p) * VD + j]; }
+@     end
+    const float uj = w * vv[j] - e * sk;
+    if (part == 0) st1(o + j, sq + uj * kq);
+#pragma unroll 4
+    for (int k = 0; k < ${KR}; k++) zc[k * VD] = dk[k0 + k] * uc[k * VD] + kv[k0 + k] * uj;
+@   else
+    /* one pass: update each key row of the column and read it */
+    float y = 0.0f;
+    const float wv = w * vv[j];
+#pragma unroll 2
+    for (int k = 0; k < ${KR}; k += 4) {
+      const float4 d4 = *(const float4 *)(dk + k0 + k), k4 = *(const float4 *)(kv + k0 + k),
+                   q4 = *(const float4 *)(qt + k0 + k);
+      const float z0 = d4.x * uc[k * VD] + k4.x * wv, z1 = d4.y * uc[(k + 1) * VD] + k4.y * wv;
+      const float z2 = d4.z * uc[(k + 2) * VD] + k4.z * wv, z3 = d4.w * uc[(k + 3) * VD] + k4.w * wv;
+      zc[k * VD] = z0; zc[(k + 1) * VD] = z1; zc[(k + 2) * VD] = z2; zc[(k + 3) * VD] = z3;
+      y += q4.x * z0 + q4.y * z1 + q4.z * z2 + q4.w * z3;
+    }
+@     if LP > 1 then
+    float *ps = sm + ${cf.pre}PS;
+    ps[part * VD + j] = y;
+    __syncthreads();
+    if (part == 0) {
+      for (int p = 1; p < ${LP}; p++) y += ps[p * VD + j];
+      st1(o + j, y);
+    }
+@     else
+    st1(o + j, y);
+@     end
+@   end
+  }
+}
+#undef LNT
+#undef LRB
+#undef LNCB
+#undef LCB
+@ end
+@ solve_decode('decode', DS)
+@ if DLG then solve_decode('decode_large', DLG) end
+@ end
 
 @ local stages = {}
 @ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, XOFF * 4) end
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
 @ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${DNT} smem=${DOFF * 4}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DNT} smem=${sv and DS.off * 4 or DOFF * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or 'decode_large none'}

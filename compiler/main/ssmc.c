@@ -248,12 +248,18 @@ static int bench_gpu(gen_set *g, const opts *o) {
         int nb = (int)strtol(p, (char **)&p, 10);
         if (*p == ',') p++;
         if (nb < 1) { fprintf(stderr, "ssmc: error: --decode takes positive batch sizes, e.g. 1,64,512\n"); rc = 2; break; }
-        if (bench_cuda_decode(c, m, f, bk.k, nb, o->H, o->reps < 50 ? 50 : o->reps, o->iters, &r, err, sizeof err)) {
-          fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
-          rc = 1;
-        } else {
-          snprintf(shape, sizeof shape, "B%d H%d", nb, o->H);
-          gpu_row(bk.k->name, "decode", shape, &r, &cl);
+        /* every decode variant of the module; '*' marks the one the runtime picks for this batch */
+        const int nv = rt_cuda_decode_variants(m), pick = rt_cuda_decode_pick(c, m, nb, o->H);
+        for (int v = 0; v < nv && !rc; v++) {
+          if (bench_cuda_decode(c, m, f, bk.k, nb, o->H, o->reps < 50 ? 50 : o->reps, o->iters,
+                                nv > 1 ? v : RT_DECODE_AUTO, &r, err, sizeof err)) {
+            fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+            rc = 1;
+          } else {
+            if (nv > 1) snprintf(shape, sizeof shape, "B%d H%d %s%s", nb, o->H, v ? "large" : "small", v == pick ? "*" : "");
+            else snprintf(shape, sizeof shape, "B%d H%d", nb, o->H);
+            gpu_row(bk.k->name, "decode", shape, &r, &cl);
+          }
         }
       }
       build_release(&bk);

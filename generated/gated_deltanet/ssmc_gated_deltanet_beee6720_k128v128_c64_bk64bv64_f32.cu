@@ -13,7 +13,6 @@
 #define DNT 128
 #define PARTS 4
 #define DBV 32
-#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
@@ -302,7 +301,7 @@ enum {
  * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
  * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
  * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
-template <int NT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
+template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
   for (int j = threadIdx.x; j < CH; j += NT) {
@@ -315,13 +314,14 @@ template <int NT> __device__ void unit_lower_inverse(float *tm, const float *am,
   }
   __syncthreads();
   for (int r0 = 16; r0 < CH; r0 += 16) {
-    mm<CP, CP, 1, CP, 1>(rr, am + r0 * CP, tm, 16, r0, r0, false);
-    mm<CP, CP, 1, CP, 1>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
+    mm<CP, CP, 1, CP, 1, S>(rr, am + r0 * CP, tm, 16, r0, r0, false);
+    mm<CP, CP, 1, CP, 1, S>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
 }
 
 /* ---------------------------------------------------------------- stage prep */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true) */
+template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -386,28 +386,28 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
   tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
   __syncthreads(); /* am is o */
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
-  mm<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
-  unit_lower_inverse<NT>(tm, am, sm + P_R);
+  unit_lower_inverse<NT, S>(tm, am, sm + P_R);
   /* W = -T diag(e) (K e^b) (C, K) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * -ee[t] : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
-  mm<KP, CP, 1, KP, 1>(o, tm, kc, CH, KD, CH, false);
+  mm<KP, CP, 1, KP, 1, S>(o, tm, kc, CH, KD, CH, false);
   tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
   /* U = T diag(w) V (C, V) */
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  mm<VPF, CP, 1, VPF, 1>(o, tm, vc, CH, VD, CH, false);
+  mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 }
 
 /* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) {
+template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -447,12 +447,12 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
     }
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<BVP, KP, 1, BVP, 1>(u, sm + S_W, z, CH, BV, KD, true);
+    mm<BVP, KP, 1, BVP, 1, S>(u, sm + S_W, z, CH, BV, KD, true);
     tile_out<NT, CH, BV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, BVP, L);
     /* Z = diag(e^{b_L}) Z + kd' u */
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -460,6 +460,9 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
     tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
   }
 }
+
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) { prep_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
@@ -543,6 +546,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -616,7 +621,8 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
   for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
 }
 
-// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968
+
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=3968; decode_large none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -712,8 +718,21 @@ __device__ __forceinline__ float warp_sum(float v) {
 
 #define NT_BWD 512
 
+/* ---------------------------------------------------------------- stages fprep, fstate */
+/* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
+ * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
+ * state into the backward's (a.state_out, set by the runtime). */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  prep_body<true>(a, ws);
+}
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  state_body<true>(a, ws);
+}
+
 /* ---------------------------------------------------------------- stage bprep */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -775,7 +794,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage bstate */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -815,7 +834,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage bval */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -865,7 +884,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
-  unit_lower_inverse<NT>(tm, am, sm + BV_RR);
+  unit_lower_inverse<NT, true>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
@@ -890,7 +909,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -1034,7 +1053,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage brows */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_brows(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_brows(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -1088,7 +1107,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage breduce */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_breduce(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_breduce(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -1120,4 +1139,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_gated_deltanet_beee672
     }
 }
 
-// ssmc-launch-bwd fwd=2 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 bprep grid=chunks threads=512 smem=126720; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=127232; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=512 smem=126720; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

@@ -13,7 +13,6 @@
 #define DNT 512
 #define PARTS 4
 #define DBV 128
-#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
@@ -296,23 +295,6 @@ enum {
   X_IN1_G = 40416,
   X_TOTAL = 40480
 };
-enum {
-  D_IN0 = 0,
-  D_IN1 = 128,
-  D_IN2 = 256,
-  D_IN3 = 384,
-  D_IN4 = 416,
-  D_IN5 = 448,
-  D_QT = 480,
-  D_DK = 608,
-  D_RED = 736,
-  D_PS = 768,
-  D_HF = 1792,
-  D_X = 18688,
-  D_XP = 18816,
-  D_HX = 18944,
-  D_TOTAL = 19072
-};
 
 
 /* ---------------------------------------------------------------- stage solve */
@@ -470,7 +452,8 @@ extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
 /* ---------------------------------------------------------------- stage prep */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true) */
+template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -541,7 +524,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
 }
 
 /* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) {
+template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -579,7 +562,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
     /* Z = diag(e^{b_L}) Z + kd' u */
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[1];
   if (zo) {
@@ -587,6 +570,9 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
     tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
   }
 }
+
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) { prep_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
@@ -684,156 +670,567 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
+
+/* ---------------------------------------------------------------- decode stages of a solve */
+#define NPK 8256
+__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
 /* ---------------------------------------------------------------- stage decode */
-extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode(ssmc_decode_args a, float *ws) {
+#define LNT 128
+#define LRB 8
+#define LNCB 8
+#define LCB 16
+enum {
+  DS_U = 0,
+  DS_HP = 16384,
+  DS_IN0 = 24640,
+  DS_IN1 = 24768,
+  DS_IN2 = 24896,
+  DS_IN3 = 25024,
+  DS_IN4 = 25056,
+  DS_IN5 = 25088,
+  DS_QT = 25120,
+  DS_DK = 25248,
+  DS_RED = 25376,
+  DS_XS = 25408,
+  DS_X = 25664,
+  DS_TOTAL = 25792
+};
+extern "C" __global__ void __launch_bounds__(LNT, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
   const long long n = blockIdx.x / a.h_v;
   const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
   const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
   const int iters = a.iters > 0 ? a.iters : 30;
-  (void)iters;
-  /* PARTS threads per column j of this block's DBV columns, K / PARTS rows each, in registers */
+  const int tid = (int)threadIdx.x, lane = tid & 31, cb = tid % LNCB, i0 = tid / LNCB * LRB;
+  float *hg = a.state[0] + slot * NPK;
   float *zg = a.state[1] + slot * 16384;
-  const int part = threadIdx.x / DBV, jl = threadIdx.x - part * DBV, j = blockIdx.y * DBV + jl, k0 = part * (KD / PARTS);
-  float col[KD / PARTS];
-  /* the packed symmetric state, PK elements per thread, loaded before anything waits */
-  float hv[17];
-  float *hg = a.state[0] + slot * 8256;
-#pragma unroll
-  for (int r = 0; r < 17; r++) {
-    const int e = threadIdx.x + r * DNT;
-    hv[r] = e < 8256 ? hg[e] : 0.0f;
-  }
+  float *hp = sm + DS_HP, *su = sm + DS_U;
+  /* packed H, then U (in flight while the solve runs), copied to shared memory as they are */
+  for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  for (int q = tid; q < 4096; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
   float *in[SSMC_MAX_IO];
-  in[0] = sm + D_IN0;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  in[0] = sm + DS_IN0;
+  for (int d = tid; d < 128; d += LNT)
     in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
-  in[1] = sm + D_IN1;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  in[1] = sm + DS_IN1;
+  for (int d = tid; d < 128; d += LNT)
     in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
-  in[2] = sm + D_IN2;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  in[2] = sm + DS_IN2;
+  for (int d = tid; d < 128; d += LNT)
     in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
-  in[3] = sm + D_IN3;
-  for (int d = threadIdx.x; d < 1; d += DNT)
+  in[3] = sm + DS_IN3;
+  for (int d = tid; d < 1; d += LNT)
     in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 1 + d];
-  in[4] = sm + D_IN4;
-  for (int d = threadIdx.x; d < 1; d += DNT)
+  in[4] = sm + DS_IN4;
+  for (int d = tid; d < 1; d += LNT)
     in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
-  in[5] = sm + D_IN5;
-  for (int d = threadIdx.x; d < 1; d += DNT)
+  in[5] = sm + DS_IN5;
+  for (int d = tid; d < 1; d += LNT)
     in[5][d] = ((const float *)a.in[5])[(n * a.h_v + h) * 1 + d];
+  asm volatile("cp.async.wait_group 1;" ::: "memory"); /* H is here */
   __syncthreads();
   const int t_ = 0;
   (void)t_;
-  float *red = sm + D_RED;
-  (void)red;
-  { /* H = decay H + write k k' (packed in global memory, unpacked on chip), ||H||_F in the same
-     * pass, then r Chebyshev matvecs: 4 threads per row, a quarter of the row each */
-    float *hf = sm + D_HF;
+  /* this thread's block of the full H: rows i0 + t, columns 4 (cb + LNCB s) + e; element (i, c)
+   * at ra[t] + 4 LNCB s + e when i >= c, else at its mirror (c, i), rb[4 s + e] + t */
+  const int dg = i0 - 4 * cb; /* i >= c  <=>  dg + t >= 4 LNCB s + e */
+  float hr[LRB][LCB];
+  {
+    int ra[LRB], rb[LCB];
+#pragma unroll
+    for (int t = 0; t < LRB; t++) ra[t] = (i0 + t) * (i0 + t + 1) / 2 + 4 * cb;
+#pragma unroll
+    for (int j = 0; j < LCB; j++) {
+      const int c = 4 * (cb + LNCB * (j / 4)) + j % 4;
+      rb[j] = c * (c + 1) / 2 + i0;
+    }
+#pragma unroll
+    for (int t = 0; t < LRB; t++)
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          hr[t][4 * s + e] = hp[dg + t >= 4 * LNCB * s + e ? ra[t] + 4 * LNCB * s + e : rb[4 * s + e] + t];
+  }
+  {
     const float *kv = in[1], *bq = in[0];
     const float dh = expf(in[3][t_]);
     const float w = 1.0f * in[4][t_];
+    /* H = decay H + write k k' in registers; an element and its mirror get the same bits
+     * (k_i k_c == k_c k_i); ||H||_F^2 over the full matrix, each element once */
     float s2 = 0.0f;
+    {
+      float ki[LRB], kc[LCB];
 #pragma unroll
-    for (int r = 0; r < 17; r++) {
-      const int e = threadIdx.x + r * DNT;
-      if (e < 8256) {
-        int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-        i -= i * (i + 1) / 2 > e;
-        i += (i + 1) * (i + 2) / 2 <= e;
-        const int c = e - i * (i + 1) / 2;
-        const float v = dh * hv[r] + w * kv[i] * kv[c];
-        hg[e] = v;
-        hf[i * KP + c] = v;
-        hf[c * KP + i] = v;
-        s2 += (i == c ? 1.0f : 2.0f) * v * v;
+      for (int t = 0; t < LRB; t++) ki[t] = kv[i0 + t];
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++) {
+        const float4 k4 = *(const float4 *)(kv + 4 * (cb + LNCB * s));
+        kc[4 * s] = k4.x; kc[4 * s + 1] = k4.y; kc[4 * s + 2] = k4.z; kc[4 * s + 3] = k4.w;
       }
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int j = 0; j < LCB; j++) {
+          const float v = fmaf(dh, hr[t][j], w * (ki[t] * kc[j]));
+          hr[t][j] = v;
+          s2 = fmaf(v, v, s2);
+        }
     }
-    const float nr = sqrtf(block_sum(s2, red, DNT)), l = 0.02f * nr + 0.0f;
+    /* every read of the staged H is done (block_sum's barriers): the lower-triangle owners write
+     * the new H there, then it goes back to global memory in 16-byte pieces (not waited for) */
+    const float nr = sqrtf(block_sum(s2, sm + DS_RED, LNT)), l = 0.02f * nr + 0.0f;
+    {
+      const int ra0 = i0 * (i0 + 1) / 2 + 4 * cb;
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+          for (int e = 0; e < 4; e++)
+            if (dg + t >= 4 * LNCB * s + e) hp[ra0 + t * i0 + t * (t + 1) / 2 + 4 * LNCB * s + e] = hr[t][4 * s + e];
+    }
+    __syncthreads();
+    for (int q = tid; q < NPK / 4; q += LNT) *(float4 *)(hg + 4 * q) = *(const float4 *)(hp + 4 * q);
     const float up = nr + l, sum = up + l;
-    float *x = sm + D_X, *xp = sm + D_XP;
+    float *xs = sm + DS_XS; /* x of the iteration, double-buffered: one barrier an iteration */
+    const int ro = i0 + (lane & 4 ? 4 : 0) + (lane & 2 ? 2 : 0) + (lane & 1 ? 1 : 0); /* the rows this thread updates: ro .. ro + 0 */
+    const bool wr = true; /* one writer where lanes share rows */
+    (void)lane;
+    float xo[1], xpo[1], bo[1];
     if (sum > 0.0f) {
       const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
-      for (int k = threadIdx.x; k < KD; k += DNT) { xp[k] = 0.0f; x[k] = stp * bq[k]; }
+#pragma unroll
+      for (int f = 0; f < 1; f++) {
+        bo[f] = bq[ro + f];
+        xo[f] = stp * bo[f];
+        xpo[f] = 0.0f;
+        if (wr) xs[ro + f] = xo[f];
+      }
       __syncthreads();
       float om = 2.0f;
-      /* H stays in registers for the r matvecs: 4 threads per row; thread q4 holds the float4
-       * chunks q4, q4 + 4, ... of its row, so the x chunks a warp reads fall in distinct banks */
-      const int q4 = (int)(threadIdx.x & 3);
-      float4 hr[HROWS][KD / 16];
+      for (int r = 0; r < iters; r += 2) { /* two iterations a trip: the buffers' addresses are constants */
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
 #pragma unroll
-      for (int rr = 0; rr < HROWS; rr++) {
-        const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
 #pragma unroll
-        for (int c = 0; c < KD / 16; c++)
-          hr[rr][c] = i < KD ? *(const float4 *)(hf + i * KP + 4 * (q4 + 4 * c)) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      }
-      for (int r = 0; r < iters; r++) { /* one barrier an iteration: x_{r+1} overwrites x_{r-1} */
-        om = 4.0f / (4.0f - rho2 * om);
-        const float cs = stp * om, mo = om - 1.0f;
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)(xs + 4 * (cb + LNCB * s));
 #pragma unroll
-        for (int rr = 0; rr < HROWS; rr++) {
-          const int i = (int)(threadIdx.x >> 2) + rr * (DNT / 4);
-          float acc = 0.0f;
-#pragma unroll
-          for (int c = 0; c < KD / 16; c++) {
-            const float4 xv = *(const float4 *)(x + 4 * (q4 + 4 * c)), hv4 = hr[rr][c];
-            acc += hv4.x * xv.x + hv4.y * xv.y + hv4.z * xv.z + hv4.w * xv.w;
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
           }
-          acc += __shfl_xor_sync(0xffffffffu, acc, 1);
-          acc += __shfl_xor_sync(0xffffffffu, acc, 2);
-          if (i < KD && q4 == 0) xp[i] = x[i] - cs * (acc + l * x[i] - bq[i]) + mo * (x[i] - xp[i]);
+          { /* keep 4 of the sums, add the partner's over lane bit 4 */
+            const bool hi = (lane & 4) != 0;
+            acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+            acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+            acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+            acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+          }
+          { /* keep 2 of the sums, add the partner's over lane bit 2 */
+            const bool hi = (lane & 2) != 0;
+            acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+            acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+          }
+          { /* keep 1 of the sums, add the partner's over lane bit 1 */
+            const bool hi = (lane & 1) != 0;
+            acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+          }
+#pragma unroll
+          for (int f = 0; f < 1; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) (xs + KD)[ro + f] = x1;
+          }
+          __syncthreads();
         }
-        float *tmp = x; x = xp; xp = tmp;
-        __syncthreads();
-      }
-      if (x != sm + D_X) { /* the readout takes x from D_X */
-        for (int k = threadIdx.x; k < KD; k += DNT) sm[D_X + k] = x[k];
-        __syncthreads();
-        x = sm + D_X;
+        if (r + 1 == iters) break;
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
+#pragma unroll
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+#pragma unroll
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)((xs + KD) + 4 * (cb + LNCB * s));
+#pragma unroll
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
+          }
+          { /* keep 4 of the sums, add the partner's over lane bit 4 */
+            const bool hi = (lane & 4) != 0;
+            acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+            acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+            acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+            acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+          }
+          { /* keep 2 of the sums, add the partner's over lane bit 2 */
+            const bool hi = (lane & 2) != 0;
+            acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+            acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+          }
+          { /* keep 1 of the sums, add the partner's over lane bit 1 */
+            const bool hi = (lane & 1) != 0;
+            acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+          }
+#pragma unroll
+          for (int f = 0; f < 1; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) xs[ro + f] = x1;
+          }
+          __syncthreads();
+        }
       }
     } else {
-      for (int k = threadIdx.x; k < KD; k += DNT) x[k] = bq[k];
-      __syncthreads();
+#pragma unroll
+      for (int f = 0; f < 1; f++) xo[f] = bq[ro + f];
     }
+    if (wr)
+#pragma unroll
+      for (int f = 0; f < 1; f++) sm[DS_X + ro + f] = xo[f];
+    __syncthreads();
     if (a.aux_out[0])
-      for (int k = threadIdx.x; k < KD; k += DNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = x[k];
+      for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[DS_X + k];
   }
-  float *qt = sm + D_QT, *dk = sm + D_DK;
-  for (int k = threadIdx.x; k < KD; k += DNT) {
+  float *qt = sm + DS_QT, *dk = sm + DS_DK;
+  for (int k = threadIdx.x; k < KD; k += LNT) {
     float s = 0.0f;
     s += (1.0f * 0.0883883476f) * in[0][k];
-    s += (1.0f * 0.0883883476f * in[5][t_]) * sm[D_X + k];
+    s += (1.0f * 0.0883883476f * in[5][t_]) * sm[DS_X + k];
     s += (-1.0f * 0.0883883476f * in[5][t_]) * in[0][k];
     qt[k] = s;
     dk[k] = expf(in[3][t_]);
   }
+  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
   __syncthreads();
   const float *kv = in[1], *vv = in[2];
   const float w = 1.0f * in[4][t_];
   elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
-#pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
-  /* one pass: update each key row of the column and read it */
-  float y = 0.0f;
-  const float wv = w * vv[j];
-#pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) {
-    const int k = k0 + r;
-    const float zn = dk[k] * col[r] + kv[k] * wv;
-    zg[k * VD + j] = zn;
-    y += qt[k] * zn;
-  }
-  ps[part * DBV + jl] = y;
-  __syncthreads();
-  if (part == 0) {
-    for (int p = 1; p < PARTS; p++) y += ps[p * DBV + jl];
+  /* U from shared memory: 1 part(s) of 128 rows a column, 128 columns at a time; the per-row
+   * factors read 4 rows at a time */
+  const int part = tid / 128, k0 = part * 128;
+#pragma unroll 1
+  for (int j = tid - part * 128; j < VD; j += 128) {
+    const float *uc = su + k0 * VD + j;
+    float *zc = zg + k0 * VD + j;
+    /* one pass: update each key row of the column and read it */
+    float y = 0.0f;
+    const float wv = w * vv[j];
+#pragma unroll 2
+    for (int k = 0; k < 128; k += 4) {
+      const float4 d4 = *(const float4 *)(dk + k0 + k), k4 = *(const float4 *)(kv + k0 + k),
+                   q4 = *(const float4 *)(qt + k0 + k);
+      const float z0 = d4.x * uc[k * VD] + k4.x * wv, z1 = d4.y * uc[(k + 1) * VD] + k4.y * wv;
+      const float z2 = d4.z * uc[(k + 2) * VD] + k4.z * wv, z3 = d4.w * uc[(k + 3) * VD] + k4.w * wv;
+      zc[k * VD] = z0; zc[(k + 1) * VD] = z1; zc[(k + 2) * VD] = z2; zc[(k + 3) * VD] = z3;
+      y += q4.x * z0 + q4.y * z1 + q4.z * z2 + q4.w * z3;
+    }
     st1(o + j, y);
   }
 }
+#undef LNT
+#undef LRB
+#undef LNCB
+#undef LCB
+/* ---------------------------------------------------------------- stage decode_large */
+#define LNT 128
+#define LRB 8
+#define LNCB 8
+#define LCB 16
+enum {
+  DL_U = 0,
+  DL_HP = 0,
+  DL_IN0 = 16384,
+  DL_IN1 = 16512,
+  DL_IN2 = 16640,
+  DL_IN3 = 16768,
+  DL_IN4 = 16800,
+  DL_IN5 = 16832,
+  DL_QT = 16864,
+  DL_DK = 16992,
+  DL_RED = 17120,
+  DL_XS = 17152,
+  DL_X = 17408,
+  DL_TOTAL = 17536
+};
+extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
+  extern __shared__ float sm[];
+  const long long n = blockIdx.x / a.h_v;
+  const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
+  const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
+  const int iters = a.iters > 0 ? a.iters : 30;
+  const int tid = (int)threadIdx.x, lane = tid & 31, cb = tid % LNCB, i0 = tid / LNCB * LRB;
+  float *hg = a.state[0] + slot * NPK;
+  float *zg = a.state[1] + slot * 16384;
+  float *hp = sm + DL_HP, *su = sm + DL_U;
+  /* packed H copied to shared memory as it is (U follows into the same place once H is done) */
+  for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  float *in[SSMC_MAX_IO];
+  in[0] = sm + DL_IN0;
+  for (int d = tid; d < 128; d += LNT)
+    in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
+  in[1] = sm + DL_IN1;
+  for (int d = tid; d < 128; d += LNT)
+    in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
+  in[2] = sm + DL_IN2;
+  for (int d = tid; d < 128; d += LNT)
+    in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
+  in[3] = sm + DL_IN3;
+  for (int d = tid; d < 1; d += LNT)
+    in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 1 + d];
+  in[4] = sm + DL_IN4;
+  for (int d = tid; d < 1; d += LNT)
+    in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
+  in[5] = sm + DL_IN5;
+  for (int d = tid; d < 1; d += LNT)
+    in[5][d] = ((const float *)a.in[5])[(n * a.h_v + h) * 1 + d];
+  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* H is here */
+  __syncthreads();
+  const int t_ = 0;
+  (void)t_;
+  /* this thread's block of the full H: rows i0 + t, columns 4 (cb + LNCB s) + e; element (i, c)
+   * at ra[t] + 4 LNCB s + e when i >= c, else at its mirror (c, i), rb[4 s + e] + t */
+  const int dg = i0 - 4 * cb; /* i >= c  <=>  dg + t >= 4 LNCB s + e */
+  float hr[LRB][LCB];
+  {
+    int ra[LRB], rb[LCB];
+#pragma unroll
+    for (int t = 0; t < LRB; t++) ra[t] = (i0 + t) * (i0 + t + 1) / 2 + 4 * cb;
+#pragma unroll
+    for (int j = 0; j < LCB; j++) {
+      const int c = 4 * (cb + LNCB * (j / 4)) + j % 4;
+      rb[j] = c * (c + 1) / 2 + i0;
+    }
+#pragma unroll
+    for (int t = 0; t < LRB; t++)
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          hr[t][4 * s + e] = hp[dg + t >= 4 * LNCB * s + e ? ra[t] + 4 * LNCB * s + e : rb[4 * s + e] + t];
+  }
+  {
+    const float *kv = in[1], *bq = in[0];
+    const float dh = expf(in[3][t_]);
+    const float w = 1.0f * in[4][t_];
+    /* H = decay H + write k k' in registers; an element and its mirror get the same bits
+     * (k_i k_c == k_c k_i); ||H||_F^2 over the full matrix, each element once */
+    float s2 = 0.0f;
+    {
+      float ki[LRB], kc[LCB];
+#pragma unroll
+      for (int t = 0; t < LRB; t++) ki[t] = kv[i0 + t];
+#pragma unroll
+      for (int s = 0; s < LCB / 4; s++) {
+        const float4 k4 = *(const float4 *)(kv + 4 * (cb + LNCB * s));
+        kc[4 * s] = k4.x; kc[4 * s + 1] = k4.y; kc[4 * s + 2] = k4.z; kc[4 * s + 3] = k4.w;
+      }
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int j = 0; j < LCB; j++) {
+          const float v = fmaf(dh, hr[t][j], w * (ki[t] * kc[j]));
+          hr[t][j] = v;
+          s2 = fmaf(v, v, s2);
+        }
+    }
+    /* every read of the staged H is done (block_sum's barriers): the lower-triangle owners write
+     * the new H there, then it goes back to global memory in 16-byte pieces (not waited for) */
+    const float nr = sqrtf(block_sum(s2, sm + DL_RED, LNT)), l = 0.02f * nr + 0.0f;
+    {
+      const int ra0 = i0 * (i0 + 1) / 2 + 4 * cb;
+#pragma unroll
+      for (int t = 0; t < LRB; t++)
+#pragma unroll
+        for (int s = 0; s < LCB / 4; s++)
+#pragma unroll
+          for (int e = 0; e < 4; e++)
+            if (dg + t >= 4 * LNCB * s + e) hp[ra0 + t * i0 + t * (t + 1) / 2 + 4 * LNCB * s + e] = hr[t][4 * s + e];
+    }
+    __syncthreads();
+    for (int q = tid; q < NPK / 4; q += LNT) *(float4 *)(hg + 4 * q) = *(const float4 *)(hp + 4 * q);
+    __syncthreads(); /* H is out of shared memory: U comes in there while the solve runs */
+    for (int q = tid; q < 4096; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    const float up = nr + l, sum = up + l;
+    float *xs = sm + DL_XS; /* x of the iteration, double-buffered: one barrier an iteration */
+    const int ro = i0 + (lane & 4 ? 4 : 0) + (lane & 2 ? 2 : 0) + (lane & 1 ? 1 : 0); /* the rows this thread updates: ro .. ro + 0 */
+    const bool wr = true; /* one writer where lanes share rows */
+    (void)lane;
+    float xo[1], xpo[1], bo[1];
+    if (sum > 0.0f) {
+      const float stp = 2.0f / sum, rho2 = (up - l) / sum * ((up - l) / sum);
+#pragma unroll
+      for (int f = 0; f < 1; f++) {
+        bo[f] = bq[ro + f];
+        xo[f] = stp * bo[f];
+        xpo[f] = 0.0f;
+        if (wr) xs[ro + f] = xo[f];
+      }
+      __syncthreads();
+      float om = 2.0f;
+      for (int r = 0; r < iters; r += 2) { /* two iterations a trip: the buffers' addresses are constants */
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
+#pragma unroll
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+#pragma unroll
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)(xs + 4 * (cb + LNCB * s));
+#pragma unroll
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
+          }
+          { /* keep 4 of the sums, add the partner's over lane bit 4 */
+            const bool hi = (lane & 4) != 0;
+            acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+            acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+            acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+            acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+          }
+          { /* keep 2 of the sums, add the partner's over lane bit 2 */
+            const bool hi = (lane & 2) != 0;
+            acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+            acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+          }
+          { /* keep 1 of the sums, add the partner's over lane bit 1 */
+            const bool hi = (lane & 1) != 0;
+            acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+          }
+#pragma unroll
+          for (int f = 0; f < 1; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) (xs + KD)[ro + f] = x1;
+          }
+          __syncthreads();
+        }
+        if (r + 1 == iters) break;
+        {
+          om = __fdividef(4.0f, 4.0f - rho2 * om);
+          const float cs = stp * om, mo = om - 1.0f;
+          float acc[LRB];
+#pragma unroll
+          for (int t = 0; t < LRB; t++) acc[t] = 0.0f;
+#pragma unroll
+          for (int s = 0; s < LCB / 4; s++) {
+            const float4 xv = *(const float4 *)((xs + KD) + 4 * (cb + LNCB * s));
+#pragma unroll
+            for (int t = 0; t < LRB; t++) {
+              acc[t] = fmaf(hr[t][4 * s], xv.x, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 1], xv.y, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 2], xv.z, acc[t]);
+              acc[t] = fmaf(hr[t][4 * s + 3], xv.w, acc[t]);
+            }
+          }
+          { /* keep 4 of the sums, add the partner's over lane bit 4 */
+            const bool hi = (lane & 4) != 0;
+            acc[0] = (hi ? acc[4] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[4], 4);
+            acc[1] = (hi ? acc[5] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[5], 4);
+            acc[2] = (hi ? acc[6] : acc[2]) + __shfl_xor_sync(0xffffffffu, hi ? acc[2] : acc[6], 4);
+            acc[3] = (hi ? acc[7] : acc[3]) + __shfl_xor_sync(0xffffffffu, hi ? acc[3] : acc[7], 4);
+          }
+          { /* keep 2 of the sums, add the partner's over lane bit 2 */
+            const bool hi = (lane & 2) != 0;
+            acc[0] = (hi ? acc[2] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[2], 2);
+            acc[1] = (hi ? acc[3] : acc[1]) + __shfl_xor_sync(0xffffffffu, hi ? acc[1] : acc[3], 2);
+          }
+          { /* keep 1 of the sums, add the partner's over lane bit 1 */
+            const bool hi = (lane & 1) != 0;
+            acc[0] = (hi ? acc[1] : acc[0]) + __shfl_xor_sync(0xffffffffu, hi ? acc[0] : acc[1], 1);
+          }
+#pragma unroll
+          for (int f = 0; f < 1; f++) {
+            const float x1 = xo[f] - cs * (acc[f] + l * xo[f] - bo[f]) + mo * (xo[f] - xpo[f]);
+            xpo[f] = xo[f];
+            xo[f] = x1;
+            if (wr) xs[ro + f] = x1;
+          }
+          __syncthreads();
+        }
+      }
+    } else {
+#pragma unroll
+      for (int f = 0; f < 1; f++) xo[f] = bq[ro + f];
+    }
+    if (wr)
+#pragma unroll
+      for (int f = 0; f < 1; f++) sm[DL_X + ro + f] = xo[f];
+    __syncthreads();
+    if (a.aux_out[0])
+      for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[DL_X + k];
+  }
+  float *qt = sm + DL_QT, *dk = sm + DL_DK;
+  for (int k = threadIdx.x; k < KD; k += LNT) {
+    float s = 0.0f;
+    s += (1.0f * 0.0883883476f) * in[0][k];
+    s += (1.0f * 0.0883883476f * in[5][t_]) * sm[DL_X + k];
+    s += (-1.0f * 0.0883883476f * in[5][t_]) * in[0][k];
+    qt[k] = s;
+    dk[k] = expf(in[3][t_]);
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
+  __syncthreads();
+  const float *kv = in[1], *vv = in[2];
+  const float w = 1.0f * in[4][t_];
+  elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
+  /* U from shared memory: 1 part(s) of 128 rows a column, 128 columns at a time; the per-row
+   * factors read 4 rows at a time */
+  const int part = tid / 128, k0 = part * 128;
+#pragma unroll 1
+  for (int j = tid - part * 128; j < VD; j += 128) {
+    const float *uc = su + k0 * VD + j;
+    float *zc = zg + k0 * VD + j;
+    /* one pass: update each key row of the column and read it */
+    float y = 0.0f;
+    const float wv = w * vv[j];
+#pragma unroll 2
+    for (int k = 0; k < 128; k += 4) {
+      const float4 d4 = *(const float4 *)(dk + k0 + k), k4 = *(const float4 *)(kv + k0 + k),
+                   q4 = *(const float4 *)(qt + k0 + k);
+      const float z0 = d4.x * uc[k * VD] + k4.x * wv, z1 = d4.y * uc[(k + 1) * VD] + k4.y * wv;
+      const float z2 = d4.z * uc[(k + 2) * VD] + k4.z * wv, z3 = d4.w * uc[(k + 3) * VD] + k4.w * wv;
+      zc[k * VD] = z0; zc[(k + 1) * VD] = z1; zc[(k + 2) * VD] = z2; zc[(k + 3) * VD] = z3;
+      y += q4.x * z0 + q4.y * z1 + q4.z * z2 + q4.w * z3;
+    }
+    st1(o + j, y);
+  }
+}
+#undef LNT
+#undef LRB
+#undef LNCB
+#undef LCB
 
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=512 smem=76288
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400
 // No CUDA backward for this spec yet (a solve readout).
 // ssmc-launch-bwd none

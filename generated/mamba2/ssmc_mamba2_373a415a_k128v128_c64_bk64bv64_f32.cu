@@ -13,7 +13,6 @@
 #define DNT 128
 #define PARTS 4
 #define DBV 32
-#define HROWS ((KD + DNT / 4 - 1) / (DNT / 4)) /* decode of a solve: rows of H per 4 threads */
 #define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
@@ -291,7 +290,8 @@ enum {
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
 /* ---------------------------------------------------------------- stage prep */
-extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true) */
+template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -354,7 +354,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_
 }
 
 /* ---------------------------------------------------------------- stage state */
-extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) {
+template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -392,7 +392,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_
     /* Z = diag(e^{b_L}) Z + kd' u */
     for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1>(z, kd, u, KD, BV, CH, true);
+    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -400,6 +400,9 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_
     tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
   }
 }
+
+extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) { prep_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
 extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
@@ -479,6 +482,8 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_
   tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
 }
 
+/* ---------------------------------------------------------------- decode stages: shared pieces */
+
 /* ---------------------------------------------------------------- stage decode */
 extern "C" __global__ void __launch_bounds__(DNT) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -542,7 +547,8 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_mamba2_373a415a_k128v128_
   }
 }
 
-// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840
+
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840; decode_large none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -628,8 +634,21 @@ __device__ __forceinline__ float warp_sum(float v) {
 
 #define NT_BWD 512
 
+/* ---------------------------------------------------------------- stages fprep, fstate */
+/* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
+ * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
+ * state into the backward's (a.state_out, set by the runtime). */
+extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  prep_body<true>(a, ws);
+}
+extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  state_body<true>(a, ws);
+}
+
 /* ---------------------------------------------------------------- stage bprep */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -689,7 +708,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage bstate */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -726,7 +745,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage bval */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -765,7 +784,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -890,7 +909,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage brows */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_brows(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_brows(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -936,7 +955,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage breduce */
-extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_breduce(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_breduce(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -968,4 +987,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD) ssmc_mamba2_373a415a_k128v1
     }
 }
 
-// ssmc-launch-bwd fwd=2 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 bprep grid=chunks threads=512 smem=126464; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=512 smem=70656; bgrad grid=chunks_ktiles threads=512 smem=90368; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fstate grid=items_vtiles threads=512 smem=89600; bprep grid=chunks threads=512 smem=126464; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=512 smem=70656; bgrad grid=chunks_ktiles threads=512 smem=90368; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -194,11 +194,11 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
     else emit_add(&b, ", src = \"X\"},\n");
   }
   emit_add(&b, "  },\n");
-  if (cu && cu->n_fwd >= 3) {
-    const ssmc_cuda_stage *pr = &cu->fwd[cu->n_fwd - 3], *st = &cu->fwd[cu->n_fwd - 2];
-    emit_add(&b, "  FPREP = {threads = %d, smem = %d}, FSTATE = {threads = %d, smem = %d},\n", pr->threads, pr->smem,
-             st->threads, st->smem);
-  }
+  /* the forward's prep and state bodies, which the backward runs again (the forward module states their blocks) */
+  const char *bodies = cu && cu->source ? strstr(cu->source, "// ssmc-bodies ") : NULL;
+  int pt, ps, st, ss;
+  if (bodies && sscanf(bodies, "// ssmc-bodies prep threads=%d smem=%d state threads=%d smem=%d", &pt, &ps, &st, &ss) == 4)
+    emit_add(&b, "  FPREP = {threads = %d, smem = %d}, FSTATE = {threads = %d, smem = %d},\n", pt, ps, st, ss);
   if (f->has_solve) {
     emit_add(&b, "  solve = {state = %d, ", f->aux.state);
     lua_logdecay(&b, s, &f->aux);

@@ -231,7 +231,7 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
 }
 
 static const char *const grid_names[] = {"items", "items_vtiles", "items_dtiles", "chunks",
-                                          "chunks_vtiles", "chunks_ktiles", "items_bvtiles"};
+                                          "chunks_vtiles", "chunks_ktiles", "items_bvtiles", "items_elems"};
 
 /* One stage of a launch line: its entry <kernel>_<stage> (named in k->cu_entries by the caller) and grid kind. */
 static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc_cuda_stage *st) {
@@ -361,7 +361,7 @@ static void c_string_literal(emit_buf *b, const char *s, size_t n) {
 static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
   static const char *const kinds[] = {"SSMC_GRID_ITEMS",         "SSMC_GRID_ITEMS_VTILES",  "SSMC_GRID_ITEMS_DTILES",
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
-                                      "SSMC_GRID_ITEMS_BVTILES"};
+                                      "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS"};
   if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
   else emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
 }
@@ -449,6 +449,7 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       char grid[48] = "(N*h_v)";
       if (st->grid == SSMC_GRID_CHUNKS) snprintf(grid, sizeof grid, "(chunks, h_v)");
       else if (st->grid == SSMC_GRID_CHUNKS_VTILES) snprintf(grid, sizeof grid, "(chunks, h_v, V/%d)", k->cuda.bv);
+      else if (st->grid == SSMC_GRID_ITEMS_ELEMS) snprintf(grid, sizeof grid, "(N*h_v, K*V/%d)", 4 * st->threads);
       else if (st->grid != SSMC_GRID_ITEMS)
         snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES ? k->cuda.bv : k->cuda.decode_bv);
       emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);

@@ -36,7 +36,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 126976}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 126976}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -59,7 +59,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 126976}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 126976}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 512, 142080}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -82,7 +82,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 127232}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 127232}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -105,7 +105,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 127232}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142336}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 127232}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 512, 142336}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3968},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -128,7 +128,7 @@ extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32,
   .n_fwd = 4,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS, 512, 142592}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS, 128, 103168},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -151,7 +151,7 @@ extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 4,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142592}},
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve", SSMC_GRID_ITEMS, 256, 161920}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 512, 142592}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 128, 103168},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -174,7 +174,7 @@ extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 103680}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 65024}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 103680}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS, 512, 150784}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 256,
   .bv = 32,
@@ -197,7 +197,7 @@ extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 103680}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 65024}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 150784}},
+  .fwd = {{"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 103680}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 512, 150784}},
   .decode = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4224},
   .ws_tok_floats = 256,
   .bv = 32,
@@ -220,7 +220,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 160512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 160512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 384,
   .bv = 32,
@@ -243,7 +243,7 @@ extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 160512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 151040}},
+  .fwd = {{"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 160512}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 98816}, {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 512, 151040}},
   .decode = {"ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 4352},
   .ws_tok_floats = 384,
   .bv = 32,
@@ -266,7 +266,7 @@ extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32,
   .n_fwd = 3,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_prep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_out", SSMC_GRID_CHUNKS, 512, 142080}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 256,
   .bv = 64,
@@ -289,7 +289,7 @@ extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 3,
-  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 89600}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS_VTILES, 512, 142080}},
+  .fwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 512, 142080}},
   .decode = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 3840},
   .ws_tok_floats = 256,
   .bv = 64,
@@ -311,17 +311,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "c05de77ef91e1423",
-  "83a79b926e61de7f",
-  "5a07eb6e1c7e9f19",
-  "691557bfcb1545e1",
-  "6bf3f2236f6c2b5e",
-  "8e6947d0e491414f",
-  "c5fedc6b8ddd99a3",
-  "6d66fc2e36cf6b05",
-  "6a9b8046e4f5f3d2",
-  "f4fcd9209540c27a",
-  "97214e19a5c6d4db",
-  "b87a97d8855cd0cd",
+  "538101646adfa34a",
+  "6ab0ea37ffdb8e12",
+  "8030aecaf02e9f3e",
+  "e1e1f9856e95a052",
+  "e06b94c952814cb4",
+  "2eab72dbececb333",
+  "c86a573d7058f629",
+  "9b7fdd760008c6c9",
+  "7f57dc97f25ec6db",
+  "97dd9bbd3b77a55f",
+  "625f0dff410bcb66",
+  "b395f73be6f5f63e",
   0,
 };

@@ -81,7 +81,9 @@ enum {
   SSMC_GRID_CHUNKS = 3,       /* (chunk slots, h_v) blocks: one per (chunk, value head); see ssmc_chunk_slots */
   SSMC_GRID_CHUNKS_VTILES = 4, /* (chunk slots, h_v, V / bv) blocks: and one per value tile */
   SSMC_GRID_CHUNKS_KTILES = 5, /* (chunk slots, h_v, K / bk) blocks: and one per key tile (backward) */
-  SSMC_GRID_ITEMS_BVTILES = 6  /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
+  SSMC_GRID_ITEMS_BVTILES = 6, /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
+  SSMC_GRID_ITEMS_ELEMS = 7    /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
+                                  (K, V) main state a thread */
 };
 #define SSMC_MAX_BWD_STAGES 8
 typedef struct ssmc_cuda_stage {
@@ -226,6 +228,7 @@ static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *s
             : st->grid == SSMC_GRID_ITEMS_VTILES  ? (uint32_t)(k->V / k->cuda->bv)
             : st->grid == SSMC_GRID_ITEMS_DTILES  ? (uint32_t)(k->V / k->cuda->decode_bv)
             : st->grid == SSMC_GRID_ITEMS_BVTILES ? (uint32_t)(k->V / k->cuda->bwd_bv)
+            : st->grid == SSMC_GRID_ITEMS_ELEMS   ? (uint32_t)(((int64_t)k->K * k->V + 4 * st->threads - 1) / (4 * st->threads))
                                                   : 1u;
   grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)
             : st->grid == SSMC_GRID_CHUNKS_KTILES ? (uint32_t)(k->K / k->cuda->bk)

@@ -253,7 +253,7 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${n
  * state into the backward's (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true>(a, ws);
+  prep_body<true, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;

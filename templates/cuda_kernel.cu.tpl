@@ -8,14 +8,18 @@
 @   prep    (grid: one block per (chunk, value head), all chunks at once): decay prefix sums,
 @           the chunk's decay, kd = K e^{b_L - b}, U = diag(w) V; with a rank-1 erase the WY/UT
 @           form T = (I - NAKK)^-1 (16 x 16 diagonal inverses, then tensor-core products),
-@           W = -T diag(e) (K e^b) and U = T diag(w) V; all into the workspace.
-@   state   (grid: one block per (sequence, value head, value tile)): the only sequential pass,
+@           W = -T diag(e) (K e^b) and U = T diag(w) V; all into the workspace. Without an erase
+@           also the chunk's own part of the next chunk-start state, dZ = kd' U, for the scan.
+@   scan    (without an erase, in place of state; grid: blocks of 4 x 128 state elements per
+@           (sequence, value head)): the only sequential pass, elementwise: Z_{c+1} = e^{b_L} Z_c + dZ_c.
+@   state   (with an erase; grid: one block per (sequence, value head, value tile)): the only sequential pass,
 @           chunk by chunk with the state tile on chip, reading only prep's tiles: stores the
 @           chunk-start state, the pseudo-values u = U + W Z (rank-1 erase; in place of U), and
 @           Z <- diag(e^{b_L}) Z + kd' u.
-@   out     (grid: one block per (chunk, value head, value tile), all chunks at once): the
-@           readout y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A; reads x when
-@           the query uses it.
+@   out     (grid: one block per (chunk, value head), all chunks at once): the readout
+@           y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A formed once, value tile
+@           by value tile (the next tile's Z and u fetched during the current one's products); reads
+@           x when the query uses it.
 @   decode  (without a solve; grid: one block per (sequence, value head, value tile)): one token,
 @           the state read once and written once (a [V,K] state column per thread, kept in registers
 @           for a rank-1 erase).
@@ -31,7 +35,7 @@
 @ local K, V, C = P.K, P.V, P.C
 @ assert(K % 16 == 0 and V % 8 == 0 and C % 16 == 0, 'the CUDA kernels need K % 16 == 0, V % 8 == 0 and chunk % 16 == 0')
 @ local m, sv = P.main, P.solve
-@ local NT = {prep = 512, state = 512, out = 512} -- threads of the chunk stages (their loops read NT)
+@ local NT = {prep = 512, state = 512, out = 512, scan = 128} -- threads of the chunk stages (their loops read NT)
 @ local SNT = 256 -- the solve stage: 128 registers a thread leave room for 256 threads only
 @ local diag = m.decay == 'diag'
 @ -- padded leading dimensions of the forward's tiles (see mm): [C][K] and [C][C] tiles 4 (mod 32),
@@ -313,7 +317,8 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
 }
 
 /* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs] (mm<ldc, ars, acs, brs, bcs>);
- * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
+ * a and b in shared memory, c there too or in global memory (8-byte aligned, ldc even), aliasing
+ * neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
  * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
  * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
  * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
@@ -334,9 +339,9 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     float d[NB / 8][4];
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
-      d[s][0] = acc ? c0[0] : 0.0f; d[s][1] = acc ? c0[1] : 0.0f;
-      d[s][2] = acc ? c1[0] : 0.0f; d[s][3] = acc ? c1[1] : 0.0f;
+      const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      const float2 p0 = acc ? *c0 : make_float2(0.0f, 0.0f), p1 = acc ? *c1 : make_float2(0.0f, 0.0f);
+      d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
     for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
@@ -359,8 +364,9 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
-      c0[0] = d[s][0]; c0[1] = d[s][1]; c1[0] = d[s][2]; c1[1] = d[s][3];
+      float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      *c0 = make_float2(d[s][0], d[s][1]);
+      *c1 = make_float2(d[s][2], d[s][3]);
     }
   }
 }
@@ -775,8 +781,10 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 
 @ end
 /* ---------------------------------------------------------------- stage prep */
-/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true) */
-template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
+ * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
+ * dZ = kd' U (K, V), into the chunk's slot, and no kd (which only a state pass reads). */
+template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -832,12 +840,13 @@ template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args 
   mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 @   else
-  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass */
+  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass or the scan (and the out stage) */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
-  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  if (!FWD) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L);
+  if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 @   end
 }
 
@@ -890,11 +899,52 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   }
 }
 
-extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) { prep_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, ${m.delta and 'false' or 'true'}>(a, ws);
+}
+@ if m.delta then
 extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
+@ else
+
+/* ---------------------------------------------------------------- stage scan */
+/* Without an erase the chunk-to-chunk recurrence is elementwise, Z_{c+1} = diag(e^{b_L}) Z_c + dZ_c,
+ * with every dZ_c made by prep at once (in chunk c's slot): one pass over a sequence's chunks that
+ * puts the chunk-start state Z_c in place of dZ_c, four elements of the (K, V) state a thread, the
+ * loads SCAN_PF chunks ahead; the final state to state_out. */
+#define SCAN_PF 8
+extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd_args a, float *ws) {
+  const item_t it = item_of(a);
+  const int e = ((int)blockIdx.y * ${NT.scan} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
+  if (e >= KD * VD) return;
+  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK + e;
+  const float *z0 = a.state_in[${m.state}];
+  float4 z = z0 ? *(const float4 *)(z0 + slot * ${K * V} + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const long long nc = (it.T + CH - 1) / CH;
+  for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
+    float4 dz[SCAN_PF];
+    float g[SCAN_PF];
+#pragma unroll
+    for (int i = 0; i < SCAN_PF; i++)
+      if (c0 + i < nc) {
+        dz[i] = __ldcs((const float4 *)(zs + (c0 + i) * cs));
+        g[i] = zs[(c0 + i) * cs + WS_ZD + k - e];
+      }
+#pragma unroll
+    for (int i = 0; i < SCAN_PF; i++)
+      if (c0 + i < nc) {
+        *(float4 *)(zs + (c0 + i) * cs) = z;
+        z = make_float4(g[i] * z.x + dz[i].x, g[i] * z.y + dz[i].y, g[i] * z.z + dz[i].z, g[i] * z.w + dz[i].w);
+      }
+  }
+  float *zo = a.state_out[${m.state}];
+  if (zo) *(float4 *)(zo + slot * ${K * V} + e) = z;
+}
+@ end
 
 /* ---------------------------------------------------------------- stage out */
-extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_args a, float *ws) {
+/* one block an SM (its shared memory), so ptxas may use every register of it */
+extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fwd_args a, float *ws) {
   constexpr int NT = ${NT.out};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -902,7 +952,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  const int v0 = blockIdx.z * BV;
+  int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_U;
@@ -975,9 +1025,22 @@ extern "C" __global__ void __launch_bounds__(${NT.out}) ${P.name}_out(ssmc_fwd_a
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
 @ scale_rows('qt', '1.0f', function(t) return t end)
-  mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-  mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-  tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+  for (;;) {
+    const bool next = v0 + BV < VD;
+    if (next) { /* the next value tile's state and u, in flight during this one's products */
+      v0 += BV;
+@ copies_fetch({OC[#OC - 1], OC[#OC]}, 'tok', 'L')
+      v0 -= BV;
+    }
+    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
+    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
+    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    if (!next) break;
+    v0 += BV;
+    __syncthreads();
+@ copies_put({OC[#OC - 1], OC[#OC]})
+    __syncthreads();
+  }
 }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -1388,6 +1451,11 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ local stages = {}
 @ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, XOFF * 4) end
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
-@ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
-@ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
+@ if m.delta then
+@   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
+@ else
+@   stages[#stages + 1] = string.format('scan grid=items_elems threads=%d smem=0', NT.scan)
+@ end
+@ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
+// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
 // ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DNT} smem=${sv and DS.off * 4 or DOFF * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or 'decode_large none'}

@@ -43,12 +43,15 @@ START_TEST(every_module_compiles_without_spills) {
     for (int j = 0; j < g.u[i]->nk; j++) {
       const emit_kernel *ek = &g.u[i]->k[j];
       ck_assert_int_ge(ek->cuda.n_fwd, 1);
-      /* [solve,] prep, state, out: the chunk-parallel stages around the one sequential pass */
+      /* [solve,] prep, state (an erase) or scan (elementwise), out: the chunk-parallel stages around the one
+       * sequential pass */
       ck_assert_int_eq(ek->cuda.n_fwd, g.u[i]->fam.has_solve ? 4 : 3);
       const ssmc_cuda_stage *f3 = &ek->cuda.fwd[ek->cuda.n_fwd - 3];
+      const int erase = g.u[i]->fam.main.delta;
       ck_assert_int_eq(f3[0].grid, SSMC_GRID_CHUNKS);
-      ck_assert_int_eq(f3[1].grid, SSMC_GRID_ITEMS_VTILES);
-      ck_assert_int_eq(f3[2].grid, SSMC_GRID_CHUNKS_VTILES);
+      ck_assert_int_eq(f3[1].grid, erase ? SSMC_GRID_ITEMS_VTILES : SSMC_GRID_ITEMS_ELEMS);
+      ck_assert_str_eq(f3[1].entry + strlen(ek->name) + 1, erase ? "state" : "scan");
+      ck_assert_int_eq(f3[2].grid, SSMC_GRID_CHUNKS);
       ck_assert_int_gt(ek->cuda.ws_chunk_floats, 0);
       /* the backward: the forward's prep and state again (fprep, fstate, fp32-accurate), then bprep, bstate,
        * bval, bgrad, brows, breduce; none yet for a solve readout */

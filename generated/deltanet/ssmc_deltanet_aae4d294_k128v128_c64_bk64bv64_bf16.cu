@@ -122,7 +122,8 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
 }
 
 /* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs] (mm<ldc, ars, acs, brs, bcs>);
- * all in shared memory, c aliasing neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
+ * a and b in shared memory, c there too or in global memory (8-byte aligned, ldc even), aliasing
+ * neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
  * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
  * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
  * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
@@ -143,9 +144,9 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     float d[NB / 8][4];
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
-      d[s][0] = acc ? c0[0] : 0.0f; d[s][1] = acc ? c0[1] : 0.0f;
-      d[s][2] = acc ? c1[0] : 0.0f; d[s][3] = acc ? c1[1] : 0.0f;
+      const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      const float2 p0 = acc ? *c0 : make_float2(0.0f, 0.0f), p1 = acc ? *c1 : make_float2(0.0f, 0.0f);
+      d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
     for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
@@ -168,8 +169,9 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
-      c0[0] = d[s][0]; c0[1] = d[s][1]; c1[0] = d[s][2]; c1[1] = d[s][3];
+      float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      *c0 = make_float2(d[s][0], d[s][1]);
+      *c1 = make_float2(d[s][2], d[s][3]);
     }
   }
 }
@@ -317,8 +319,10 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 }
 
 /* ---------------------------------------------------------------- stage prep */
-/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true) */
-template <bool S> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
+ * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
+ * dZ = kd' U (K, V), into the chunk's slot, and no kd (which only a state pass reads). */
+template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -453,11 +457,14 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   }
 }
 
-extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) { prep_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, false>(a, ws);
+}
 extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
-extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
+/* one block an SM (its shared memory), so ptxas may use every register of it */
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -465,7 +472,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  const int v0 = blockIdx.z * BV;
+  int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
   /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
   float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
@@ -528,9 +535,24 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v12
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
-  mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-  mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-  tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+  for (;;) {
+    const bool next = v0 + BV < VD;
+    if (next) { /* the next value tile's state and u, in flight during this one's products */
+      v0 += BV;
+  r_z.fetch(zs + v0, VD, KD);
+  r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
+      v0 -= BV;
+    }
+    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
+    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
+    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    if (!next) break;
+    v0 += BV;
+    __syncthreads();
+  r_z.put(z, BVP, KD, one_t(), false);
+  r_u.put(u, BVP, L, one_t(), false);
+    __syncthreads();
+  }
 }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -606,7 +628,8 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_deltanet_aae4d294_k128v12
 }
 
 
-// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840; decode_large none
+// ssmc-bodies prep threads=512 smem=126976 state threads=512 smem=123392
+// ssmc-launch bv=64 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=3840; decode_large none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -704,7 +727,7 @@ __device__ __forceinline__ float warp_sum(float v) {
  * state into the backward's (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true>(a, ws);
+  prep_body<true, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;

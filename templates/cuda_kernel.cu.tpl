@@ -783,7 +783,7 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and no kd (which only a state pass reads). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
@@ -840,12 +840,12 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
   tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
 @   else
-  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass or the scan (and the out stage) */
+  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
   if (!FWD) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L);
+  if (!FWD) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 @   end
 }
@@ -968,7 +968,14 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
 @ end
 @ local OC = input_copies('O_', not_val, 'BV', 'BVP', 'v0')
 @ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'BV', T = 'float', dst = 'z', ld = 'BVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
-@ OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') -- the state stage's pseudo-values, or w v
+@ if m.delta then
+@   OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') -- the state stage's pseudo-values
+@ else -- without an erase u = diag(w) V from the input (scaled once w is known)
+@   local xv = P.inputs[m.val + 1]
+@   local H, hh = xv.heads == 'qk' and 'a.h_qk' or 'a.h_v', xv.heads == 'qk' and 'it.hq' or 'it.h'
+@   OC[#OC + 1] = {name = 'r_u', rows = 'CH', D = 'BV', T = 'elem_t', dst = 'u', ld = 'BVP', rs = '(long long)' .. H .. ' * VD',
+@                  src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
+@ end
 @ local QC = {}
 @ for i, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
@@ -989,6 +996,9 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
 @ copies_put(OC)
   __syncthreads();
 @ coefs()
+@ if not m.delta then
+  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+@ end
   /* q~ = sum of coefficient * source */
 @ for i, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
@@ -1038,7 +1048,8 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
     if (!next) break;
     v0 += BV;
     __syncthreads();
-@ copies_put({OC[#OC - 1], OC[#OC]})
+@ local ru = setmetatable({coef = not m.delta and '[&](int t_) { return ew[t_]; }' or nil}, {__index = OC[#OC]})
+@ copies_put({OC[#OC - 1], ru})
     __syncthreads();
   }
 }

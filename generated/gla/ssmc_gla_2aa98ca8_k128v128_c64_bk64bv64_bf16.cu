@@ -294,7 +294,7 @@ enum {
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and no kd (which only a state pass reads). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -335,7 +335,7 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   /* the chunk's decay, for the state pass */
   float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
-  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass or the scan (and the out stage) */
+  /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
       kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(L - 1) * KP + k] - b[(t) * KP + k]) * 1.0f : 0.0f;
@@ -344,7 +344,7 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   if (!FWD) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L);
+  if (!FWD) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 }
 
@@ -463,11 +463,11 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, 128, float> r_in3;
   tile_regs<NT, KD, BV, float> r_z;
-  tile_regs<NT, CH, BV, float> r_u;
+  tile_regs<NT, CH, BV, elem_t> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_z.fetch(zs + v0, VD, KD);
-  r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
+  r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
   r_in1.put(sm + O_IN1, KP, L, one_t(), false);
   r_in3.put(sm + O_IN3, KP, L, one_t(), false);
   r_z.put(z, BVP, KD, one_t(), false);
@@ -483,6 +483,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
       zdec[k] = expf(acc);
     }
     __syncthreads();
+  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
   /* q~ = sum of coefficient * source */
   r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
@@ -506,7 +507,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
     if (next) { /* the next value tile's state and u, in flight during this one's products */
       v0 += BV;
   r_z.fetch(zs + v0, VD, KD);
-  r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
+  r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
       v0 -= BV;
     }
     mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
@@ -516,7 +517,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
     v0 += BV;
     __syncthreads();
   r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+  r_u.put(u, BVP, L, [&](int t_) { return ew[t_]; }, false);
     __syncthreads();
   }
 }

@@ -16,16 +16,19 @@
 @   out     (grid: one block per (chunk, value head, value tile), all chunks at once): the
 @           readout y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A; reads x when
 @           the query uses it.
-@   decode  (without a solve; grid: one block per (sequence, value head, value tile)): one token,
-@           the state read once and written once (a [V,K] state column per thread, kept in registers
-@           for a rank-1 erase).
+@   decode, decode_large (without a solve): one token, the state read once and written once in
+@           16-byte pieces (R key rows x 4 value columns a thread). decode (grid: one block per
+@           (sequence, value head, 16-column tile)) for small batches; decode_large (grid: one block
+@           per (sequence, value head)) from 400% of the SM count in work items on, its state held
+@           in registers, or with a rank-1 erase staged in shared memory by cp.async (three blocks
+@           an SM) between the sums S k, S q and the update.
 @   decode, decode_large (with a solve; grid: one block per (sequence, value head)): H and U staged
 @           in shared memory by cp.async, H updated and held in registers for the r matvecs (full
 @           symmetric blocks, the upper half from the packed lower triangle), U updated and read from
 @           shared memory. decode: U in flight from the start (latency, small batches); decode_large:
 @           U in H's place once H is written back (a smaller block, one more an SM: large batches).
 @           The launch line says from which batch decode_large runs (from_pct: percent of the SM count
-@           in work items); 'decode_large none' without a solve.
+@           in work items).
 @ Dynamic shared memory of each stage is laid out here and stated in the launch line.
 @ Constraints: no headers (NVRTC); the classification arrives ready-made. ]]
 @ local K, V, C = P.K, P.V, P.C
@@ -131,11 +134,15 @@
 @ --   decode        (small batches: latency) 16 columns a block, (sequence, value head, value
 @ --                 tile) blocks: the state of one layer at B1 streams through 8 x h_v SMs
 @ --   decode_large  (large batches: streaming) the whole value width a block, one per (sequence,
-@ --                 value head): 64 KiB contiguous at K = V = 128, no input staged twice
+@ --                 value head): 64 KiB contiguous at K = V = 128, no input staged twice. With a
+@ --                 rank-1 erase every store waits for the sums over all rows: the state is staged
+@ --                 in shared memory instead of registers (80 registers), three blocks an SM keep
+@ --                 loads in flight while one reduces (H200: 89.1% of the copy floor at B512 H16,
+@ --                 88.1% from registers, two blocks an SM)
 @ -- The block index runs over the value tiles of one item first, so blocks that run together read
 @ -- neighbouring memory. decode_large from PLAIN_LARGE_PCT percent of the SM count in work items on.
-@ local function plain_cfg(dbv, nt, minb, pre)
-@   local c = {dbv = dbv, cg = dbv // 4, pre = pre, minb = minb}
+@ local function plain_cfg(dbv, nt, minb, pre, smem)
+@   local c = {dbv = dbv, cg = dbv // 4, pre = pre, minb = minb, smem = smem}
 @   c.nrp = math.max(1, math.min(nt // c.cg, K))
 @   while K % c.nrp ~= 0 do c.nrp = c.nrp // 2 end
 @   c.nt, c.r = c.nrp * c.cg, K // c.nrp
@@ -145,6 +152,9 @@
 @   c.na = m.delta and 9 or 4 -- sums a thread carries: S k and S q of 4 columns and k . q, or y of 4
 @   c.lay, c.off = {}, 0
 @   local function alloc(name, n) c.lay[#c.lay + 1] = {name, c.off}; c.off = c.off + math.ceil(n / 32) * 32 end
+@   if c.smem then -- the whole state of the item, copied in by cp.async (registers free: 3 blocks an SM)
+@     alloc('ST', K * V); c.minb = 3
+@   end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
 @   c.ng = m.delta and 2 or 1 -- float4 groups of those sums
 @   alloc('PS', c.ng * c.ns * c.cg * 4 + c.ns) -- [group][partial][column group] float4, then k . q [partial]
@@ -154,7 +164,7 @@
 @ local DSM, DLP
 @ if not sv then
 @   DSM = plain_cfg(V % 16 == 0 and 16 or 8, 128, 1, 'D_')
-@   DLP = plain_cfg(V, 256, 2, 'DL_')
+@   DLP = plain_cfg(V, 256, 2, 'DL_', m.delta and K * V * 4 <= 96 * 1024)
 @ end
 @ local DBV = sv and V or DSM.dbv
 @ -- A solve's decode stages (one block per (sequence, value head)): H held in registers for the r
@@ -1080,13 +1090,33 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
   const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * ${c.dbv} + 4 * cg;
+  float *zi = a.state[${m.state}] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * ${K * V}, *zg = zi + j0;
+@   local zin = 'z[i]'
+@   if c.smem then
+@     zin = '(*(const float4 *)(st + k * VD + j0))'
+  /* the item's state into shared memory (16-byte cp.async, evict-first in the L2), read from there
+   * twice: for the sums, then for the update */
+  float *st = sm + ${pre}ST;
+  {
+    unsigned long long pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    for (int q = threadIdx.x; q < ${K * V // 4}; q += ${c.nt}) {
+      const unsigned d = (unsigned)__cvta_generic_to_shared(st + 4 * q);
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(zi + 4 * q), "l"(pol) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+@     decode_inputs(pre, c.nt)
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+@   else
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
-  float *zg = a.state[${m.state}] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * ${K * V} + j0;
   float4 z[R];
 #pragma unroll
   for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
-@   decode_inputs(pre, c.nt)
+@     decode_inputs(pre, c.nt)
   __syncthreads();
+@   end
   const int t_ = 0;
   (void)t_;
   const float *kv = in[${m.key}], *vv = in[${m.val}];
@@ -1103,9 +1133,10 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
   for (int i = 0; i < R; i++) {
     const int k = rp + i * NRP;
     const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k], dkk = d * kk, dqk = d * qk;
+    const float4 zv = ${zin};
     dd[i] = d;
-    acc[0] += dkk * z[i].x; acc[1] += dkk * z[i].y; acc[2] += dkk * z[i].z; acc[3] += dkk * z[i].w;
-    acc[4] += dqk * z[i].x; acc[5] += dqk * z[i].y; acc[6] += dqk * z[i].z; acc[7] += dqk * z[i].w;
+    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
     acc[8] += kk * qk;
   }
 @   else
@@ -1166,7 +1197,8 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
   for (int i = 0; i < R; i++) {
     const int k = rp + i * NRP;
     const float d = dd[i], kk = kv[k];
-    st_state4(zg + k * VD, make_float4(d * z[i].x + kk * u.x, d * z[i].y + kk * u.y, d * z[i].z + kk * u.z, d * z[i].w + kk * u.w));
+    const float4 zv = ${zin};
+    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
   }
 @   else
   if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));

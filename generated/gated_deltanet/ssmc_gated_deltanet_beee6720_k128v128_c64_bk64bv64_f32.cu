@@ -287,13 +287,14 @@ enum {
   D_TOTAL = 608
 };
 enum {
-  DL_IN0 = 0,
-  DL_IN1 = 128,
-  DL_IN2 = 256,
-  DL_IN3 = 384,
-  DL_IN4 = 416,
-  DL_PS = 448,
-  DL_TOTAL = 2528
+  DL_ST = 0,
+  DL_IN0 = 16384,
+  DL_IN1 = 16512,
+  DL_IN2 = 16640,
+  DL_IN3 = 16768,
+  DL_IN4 = 16800,
+  DL_PS = 16832,
+  DL_TOTAL = 18912
 };
 
 
@@ -572,8 +573,8 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_deltanet_beee672
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
   const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 16 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
-  float *zg = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384 + j0;
   float4 z[R];
 #pragma unroll
   for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
@@ -609,9 +610,10 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_deltanet_beee672
   for (int i = 0; i < R; i++) {
     const int k = rp + i * NRP;
     const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+    const float4 zv = z[i];
     dd[i] = d;
-    acc[0] += dkk * z[i].x; acc[1] += dkk * z[i].y; acc[2] += dkk * z[i].z; acc[3] += dkk * z[i].w;
-    acc[4] += dqk * z[i].x; acc[5] += dqk * z[i].y; acc[6] += dqk * z[i].z; acc[7] += dqk * z[i].w;
+    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
     acc[8] += kk * qk;
   }
   /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
@@ -649,10 +651,11 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_deltanet_beee672
   for (int i = 0; i < R; i++) {
     const int k = rp + i * NRP;
     const float d = dd[i], kk = kv[k];
-    st_state4(zg + k * VD, make_float4(d * z[i].x + kk * u.x, d * z[i].y + kk * u.y, d * z[i].z + kk * u.z, d * z[i].w + kk * u.w));
+    const float4 zv = z[i];
+    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
   }
 }
-extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
   constexpr int CG = 32, NRP = 8, R = 16, NS = 8, NA = 9;
   const long long item = blockIdx.x;
@@ -661,11 +664,19 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
   const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 128 + 4 * cg;
-  /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
-  float *zg = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384 + j0;
-  float4 z[R];
-#pragma unroll
-  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  /* the item's state into shared memory (16-byte cp.async, evict-first in the L2), read from there
+   * twice: for the sums, then for the update */
+  float *st = sm + DL_ST;
+  {
+    unsigned long long pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    for (int q = threadIdx.x; q < 4096; q += 256) {
+      const unsigned d = (unsigned)__cvta_generic_to_shared(st + 4 * q);
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(zi + 4 * q), "l"(pol) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
   float *in[SSMC_MAX_IO];
   in[0] = sm + DL_IN0;
   for (int d = threadIdx.x; d < 128; d += 256)
@@ -682,6 +693,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   in[4] = sm + DL_IN4;
   for (int d = threadIdx.x; d < 1; d += 256)
     in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
   __syncthreads();
   const int t_ = 0;
   (void)t_;
@@ -698,9 +710,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   for (int i = 0; i < R; i++) {
     const int k = rp + i * NRP;
     const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+    const float4 zv = (*(const float4 *)(st + k * VD + j0));
     dd[i] = d;
-    acc[0] += dkk * z[i].x; acc[1] += dkk * z[i].y; acc[2] += dkk * z[i].z; acc[3] += dkk * z[i].w;
-    acc[4] += dqk * z[i].x; acc[5] += dqk * z[i].y; acc[6] += dqk * z[i].z; acc[7] += dqk * z[i].w;
+    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
     acc[8] += kk * qk;
   }
   /* the sums over the row parts: NS partials a column in shared memory,
@@ -734,12 +747,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   for (int i = 0; i < R; i++) {
     const int k = rp + i * NRP;
     const float d = dd[i], kk = kv[k];
-    st_state4(zg + k * VD, make_float4(d * z[i].x + kk * u.x, d * z[i].y + kk * u.y, d * z[i].z + kk * u.z, d * z[i].w + kk * u.w));
+    const float4 zv = (*(const float4 *)(st + k * VD + j0));
+    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
   }
 }
 
 
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=10112 from_pct=400
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=400
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -507,8 +507,8 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_mamba2_373a415a_k128v1
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
   const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 16 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
-  float *zg = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384 + j0;
   float4 z[R];
 #pragma unroll
   for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
@@ -581,8 +581,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
   const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 128 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
-  float *zg = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384 + j0;
   float4 z[R];
 #pragma unroll
   for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);

@@ -19,7 +19,7 @@
 @   decode, decode_large (without a solve): one token, the state read once and written once in
 @           16-byte pieces (R key rows x 4 value columns a thread). decode (grid: one block per
 @           (sequence, value head, 16-column tile)) for small batches; decode_large (grid: one block
-@           per (sequence, value head)) from 400% of the SM count in work items on, its state held
+@           per (sequence, value head)) from 300% of the SM count in work items on, its state held
 @           in registers, or with a rank-1 erase staged in shared memory by cp.async (three blocks
 @           an SM) between the sums S k, S q and the update.
 @   decode, decode_large (with a solve; grid: one block per (sequence, value head)): H and U staged
@@ -160,7 +160,9 @@
 @   alloc('PS', c.ng * c.ns * c.cg * 4 + c.ns) -- [group][partial][column group] float4, then k . q [partial]
 @   return c
 @ end
-@ local PLAIN_LARGE_PCT = 400
+@ -- measured on an H200 (132 SMs, K = V = 128, h_v = 16): decode faster at B8 (1 item an SM), decode_large
+@ -- from B32 on (3.9 items an SM: GDN 25.4 vs 26.5 us, Mamba-2 22.9 vs 24.4 us); bench/2026-11-23-gpu-h200-decode
+@ local PLAIN_LARGE_PCT = 300
 @ local DSM, DLP
 @ if not sv then
 @   DSM = plain_cfg(V % 16 == 0 and 16 or 8, 128, 1, 'D_')

@@ -194,11 +194,12 @@ START_TEST(decode_variants_in_table_and_rule_monotone) {
           }
           ck_assert(large); /* 8192 x h_v items: decode_large */
         }
-      /* the crossover measured on an H200 (132 SMs, h_v = 16): decode up to B32 (with a solve; B8
-       * measured without), decode_large from B64 */
+      /* the crossovers measured on an H200 (132 SMs, h_v = 16): with a solve decode up to B32,
+       * decode_large from B64; without, decode at B8, decode_large from B32 */
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 1, 16, 132), &c->decode);
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 8, 16, 132), &c->decode);
-      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 32, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 32, 16, 132),
+                       g.u[i]->fam.has_solve ? &c->decode : &c->decode_large);
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 64, 16, 132), &c->decode_large);
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 512, 16, 132), &c->decode_large);
       /* fewer work items than SMs: never decode_large */

@@ -733,7 +733,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 }
 
 
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=75520 from_pct=400
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=126976; state grid=items_vtiles threads=512 smem=123392; out grid=chunks_vtiles threads=512 smem=142080; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=75520 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -626,7 +626,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 }
 
 
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; state grid=items_vtiles threads=512 smem=65024; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=400
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; state grid=items_vtiles threads=512 smem=65024; out grid=chunks_vtiles threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -738,7 +738,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 }
 
 
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=160512; state grid=items_vtiles threads=512 smem=98816; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=400
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=160512; state grid=items_vtiles threads=512 smem=98816; out grid=chunks_vtiles threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

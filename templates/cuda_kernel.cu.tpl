@@ -166,7 +166,10 @@
 @ local DSM, DLP
 @ if not sv then
 @   DSM = plain_cfg(V % 16 == 0 and 16 or 8, 128, 1, 'D_')
-@   DLP = plain_cfg(V, 256, 2, 'DL_', m.delta and K * V * 4 <= 96 * 1024)
+@   -- whole items up to 32 K floats of state (16 float4 a thread); a larger one takes decode's tiles
+@   if K * V <= 16384 then DLP = plain_cfg(V, 256, 2, 'DL_', m.delta)
+@   elseif K * V <= 32768 then DLP = plain_cfg(V, 512, 1, 'DL_')
+@   else DLP = plain_cfg(DSM.dbv, 128, 1, 'DL_'); DLP.tiles = true end
 @ end
 @ local DBV = sv and V or DSM.dbv
 @ -- A solve's decode stages (one block per (sequence, value head)): H held in registers for the r
@@ -1208,7 +1211,7 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
 }
 @ end
 @ plain_decode('decode', DSM, true)
-@ plain_decode('decode_large', DLP, false)
+@ plain_decode('decode_large', DLP, DLP.tiles)
 @ end
 
 @ if sv then
@@ -1509,4 +1512,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
 @ stages[#stages + 1] = string.format('out grid=chunks_vtiles threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}

@@ -17,7 +17,10 @@
 #include "cls.h"
 #include "rt_cuda.h"
 
-typedef struct { double copy_gbps, mma_bf16_tflops; } bench_ceil;
+typedef struct {
+  double copy_gbps, mma_bf16_tflops;
+  double launch_event_us, launch_host_us; /* an empty kernel: events around it; launch + wait from C */
+} bench_ceil;
 
 /* Measures the two ceilings; 0, or -1 with err set. */
 int bench_cuda_ceilings(rt_cuda *c, const char *cache_dir, bench_ceil *o, char *err, size_t n);

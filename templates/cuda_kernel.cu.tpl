@@ -20,16 +20,19 @@
 @           y = (q~ e^b) Z_chunk-start + A u with the decay-masked scores A formed once, value tile
 @           by value tile (the next tile's Z and u fetched during the current one's products); reads
 @           x when the query uses it.
-@   decode  (without a solve; grid: one block per (sequence, value head, value tile)): one token,
-@           the state read once and written once (a [V,K] state column per thread, kept in registers
-@           for a rank-1 erase).
+@   decode, decode_large (without a solve): one token, the state read once and written once in
+@           16-byte pieces (R key rows x 4 value columns a thread). decode (grid: one block per
+@           (sequence, value head, 16-column tile)) for small batches; decode_large (grid: one block
+@           per (sequence, value head)) from 300% of the SM count in work items on, its state held
+@           in registers, or with a rank-1 erase staged in shared memory by cp.async (three blocks
+@           an SM) between the sums S k, S q and the update.
 @   decode, decode_large (with a solve; grid: one block per (sequence, value head)): H and U staged
 @           in shared memory by cp.async, H updated and held in registers for the r matvecs (full
 @           symmetric blocks, the upper half from the packed lower triangle), U updated and read from
 @           shared memory. decode: U in flight from the start (latency, small batches); decode_large:
 @           U in H's place once H is written back (a smaller block, one more an SM: large batches).
 @           The launch line says from which batch decode_large runs (from_pct: percent of the SM count
-@           in work items); 'decode_large none' without a solve.
+@           in work items).
 @ Dynamic shared memory of each stage is laid out here and stated in the launch line.
 @ Constraints: no headers (NVRTC); the classification arrives ready-made. ]]
 @ local K, V, C = P.K, P.V, P.C
@@ -126,19 +129,53 @@
 @ local WS_TOK = WS_KD + K
 @ local WS_ZD = K * V
 @ local WS_CHUNK = WS_ZD + K
-@ -- decode without a solve: PARTS threads per value column, each holding K / PARTS rows of it in
-@ -- registers; one block per (sequence, value head, DBV columns), 32 rows per thread: many small
-@ -- blocks keep enough loads in flight. (With a solve: the decode stages below, one block per item.)
-@ local DBV, PARTS = math.min(V, 32), math.max(1, K // 32)
-@ if sv then DBV = V end
-@ local DNT = math.min(1024, DBV * PARTS)
-@ local DOFF = 0
-@ local DL = {}
-@ do
-@   local function alloc(name, n) DL[#DL + 1] = {name, DOFF}; DOFF = DOFF + math.ceil(n / 32) * 32 end
+@ -- decode without a solve (two stages, the same body): each thread holds R key rows x 4 consecutive
+@ -- value columns of the state in registers, read and written in 16-byte pieces; a block covers dbv
+@ -- columns (cg = dbv / 4 column groups) and all K rows: nrp = threads / cg row parts, row part rp
+@ -- holding rows rp + i nrp, so one warp instruction covers 32 / cg consecutive rows (whole lines).
+@ -- The sums over the keys (S k, S q, k . q, or the readout) go over the row parts: shuffles inside
+@ -- a warp, then one partial per warp and column in shared memory (ns of them).
+@ --   decode        (small batches: latency) 16 columns a block, (sequence, value head, value
+@ --                 tile) blocks: the state of one layer at B1 streams through 8 x h_v SMs
+@ --   decode_large  (large batches: streaming) the whole value width a block, one per (sequence,
+@ --                 value head): 64 KiB contiguous at K = V = 128, no input staged twice. With a
+@ --                 rank-1 erase every store waits for the sums over all rows: the state is staged
+@ --                 in shared memory instead of registers (80 registers), three blocks an SM keep
+@ --                 loads in flight while one reduces (H200: 89.1% of the copy floor at B512 H16,
+@ --                 88.1% from registers, two blocks an SM)
+@ -- The block index runs over the value tiles of one item first, so blocks that run together read
+@ -- neighbouring memory. decode_large from PLAIN_LARGE_PCT percent of the SM count in work items on.
+@ local function plain_cfg(dbv, nt, minb, pre, smem)
+@   local c = {dbv = dbv, cg = dbv // 4, pre = pre, minb = minb, smem = smem}
+@   c.nrp = math.max(1, math.min(nt // c.cg, K))
+@   while K % c.nrp ~= 0 do c.nrp = c.nrp // 2 end
+@   c.nt, c.r = c.nrp * c.cg, K // c.nrp
+@   c.shfl = 32 % c.cg == 0 and c.nt % 32 == 0 -- lanes of one column group in one warp: reduce there first
+@   c.rpw = c.shfl and 32 // c.cg or 1 -- row parts a warp (after the shuffles: one partial a warp)
+@   c.ns = c.nrp // c.rpw
+@   c.na = m.delta and 9 or 4 -- sums a thread carries: S k and S q of 4 columns and k . q, or y of 4
+@   c.lay, c.off = {}, 0
+@   local function alloc(name, n) c.lay[#c.lay + 1] = {name, c.off}; c.off = c.off + math.ceil(n / 32) * 32 end
+@   if c.smem then -- the whole state of the item, copied in by cp.async (registers free: 3 blocks an SM)
+@     alloc('ST', K * V); c.minb = 3
+@   end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
-@   alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('PS', 2 * PARTS * DBV)
+@   c.ng = m.delta and 2 or 1 -- float4 groups of those sums
+@   alloc('PS', c.ng * c.ns * c.cg * 4 + c.ns) -- [group][partial][column group] float4, then k . q [partial]
+@   return c
 @ end
+@ -- measured on an H200 (132 SMs, K = V = 128, h_v = 16): decode faster at B8 (1 item an SM), decode_large
+@ -- from B32 on (3.9 items an SM: GDN 25.4 vs 26.5 us, Mamba-2 22.9 vs 24.4 us); bench/2026-11-23-gpu-h200-decode
+@ local PLAIN_LARGE_PCT = 300
+@ local DSM, DLP
+@ if not sv then
+@   DSM = plain_cfg(V % 16 == 0 and 16 or 8, 128, 1, 'D_')
+@   -- whole items up to 32 K floats of state (16 float4 a thread); a larger one takes decode's tiles
+@   if K * V <= 16384 then DLP = plain_cfg(V, 256, 2, 'DL_', m.delta)
+@   elseif K * V <= 32768 then DLP = plain_cfg(V, 512, 1, 'DL_')
+@   else DLP = plain_cfg(DSM.dbv, 128, 1, 'DL_'); DLP.tiles = true end
+@ end
+@ local DBV = sv and V or DSM.dbv
 @ -- A solve's decode stages (one block per (sequence, value head)): H held in registers for the r
 @ -- matvecs as the full symmetric matrix, rb rows x cb columns a thread (columns interleaved in
 @ -- float4 groups: 4 (col + ncb s) + e), filled from the packed lower triangle staged in shared
@@ -199,9 +236,11 @@
 #define CH ${C}
 #define BV ${BV}
 #define SNT ${SNT}
-#define DNT ${DNT}
-#define PARTS ${PARTS}
+@ if sv then
+#define DNT ${math.min(1024, V * math.max(1, K // 32))}
+#define PARTS ${math.max(1, K // 32)}
 #define DBV ${DBV}
+@ end
 #define MM_SPLIT ${(P.dtype == 'f32' or sv) and 'true' or 'false'} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP ${KP}
 #define BVP ${BVP}
@@ -455,7 +494,7 @@ enum {
 @   end
 @ end
 @ if sv then layout_enum('X_', XL, XL.off) end
-@ if not sv then layout_enum('D_', DL, DOFF) end
+@ if not sv then layout_enum('D_', DSM.lay, DSM.off); layout_enum('DL_', DLP.lay, DLP.off) end
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
 @ local function load_input(x, buf, D, tok, col0, rows, ld, nt)
@@ -1091,79 +1130,162 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
 @ end
 
 @ if not sv then
-/* ---------------------------------------------------------------- stage decode */
-extern "C" __global__ void __launch_bounds__(DNT) ${P.name}_decode(ssmc_decode_args a, float *ws) {
-  extern __shared__ float sm[];
-  const long long n = blockIdx.x / a.h_v;
-  const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
-  const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
-  const int iters = a.iters > 0 ? a.iters : ${sv and sv.iters or 0};
-  (void)iters;
-  /* PARTS threads per column j of this block's DBV columns, K / PARTS rows each, in registers */
-  float *zg = a.state[${m.state}] + slot * ${K * V};
-  const int part = threadIdx.x / DBV, jl = threadIdx.x - part * DBV, j = blockIdx.y * DBV + jl, k0 = part * (KD / PARTS);
-  float col[KD / PARTS];
-@ local function load_col()
-#pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
+/* ---------------------------------------------------------------- stages decode, decode_large */
+/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
+__device__ __forceinline__ float4 ld_state4(const float *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_state4(float *p, float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+@ -- q~ and the main state's decay at key row k (a C expression of k; in[] staged, t_ = 0)
+@ local function row_q()
+@   local t = {}
+@   for _, q in ipairs(P.q) do t[#t + 1] = '(' .. q.coef .. ') * in[' .. q.src .. '][k]' end
+@   return #t > 0 and table.concat(t, ' + ') or '0.0f'
 @ end
-  /* the state column is loaded before anything waits (no input is needed to address it) */
-@ load_col()
-@ decode_inputs('D_', 'DNT')
+@ local function row_decay()
+@   if m.decay == 'diag' then return 'expf(in[' .. m.diag_in .. '][k])'
+@   elseif m.logdecay then return 'expf(' .. m.logdecay .. ')'
+@   else return '1.0f' end
+@ end
+@ local function plain_decode(stage, c, tiles)
+@   local pre = c.pre
+extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${stage}(ssmc_decode_args a, float *ws) {
+  extern __shared__ float sm[];
+  constexpr int CG = ${c.cg}, NRP = ${c.nrp}, R = ${c.r}, NS = ${c.ns}, NA = ${c.na};
+@   if tiles then
+  /* the value tiles of one item are neighbouring blocks: tile = the fast part of the block index */
+  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x;
+  const long long item = blk / ${V // c.dbv};
+  const int tile = (int)(blk - item * ${V // c.dbv});
+@   else
+  const long long item = blockIdx.x;
+  const int tile = 0;
+@   end
+  const long long n = item / a.h_v;
+  const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
+  (void)ws;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * ${c.dbv} + 4 * cg;
+  float *zi = a.state[${m.state}] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * ${K * V}, *zg = zi + j0;
+@   local zin = 'z[i]'
+@   if c.smem then
+@     zin = '(*(const float4 *)(st + k * VD + j0))'
+  /* the item's state into shared memory (16-byte cp.async, evict-first in the L2), read from there
+   * twice: for the sums, then for the update */
+  float *st = sm + ${pre}ST;
+  {
+    unsigned long long pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    for (int q = threadIdx.x; q < ${K * V // 4}; q += ${c.nt}) {
+      const unsigned d = (unsigned)__cvta_generic_to_shared(st + 4 * q);
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(zi + 4 * q), "l"(pol) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+@     decode_inputs(pre, c.nt)
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
   __syncthreads();
+@   else
+  /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
+  float4 z[R];
+#pragma unroll
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+@     decode_inputs(pre, c.nt)
+  __syncthreads();
+@   end
   const int t_ = 0;
   (void)t_;
-  float *red = sm + D_RED;
-  (void)red;
-@ decode_qt('D_', 'DNT')
-  __syncthreads();
   const float *kv = in[${m.key}], *vv = in[${m.val}];
   const float w = ${m.write};
-  elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
-@ if m.delta then
-  /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
-   * y = S q + u (k . q), one write */
+  float acc[NA];
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+@   if m.delta then
+  /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+   * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
   const float e = ${m.erase};
-  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
-  for (int k = (int)(threadIdx.x & 31); k < KD; k += 32) kq += kv[k] * qt[k];
-  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
-  float sk = 0.0f, sq = 0.0f;
+  float dd[R];
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) {
-    sk += dk[k0 + r] * kv[k0 + r] * col[r];
-    sq += dk[k0 + r] * qt[k0 + r] * col[r];
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k], dkk = d * kk, dqk = d * qk;
+    const float4 zv = ${zin};
+    dd[i] = d;
+    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+    acc[8] += kk * qk;
   }
-  ps[part * DBV + jl] = sk;
-  ps[(PARTS + part) * DBV + jl] = sq;
+@   else
+  /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
+  const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k];
+    float4 zn;
+    zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
+    st_state4(zg + k * VD, zn);
+    acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
+  }
+@   end
+  /* the sums over the row parts: ${c.shfl and c.rpw > 1 and 'the lanes of a column group in a warp, then ' or ''}NS partials a column in shared memory,
+   * as float4 groups (one 16-byte read a group and partial) */
+  float4 *ps4 = (float4 *)(sm + ${pre}PS);
+  float *ps1 = sm + ${pre}PS + ${c.ng * c.ns * c.cg * 4};
+  (void)ps1;
+@   if c.shfl and c.rpw > 1 then
+#pragma unroll
+  for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+  if (rp % ${c.rpw} == 0) {
+    const int s = rp / ${c.rpw};
+@   else
+  {
+    const int s = rp;
+@   end
+#pragma unroll
+    for (int g = 0; g < ${c.ng}; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+@   if m.delta then
+    if (cg == 0) ps1[s] = acc[8];
+@   end
+  }
   __syncthreads();
-  sk = 0.0f;
-  sq = 0.0f;
 #pragma unroll
-  for (int p = 0; p < PARTS; p++) { sk += ps[p * DBV + jl]; sq += ps[(PARTS + p) * DBV + jl]; }
-  const float uj = w * vv[j] - e * sk;
-  if (part == 0) st1(o + j, sq + uj * kq);
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
-@ else
-  /* one pass: update each key row of the column and read it */
-  float y = 0.0f;
-  const float wv = w * vv[j];
+  for (int p = 0; p < NS; p++) {
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) {
-    const int k = k0 + r;
-    const float zn = dk[k] * col[r] + kv[k] * wv;
-    zg[k * VD + j] = zn;
-    y += qt[k] * zn;
+    for (int g = 0; g < ${c.ng}; g++) {
+      const float4 v = ps4[(g * NS + p) * CG + cg];
+      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    }
+@   if m.delta then
+    acc[8] += ps1[p];
+@   end
   }
-  ps[part * DBV + jl] = y;
-  __syncthreads();
-  if (part == 0) {
-    for (int p = 1; p < PARTS; p++) y += ps[p * DBV + jl];
-    st1(o + j, y);
+  elem_t *o = (elem_t *)a.out + item * VD + j0;
+@   if m.delta then
+  const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                               w * vv[j0 + 3] - e * acc[3]);
+  if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = dd[i], kk = kv[k];
+    const float4 zv = ${zin};
+    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
   }
-@ end
+@   else
+  if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
+@   end
 }
+@ end
+@ plain_decode('decode', DSM, true)
+@ plain_decode('decode_large', DLP, DLP.tiles)
 @ end
 
 @ if sv then
@@ -1469,4 +1591,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DNT} smem=${sv and DS.off * 4 or DOFF * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or 'decode_large none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}

@@ -72,7 +72,7 @@ START_TEST(every_module_compiles_without_spills) {
         for (int s = 0; s <= nf + 1 + nb; s++) { /* forward stages, decode, decode_large, backward stages */
           const ssmc_cuda_stage *st = s < nf ? &ek->cuda.fwd[s] : s == nf ? &ek->cuda.decode
                                       : s == nf + 1 ? &ek->cuda.decode_large : &ek->cuda.bwd[s - nf - 2];
-          if (!st->entry) continue; /* no decode_large (a spec without a solve) */
+          if (!st->entry) continue;
           const char *stage = st->entry + strlen(ek->name) + 1;
           if (a == 0) { /* a numeric __launch_bounds__ of the entry is the launch's block */
             char key[256];
@@ -87,11 +87,12 @@ START_TEST(every_module_compiles_without_spills) {
           int spills = -1;
           int rc = cuc_spills(ek, archs[a], cache, stage, &spills, err, sizeof err);
           ck_assert_msg(rc == 0, "%s for %s: %s", ek->name, archs[a], err);
-          /* decode none; decode_large (H in 128 registers of at most 168, for three blocks an SM) and
+          /* decode none, nor decode_large without a solve; a solve's decode_large (H in 128 registers of
+           * at most 168, for three blocks an SM) and
            * the chunk stages at most a few bytes outside their loops (4-12 B: decode_large on sm_90a;
            * solve, out and one state stage on NVRTC 13.0, visible since the parser reads the newer
            * counts line) */
-          const int budget = s == ek->cuda.n_fwd ? 0 : 16;
+          const int budget = s == nf || (s == nf + 1 && !g.u[i]->fam.has_solve) ? 0 : 16;
           ck_assert_msg(spills <= budget, "%s (%s) spills %d bytes", st->entry, archs[a], spills);
           ck_assert_int_le(st->smem, 160 * 1024); /* fits an A100's 163 KiB too */
           compiled++;
@@ -150,16 +151,16 @@ START_TEST(builtin_table_describes_cuda) {
 }
 END_TEST
 
-/* A solve's module has two decode stages (decode, decode_large) in the table as the emitter made
- * them, every other module one ('decode_large none'); the runtime's choice between them
- * (ssmc_cuda_decode_stage) is decode for small batches, decode_large for large ones, at the
- * crossover measured on an H200, and monotone: once decode_large, decode_large for every larger
- * batch. */
+/* Every module has two decode stages (decode, decode_large) in the table as the emitter made them;
+ * the runtime's choice between them (ssmc_cuda_decode_stage) is decode for small batches,
+ * decode_large for large ones, at the crossover measured on an H200, and monotone: once
+ * decode_large, decode_large for every larger batch. Without a solve: decode a grid of value tiles
+ * (many blocks for a small batch), decode_large one block per item. */
 START_TEST(decode_variants_in_table_and_rule_monotone) {
   gen_set g;
   gen_init(&g);
   add_dir(&g, "dsl/families");
-  int solves = 0;
+  int solves = 0, plain = 0;
   for (int i = 0; i < g.n; i++)
     for (int j = 0; j < g.u[i]->nk; j++) {
       build_kernel bk;
@@ -167,13 +168,11 @@ START_TEST(decode_variants_in_table_and_rule_monotone) {
       ck_assert_int_eq(build_get(&g.u[i]->k[j], &g.u[i]->fam, 0, NULL, &bk, &d), 0);
       const ssmc_cuda_kernel *c = bk.k->cuda, *e = &g.u[i]->k[j].cuda;
       if (!g.u[i]->fam.has_solve) {
-        ck_assert_ptr_null(c->decode_large.entry);
-        ck_assert_ptr_null(e->decode_large.entry);
-        for (int n = 1; n <= 4096; n *= 2) ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, n, 16, 132), &c->decode);
-        build_release(&bk);
-        continue;
-      }
-      solves++;
+        plain++;
+        ck_assert_int_eq(c->decode.grid, SSMC_GRID_ITEMS_DTILES);
+        ck_assert_int_lt(c->decode_bv, bk.k->V); /* several blocks an item */
+        ck_assert_int_eq(c->decode_bv % 4, 0);   /* 16-byte pieces of the state */
+      } else solves++;
       ck_assert_ptr_nonnull(c->decode_large.entry);
       ck_assert_ptr_nonnull(e->decode_large.entry);
       ck_assert_str_eq(c->decode_large.entry, e->decode_large.entry);
@@ -198,9 +197,12 @@ START_TEST(decode_variants_in_table_and_rule_monotone) {
           }
           ck_assert(large); /* 8192 x h_v items: decode_large */
         }
-      /* the crossover measured on an H200 (132 SMs, h_v = 16): decode up to B32, decode_large from B64 */
+      /* the crossovers measured on an H200 (132 SMs, h_v = 16): with a solve decode up to B32,
+       * decode_large from B64; without, decode at B8, decode_large from B32 */
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 1, 16, 132), &c->decode);
-      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 32, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 8, 16, 132), &c->decode);
+      ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 32, 16, 132),
+                       g.u[i]->fam.has_solve ? &c->decode : &c->decode_large);
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 64, 16, 132), &c->decode_large);
       ck_assert_ptr_eq(ssmc_cuda_decode_stage(c, 512, 16, 132), &c->decode_large);
       /* fewer work items than SMs: never decode_large */
@@ -208,6 +210,7 @@ START_TEST(decode_variants_in_table_and_rule_monotone) {
       build_release(&bk);
     }
   ck_assert_int_ge(solves, 2); /* gated_kalmanet, f32 and bf16 */
+  ck_assert_int_ge(plain, 10); /* the other five built-ins, f32 and bf16 */
   gen_free(&g);
 }
 END_TEST
@@ -298,9 +301,9 @@ START_TEST(compile_error_points_at_template) {
   diag d = {0};
   ck_assert_int_eq(gen_add(&g, path, &d), 0);
   emit_kernel *ek = &g.u[0]->k[0];
-  char *bad = strstr(ek->cu_source, "const float wv = w * vv[j];");
+  char *bad = strstr(ek->cu_source, "const float4 wv = make_float4(w * vv[j0],");
   ck_assert_ptr_nonnull(bad);
-  memcpy(bad, "const float wv = w * vx[j];", 27); /* an undefined name, as a broken template would write */
+  memcpy(bad, "const float4 wv = make_float4(w * vx[j0],", 41); /* an undefined name, as a broken template would write */
   char *buf = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&buf, &len);

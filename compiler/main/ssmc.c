@@ -212,9 +212,10 @@ static int bench_gpu(gen_set *g, const opts *o) {
   if (bench_cuda_ceilings(c, build_cache_dir(), &cl, err, sizeof err)) { fprintf(stderr, "ssmc: error: %s\n", err); rc = 1; }
   else
     printf("# device: %s, %d SMs, %s, L2 %d MiB, %s\n# ceilings (measured): copy %.0f GB/s (read + write), bf16 mma.sync "
-           "%.1f TFLOP/s\n# fwd: B=%d T=%d H=%d, initial and final states; decode batches %s; median of %d (CUDA events)\n",
+           "%.1f TFLOP/s; an empty kernel: %.1f us (events), %.1f us host-incl (launch + wait from C)\n"
+           "# fwd: B=%d T=%d H=%d, initial and final states; decode batches %s; median of %d (CUDA events)\n",
            di->name, di->sm_count, di->arch, di->l2_bytes >> 20, rt_nvrtc_version(), cl.copy_gbps, cl.mma_bf16_tflops,
-           o->B, o->T, o->H, o->decode, o->reps);
+           cl.launch_event_us, cl.launch_host_us, o->B, o->T, o->H, o->decode, o->reps);
   for (int i = 0; i < g->n && !rc; i++)
     for (int j = 0; j < g->u[i]->nk && !rc; j++) {
       if (o->dtype >= 0 && g->u[i]->k[j].dtype != o->dtype) continue;

@@ -10,9 +10,6 @@
 #define CH 64
 #define BV 32
 #define SNT 256
-#define DNT 128
-#define PARTS 4
-#define DBV 32
 #define MM_SPLIT false /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 40
@@ -280,11 +277,16 @@ enum {
   D_IN1 = 128,
   D_IN2 = 256,
   D_IN3 = 384,
-  D_QT = 512,
-  D_DK = 640,
-  D_RED = 768,
-  D_PS = 800,
-  D_TOTAL = 1056
+  D_PS = 512,
+  D_TOTAL = 608
+};
+enum {
+  DL_IN0 = 0,
+  DL_IN1 = 128,
+  DL_IN2 = 256,
+  DL_IN3 = 384,
+  DL_PS = 512,
+  DL_TOTAL = 1568
 };
 
 
@@ -524,72 +526,166 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
-/* ---------------------------------------------------------------- stage decode */
-extern "C" __global__ void __launch_bounds__(DNT) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
+/* ---------------------------------------------------------------- stages decode, decode_large */
+/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
+__device__ __forceinline__ float4 ld_state4(const float *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_state4(float *p, float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
-  const long long n = blockIdx.x / a.h_v;
-  const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
-  const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
-  const int iters = a.iters > 0 ? a.iters : 0;
-  (void)iters;
-  /* PARTS threads per column j of this block's DBV columns, K / PARTS rows each, in registers */
-  float *zg = a.state[0] + slot * 16384;
-  const int part = threadIdx.x / DBV, jl = threadIdx.x - part * DBV, j = blockIdx.y * DBV + jl, k0 = part * (KD / PARTS);
-  float col[KD / PARTS];
-  /* the state column is loaded before anything waits (no input is needed to address it) */
+  constexpr int CG = 4, NRP = 32, R = 4, NS = 4, NA = 4;
+  /* the value tiles of one item are neighbouring blocks: tile = the fast part of the block index */
+  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x;
+  const long long item = blk / 8;
+  const int tile = (int)(blk - item * 8);
+  const long long n = item / a.h_v;
+  const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
+  (void)ws;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 16 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
+  float4 z[R];
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
   float *in[SSMC_MAX_IO];
   in[0] = sm + D_IN0;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
   in[1] = sm + D_IN1;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
   in[2] = sm + D_IN2;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
   in[3] = sm + D_IN3;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 128 + d];
   __syncthreads();
   const int t_ = 0;
   (void)t_;
-  float *red = sm + D_RED;
-  (void)red;
-  float *qt = sm + D_QT, *dk = sm + D_DK;
-  for (int k = threadIdx.x; k < KD; k += DNT) {
-    float s = 0.0f;
-    s += (1.0f * 0.0883883476f) * in[0][k];
-    qt[k] = s;
-    dk[k] = expf(in[3][k]);
-  }
-  __syncthreads();
   const float *kv = in[1], *vv = in[2];
   const float w = 1.0f;
-  elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
-  /* one pass: update each key row of the column and read it */
-  float y = 0.0f;
-  const float wv = w * vv[j];
+  float acc[NA];
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) {
-    const int k = k0 + r;
-    const float zn = dk[k] * col[r] + kv[k] * wv;
-    zg[k * VD + j] = zn;
-    y += qt[k] * zn;
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+  /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
+  const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = expf(in[3][k]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k];
+    float4 zn;
+    zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
+    st_state4(zg + k * VD, zn);
+    acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
   }
-  ps[part * DBV + jl] = y;
+  /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
+   * as float4 groups (one 16-byte read a group and partial) */
+  float4 *ps4 = (float4 *)(sm + D_PS);
+  float *ps1 = sm + D_PS + 64;
+  (void)ps1;
+#pragma unroll
+  for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+  if (rp % 8 == 0) {
+    const int s = rp / 8;
+#pragma unroll
+    for (int g = 0; g < 1; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+  }
   __syncthreads();
-  if (part == 0) {
-    for (int p = 1; p < PARTS; p++) y += ps[p * DBV + jl];
-    st1(o + j, y);
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+  for (int p = 0; p < NS; p++) {
+#pragma unroll
+    for (int g = 0; g < 1; g++) {
+      const float4 v = ps4[(g * NS + p) * CG + cg];
+      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    }
   }
+  elem_t *o = (elem_t *)a.out + item * VD + j0;
+  if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
+}
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_decode_large(ssmc_decode_args a, float *ws) {
+  extern __shared__ float sm[];
+  constexpr int CG = 32, NRP = 8, R = 16, NS = 8, NA = 4;
+  const long long item = blockIdx.x;
+  const int tile = 0;
+  const long long n = item / a.h_v;
+  const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
+  (void)ws;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 128 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
+  float4 z[R];
+#pragma unroll
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+  float *in[SSMC_MAX_IO];
+  in[0] = sm + DL_IN0;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
+  in[1] = sm + DL_IN1;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
+  in[2] = sm + DL_IN2;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
+  in[3] = sm + DL_IN3;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 128 + d];
+  __syncthreads();
+  const int t_ = 0;
+  (void)t_;
+  const float *kv = in[1], *vv = in[2];
+  const float w = 1.0f;
+  float acc[NA];
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+  /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
+  const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = expf(in[3][k]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k];
+    float4 zn;
+    zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
+    st_state4(zg + k * VD, zn);
+    acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
+  }
+  /* the sums over the row parts: NS partials a column in shared memory,
+   * as float4 groups (one 16-byte read a group and partial) */
+  float4 *ps4 = (float4 *)(sm + DL_PS);
+  float *ps1 = sm + DL_PS + 1024;
+  (void)ps1;
+  {
+    const int s = rp;
+#pragma unroll
+    for (int g = 0; g < 1; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+  for (int p = 0; p < NS; p++) {
+#pragma unroll
+    for (int g = 0; g < 1; g++) {
+      const float4 v = ps4[(g * NS + p) * CG + cg];
+      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    }
+  }
+  elem_t *o = (elem_t *)a.out + item * VD + j0;
+  if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
 }
 
 
 // ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=32 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=4224; decode_large none
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

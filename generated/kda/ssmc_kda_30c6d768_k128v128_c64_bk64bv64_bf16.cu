@@ -10,9 +10,6 @@
 #define CH 64
 #define BV 32
 #define SNT 256
-#define DNT 128
-#define PARTS 4
-#define DBV 32
 #define MM_SPLIT false /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 40
@@ -288,11 +285,18 @@ enum {
   D_IN2 = 256,
   D_IN3 = 384,
   D_IN4 = 512,
-  D_QT = 544,
-  D_DK = 672,
-  D_RED = 800,
-  D_PS = 832,
-  D_TOTAL = 1088
+  D_PS = 544,
+  D_TOTAL = 704
+};
+enum {
+  DL_ST = 0,
+  DL_IN0 = 16384,
+  DL_IN1 = 16512,
+  DL_IN2 = 16640,
+  DL_IN3 = 16768,
+  DL_IN4 = 16896,
+  DL_PS = 16928,
+  DL_TOTAL = 19008
 };
 
 
@@ -555,82 +559,209 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
-/* ---------------------------------------------------------------- stage decode */
-extern "C" __global__ void __launch_bounds__(DNT) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
+/* ---------------------------------------------------------------- stages decode, decode_large */
+/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
+__device__ __forceinline__ float4 ld_state4(const float *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_state4(float *p, float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
-  const long long n = blockIdx.x / a.h_v;
-  const int h = (int)(blockIdx.x % a.h_v), hq = h / (a.h_v / a.h_qk);
-  const long long slot = (a.slots ? a.slots[n] : n) * a.h_v + h;
-  const int iters = a.iters > 0 ? a.iters : 0;
-  (void)iters;
-  /* PARTS threads per column j of this block's DBV columns, K / PARTS rows each, in registers */
-  float *zg = a.state[0] + slot * 16384;
-  const int part = threadIdx.x / DBV, jl = threadIdx.x - part * DBV, j = blockIdx.y * DBV + jl, k0 = part * (KD / PARTS);
-  float col[KD / PARTS];
-  /* the state column is loaded before anything waits (no input is needed to address it) */
+  constexpr int CG = 4, NRP = 32, R = 4, NS = 4, NA = 9;
+  /* the value tiles of one item are neighbouring blocks: tile = the fast part of the block index */
+  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x;
+  const long long item = blk / 8;
+  const int tile = (int)(blk - item * 8);
+  const long long n = item / a.h_v;
+  const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
+  (void)ws;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 16 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
+  float4 z[R];
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) col[r] = zg[(k0 + r) * VD + j];
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
   float *in[SSMC_MAX_IO];
   in[0] = sm + D_IN0;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
   in[1] = sm + D_IN1;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
   in[2] = sm + D_IN2;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
   in[3] = sm + D_IN3;
-  for (int d = threadIdx.x; d < 128; d += DNT)
+  for (int d = threadIdx.x; d < 128; d += 128)
     in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 128 + d];
   in[4] = sm + D_IN4;
-  for (int d = threadIdx.x; d < 1; d += DNT)
+  for (int d = threadIdx.x; d < 1; d += 128)
     in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
   __syncthreads();
   const int t_ = 0;
   (void)t_;
-  float *red = sm + D_RED;
-  (void)red;
-  float *qt = sm + D_QT, *dk = sm + D_DK;
-  for (int k = threadIdx.x; k < KD; k += DNT) {
-    float s = 0.0f;
-    s += (1.0f * 0.0883883476f) * in[0][k];
-    qt[k] = s;
-    dk[k] = expf(in[3][k]);
-  }
-  __syncthreads();
   const float *kv = in[1], *vv = in[2];
   const float w = 1.0f * in[4][t_];
-  elem_t *o = (elem_t *)a.out + (n * a.h_v + h) * VD;
-  float *ps = sm + D_PS; /* (2, PARTS, DBV) partial sums */
-  /* one read of the state for S k and S q (kept in registers), then u = w v - e S k,
-   * y = S q + u (k . q), one write */
+  float acc[NA];
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+  /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+   * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
   const float e = 1.0f * in[4][t_];
-  float kq = 0.0f; /* k . q, each warp on its own (lanes take strided elements) */
-  for (int k = (int)(threadIdx.x & 31); k < KD; k += 32) kq += kv[k] * qt[k];
-  for (int o = 16; o; o >>= 1) kq += __shfl_xor_sync(0xffffffffu, kq, o);
-  float sk = 0.0f, sq = 0.0f;
+  float dd[R];
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) {
-    sk += dk[k0 + r] * kv[k0 + r] * col[r];
-    sq += dk[k0 + r] * qt[k0 + r] * col[r];
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = expf(in[3][k]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+    const float4 zv = z[i];
+    dd[i] = d;
+    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+    acc[8] += kk * qk;
   }
-  ps[part * DBV + jl] = sk;
-  ps[(PARTS + part) * DBV + jl] = sq;
+  /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
+   * as float4 groups (one 16-byte read a group and partial) */
+  float4 *ps4 = (float4 *)(sm + D_PS);
+  float *ps1 = sm + D_PS + 128;
+  (void)ps1;
+#pragma unroll
+  for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+  if (rp % 8 == 0) {
+    const int s = rp / 8;
+#pragma unroll
+    for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+    if (cg == 0) ps1[s] = acc[8];
+  }
   __syncthreads();
-  sk = 0.0f;
-  sq = 0.0f;
 #pragma unroll
-  for (int p = 0; p < PARTS; p++) { sk += ps[p * DBV + jl]; sq += ps[(PARTS + p) * DBV + jl]; }
-  const float uj = w * vv[j] - e * sk;
-  if (part == 0) st1(o + j, sq + uj * kq);
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
 #pragma unroll
-  for (int r = 0; r < KD / PARTS; r++) zg[(k0 + r) * VD + j] = dk[k0 + r] * col[r] + kv[k0 + r] * uj;
+  for (int p = 0; p < NS; p++) {
+#pragma unroll
+    for (int g = 0; g < 2; g++) {
+      const float4 v = ps4[(g * NS + p) * CG + cg];
+      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    }
+    acc[8] += ps1[p];
+  }
+  elem_t *o = (elem_t *)a.out + item * VD + j0;
+  const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                               w * vv[j0 + 3] - e * acc[3]);
+  if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = dd[i], kk = kv[k];
+    const float4 zv = z[i];
+    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+  }
+}
+extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_decode_large(ssmc_decode_args a, float *ws) {
+  extern __shared__ float sm[];
+  constexpr int CG = 32, NRP = 8, R = 16, NS = 8, NA = 9;
+  const long long item = blockIdx.x;
+  const int tile = 0;
+  const long long n = item / a.h_v;
+  const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
+  (void)ws;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 128 + 4 * cg;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  /* the item's state into shared memory (16-byte cp.async, evict-first in the L2), read from there
+   * twice: for the sums, then for the update */
+  float *st = sm + DL_ST;
+  {
+    unsigned long long pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+    for (int q = threadIdx.x; q < 4096; q += 256) {
+      const unsigned d = (unsigned)__cvta_generic_to_shared(st + 4 * q);
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(zi + 4 * q), "l"(pol) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  }
+  float *in[SSMC_MAX_IO];
+  in[0] = sm + DL_IN0;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[0][d] = ld1((const elem_t *)a.in[0] + (n * a.h_qk + hq) * 128 + d);
+  in[1] = sm + DL_IN1;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[1][d] = ld1((const elem_t *)a.in[1] + (n * a.h_qk + hq) * 128 + d);
+  in[2] = sm + DL_IN2;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[2][d] = ld1((const elem_t *)a.in[2] + (n * a.h_v + h) * 128 + d);
+  in[3] = sm + DL_IN3;
+  for (int d = threadIdx.x; d < 128; d += 256)
+    in[3][d] = ((const float *)a.in[3])[(n * a.h_v + h) * 128 + d];
+  in[4] = sm + DL_IN4;
+  for (int d = threadIdx.x; d < 1; d += 256)
+    in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  __syncthreads();
+  const int t_ = 0;
+  (void)t_;
+  const float *kv = in[1], *vv = in[2];
+  const float w = 1.0f * in[4][t_];
+  float acc[NA];
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+  /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+   * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
+  const float e = 1.0f * in[4][t_];
+  float dd[R];
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = expf(in[3][k]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+    const float4 zv = (*(const float4 *)(st + k * VD + j0));
+    dd[i] = d;
+    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+    acc[8] += kk * qk;
+  }
+  /* the sums over the row parts: NS partials a column in shared memory,
+   * as float4 groups (one 16-byte read a group and partial) */
+  float4 *ps4 = (float4 *)(sm + DL_PS);
+  float *ps1 = sm + DL_PS + 2048;
+  (void)ps1;
+  {
+    const int s = rp;
+#pragma unroll
+    for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+    if (cg == 0) ps1[s] = acc[8];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+  for (int p = 0; p < NS; p++) {
+#pragma unroll
+    for (int g = 0; g < 2; g++) {
+      const float4 v = ps4[(g * NS + p) * CG + cg];
+      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    }
+    acc[8] += ps1[p];
+  }
+  elem_t *o = (elem_t *)a.out + item * VD + j0;
+  const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                               w * vv[j0 + 3] - e * acc[3]);
+  if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const int k = rp + i * NRP;
+    const float d = dd[i], kk = kv[k];
+    const float4 zv = (*(const float4 *)(st + k * VD + j0));
+    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+  }
 }
 
 
 // ssmc-bodies prep threads=512 smem=160512 state threads=512 smem=98816
-// ssmc-launch bv=32 dbv=32 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=160512; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=4352; decode_large none
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=160512; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

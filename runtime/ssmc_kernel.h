@@ -83,7 +83,7 @@ enum {
   SSMC_GRID_CHUNKS_KTILES = 5, /* (chunk slots, h_v, K / bk) blocks: and one per key tile (backward) */
   SSMC_GRID_ITEMS_BVTILES = 6  /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
 };
-#define SSMC_MAX_BWD_STAGES 8
+#define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
   int32_t grid, threads, smem;

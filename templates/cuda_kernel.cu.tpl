@@ -471,164 +471,192 @@ enum {
 
 @ if sv then
 /* ---------------------------------------------------------------- stage solve */
-extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
-  const int iters = a.iters > 0 ? a.iters : ${sv.iters};
-  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
-  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2, *om = sm + X_OM, *red = sm + X_RED;
-  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
-  const int xs = a.aux_out[0] ? KD : WS_TOK;
-  const long long slot = it.n * a.h_v + it.h;
-  const float *h0 = a.state_in[${sv.state}];
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
-    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    hf[e] = h0 ? h0[slot * ${K * (K + 1) // 2} + r * (r + 1) / 2 + c] : 0.0f;
-  }
-  __syncthreads();
-  float n2 = 0.0f; /* ||H||_F^2 of the chunk-start state, kept by thread 0 */
-  {
-    float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
-    n2 = block_sum(s, red, SNT);
-  }
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
+/* The pieces of the solve for one chunk (tok: its first token, L tokens), shared with the backward
+ * (cuda_bwd.cu.tpl): solve_coefs (the chunk's keys kc (C, K), cumulative log decays hb and write
+ * coefficients hw of H), solve_norms (||H_t||_F from the chunk-start H in hf, n2 = ||hf||^2; lambda,
+ * Chebyshev's step and rho^2 per token), solve_hx (H_t X for a group of GS tokens), solve_cheb
+ * (x = CH_r(H_t + lambda_t I, b_t) for the chunk, GS tokens at a time), solve_advance (hf to the
+ * chunk end). SNT threads, the X_ layout. */
+__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
+  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
 @   for _, x in ipairs(P.inputs) do
 @     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', K, 'SNT') end
 @   end
-    if (threadIdx.x == 0) {
-      float *in[SSMC_MAX_IO];
-      float gv[SSMC_MAX_IO][1];
-      (void)gv;
+  if (threadIdx.x == 0) {
+    float *in[SSMC_MAX_IO];
+    float gv[SSMC_MAX_IO][1];
+    (void)gv;
 @   for _, x in ipairs(P.inputs) do
 @     if x.D == 1 then
-      in[${x.idx}] = gv[${x.idx}];
+    in[${x.idx}] = gv[${x.idx}];
 @     end
 @   end
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
-        if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
-        /* the scalar inputs of token t_ (this stage reads them one at a time) */
+    float acc = 0.0f;
+    for (int t_ = 0; t_ < CH; t_++) {
+      if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
+      /* the scalar inputs of token t_ (this stage reads them one at a time) */
 @   for _, x in ipairs(P.inputs) do
 @     if x.D == 1 then
-        gv[${x.idx}][0] = ((const float *)a.in[${x.idx}])[(tok + t_) * a.h_v + it.h];
+      gv[${x.idx}][0] = ((const float *)a.in[${x.idx}])[(tok + t_) * a.h_v + it.h];
 @     end
 @   end
 @   local function tok0(e) return (e:gsub('%[t_%]', '[0]')) end
 @   if sv.logdecay then
-        acc += ${tok0(sv.logdecay)};
+      acc += ${tok0(sv.logdecay)};
 @   end
-        hb[t_] = acc;
-        hw[t_] = ${tok0(sv.write)};
-      }
-    }
-    __syncthreads();
-    mm<CH, KD, 1, 1, KD>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
-    /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-    float *x = sm + X_XB, *xp = x + ${GS} * KD, *xn = xp + ${GS} * KD, *p = xn + ${GS} * KD;
-    float *ax = sm + X_AX, *rh = sm + X_RH;
-    float *khk = sm + X_IN${sv.key}_G;
-    for (int g0 = 0; g0 < CH; g0 += ${GS}) {
-      mm<KD, KD, 1, KD, 1>(p, kc + g0 * KD, hf, ${GS}, KD, KD, false);
-      for (int t = threadIdx.x; t < ${GS}; t += SNT) {
-        float s = 0.0f;
-        for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
-        khk[g0 + t] = s;
-      }
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) {
-      float prev = 0.0f;
-      for (int t = 0; t < L; t++) {
-        float qf = expf(prev) * khk[t];
-        for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * CH + j] * g[t * CH + j];
-        const float e1 = expf(hb[t] - prev);
-        n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * CH + t] * g[t * CH + t];
-        const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
-        const float up = nr + l, sum = up + l;
-        nrm[t] = nr;
-        lam[t] = l;
-        step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
-        rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-        prev = hb[t];
-      }
-    }
-    __syncthreads();
-    /* Chebyshev, GS tokens at a time: H_t x = e^{hb_t} x H0 + ((x K') * M_t) K */
-    for (int g0 = 0; g0 < L; g0 += ${GS}) {
-@   for _, x in ipairs(P.inputs) do
-@     if x.idx == sv.rhs then
-      { /* the right-hand sides of the group's tokens */
-        const int L_ = L - g0 < ${GS} ? L - g0 : ${GS};
-        const int L = L_;
-@       load_input(x, 'rh', K, '(tok + g0)', '0', GS, K, 'SNT')
-      }
-@     end
-@   end
-      __syncthreads();
-      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-        const int t = g0 + e / KD;
-        xp[e] = 0.0f;
-        x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
-        om[t] = 2.0f;
-      }
-      __syncthreads();
-      for (int r = 0; r < iters; r++) {
-        mm<KD, KD, 1, KD, 1>(p, x, hf, ${GS}, KD, KD, false);
-        mm<CH, KD, 1, 1, KD>(ax, x, kc, ${GS}, CH, KD, false);
-        for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) {
-          const int t = g0 + e / CH, s = e - (e / CH) * CH;
-          ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
-        }
-        for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
-        __syncthreads();
-        mm<KD, CH, 1, KD, 1>(p, ax, kc, ${GS}, KD, CH, true);
-        for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-          const int t = g0 + e / KD;
-          const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
-          const float cs = step[t] * w, mo = w - 1.0f;
-          xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < ${GS}; t += SNT)
-          if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
-        float *tmp = xp; xp = x; x = xn; xn = tmp;
-        __syncthreads();
-      }
-      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-        const int t = e / KD, k = e - t * KD;
-        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * xs + k] = x[e];
-      }
-      __syncthreads();
-    }
-    /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; norm restarts there */
-    {
-      float *kw = sm + X_XB;
-      const float hl = hb[L - 1], eh = expf(hl);
-      for (int e = threadIdx.x; e < CH * KD; e += SNT) {
-        const int s = e / KD;
-        kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
-      }
-      for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
-      __syncthreads();
-      mm<KD, 1, KD, KD, 1>(hf, kw, kc, KD, KD, CH, true);
-    }
-    {
-      float s = 0.0f;
-      for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
-      n2 = block_sum(s, red, SNT);
+      hb[t_] = acc;
+      hw[t_] = ${tok0(sv.write)};
     }
   }
-  float *ho = a.state_out[${sv.state}];
-  if (ho)
-    for (int e = threadIdx.x; e < ${K * (K + 1) // 2}; e += SNT) {
-      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-      while (i * (i + 1) / 2 > e) i--;
-      while ((i + 1) * (i + 2) / 2 <= e) i++;
-      ho[slot * ${K * (K + 1) // 2} + e] = hf[i * KD + (e - i * (i + 1) / 2)];
+  __syncthreads();
+}
+__device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
+  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
+  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
+  mm<CH, KD, 1, 1, KD>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
+  /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
+  float *p = sm + X_XB + ${3 * GS} * KD;
+  float *khk = sm + X_IN${sv.key}_G;
+  for (int g0 = 0; g0 < CH; g0 += ${GS}) {
+    mm<KD, KD, 1, KD, 1>(p, kc + g0 * KD, hf, ${GS}, KD, KD, false);
+    for (int t = threadIdx.x; t < ${GS}; t += SNT) {
+      float s = 0.0f;
+      for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
+      khk[g0 + t] = s;
     }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    float prev = 0.0f;
+    for (int t = 0; t < L; t++) {
+      float qf = expf(prev) * khk[t];
+      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * CH + j] * g[t * CH + j];
+      const float e1 = expf(hb[t] - prev);
+      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * CH + t] * g[t * CH + t];
+      const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
+      const float up = nr + l, sum = up + l;
+      nrm[t] = nr;
+      lam[t] = l;
+      step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
+      rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+      prev = hb[t];
+    }
+  }
+  __syncthreads();
+}
+/* p (GS, K) = H_t x_t for the tokens g0 .. g0 + GS of the chunk: e^{hb_t} x H0 + ((x K') * M_t) K */
+__device__ __forceinline__ void solve_hx(int g0, int L, float *sm, const float *x, float *p) {
+  const float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
+  float *ax = sm + X_AX;
+  mm<KD, KD, 1, KD, 1>(p, x, hf, ${GS}, KD, KD, false);
+  mm<CH, KD, 1, 1, KD>(ax, x, kc, ${GS}, CH, KD, false);
+  for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) {
+    const int t = g0 + e / CH, s = e - (e / CH) * CH;
+    ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
+  }
+  for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
+  __syncthreads();
+  mm<KD, CH, 1, KD, 1>(p, ax, kc, ${GS}, KD, CH, true);
+}
+/* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
+ * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
+template <typename T>
+__device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs) {
+  const float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
+  float *om = sm + X_OM, *rh = sm + X_RH;
+  float *x = sm + X_XB, *xp = x + ${GS} * KD, *xn = xp + ${GS} * KD, *p = xn + ${GS} * KD;
+  for (int g0 = 0; g0 < L; g0 += ${GS}) {
+    /* the right-hand sides of the group's tokens */
+    tile_in<SNT, ${GS}, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < ${GS} ? L - g0 : ${GS}, one_t(), false);
+    __syncthreads();
+    for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
+      const int t = g0 + e / KD;
+      xp[e] = 0.0f;
+      x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
+      om[t] = 2.0f;
+    }
+    __syncthreads();
+    for (int r = 0; r < iters; r++) {
+      solve_hx(g0, L, sm, x, p);
+      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
+        const int t = g0 + e / KD;
+        const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
+        const float cs = step[t] * w, mo = w - 1.0f;
+        xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
+      }
+      __syncthreads();
+      for (int t = threadIdx.x; t < ${GS}; t += SNT)
+        if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
+      float *tmp = xp; xp = x; x = xn; xn = tmp;
+      __syncthreads();
+    }
+    for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
+      const int t = e / KD, k = e - t * KD;
+      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[e];
+    }
+    __syncthreads();
+  }
+}
+/* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
+__device__ float solve_advance(int L, float *sm) {
+  float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
+  const float hl = hb[L - 1], eh = expf(hl);
+  for (int e = threadIdx.x; e < CH * KD; e += SNT) {
+    const int s = e / KD;
+    kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
+  }
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
+  __syncthreads();
+  mm<KD, 1, KD, KD, 1>(hf, kw, kc, KD, KD, CH, true);
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* hf = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
+__device__ float solve_unpack(float *sm, const float *hp) {
+  float *hf = sm + X_HF;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
+    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
+    hf[e] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
+  }
+  __syncthreads();
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* the packed lower triangle of hf to hp */
+__device__ void solve_pack(float *hp, const float *sm) {
+  const float *hf = sm + X_HF;
+  for (int e = threadIdx.x; e < ${K * (K + 1) // 2}; e += SNT) {
+    int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
+    while (i * (i + 1) / 2 > e) i--;
+    while ((i + 1) * (i + 2) / 2 <= e) i++;
+    hp[e] = hf[i * KD + (e - i * (i + 1) / 2)];
+  }
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const int iters = a.iters > 0 ? a.iters : ${sv.iters};
+  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
+  const long long slot = it.n * a.h_v + it.h;
+  const float *h0 = a.state_in[${sv.state}];
+  float n2 = solve_unpack(sm, h0 ? h0 + slot * ${K * (K + 1) // 2} : nullptr); /* ||H||_F^2 of the chunk-start state */
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    solve_coefs(a, it, tok, L, sm);
+    solve_norms(L, sm, n2);
+@   local rx = P.inputs[sv.rhs + 1]
+@   local RH = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@   local rhh = rx.heads == 'qk' and 'it.hq' or 'it.h'
+    solve_cheb(L, sm, iters, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD, (long long)${RH} * KD,
+               xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+    n2 = solve_advance(L, sm);
+  }
+  float *ho = a.state_out[${sv.state}];
+  if (ho) solve_pack(ho + slot * ${K * (K + 1) // 2}, sm);
 }
 @ end
 

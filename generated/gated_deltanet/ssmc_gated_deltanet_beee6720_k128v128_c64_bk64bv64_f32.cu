@@ -640,7 +640,7 @@ extern "C" __global__ void __launch_bounds__(DNT) ssmc_gated_deltanet_beee6720_k
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
-#define BW_SEQ 16384     /* per (sequence, value head): the forward's final state */
+#define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
   BP_IN3 = 0,
@@ -935,7 +935,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   {
     float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
     float *dr = dz + BK * 36;
-    const float *zl = ch.c0 + CH >= it.T ? w.bseq + (it.n * a.h_v + it.h) * (long long)BW_SEQ /* the final state */
+    const float *zl = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
     for (int v0 = 0; v0 < VD; v0 += BVG) {
@@ -1138,5 +1138,6 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       g.din[1][(t * a.h_qk + it.h) * KD + k] = s;
     }
 }
+
 
 // ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=127232; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=512 smem=126720; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

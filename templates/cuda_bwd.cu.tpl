@@ -721,7 +721,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
 @   local function r32(n) return math.ceil(n / 32) * 32 end
 @   -- gsolve's second phase reuses the solve layout's big buffers (X_HF .. X_XB) for D: two (C, K)
 @   -- operands, the keys, k scaled, and QR rows of D at a time; the per-token scalars after them stay
-@   local XRH = r32(K * K) + r32(C * K) + r32(C * C) + r32(math.max(C, 64) * K)
+@   local XRH = r32(K * (K + 4)) + r32(C * (K + 4)) + r32(C * (C + 4)) + r32(math.max(C, 64) * (K + 4))
 @   QR = K
 @   while QR > 16 and 4 * C * K + QR * K > XRH do QR = QR // 2 end
 @   GL2 = new_layout()
@@ -746,14 +746,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
 @   end
 #define QR ${QR}
 static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
-#define G2_CN X_TOTAL /* gsolve's per-token scalars past the solve layout: cn_t, the log decay's direct term, R_t */
-#define G2_DB (X_TOTAL + ${r32(C)})
-#define G2_RR (X_TOTAL + ${2 * r32(C)})
-/* hf = the full K x K matrix at src; returns its ||.||_F^2 */
+#define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
+#define G2_DB X_RHO2 /* the log decay's direct term, R_t */
+#define G2_RR X_OM
+/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
 __device__ float solve_load(float *sm, const float *src) {
   float *hf = sm + X_HF;
   float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[e] = v; s += v * v; }
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[(e / KD) * SKP + e % KD] = v; s += v * v; }
   __syncthreads();
   return block_sum(s, sm + X_RED, SNT);
 }
@@ -772,7 +772,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hstate(ssmc_fwd_a
   for (long long c = 0; c * CH < it.T; c++) {
     const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
     float *hs = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK + BC_H0; /* (K, K) */
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + e];
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + (e / KD) * SKP + e % KD];
     solve_coefs(a, it, it.t0 + c * CH, L, sm);
     solve_advance(L, sm);
   }
@@ -829,18 +829,18 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
   /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
   for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
   {
-    float *xg = sm + X_XB, *pg = xg + ${GS} * KD, *gg = pg + ${GS} * KD;
+    float *xg = sm + X_XB, *pg = xg + ${GS} * SKP, *gg = pg + ${GS} * SKP; /* pitch SKP */
     for (int g0 = 0; g0 < L; g0 += ${GS}) {
       const int Lg = L - g0 < ${GS} ? L - g0 : ${GS};
-      tile_in<NT, ${GS}, KD>(xg, KD, xw + g0 * xs, xs, Lg, one_t(), false);
-      tile_in<NT, ${GS}, KD>(gg, KD, dxg + g0 * gs, gs, Lg, one_t(), false);
+      tile_in<NT, ${GS}, KD>(xg, SKP, xw + g0 * xs, xs, Lg, one_t(), false);
+      tile_in<NT, ${GS}, KD>(gg, SKP, dxg + g0 * gs, gs, Lg, one_t(), false);
       __syncthreads();
       solve_hx(g0, L, sm, xg, pg);
       for (int t = threadIdx.x >> 5; t < Lg; t += NT / 32) {
         float gx = 0.0f, ghx = 0.0f;
         for (int k = threadIdx.x & 31; k < KD; k += 32) {
-          gx += gg[t * KD + k] * xg[t * KD + k];
-          ghx += gg[t * KD + k] * pg[t * KD + k];
+          gx += gg[t * SKP + k] * xg[t * SKP + k];
+          ghx += gg[t * SKP + k] * pg[t * SKP + k];
         }
         gx = warp_sum(gx);
         ghx = warp_sum(ghx);
@@ -1039,7 +1039,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @   local XS = P.FSOLVE.smem
 @   table.insert(st, 1, string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS))
 @   table.insert(st, 1, string.format('hstate grid=items threads=%d smem=%d', P.FSOLVE.threads, XS))
-@   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS + 3 * 4 * math.ceil(C / 32) * 32)
+@   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
 @   stage('hadj', 'items', HL); stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
 @ end
 @ stage('breduce', 'chunks', {off = 0})

@@ -83,9 +83,12 @@
 @ local function solve_layout()
 @   local XL = new_layout()
 @   if sv then
-@     -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K)
-@     XL.alloc('HF', K * K); XL.alloc('KC', C * K); XL.alloc('G', C * C); XL.alloc('XB', math.max(C, 4 * GS) * K)
-@     XL.alloc('RH', GS * K); XL.alloc('AX', GS * C); XL.alloc('HB', C); XL.alloc('HW', C)
+@     -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K);
+@     -- row pitches SKP = K + 4 and SCP = C + 4 (4 mod 32: the tile products' fragment loads free of bank
+@     -- conflicts; H is read as its transpose, symmetric); AX (GS x C) over G (C x C), which only the norms read
+@     XL.alloc('HF', K * (K + 4)); XL.alloc('KC', C * (K + 4)); XL.alloc('G', C * (C + 4))
+@     XL.alloc('XB', math.max(C, 4 * GS) * (K + 4)); XL.alloc('RH', GS * K); XL[#XL + 1] = {'AX', 'X_G'}
+@     XL.alloc('HB', C); XL.alloc('HW', C)
 @     XL.alloc('NRM', C); XL.alloc('LAM', C); XL.alloc('STEP', C); XL.alloc('RHO2', C); XL.alloc('OM', C); XL.alloc('RED', 32)
 @     XL.alloc('IN' .. sv.key .. '_G', C)
 @   end
@@ -195,6 +198,8 @@
 #define CH ${C}
 #define BV ${BV}
 #define SNT ${SNT}
+#define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
+#define SCP (CH + 4) /* and of its [.][C] tiles */
 #define DNT ${DNT}
 #define PARTS ${PARTS}
 #define DBV ${DBV}
@@ -480,7 +485,7 @@ enum {
 __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
   float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
 @   for _, x in ipairs(P.inputs) do
-@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', K, 'SNT') end
+@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', 'SKP', 'SNT') end
 @   end
   if (threadIdx.x == 0) {
     float *in[SSMC_MAX_IO];
@@ -513,15 +518,15 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
   float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
-  mm<CH, KD, 1, 1, KD>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
+  mm<SCP, SKP, 1, 1, SKP>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
   /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-  float *p = sm + X_XB + ${3 * GS} * KD;
+  float *p = sm + X_XB + ${3 * GS} * SKP;
   float *khk = sm + X_IN${sv.key}_G;
   for (int g0 = 0; g0 < CH; g0 += ${GS}) {
-    mm<KD, KD, 1, KD, 1>(p, kc + g0 * KD, hf, ${GS}, KD, KD, false);
+    mm<SKP, SKP, 1, 1, SKP>(p, kc + g0 * SKP, hf, ${GS}, KD, KD, false);
     for (int t = threadIdx.x; t < ${GS}; t += SNT) {
       float s = 0.0f;
-      for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
+      for (int k = 0; k < KD; k++) s += p[t * SKP + k] * kc[(g0 + t) * SKP + k];
       khk[g0 + t] = s;
     }
     __syncthreads();
@@ -530,9 +535,9 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     float prev = 0.0f;
     for (int t = 0; t < L; t++) {
       float qf = expf(prev) * khk[t];
-      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * CH + j] * g[t * CH + j];
+      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * SCP + j] * g[t * SCP + j];
       const float e1 = expf(hb[t] - prev);
-      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * CH + t] * g[t * CH + t];
+      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
       const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
       const float up = nr + l, sum = up + l;
       nrm[t] = nr;
@@ -544,19 +549,20 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   }
   __syncthreads();
 }
-/* p (GS, K) = H_t x_t for the tokens g0 .. g0 + GS of the chunk: e^{hb_t} x H0 + ((x K') * M_t) K */
+/* p (GS, K, pitch SKP) = H_t x_t for the tokens g0 .. g0 + GS of the chunk (x: pitch SKP):
+ * e^{hb_t} x H0 + ((x K') * M_t) K */
 __device__ __forceinline__ void solve_hx(int g0, int L, float *sm, const float *x, float *p) {
   const float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
   float *ax = sm + X_AX;
-  mm<KD, KD, 1, KD, 1>(p, x, hf, ${GS}, KD, KD, false);
-  mm<CH, KD, 1, 1, KD>(ax, x, kc, ${GS}, CH, KD, false);
+  mm<SKP, SKP, 1, 1, SKP>(p, x, hf, ${GS}, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP>(ax, x, kc, ${GS}, CH, KD, false);
   for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) {
     const int t = g0 + e / CH, s = e - (e / CH) * CH;
-    ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
+    ax[(e / CH) * SCP + s] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
   }
-  for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
+  for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= expf(hb[g0 + e / KD]);
   __syncthreads();
-  mm<KD, CH, 1, KD, 1>(p, ax, kc, ${GS}, KD, CH, true);
+  mm<SKP, SCP, 1, SKP, 1>(p, ax, kc, ${GS}, KD, CH, true);
 }
 /* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
  * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
@@ -564,25 +570,25 @@ template <typename T>
 __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs) {
   const float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
   float *om = sm + X_OM, *rh = sm + X_RH;
-  float *x = sm + X_XB, *xp = x + ${GS} * KD, *xn = xp + ${GS} * KD, *p = xn + ${GS} * KD;
+  float *x = sm + X_XB, *xp = x + ${GS} * SKP, *xn = xp + ${GS} * SKP, *p = xn + ${GS} * SKP; /* pitch SKP */
   for (int g0 = 0; g0 < L; g0 += ${GS}) {
     /* the right-hand sides of the group's tokens */
     tile_in<SNT, ${GS}, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < ${GS} ? L - g0 : ${GS}, one_t(), false);
     __syncthreads();
     for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-      const int t = g0 + e / KD;
-      xp[e] = 0.0f;
-      x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
+      const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
+      xp[o] = 0.0f;
+      x[o] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
       om[t] = 2.0f;
     }
     __syncthreads();
     for (int r = 0; r < iters; r++) {
       solve_hx(g0, L, sm, x, p);
       for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-        const int t = g0 + e / KD;
+        const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
         const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
         const float cs = step[t] * w, mo = w - 1.0f;
-        xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
+        xn[o] = x[o] - cs * (p[o] + lam[t] * x[o] - rh[e]) + mo * (x[o] - xp[o]);
       }
       __syncthreads();
       for (int t = threadIdx.x; t < ${GS}; t += SNT)
@@ -592,7 +598,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
     }
     for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
       const int t = e / KD, k = e - t * KD;
-      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[e];
+      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[t * SKP + k];
     }
     __syncthreads();
   }
@@ -602,26 +608,26 @@ __device__ float solve_advance(int L, float *sm) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
   const float hl = hb[L - 1], eh = expf(hl);
   for (int e = threadIdx.x; e < CH * KD; e += SNT) {
-    const int s = e / KD;
-    kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
+    const int s = e / KD, o = s * SKP + e % KD;
+    kw[o] = s < L ? kc[o] * expf(hl - hb[s]) * hw[s] : 0.0f;
   }
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[(e / KD) * SKP + e % KD] *= eh;
   __syncthreads();
-  mm<KD, 1, KD, KD, 1>(hf, kw, kc, KD, KD, CH, true);
+  mm<SKP, 1, SKP, SKP, 1>(hf, kw, kc, KD, KD, CH, true);
   float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
   return block_sum(s, sm + X_RED, SNT);
 }
-/* hf = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
+/* hf (pitch SKP) = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
 __device__ float solve_unpack(float *sm, const float *hp) {
   float *hf = sm + X_HF;
   for (int e = threadIdx.x; e < KD * KD; e += SNT) {
     const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    hf[e] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
+    hf[i * SKP + j] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
   }
   __syncthreads();
   float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
   return block_sum(s, sm + X_RED, SNT);
 }
 /* the packed lower triangle of hf to hp */
@@ -631,7 +637,7 @@ __device__ void solve_pack(float *hp, const float *sm) {
     int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
     while (i * (i + 1) / 2 > e) i--;
     while ((i + 1) * (i + 2) / 2 <= e) i++;
-    hp[e] = hf[i * KD + (e - i * (i + 1) / 2)];
+    hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
   }
 }
 extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_args a, float *ws) {

@@ -10,6 +10,8 @@
 #define CH 64
 #define BV 64
 #define SNT 256
+#define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
+#define SCP (CH + 4) /* and of its [.][C] tiles */
 #define DNT 512
 #define PARTS 4
 #define DBV 128
@@ -279,21 +281,21 @@ enum {
 };
 enum {
   X_HF = 0,
-  X_KC = 16384,
-  X_G = 24576,
-  X_XB = 28672,
-  X_RH = 36864,
-  X_AX = 38912,
-  X_HB = 39936,
-  X_HW = 40000,
-  X_NRM = 40064,
-  X_LAM = 40128,
-  X_STEP = 40192,
-  X_RHO2 = 40256,
-  X_OM = 40320,
-  X_RED = 40384,
-  X_IN1_G = 40416,
-  X_TOTAL = 40480
+  X_KC = 16896,
+  X_G = 25344,
+  X_XB = 29696,
+  X_RH = 38144,
+  X_AX = X_G,
+  X_HB = 40192,
+  X_HW = 40256,
+  X_NRM = 40320,
+  X_LAM = 40384,
+  X_STEP = 40448,
+  X_RHO2 = 40512,
+  X_OM = 40576,
+  X_RED = 40640,
+  X_IN1_G = 40672,
+  X_TOTAL = 40736
 };
 
 
@@ -307,7 +309,7 @@ enum {
 __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
   float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
   /* k: (T, a.h_qk, 128) -> CH x 128 */
-  tile_in<SNT, CH, 128>(kc, 128, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+  tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
                           (long long)a.h_qk * 128, L, one_t(), false);
   if (threadIdx.x == 0) {
     float *in[SSMC_MAX_IO];
@@ -333,15 +335,15 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
   float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
-  mm<CH, KD, 1, 1, KD>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
+  mm<SCP, SKP, 1, 1, SKP>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
   /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-  float *p = sm + X_XB + 48 * KD;
+  float *p = sm + X_XB + 48 * SKP;
   float *khk = sm + X_IN1_G;
   for (int g0 = 0; g0 < CH; g0 += 16) {
-    mm<KD, KD, 1, KD, 1>(p, kc + g0 * KD, hf, 16, KD, KD, false);
+    mm<SKP, SKP, 1, 1, SKP>(p, kc + g0 * SKP, hf, 16, KD, KD, false);
     for (int t = threadIdx.x; t < 16; t += SNT) {
       float s = 0.0f;
-      for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
+      for (int k = 0; k < KD; k++) s += p[t * SKP + k] * kc[(g0 + t) * SKP + k];
       khk[g0 + t] = s;
     }
     __syncthreads();
@@ -350,9 +352,9 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     float prev = 0.0f;
     for (int t = 0; t < L; t++) {
       float qf = expf(prev) * khk[t];
-      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * CH + j] * g[t * CH + j];
+      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * SCP + j] * g[t * SCP + j];
       const float e1 = expf(hb[t] - prev);
-      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * CH + t] * g[t * CH + t];
+      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
       const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
       const float up = nr + l, sum = up + l;
       nrm[t] = nr;
@@ -364,19 +366,20 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   }
   __syncthreads();
 }
-/* p (GS, K) = H_t x_t for the tokens g0 .. g0 + GS of the chunk: e^{hb_t} x H0 + ((x K') * M_t) K */
+/* p (GS, K, pitch SKP) = H_t x_t for the tokens g0 .. g0 + GS of the chunk (x: pitch SKP):
+ * e^{hb_t} x H0 + ((x K') * M_t) K */
 __device__ __forceinline__ void solve_hx(int g0, int L, float *sm, const float *x, float *p) {
   const float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
   float *ax = sm + X_AX;
-  mm<KD, KD, 1, KD, 1>(p, x, hf, 16, KD, KD, false);
-  mm<CH, KD, 1, 1, KD>(ax, x, kc, 16, CH, KD, false);
+  mm<SKP, SKP, 1, 1, SKP>(p, x, hf, 16, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP>(ax, x, kc, 16, CH, KD, false);
   for (int e = threadIdx.x; e < 16 * CH; e += SNT) {
     const int t = g0 + e / CH, s = e - (e / CH) * CH;
-    ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
+    ax[(e / CH) * SCP + s] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
   }
-  for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
+  for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= expf(hb[g0 + e / KD]);
   __syncthreads();
-  mm<KD, CH, 1, KD, 1>(p, ax, kc, 16, KD, CH, true);
+  mm<SKP, SCP, 1, SKP, 1>(p, ax, kc, 16, KD, CH, true);
 }
 /* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
  * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
@@ -384,25 +387,25 @@ template <typename T>
 __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs) {
   const float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
   float *om = sm + X_OM, *rh = sm + X_RH;
-  float *x = sm + X_XB, *xp = x + 16 * KD, *xn = xp + 16 * KD, *p = xn + 16 * KD;
+  float *x = sm + X_XB, *xp = x + 16 * SKP, *xn = xp + 16 * SKP, *p = xn + 16 * SKP; /* pitch SKP */
   for (int g0 = 0; g0 < L; g0 += 16) {
     /* the right-hand sides of the group's tokens */
     tile_in<SNT, 16, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < 16 ? L - g0 : 16, one_t(), false);
     __syncthreads();
     for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-      const int t = g0 + e / KD;
-      xp[e] = 0.0f;
-      x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
+      const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
+      xp[o] = 0.0f;
+      x[o] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
       om[t] = 2.0f;
     }
     __syncthreads();
     for (int r = 0; r < iters; r++) {
       solve_hx(g0, L, sm, x, p);
       for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-        const int t = g0 + e / KD;
+        const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
         const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
         const float cs = step[t] * w, mo = w - 1.0f;
-        xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
+        xn[o] = x[o] - cs * (p[o] + lam[t] * x[o] - rh[e]) + mo * (x[o] - xp[o]);
       }
       __syncthreads();
       for (int t = threadIdx.x; t < 16; t += SNT)
@@ -412,7 +415,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
     }
     for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
       const int t = e / KD, k = e - t * KD;
-      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[e];
+      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[t * SKP + k];
     }
     __syncthreads();
   }
@@ -422,26 +425,26 @@ __device__ float solve_advance(int L, float *sm) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
   const float hl = hb[L - 1], eh = expf(hl);
   for (int e = threadIdx.x; e < CH * KD; e += SNT) {
-    const int s = e / KD;
-    kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
+    const int s = e / KD, o = s * SKP + e % KD;
+    kw[o] = s < L ? kc[o] * expf(hl - hb[s]) * hw[s] : 0.0f;
   }
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[(e / KD) * SKP + e % KD] *= eh;
   __syncthreads();
-  mm<KD, 1, KD, KD, 1>(hf, kw, kc, KD, KD, CH, true);
+  mm<SKP, 1, SKP, SKP, 1>(hf, kw, kc, KD, KD, CH, true);
   float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
   return block_sum(s, sm + X_RED, SNT);
 }
-/* hf = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
+/* hf (pitch SKP) = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
 __device__ float solve_unpack(float *sm, const float *hp) {
   float *hf = sm + X_HF;
   for (int e = threadIdx.x; e < KD * KD; e += SNT) {
     const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    hf[e] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
+    hf[i * SKP + j] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
   }
   __syncthreads();
   float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
   return block_sum(s, sm + X_RED, SNT);
 }
 /* the packed lower triangle of hf to hp */
@@ -451,7 +454,7 @@ __device__ void solve_pack(float *hp, const float *sm) {
     int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
     while (i * (i + 1) / 2 > e) i--;
     while ((i + 1) * (i + 2) / 2 <= e) i++;
-    hp[e] = hf[i * KD + (e - i * (i + 1) / 2)];
+    hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
   }
 }
 extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve(ssmc_fwd_args a, float *ws) {
@@ -1258,7 +1261,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LNCB
 #undef LCB
 
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; state grid=items_vtiles threads=512 smem=89600; out grid=chunks_vtiles threads=512 smem=142592; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1782,14 +1785,14 @@ enum {
 };
 #define QR 32
 static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
-#define G2_CN X_TOTAL /* gsolve's per-token scalars past the solve layout: cn_t, the log decay's direct term, R_t */
-#define G2_DB (X_TOTAL + 64)
-#define G2_RR (X_TOTAL + 128)
-/* hf = the full K x K matrix at src; returns its ||.||_F^2 */
+#define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
+#define G2_DB X_RHO2 /* the log decay's direct term, R_t */
+#define G2_RR X_OM
+/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
 __device__ float solve_load(float *sm, const float *src) {
   float *hf = sm + X_HF;
   float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[e] = v; s += v * v; }
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[(e / KD) * SKP + e % KD] = v; s += v * v; }
   __syncthreads();
   return block_sum(s, sm + X_RED, SNT);
 }
@@ -1808,7 +1811,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   for (long long c = 0; c * CH < it.T; c++) {
     const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
     float *hs = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK + BC_H0; /* (K, K) */
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + e];
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + (e / KD) * SKP + e % KD];
     solve_coefs(a, it, it.t0 + c * CH, L, sm);
     solve_advance(L, sm);
   }
@@ -1862,18 +1865,18 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
   for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
   {
-    float *xg = sm + X_XB, *pg = xg + 16 * KD, *gg = pg + 16 * KD;
+    float *xg = sm + X_XB, *pg = xg + 16 * SKP, *gg = pg + 16 * SKP; /* pitch SKP */
     for (int g0 = 0; g0 < L; g0 += 16) {
       const int Lg = L - g0 < 16 ? L - g0 : 16;
-      tile_in<NT, 16, KD>(xg, KD, xw + g0 * xs, xs, Lg, one_t(), false);
-      tile_in<NT, 16, KD>(gg, KD, dxg + g0 * gs, gs, Lg, one_t(), false);
+      tile_in<NT, 16, KD>(xg, SKP, xw + g0 * xs, xs, Lg, one_t(), false);
+      tile_in<NT, 16, KD>(gg, SKP, dxg + g0 * gs, gs, Lg, one_t(), false);
       __syncthreads();
       solve_hx(g0, L, sm, xg, pg);
       for (int t = threadIdx.x >> 5; t < Lg; t += NT / 32) {
         float gx = 0.0f, ghx = 0.0f;
         for (int k = threadIdx.x & 31; k < KD; k += 32) {
-          gx += gg[t * KD + k] * xg[t * KD + k];
-          ghx += gg[t * KD + k] * pg[t * KD + k];
+          gx += gg[t * SKP + k] * xg[t * SKP + k];
+          ghx += gg[t * SKP + k] * pg[t * SKP + k];
         }
         gx = warp_sum(gx);
         ghx = warp_sum(ghx);
@@ -2067,4 +2070,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=161920; xsolve grid=chunks threads=256 smem=161920; fprep grid=chunks threads=512 smem=70912; fstate grid=items_vtiles threads=512 smem=89600; bprep grid=chunks threads=512 smem=126976; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=512 smem=71168; bgrad grid=chunks_ktiles threads=512 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162688; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fstate grid=items_vtiles threads=512 smem=89600; bprep grid=chunks threads=512 smem=126976; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=512 smem=71168; bgrad grid=chunks_ktiles threads=512 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

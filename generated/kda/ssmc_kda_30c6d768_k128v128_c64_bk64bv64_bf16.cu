@@ -10,6 +10,8 @@
 #define CH 64
 #define BV 32
 #define SNT 256
+#define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
+#define SCP (CH + 4) /* and of its [.][C] tiles */
 #define DNT 128
 #define PARTS 4
 #define DBV 32

@@ -834,8 +834,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
       const int Lg = L - g0 < ${GS} ? L - g0 : ${GS};
       tile_in<NT, ${GS}, KD>(xg, SKP, xw + g0 * xs, xs, Lg, one_t(), false);
       tile_in<NT, ${GS}, KD>(gg, SKP, dxg + g0 * gs, gs, Lg, one_t(), false);
-      __syncthreads();
-      solve_hx(g0, L, sm, xg, pg);
+      solve_mask(g0, L, sm);
+      solve_hx(sm, xg, pg);
       for (int t = threadIdx.x >> 5; t < Lg; t += NT / 32) {
         float gx = 0.0f, ghx = 0.0f;
         for (int k = threadIdx.x & 31; k < KD; k += 32) {

@@ -137,12 +137,14 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
+/* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
+ * independent chains of mma instead of one (the solve's small products are bound by their latency) */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
-    float d[NB / 8][4];
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
       float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
@@ -162,27 +164,29 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
           unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(d[s], al, bh);
-          mma8(d[s], ah, bl);
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
       }
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
       float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
       c0[0] = d[s][0]; c0[1] = d[s][1]; c1[0] = d[s][2]; c1[1] = d[s][3];
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 /* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */

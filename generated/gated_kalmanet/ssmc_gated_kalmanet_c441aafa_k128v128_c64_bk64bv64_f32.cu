@@ -137,12 +137,14 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
+/* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
+ * independent chains of mma instead of one (the solve's small products are bound by their latency) */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
-    float d[NB / 8][4];
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
       float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
@@ -162,27 +164,29 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
           unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(d[s], al, bh);
-          mma8(d[s], ah, bl);
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
       }
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
       float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q, *c1 = c0 + 8 * ldc;
       c0[0] = d[s][0]; c0[1] = d[s][1]; c1[0] = d[s][2]; c1[1] = d[s][3];
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 /* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
@@ -286,6 +290,8 @@ enum {
   X_XB = 29696,
   X_RH = 38144,
   X_AX = X_G,
+  X_MK = X_G + 1088,
+  X_EB = X_G + 2176,
   X_HB = 40192,
   X_HW = 40256,
   X_NRM = 40320,
@@ -366,20 +372,29 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   }
   __syncthreads();
 }
-/* p (GS, K, pitch SKP) = H_t x_t for the tokens g0 .. g0 + GS of the chunk (x: pitch SKP):
- * e^{hb_t} x H0 + ((x K') * M_t) K */
-__device__ __forceinline__ void solve_hx(int g0, int L, float *sm, const float *x, float *p) {
-  const float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
-  float *ax = sm + X_AX;
-  mm<SKP, SKP, 1, 1, SKP>(p, x, hf, 16, KD, KD, false); /* H0 read as its transpose */
-  mm<SCP, SKP, 1, 1, SKP>(ax, x, kc, 16, CH, KD, false);
+/* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
+ * their e^{hb_t} (EB), for solve_hx: once a group (G, which only the norms read, holds them after AX) */
+__device__ __forceinline__ void solve_mask(int g0, int L, float *sm) {
+  const float *hb = sm + X_HB, *hw = sm + X_HW;
+  float *mk = sm + X_MK, *eb = sm + X_EB;
   for (int e = threadIdx.x; e < 16 * CH; e += SNT) {
     const int t = g0 + e / CH, s = e - (e / CH) * CH;
-    ax[(e / CH) * SCP + s] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
+    mk[(e / CH) * SCP + s] = (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
   }
-  for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= expf(hb[g0 + e / KD]);
+  for (int t = threadIdx.x; t < 16; t += SNT) eb[t] = expf(hb[g0 + t]);
   __syncthreads();
-  mm<SKP, SCP, 1, SKP, 1>(p, ax, kc, 16, KD, CH, true);
+}
+/* p (GS, K, pitch SKP) = H_t x_t for the tokens g0 .. g0 + GS of the chunk (x: pitch SKP; after solve_mask):
+ * e^{hb_t} x H0 + ((x K') * M_t) K */
+__device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
+  const float *hf = sm + X_HF, *kc = sm + X_KC, *mk = sm + X_MK, *eb = sm + X_EB;
+  float *ax = sm + X_AX;
+  mm<SKP, SKP, 1, 1, SKP, true, true>(p, x, hf, 16, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP, true, true>(ax, x, kc, 16, CH, KD, false);
+  for (int e = threadIdx.x; e < 16 * CH; e += SNT) ax[(e / CH) * SCP + e % CH] *= mk[(e / CH) * SCP + e % CH];
+  for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= eb[e / KD];
+  __syncthreads();
+  mm<SKP, SCP, 1, SKP, 1, true, true>(p, ax, kc, 16, KD, CH, true);
 }
 /* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
  * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
@@ -391,7 +406,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
   for (int g0 = 0; g0 < L; g0 += 16) {
     /* the right-hand sides of the group's tokens */
     tile_in<SNT, 16, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < 16 ? L - g0 : 16, one_t(), false);
-    __syncthreads();
+    solve_mask(g0, L, sm);
     for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
       const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
       xp[o] = 0.0f;
@@ -400,7 +415,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
     }
     __syncthreads();
     for (int r = 0; r < iters; r++) {
-      solve_hx(g0, L, sm, x, p);
+      solve_hx(sm, x, p);
       for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
         const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
         const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
@@ -1870,8 +1885,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
       const int Lg = L - g0 < 16 ? L - g0 : 16;
       tile_in<NT, 16, KD>(xg, SKP, xw + g0 * xs, xs, Lg, one_t(), false);
       tile_in<NT, 16, KD>(gg, SKP, dxg + g0 * gs, gs, Lg, one_t(), false);
-      __syncthreads();
-      solve_hx(g0, L, sm, xg, pg);
+      solve_mask(g0, L, sm);
+      solve_hx(sm, xg, pg);
       for (int t = threadIdx.x >> 5; t < Lg; t += NT / 32) {
         float gx = 0.0f, ghx = 0.0f;
         for (int k = threadIdx.x & 31; k < KD; k += 32) {

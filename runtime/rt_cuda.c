@@ -572,7 +572,7 @@ size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream) {
   const ssmc_kernel *k = m->k;
   if (!k->cuda->n_bwd) {
-    snprintf(c->err, sizeof c->err, "%s has no CUDA backward (a solve readout: its backward runs on the CPU)", k->name);
+    snprintf(c->err, sizeof c->err, "%s has no CUDA backward (its module declares no backward stages)", k->name);
     return -1;
   }
   if (g->cu_seqlens && g->t_total <= 0) {

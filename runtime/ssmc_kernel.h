@@ -85,7 +85,7 @@ enum {
   SSMC_GRID_ITEMS_ELEMS = 7    /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
                                   (K, V) main state a thread */
 };
-#define SSMC_MAX_BWD_STAGES 8
+#define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
   int32_t grid, threads, smem;

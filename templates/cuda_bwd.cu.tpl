@@ -20,15 +20,24 @@
 @   brows  (chunks): the scalar inputs' gradients (the scalar log decay's by its cumulative sum from
 @          the chunk end, in double).
 @   breduce (chunks): with grouped value heads, the q/k gradients summed over each group.
-@ Not yet: a spec with a solve (GKA) has no CUDA backward (n_bwd = 0). ]]
+@ With a solve readout x = CH_r(H_t + lambda_t I, b_t) (GKA; 002 §4.2.2, App. B.2), implicit
+@ differentiation as cpu_bwd.c.tpl's bw_solve, five more stages around the ones above (13 in all):
+@   hstate (sequence, value head): H's recurrence alone, each chunk-start H (fp32, K x K) into the workspace.
+@   xsolve (chunks): x from the chunk-start H (the forward's solve pieces: norms, r Chebyshev steps), all
+@          chunks at once, into the forward's per-token workspace; the main state's stages read it as a
+@          query source (bgrad writes dx = coef dq~).
+@   gsolve (chunks, after brows): g = CH_r(H_t + lambda_t I, dx_t); db += g; the per-token scalars
+@          (R_t, the log decay's direct term, hb, hw) and the chunk's local adjoint of its start H:
+@          D = e^{2 hb_0} R_0 H0 - sym(g' e^{hb} x) + k' diag(hw e^{hb} R) k.
+@   hadj   (sequence, value head): the only sequential pass of the solve, last chunk to first: stores each
+@          chunk's end adjoint dH_L (over D) and <dH_L, H_L>, dH <- e^{hb_L} dH_L + D.
+@   sgrad  (chunks): Q_t (the adjoint of H times k_t, closed form), dk += 2 hw Q, the write's and the log
+@          decay's gradients of H (added to brows's). ]]
 @ local K, V, C = P.K, P.V, P.CC
 @ local m, sv = P.main, P.solve
 @ local diag = m.decay == 'diag'
 @ local scalar_db = not diag and #m.dlog > 0
-@ if sv or m.state ~= 0 then
-// No CUDA backward for this spec yet (a solve readout).
-// ssmc-launch-bwd none
-@ else
+@ do
 @ local NT = 512
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
 @ -- every stage: __launch_bounds__(threads, 1): one block an SM is what their shared memory allows anyway, and
@@ -63,9 +72,14 @@
 @ local BVG = BV2
 @ local BT_DU, BT_DCW, BT_PART = 0, V, V + 1
 @ local BW_TOK = r4(V + 1 + NKT * NR)
+@ local BT_DXG, BT_SC = BW_TOK, BW_TOK + K -- a solve: dx, then g (K); R_t, the log decay's direct term, hb, hw
+@ if sv then BW_TOK = BW_TOK + K + 4 end
 @ local BC_DZLOC, BC_DZEND, BC_ZLDP = 0, K * V, 2 * K * V
 @ local BW_CHUNK = r4(2 * K * V + NKT)
-@ local BW_SEQ = K * V
+@ local BC_H0, BC_DH, BC_HLE, BC_DOT = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K, BW_CHUNK + 2 * K * K + 1
+@ if sv then BW_CHUNK = BW_CHUNK + r4(2 * K * K + 2) end
+@ local NPK = K * (K + 1) // 2
+@ local BW_SEQ = K * V + (sv and NPK or 0) -- the final states, every state's (runtime/rt_cuda.c)
 @ local BW_QK = #kin * K
 @ local function bprep_layout()
 @   local L = new_layout()
@@ -140,7 +154,16 @@ enum {
 #define BC_DZLOC ${BC_DZLOC}
 #define BC_DZEND ${BC_DZEND}
 #define BC_ZLDP ${BC_ZLDP}
-#define BW_SEQ ${BW_SEQ}     /* per (sequence, value head): the forward's final state */
+#define BW_SEQ ${BW_SEQ}     /* per (sequence, value head): the forward's final states */
+@ if sv then
+#define BT_DXG ${BT_DXG}     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
+#define BT_SC ${BT_SC}       /* R_t, the log decay's direct term, hb_t, hw_t (gsolve) */
+#define BC_H0 ${BC_H0}       /* per chunk slot: the chunk-start H (K, K) (hstate) */
+#define BC_DH ${BC_DH}       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
+#define BC_HLE ${BC_HLE}     /* hb at the chunk end (gsolve) */
+#define BC_DOT ${BC_DOT}     /* <dH_L, H_L> (hadj) */
+#define BW_WSX 0             /* x: the first K floats of the forward's per-token workspace (cuda_kernel.cu.tpl) */
+@ end
 #define BW_QK ${BW_QK}       /* per token and value head with grouped heads: the q/k gradients before their sum */
 @ layout_enum('BP_', PL)
 @ layout_enum('BS_', SL)
@@ -188,7 +211,12 @@ __device__ __forceinline__ float warp_sum(float v) {
 @ -- q~ = sum of coefficient * source over key columns k0 .. k0 + n (after the scalars and a barrier)
 @ local function build_qt(dst, ld, k0, n)
 @   for i, q in ipairs(P.q) do
+@     if q.src == 'X' then -- the solve's x (xsolve), v heads
+  tile_in<NT, CH, ${n}>(${dst}, ${ld}, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX + ${k0}, (long long)a.h_v * WS_TOK, L,
+                        [&](int t_) { return (float)(${q.coef}); }, ${i > 1 and 'true' or 'false'});
+@     else
 @     load_k(P.inputs[tonumber(q.src) + 1], dst, ld, k0, n, q.coef, i > 1)
+@     end
 @     if i < #P.q then
   __syncthreads();
 @     end
@@ -429,7 +457,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
 @ if m.delta then
     float *dr = dz + BK * ${BVPG};
 @ end
-    const float *zl = ch.c0 + CH >= it.T ? w.bseq + (it.n * a.h_v + it.h) * (long long)BW_SEQ /* the final state */
+    const float *zl = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
     for (int v0 = 0; v0 < VD; v0 += BVG) {
@@ -548,7 +576,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
       rs[${R_S}] += qt[t * ${KCP} + k] * dq + kk * (dkr_ - p2[t * ${BKP4} + k]);
 @ end
 @ for i, q in ipairs(P.q) do
-@   if R_Q[i] then
+@   if R_Q[i] and q.src == 'X' then
+      rs[${R_Q[i]}] += w.ftok[((tok + t) * a.h_v + it.h) * WS_TOK + BW_WSX + k0 + k] * dq;
+@   elseif R_Q[i] then
 @     local x = P.inputs[tonumber(q.src) + 1]
 @     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @     local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
@@ -566,6 +596,11 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
         if (G == 1) { if (g.din[${x.idx}]) g.din[${x.idx}][((tok + t) * a.h_qk + it.hq) * KD + k0 + k] = gk; }
         else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + ${(r - 1) * K} + k0 + k] = gk;
       }
+@ end
+@ local xc = {}
+@ for _, q in ipairs(P.q) do if q.src == 'X' then xc[#xc + 1] = '(' .. q.coef .. ')' end end
+@ if #xc > 0 then
+      w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DXG + k0 + k] = (${table.concat(xc, ' + ')}) * dq; /* dx */
 @ end
       (void)dk;
     }
@@ -679,11 +714,334 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
 @ end
 }
 
+@ -- ================================================================ a solve readout's stages
+@ local SL2, HL, GL2, QR
+@ if sv then
+@   local GS = 16 -- the forward's solve group (cuda_kernel.cu.tpl)
+@   local function r32(n) return math.ceil(n / 32) * 32 end
+@   -- gsolve's second phase reuses the solve layout's big buffers (X_HF .. X_XB) for D: two (C, K)
+@   -- operands, the keys, k scaled, and QR rows of D at a time; the per-token scalars after them stay
+@   local XRH = r32(K * (K + 4)) + r32(C * (K + 4)) + r32(C * (C + 4)) + r32(math.max(C, 64) * (K + 4))
+@   QR = K
+@   while QR > 16 and 4 * C * K + QR * K > XRH do QR = QR // 2 end
+@   GL2 = new_layout()
+@   GL2.alloc('A', C * K); GL2.alloc('B', C * K); GL2.alloc('K', C * K); GL2.alloc('KR', C * K); GL2.alloc('OUT', QR * K)
+@   assert(GL2.off <= XRH, 'gsolve: D does not fit the solve layout')
+@   -- sgrad
+@   SL2 = new_layout()
+@   alloc_scalars(SL2)
+@   SL2.alloc('KC', C * K); SL2.alloc('XS', C * K); SL2.alloc('GH', C * K); SL2.alloc('Q', C * K); SL2.alloc('M', C * C)
+@   SL2.alloc('HB', C); SL2.alloc('HW', C); SL2.alloc('RR', C); SL2.alloc('DB', C); SL2.alloc('DW', C); SL2.alloc('RED', 32)
+@   HL = {off = K * K + 32}
+@   layout_enum('G2_', GL2)
+@   layout_enum('SG_', SL2)
+@   local kin_at = {}
+@   for r, x in ipairs(kin) do kin_at[x.idx] = r - 1 end
+@   -- adds val to the gradient of [K] input x at token row tr, column kk: the gradient itself with one value
+@   -- head a q/k head, else this value head's part (breduce sums them)
+@   local function add_kgrad(x, tr, kk, val)
+@     assert(x.heads == 'qk' and kin_at[x.idx], 'a solve reads q/k-head [K] vectors')
+  if (a.h_v == a.h_qk) { if (g.din[${x.idx}]) g.din[${x.idx}][((${tr}) * a.h_qk + it.hq) * KD + ${kk}] += ${val}; }
+  else w.bqk[((${tr}) * a.h_v + it.h) * BW_QK + ${kin_at[x.idx] * K} + ${kk}] += ${val};
+@   end
+#define QR ${QR}
+static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
+#define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
+#define G2_DB X_RHO2 /* the log decay's direct term, R_t */
+#define G2_RR X_OM
+/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
+__device__ float solve_load(float *sm, const float *src) {
+  float *hf = sm + X_HF;
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[(e / KD) * SKP + e % KD] = v; s += v * v; }
+  __syncthreads();
+  return block_sum(s, sm + X_RED, SNT);
+}
+
+/* ---------------------------------------------------------------- stage hstate */
+/* H's recurrence alone (the forward's solve without its Chebyshev steps): each chunk-start H into the
+ * workspace, the final H into the backward's (a.state_out). */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  const float *h0 = a.state_in[${sv.state}];
+  solve_unpack(sm, h0 ? h0 + slot * ${NPK} : nullptr);
+  for (long long c = 0; c * CH < it.T; c++) {
+    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
+    float *hs = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK + BC_H0; /* (K, K) */
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + (e / KD) * SKP + e % KD];
+    solve_coefs(a, it, it.t0 + c * CH, L, sm);
+    solve_advance(L, sm);
+  }
+  float *ho = a.state_out[${sv.state}];
+  if (ho) solve_pack(ho + slot * ${NPK}, sm);
+}
+
+/* ---------------------------------------------------------------- stage xsolve */
+/* x = CH_r(H_t + lambda_t I, b_t) of a chunk from its start H, all chunks at once (the forward's pieces). */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  const float n2 = solve_load(sm, w.bchunk + cs * BW_CHUNK + BC_H0);
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
+@   local rx = P.inputs[sv.rhs + 1]
+@   local RH = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@   local rhh = rx.heads == 'qk' and 'it.hq' or 'it.h'
+  solve_cheb(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD,
+             (long long)${RH} * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK);
+}
+
+/* ---------------------------------------------------------------- stage gsolve */
+/* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx); the right-hand
+ * side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
+ * cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term -g.H_t x_t + cn_t ||H_t||^2,
+ * R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}; the chunk's local adjoint of its start H
+ * D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g)/2 + k' diag(hw e^{hb} R) k. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = SNT;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  float *bc = w.bchunk + cs * BW_CHUNK;
+  const float *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM, *step = sm + X_STEP;
+  float *cn = sm + G2_CN, *db = sm + G2_DB, *rr = sm + G2_RR;
+  const float n2 = solve_load(sm, bc + BC_H0);
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* dx in, g out (rows t * a.h_v * BW_TOK) */
+  const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
+  const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
+  solve_cheb(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const float *)dxg, gs, dxg, gs);
+  /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
+  for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
+  {
+    float *xg = sm + X_XB, *pg = xg + ${GS} * SKP, *gg = pg + ${GS} * SKP; /* pitch SKP */
+    for (int g0 = 0; g0 < L; g0 += ${GS}) {
+      const int Lg = L - g0 < ${GS} ? L - g0 : ${GS};
+      tile_in<NT, ${GS}, KD>(xg, SKP, xw + g0 * xs, xs, Lg, one_t(), false);
+      tile_in<NT, ${GS}, KD>(gg, SKP, dxg + g0 * gs, gs, Lg, one_t(), false);
+      solve_mask(g0, L, sm);
+      solve_hx(sm, xg, pg);
+      for (int t = threadIdx.x >> 5; t < Lg; t += NT / 32) {
+        float gx = 0.0f, ghx = 0.0f;
+        for (int k = threadIdx.x & 31; k < KD; k += 32) {
+          gx += gg[t * SKP + k] * xg[t * SKP + k];
+          ghx += gg[t * SKP + k] * pg[t * SKP + k];
+        }
+        gx = warp_sum(gx);
+        ghx = warp_sum(ghx);
+        if ((threadIdx.x & 31) == 0) {
+          const int tc = g0 + t;
+          const bool live = step[tc] > 0.0f; /* else x_t = b_t: no dependence on H */
+          const float c = live && nrm[tc] > 0.0f ? ${f32(sv.lam_a)} * -gx / nrm[tc] : 0.0f;
+          cn[tc] = c;
+          db[tc] = live ? -ghx + c * nrm[tc] * nrm[tc] : 0.0f;
+        }
+      }
+      __syncthreads();
+    }
+  }
+  if (threadIdx.x == 0) {
+    float r = 0.0f;
+    for (int t = CH - 1; t >= 0; t--) {
+      r = cn[t] + (t + 1 < CH ? expf(2.0f * (hb[t + 1] - hb[t])) * r : 0.0f);
+      rr[t] = r;
+    }
+    bc[BC_HLE] = hb[CH - 1];
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < L; t += NT) {
+    float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
+    sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
+  }
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    const float gv = dxg[t * gs + k];
+@   add_kgrad(rx, 'tok + t', 'k', 'gv')
+    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  }
+  __syncthreads();
+  /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
+  float *ga = sm + G2_A, *gb = sm + G2_B, *kk = sm + G2_K, *kr = sm + G2_KR, *out = sm + G2_OUT;
+  tile_in<NT, CH, KD>(ga, KD, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
+  tile_in<NT, CH, KD>(gb, KD, xw, xs, L, [&](int t_) { return expf(hb[t_]); }, false);
+@   load_k(P.inputs[sv.key + 1], 'kk', 'KD', '0', 'KD')
+@   load_k(P.inputs[sv.key + 1], 'kr', 'KD', '0', 'KD', 'hw[t_] * expf(hb[t_]) * rr[t_]')
+  __syncthreads();
+  const float c0 = expf(2.0f * hb[0]) * rr[0];
+  for (int i0 = 0; i0 < KD; i0 += QR) {
+    mm32<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
+    mm32<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
+    mm32<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
+    for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
+    __syncthreads();
+  }
+}
+
+/* ---------------------------------------------------------------- stage hadj */
+/* The solve's only sequential pass, last chunk to first: dH (K, K, in shared memory) from the final H's
+ * adjoint; per chunk dH_L (the chunk-end adjoint) over D and <dH_L, H_L>, then dH <- e^{hb_L} dH_L + D. */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_hadj(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  float *dh = sm, *red = sm + KD * KD;
+  const float *dho = g.dstate_out[${sv.state}], *hfin = a.state_out[${sv.state}] + slot * ${NPK};
+  for (int e = threadIdx.x; e < KD * KD; e += NT) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
+    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
+    const float p = dho ? dho[slot * ${NPK} + r * (r + 1) / 2 + c] : 0.0f;
+    dh[e] = i == j ? p : 0.5f * p;
+  }
+  const long long nch = (it.T + CH - 1) / CH;
+  for (long long c = nch - 1; c >= 0; c--) {
+    float *bc = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK;
+    const float *hn = c + 1 < nch ? bc + (long long)a.h_v * BW_CHUNK + BC_H0 : nullptr; /* H_L: the next chunk's start */
+    const float el = expf(bc[BC_HLE]);
+    float s = 0.0f;
+    for (int e = threadIdx.x; e < KD * KD; e += NT) {
+      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
+      const float d = dh[e], dl = bc[BC_DH + e];
+      s += d * (hn ? hn[e] : hfin[r * (r + 1) / 2 + q]);
+      bc[BC_DH + e] = d;
+      dh[e] = el * d + dl;
+    }
+    s = block_sum(s, red, NT);
+    if (threadIdx.x == 0) bc[BC_DOT] = s;
+  }
+  __syncthreads();
+  float *dhi = g.dstate_in[${sv.state}];
+  if (dhi)
+    for (int e = threadIdx.x; e < ${NPK}; e += NT) {
+      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
+      while (i * (i + 1) / 2 > e) i--;
+      while ((i + 1) * (i + 2) / 2 <= e) i++;
+      const int j = e - i * (i + 1) / 2;
+      dhi[slot * ${NPK} + e] = i == j ? dh[i * KD + i] : dh[i * KD + j] + dh[j * KD + i];
+    }
+}
+
+/* ---------------------------------------------------------------- stage sgrad */
+/* With R_t, cn_t from gsolve and dH_L from hadj, the adjoint of H times k_t (cpu_bwd.c.tpl, bw_solve):
+ *   Q_t = e^{hb_L - hb_t} dH_L k_t + e^{hb_t} R_t H0 k_t - 1/2 sum_{s>=t} e^{hb_s - hb_t} (g_s (x_s.k_t) + x_s (g_s.k_t))
+ *       + sum_j R_m e^{-|hb_j - hb_t|} hw_j (k_j.k_t) k_j   (m = max(t, j));
+ * dk += 2 hw_t Q_t, dhw_t = k_t.Q_t, d/dhb_t = (the direct term) - hw_t dhw_t, summed from the chunk end with
+ * <dH_L, H_L>; added to brows's gradients of the scalars. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = SNT;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  const float *bc = w.bchunk + cs * BW_CHUNK;
+  float *kc = sm + SG_KC, *xs = sm + SG_XS, *gh = sm + SG_GH, *qv = sm + SG_Q, *mt = sm + SG_M;
+  float *hb = sm + SG_HB, *hw = sm + SG_HW, *rr = sm + SG_RR, *db = sm + SG_DB, *dw = sm + SG_DW;
+@   load_scalars('SG_')
+@   load_k(P.inputs[sv.key + 1], 'kc', 'KD', '0', 'KD')
+  const long long gs = (long long)a.h_v * BW_TOK, xrs = (long long)a.h_v * WS_TOK;
+  tile_in<NT, CH, KD>(xs, KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
+  tile_in<NT, CH, KD>(gh, KD, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
+  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
+    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
+    rr[t] = t < L ? sc[0] : 0.0f;
+    db[t] = t < L ? sc[1] : 0.0f;
+    hb[t] = sc[2];
+    hw[t] = t < L ? sc[3] : 0.0f;
+  }
+  __syncthreads();
+  const float hle = hb[CH - 1];
+  /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
+  for (int pass = 0; pass < 2; pass++) {
+    mm32<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
+    }
+    __syncthreads();
+    mm32<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
+  }
+  /* the cn_s H_s terms through the chunk's keys */
+  mm32<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, j = e - t * CH;
+    mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
+  }
+  __syncthreads();
+  mm32<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
+  /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
+  for (int half = 0; half < 2; half++)
+    for (int which = 0; which < 2; which++) {
+      tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
+      __syncthreads();
+      mm32<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
+      for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
+        const int t = e / (KD / 2), j = e - t * (KD / 2);
+        qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];
+      }
+      __syncthreads();
+    }
+  /* dk += 2 hw Q; dhw = k.Q; the log decay's per-token term (a warp per token) */
+  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+    float s = 0.0f;
+    for (int k = threadIdx.x & 31; k < KD; k += 32) {
+      const float q = qv[t * KD + k];
+      s += kc[t * KD + k] * q;
+@   add_kgrad(P.inputs[sv.key + 1], 'tok + t', 'k', '2.0f * hw[t] * q')
+    }
+    s = warp_sum(s);
+    if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+    double acc = bc[BC_DOT];
+    for (int t_ = L - 1; t_ >= 0; t_--) {
+      acc += db[t_];
+      (void)acc;
+@   for _, x in ipairs(scalars) do
+@     local terms = {}
+@     for _, dd in ipairs(sv.dlog) do if dd.idx == x.idx then terms[#terms + 1] = '(float)acc * ' .. dd.d end end
+@     for _, dd in ipairs(sv.dwrite) do if dd.idx == x.idx then terms[#terms + 1] = 'dw[t_] * ' .. dd.d end end
+@     if #terms > 0 then
+      if (g.din[${x.idx}]) g.din[${x.idx}][(tok + t_) * a.h_v + it.h] += ${table.concat(terms, ' + ')}; /* ${x.name} */
+@     end
+@   end
+    }
+  }
+}
+@ end
+
 @ local st = {}
 @ local function stage(name, grid, lay, nt) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, nt or NT, lay.off * 4) end
 @ st[#st + 1] = string.format('fprep grid=chunks threads=%d smem=%d', P.FPREP.threads, P.FPREP.smem)
 @ st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d', P.FSTATE.threads, P.FSTATE.smem)
 @ stage('bprep', 'chunks', PL, NTG or NT); stage('bstate', 'items_bvtiles', SL); stage('bval', 'chunks', VL, NTG or NT)
-@ stage('bgrad', 'chunks_ktiles', GL, NTG or NT); stage('brows', 'chunks', RL); stage('breduce', 'chunks', {off = 0})
+@ stage('bgrad', 'chunks_ktiles', GL, NTG or NT); stage('brows', 'chunks', RL)
+@ if sv then
+@   local XS = P.FSOLVE.smem
+@   table.insert(st, 1, string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS))
+@   table.insert(st, 1, string.format('hstate grid=items threads=%d smem=%d', P.FSOLVE.threads, XS))
+@   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
+@   stage('hadj', 'items', HL); stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
+@ end
+@ stage('breduce', 'chunks', {off = 0})
 // ssmc-launch-bwd fwd=0 bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
 @ end

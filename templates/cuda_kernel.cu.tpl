@@ -90,9 +90,18 @@
 @ local function solve_layout()
 @   local XL = new_layout()
 @   if sv then
-@     -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K)
-@     XL.alloc('HF', K * K); XL.alloc('KC', C * K); XL.alloc('G', C * C); XL.alloc('XB', math.max(C, 4 * GS) * K)
-@     XL.alloc('RH', GS * K); XL.alloc('AX', GS * C); XL.alloc('HB', C); XL.alloc('HW', C)
+@     -- XB holds the group iterates X, XP, XN, P (GS x K each), and K weighted by the write at the chunk end (C x K);
+@     -- row pitches SKP = K + 4 and SCP = C + 4 (4 mod 32: the tile products' fragment loads free of bank
+@     -- conflicts; H is read as its transpose, symmetric); AX (GS x C) over G (C x C), which only the norms read
+@     XL.alloc('HF', K * (K + 4)); XL.alloc('KC', C * (K + 4)); XL.alloc('G', C * (C + 4))
+@     XL.alloc('XB', math.max(C, 4 * GS) * (K + 4)); XL.alloc('RH', GS * K)
+@     -- over G (where it is large enough): AX (GS x C) and the group's decay mask MK (GS x C), its e^{hb} EB (GS)
+@     if C * (C + 4) >= 2 * GS * (C + 4) + GS then
+@       XL[#XL + 1] = {'AX', 'X_G'}; XL[#XL + 1] = {'MK', 'X_G + ' .. GS * (C + 4)}; XL[#XL + 1] = {'EB', 'X_G + ' .. 2 * GS * (C + 4)}
+@     else -- a short chunk: G is smaller than a group's tiles
+@       XL.alloc('AX', GS * (C + 4)); XL.alloc('MK', GS * (C + 4)); XL.alloc('EB', GS)
+@     end
+@     XL.alloc('HB', C); XL.alloc('HW', C)
 @     XL.alloc('NRM', C); XL.alloc('LAM', C); XL.alloc('STEP', C); XL.alloc('RHO2', C); XL.alloc('OM', C); XL.alloc('RED', 32)
 @     XL.alloc('IN' .. sv.key .. '_G', C)
 @   end
@@ -236,6 +245,8 @@
 #define CH ${C}
 #define BV ${BV}
 #define SNT ${SNT}
+#define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
+#define SCP (CH + 4) /* and of its [.][C] tiles */
 @ if sv then
 #define DNT ${math.min(1024, V * math.max(1, K // 32))}
 #define PARTS ${math.max(1, K // 32)}
@@ -370,12 +381,14 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
+/* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
+ * independent chains of mma instead of one (the solve's small products are bound by their latency) */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
-    float d[NB / 8][4];
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
       const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
@@ -395,28 +408,30 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
           unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(d[s], al, bh);
-          mma8(d[s], ah, bl);
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
       }
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
       float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
       *c0 = make_float2(d[s][0], d[s][1]);
       *c1 = make_float2(d[s][2], d[s][3]);
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 /* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
@@ -516,164 +531,202 @@ enum {
 
 @ if sv then
 /* ---------------------------------------------------------------- stage solve */
-extern "C" __global__ void __launch_bounds__(SNT) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
-  const int iters = a.iters > 0 ? a.iters : ${sv.iters};
-  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
-  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2, *om = sm + X_OM, *red = sm + X_RED;
-  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
-  const int xs = a.aux_out[0] ? KD : WS_TOK;
-  const long long slot = it.n * a.h_v + it.h;
-  const float *h0 = a.state_in[${sv.state}];
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
-    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    hf[e] = h0 ? h0[slot * ${K * (K + 1) // 2} + r * (r + 1) / 2 + c] : 0.0f;
-  }
-  __syncthreads();
-  float n2 = 0.0f; /* ||H||_F^2 of the chunk-start state, kept by thread 0 */
-  {
-    float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
-    n2 = block_sum(s, red, SNT);
-  }
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
+/* The pieces of the solve for one chunk (tok: its first token, L tokens), shared with the backward
+ * (cuda_bwd.cu.tpl): solve_coefs (the chunk's keys kc (C, K), cumulative log decays hb and write
+ * coefficients hw of H), solve_norms (||H_t||_F from the chunk-start H in hf, n2 = ||hf||^2; lambda,
+ * Chebyshev's step and rho^2 per token), solve_hx (H_t X for a group of GS tokens), solve_cheb
+ * (x = CH_r(H_t + lambda_t I, b_t) for the chunk, GS tokens at a time), solve_advance (hf to the
+ * chunk end). SNT threads, the X_ layout. */
+__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
+  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
 @   for _, x in ipairs(P.inputs) do
-@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', K, 'SNT') end
+@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', 'SKP', 'SNT') end
 @   end
-    if (threadIdx.x == 0) {
-      float *in[SSMC_MAX_IO];
-      float gv[SSMC_MAX_IO][1];
-      (void)gv;
+  if (threadIdx.x == 0) {
+    float *in[SSMC_MAX_IO];
+    float gv[SSMC_MAX_IO][1];
+    (void)gv;
 @   for _, x in ipairs(P.inputs) do
 @     if x.D == 1 then
-      in[${x.idx}] = gv[${x.idx}];
+    in[${x.idx}] = gv[${x.idx}];
 @     end
 @   end
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
-        if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
-        /* the scalar inputs of token t_ (this stage reads them one at a time) */
+    float acc = 0.0f;
+    for (int t_ = 0; t_ < CH; t_++) {
+      if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
+      /* the scalar inputs of token t_ (this stage reads them one at a time) */
 @   for _, x in ipairs(P.inputs) do
 @     if x.D == 1 then
-        gv[${x.idx}][0] = ((const float *)a.in[${x.idx}])[(tok + t_) * a.h_v + it.h];
+      gv[${x.idx}][0] = ((const float *)a.in[${x.idx}])[(tok + t_) * a.h_v + it.h];
 @     end
 @   end
 @   local function tok0(e) return (e:gsub('%[t_%]', '[0]')) end
 @   if sv.logdecay then
-        acc += ${tok0(sv.logdecay)};
+      acc += ${tok0(sv.logdecay)};
 @   end
-        hb[t_] = acc;
-        hw[t_] = ${tok0(sv.write)};
-      }
-    }
-    __syncthreads();
-    mm<CH, KD, 1, 1, KD>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
-    /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-    float *x = sm + X_XB, *xp = x + ${GS} * KD, *xn = xp + ${GS} * KD, *p = xn + ${GS} * KD;
-    float *ax = sm + X_AX, *rh = sm + X_RH;
-    float *khk = sm + X_IN${sv.key}_G;
-    for (int g0 = 0; g0 < CH; g0 += ${GS}) {
-      mm<KD, KD, 1, KD, 1>(p, kc + g0 * KD, hf, ${GS}, KD, KD, false);
-      for (int t = threadIdx.x; t < ${GS}; t += SNT) {
-        float s = 0.0f;
-        for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
-        khk[g0 + t] = s;
-      }
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) {
-      float prev = 0.0f;
-      for (int t = 0; t < L; t++) {
-        float qf = expf(prev) * khk[t];
-        for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * CH + j] * g[t * CH + j];
-        const float e1 = expf(hb[t] - prev);
-        n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * CH + t] * g[t * CH + t];
-        const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
-        const float up = nr + l, sum = up + l;
-        nrm[t] = nr;
-        lam[t] = l;
-        step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
-        rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-        prev = hb[t];
-      }
-    }
-    __syncthreads();
-    /* Chebyshev, GS tokens at a time: H_t x = e^{hb_t} x H0 + ((x K') * M_t) K */
-    for (int g0 = 0; g0 < L; g0 += ${GS}) {
-@   for _, x in ipairs(P.inputs) do
-@     if x.idx == sv.rhs then
-      { /* the right-hand sides of the group's tokens */
-        const int L_ = L - g0 < ${GS} ? L - g0 : ${GS};
-        const int L = L_;
-@       load_input(x, 'rh', K, '(tok + g0)', '0', GS, K, 'SNT')
-      }
-@     end
-@   end
-      __syncthreads();
-      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-        const int t = g0 + e / KD;
-        xp[e] = 0.0f;
-        x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
-        om[t] = 2.0f;
-      }
-      __syncthreads();
-      for (int r = 0; r < iters; r++) {
-        mm<KD, KD, 1, KD, 1>(p, x, hf, ${GS}, KD, KD, false);
-        mm<CH, KD, 1, 1, KD>(ax, x, kc, ${GS}, CH, KD, false);
-        for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) {
-          const int t = g0 + e / CH, s = e - (e / CH) * CH;
-          ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
-        }
-        for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
-        __syncthreads();
-        mm<KD, CH, 1, KD, 1>(p, ax, kc, ${GS}, KD, CH, true);
-        for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-          const int t = g0 + e / KD;
-          const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
-          const float cs = step[t] * w, mo = w - 1.0f;
-          xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < ${GS}; t += SNT)
-          if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
-        float *tmp = xp; xp = x; x = xn; xn = tmp;
-        __syncthreads();
-      }
-      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
-        const int t = e / KD, k = e - t * KD;
-        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * xs + k] = x[e];
-      }
-      __syncthreads();
-    }
-    /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; norm restarts there */
-    {
-      float *kw = sm + X_XB;
-      const float hl = hb[L - 1], eh = expf(hl);
-      for (int e = threadIdx.x; e < CH * KD; e += SNT) {
-        const int s = e / KD;
-        kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
-      }
-      for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
-      __syncthreads();
-      mm<KD, 1, KD, KD, 1>(hf, kw, kc, KD, KD, CH, true);
-    }
-    {
-      float s = 0.0f;
-      for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
-      n2 = block_sum(s, red, SNT);
+      hb[t_] = acc;
+      hw[t_] = ${tok0(sv.write)};
     }
   }
-  float *ho = a.state_out[${sv.state}];
-  if (ho)
-    for (int e = threadIdx.x; e < ${K * (K + 1) // 2}; e += SNT) {
-      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-      while (i * (i + 1) / 2 > e) i--;
-      while ((i + 1) * (i + 2) / 2 <= e) i++;
-      ho[slot * ${K * (K + 1) // 2} + e] = hf[i * KD + (e - i * (i + 1) / 2)];
+  __syncthreads();
+}
+__device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
+  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
+  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
+  mm<SCP, SKP, 1, 1, SKP>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
+  /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
+  float *p = sm + X_XB + ${3 * GS} * SKP;
+  float *khk = sm + X_IN${sv.key}_G;
+  for (int g0 = 0; g0 < CH; g0 += ${GS}) {
+    mm<SKP, SKP, 1, 1, SKP>(p, kc + g0 * SKP, hf, ${GS}, KD, KD, false);
+    for (int t = threadIdx.x; t < ${GS}; t += SNT) {
+      float s = 0.0f;
+      for (int k = 0; k < KD; k++) s += p[t * SKP + k] * kc[(g0 + t) * SKP + k];
+      khk[g0 + t] = s;
     }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    float prev = 0.0f;
+    for (int t = 0; t < L; t++) {
+      float qf = expf(prev) * khk[t];
+      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * SCP + j] * g[t * SCP + j];
+      const float e1 = expf(hb[t] - prev);
+      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
+      const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
+      const float up = nr + l, sum = up + l;
+      nrm[t] = nr;
+      lam[t] = l;
+      step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
+      rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+      prev = hb[t];
+    }
+  }
+  __syncthreads();
+}
+/* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
+ * their e^{hb_t} (EB), for solve_hx: once a group (G, which only the norms read, holds them after AX) */
+__device__ __forceinline__ void solve_mask(int g0, int L, float *sm) {
+  const float *hb = sm + X_HB, *hw = sm + X_HW;
+  float *mk = sm + X_MK, *eb = sm + X_EB;
+  for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) {
+    const int t = g0 + e / CH, s = e - (e / CH) * CH;
+    mk[(e / CH) * SCP + s] = (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
+  }
+  for (int t = threadIdx.x; t < ${GS}; t += SNT) eb[t] = expf(hb[g0 + t]);
+  __syncthreads();
+}
+/* p (GS, K, pitch SKP) = H_t x_t for the tokens g0 .. g0 + GS of the chunk (x: pitch SKP; after solve_mask):
+ * e^{hb_t} x H0 + ((x K') * M_t) K */
+__device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
+  const float *hf = sm + X_HF, *kc = sm + X_KC, *mk = sm + X_MK, *eb = sm + X_EB;
+  float *ax = sm + X_AX;
+  mm<SKP, SKP, 1, 1, SKP, true, true>(p, x, hf, ${GS}, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP, true, true>(ax, x, kc, ${GS}, CH, KD, false);
+  for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) ax[(e / CH) * SCP + e % CH] *= mk[(e / CH) * SCP + e % CH];
+  for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= eb[e / KD];
+  __syncthreads();
+  mm<SKP, SCP, 1, SKP, 1, true, true>(p, ax, kc, ${GS}, KD, CH, true);
+}
+/* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
+ * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
+template <typename T>
+__device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs) {
+  const float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
+  float *om = sm + X_OM, *rh = sm + X_RH;
+  float *x = sm + X_XB, *xp = x + ${GS} * SKP, *xn = xp + ${GS} * SKP, *p = xn + ${GS} * SKP; /* pitch SKP */
+  for (int g0 = 0; g0 < L; g0 += ${GS}) {
+    /* the right-hand sides of the group's tokens */
+    tile_in<SNT, ${GS}, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < ${GS} ? L - g0 : ${GS}, one_t(), false);
+    solve_mask(g0, L, sm);
+    for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
+      const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
+      xp[o] = 0.0f;
+      x[o] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
+      om[t] = 2.0f;
+    }
+    __syncthreads();
+    for (int r = 0; r < iters; r++) {
+      solve_hx(sm, x, p);
+      for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
+        const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
+        const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
+        const float cs = step[t] * w, mo = w - 1.0f;
+        xn[o] = x[o] - cs * (p[o] + lam[t] * x[o] - rh[e]) + mo * (x[o] - xp[o]);
+      }
+      __syncthreads();
+      for (int t = threadIdx.x; t < ${GS}; t += SNT)
+        if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
+      float *tmp = xp; xp = x; x = xn; xn = tmp;
+      __syncthreads();
+    }
+    for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) {
+      const int t = e / KD, k = e - t * KD;
+      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[t * SKP + k];
+    }
+    __syncthreads();
+  }
+}
+/* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
+__device__ float solve_advance(int L, float *sm) {
+  float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
+  const float hl = hb[L - 1], eh = expf(hl);
+  for (int e = threadIdx.x; e < CH * KD; e += SNT) {
+    const int s = e / KD, o = s * SKP + e % KD;
+    kw[o] = s < L ? kc[o] * expf(hl - hb[s]) * hw[s] : 0.0f;
+  }
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[(e / KD) * SKP + e % KD] *= eh;
+  __syncthreads();
+  mm<SKP, 1, SKP, SKP, 1>(hf, kw, kc, KD, KD, CH, true);
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* hf (pitch SKP) = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
+__device__ float solve_unpack(float *sm, const float *hp) {
+  float *hf = sm + X_HF;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
+    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
+    hf[i * SKP + j] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
+  }
+  __syncthreads();
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* the packed lower triangle of hf to hp */
+__device__ void solve_pack(float *hp, const float *sm) {
+  const float *hf = sm + X_HF;
+  for (int e = threadIdx.x; e < ${K * (K + 1) // 2}; e += SNT) {
+    int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
+    while (i * (i + 1) / 2 > e) i--;
+    while ((i + 1) * (i + 2) / 2 <= e) i++;
+    hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
+  }
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const int iters = a.iters > 0 ? a.iters : ${sv.iters};
+  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
+  const int xs = a.aux_out[0] ? KD : WS_TOK;
+  const long long slot = it.n * a.h_v + it.h;
+  const float *h0 = a.state_in[${sv.state}];
+  float n2 = solve_unpack(sm, h0 ? h0 + slot * ${K * (K + 1) // 2} : nullptr); /* ||H||_F^2 of the chunk-start state */
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    solve_coefs(a, it, tok, L, sm);
+    solve_norms(L, sm, n2);
+@   local rx = P.inputs[sv.rhs + 1]
+@   local RH = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@   local rhh = rx.heads == 'qk' and 'it.hq' or 'it.h'
+    solve_cheb(L, sm, iters, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD, (long long)${RH} * KD,
+               xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+    n2 = solve_advance(L, sm);
+  }
+  float *ho = a.state_out[${sv.state}];
+  if (ho) solve_pack(ho + slot * ${K * (K + 1) // 2}, sm);
 }
 @ end
 

@@ -54,15 +54,28 @@ START_TEST(every_module_compiles_without_spills) {
       ck_assert_int_eq(f3[2].grid, SSMC_GRID_CHUNKS);
       ck_assert_int_gt(ek->cuda.ws_chunk_floats, 0);
       /* the backward: the forward's prep and state again (fprep, fstate, fp32-accurate), then bprep, bstate,
-       * bval, bgrad, brows, breduce; none yet for a solve readout */
-      const int nf = ek->cuda.n_fwd, nb = ek->cuda.n_bwd;
-      ck_assert_int_eq(nb, g.u[i]->fam.has_solve ? 0 : 8);
-      if (nb) {
+       * bval, bgrad, brows, breduce; a solve readout adds hstate and xsolve in front and gsolve, hadj and
+       * sgrad before breduce */
+      const int nf = ek->cuda.n_fwd, nb = ek->cuda.n_bwd, sv = g.u[i]->fam.has_solve;
+      ck_assert_int_eq(nb, sv ? 13 : 8);
+      {
+        static const char *const names[2][13] = {
+            {"fprep", "fstate", "bprep", "bstate", "bval", "bgrad", "brows", "breduce"},
+            {"hstate", "xsolve", "fprep", "fstate", "bprep", "bstate", "bval", "bgrad", "brows", "gsolve", "hadj", "sgrad",
+             "breduce"}};
+        static const int grids[2][13] = {
+            {SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS,
+             SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS},
+            {SSMC_GRID_ITEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS,
+             SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS,
+             SSMC_GRID_ITEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS}};
+        for (int s = 0; s < nb; s++) {
+          ck_assert_str_eq(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, names[sv][s]);
+          ck_assert_int_eq(ek->cuda.bwd[s].grid, grids[sv][s]);
+        }
+      }
+      {
         ck_assert_int_eq(ek->cuda.bwd_fwd, 0);
-        static const int grids[8] = {SSMC_GRID_CHUNKS,        SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS,
-                                     SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS,       SSMC_GRID_CHUNKS_KTILES,
-                                     SSMC_GRID_CHUNKS,        SSMC_GRID_CHUNKS};
-        for (int s = 0; s < nb; s++) ck_assert_int_eq(ek->cuda.bwd[s].grid, grids[s]);
         ck_assert_int_eq(g.u[i]->spec->K % ek->cuda.bk, 0);
         ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.bwd_bv, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);

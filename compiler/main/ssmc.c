@@ -234,7 +234,7 @@ static int bench_gpu(gen_set *g, const opts *o) {
         snprintf(shape, sizeof shape, "B%d T%d H%d", o->B, o->T, o->H);
         gpu_row(bk.k->name, "fwd", shape, &r, &cl);
         bench_cuda_res rb;
-        if (!bk.k->cuda->n_bwd) printf("%-44s %-7s %-18s none on CUDA yet (a solve readout)\n", bk.k->name, "bwd", shape);
+        if (!bk.k->cuda->n_bwd) printf("%-44s %-7s %-18s none on CUDA (the module declares no backward stages)\n", bk.k->name, "bwd", shape);
         else if (!o->no_bwd) {
           if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, &rb, &r, err, sizeof err)) {
             fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);

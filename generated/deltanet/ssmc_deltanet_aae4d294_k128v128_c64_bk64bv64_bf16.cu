@@ -10,6 +10,8 @@
 #define CH 64
 #define BV 64
 #define SNT 256
+#define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
+#define SCP (CH + 4) /* and of its [.][C] tiles */
 #define MM_SPLIT false /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
@@ -133,12 +135,14 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
+/* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
+ * independent chains of mma instead of one (the solve's small products are bound by their latency) */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
-    float d[NB / 8][4];
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
       const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
@@ -158,28 +162,30 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
           unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(d[s], al, bh);
-          mma8(d[s], ah, bl);
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
       }
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
       float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
       *c0 = make_float2(d[s][0], d[s][1]);
       *c1 = make_float2(d[s][2], d[s][3]);
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 /* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
@@ -774,7 +780,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
-#define BW_SEQ 16384     /* per (sequence, value head): the forward's final state */
+#define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
   BP_IN3 = 0,
@@ -1057,7 +1063,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   {
     float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
     float *dr = dz + BK * 36;
-    const float *zl = ch.c0 + CH >= it.T ? w.bseq + (it.n * a.h_v + it.h) * (long long)BW_SEQ /* the final state */
+    const float *zl = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
     for (int v0 = 0; v0 < VD; v0 += BVG) {
@@ -1235,5 +1241,6 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
       g.din[1][(t * a.h_qk + it.h) * KD + k] = s;
     }
 }
+
 
 // ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=126976; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=512 smem=126464; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -10,6 +10,8 @@
 #define CH 64
 #define BV 64
 #define SNT 256
+#define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
+#define SCP (CH + 4) /* and of its [.][C] tiles */
 #define DNT 512
 #define PARTS 4
 #define DBV 128
@@ -136,12 +138,14 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT>
+/* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
+ * independent chains of mma instead of one (the solve's small products are bound by their latency) */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
-    float d[NB / 8][4];
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
       const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
@@ -161,28 +165,30 @@ __device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
           unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(d[s], al, bh);
-          mma8(d[s], ah, bl);
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
       }
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
       float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
       *c0 = make_float2(d[s][0], d[s][1]);
       *c1 = make_float2(d[s][2], d[s][3]);
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT>
+/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
 /* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
@@ -281,174 +287,213 @@ enum {
 };
 enum {
   X_HF = 0,
-  X_KC = 16384,
-  X_G = 24576,
-  X_XB = 28672,
-  X_RH = 36864,
-  X_AX = 38912,
-  X_HB = 39936,
-  X_HW = 40000,
-  X_NRM = 40064,
-  X_LAM = 40128,
-  X_STEP = 40192,
-  X_RHO2 = 40256,
-  X_OM = 40320,
-  X_RED = 40384,
-  X_IN1_G = 40416,
-  X_TOTAL = 40480
+  X_KC = 16896,
+  X_G = 25344,
+  X_XB = 29696,
+  X_RH = 38144,
+  X_AX = X_G,
+  X_MK = X_G + 1088,
+  X_EB = X_G + 2176,
+  X_HB = 40192,
+  X_HW = 40256,
+  X_NRM = 40320,
+  X_LAM = 40384,
+  X_STEP = 40448,
+  X_RHO2 = 40512,
+  X_OM = 40576,
+  X_RED = 40640,
+  X_IN1_G = 40672,
+  X_TOTAL = 40736
 };
 
 
 /* ---------------------------------------------------------------- stage solve */
-extern "C" __global__ void __launch_bounds__(SNT) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve(ssmc_fwd_args a, float *ws) {
+/* The pieces of the solve for one chunk (tok: its first token, L tokens), shared with the backward
+ * (cuda_bwd.cu.tpl): solve_coefs (the chunk's keys kc (C, K), cumulative log decays hb and write
+ * coefficients hw of H), solve_norms (||H_t||_F from the chunk-start H in hf, n2 = ||hf||^2; lambda,
+ * Chebyshev's step and rho^2 per token), solve_hx (H_t X for a group of GS tokens), solve_cheb
+ * (x = CH_r(H_t + lambda_t I, b_t) for the chunk, GS tokens at a time), solve_advance (hf to the
+ * chunk end). SNT threads, the X_ layout. */
+__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
+  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
+  /* k: (T, a.h_qk, 128) -> CH x 128 */
+  tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+                          (long long)a.h_qk * 128, L, one_t(), false);
+  if (threadIdx.x == 0) {
+    float *in[SSMC_MAX_IO];
+    float gv[SSMC_MAX_IO][1];
+    (void)gv;
+    in[3] = gv[3];
+    in[4] = gv[4];
+    in[5] = gv[5];
+    float acc = 0.0f;
+    for (int t_ = 0; t_ < CH; t_++) {
+      if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
+      /* the scalar inputs of token t_ (this stage reads them one at a time) */
+      gv[3][0] = ((const float *)a.in[3])[(tok + t_) * a.h_v + it.h];
+      gv[4][0] = ((const float *)a.in[4])[(tok + t_) * a.h_v + it.h];
+      gv[5][0] = ((const float *)a.in[5])[(tok + t_) * a.h_v + it.h];
+      acc += in[3][0];
+      hb[t_] = acc;
+      hw[t_] = 1.0f * in[4][0];
+    }
+  }
+  __syncthreads();
+}
+__device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
+  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
+  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
+  mm<SCP, SKP, 1, 1, SKP>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
+  /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
+  float *p = sm + X_XB + 48 * SKP;
+  float *khk = sm + X_IN1_G;
+  for (int g0 = 0; g0 < CH; g0 += 16) {
+    mm<SKP, SKP, 1, 1, SKP>(p, kc + g0 * SKP, hf, 16, KD, KD, false);
+    for (int t = threadIdx.x; t < 16; t += SNT) {
+      float s = 0.0f;
+      for (int k = 0; k < KD; k++) s += p[t * SKP + k] * kc[(g0 + t) * SKP + k];
+      khk[g0 + t] = s;
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    float prev = 0.0f;
+    for (int t = 0; t < L; t++) {
+      float qf = expf(prev) * khk[t];
+      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * SCP + j] * g[t * SCP + j];
+      const float e1 = expf(hb[t] - prev);
+      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
+      const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
+      const float up = nr + l, sum = up + l;
+      nrm[t] = nr;
+      lam[t] = l;
+      step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
+      rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+      prev = hb[t];
+    }
+  }
+  __syncthreads();
+}
+/* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
+ * their e^{hb_t} (EB), for solve_hx: once a group (G, which only the norms read, holds them after AX) */
+__device__ __forceinline__ void solve_mask(int g0, int L, float *sm) {
+  const float *hb = sm + X_HB, *hw = sm + X_HW;
+  float *mk = sm + X_MK, *eb = sm + X_EB;
+  for (int e = threadIdx.x; e < 16 * CH; e += SNT) {
+    const int t = g0 + e / CH, s = e - (e / CH) * CH;
+    mk[(e / CH) * SCP + s] = (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
+  }
+  for (int t = threadIdx.x; t < 16; t += SNT) eb[t] = expf(hb[g0 + t]);
+  __syncthreads();
+}
+/* p (GS, K, pitch SKP) = H_t x_t for the tokens g0 .. g0 + GS of the chunk (x: pitch SKP; after solve_mask):
+ * e^{hb_t} x H0 + ((x K') * M_t) K */
+__device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
+  const float *hf = sm + X_HF, *kc = sm + X_KC, *mk = sm + X_MK, *eb = sm + X_EB;
+  float *ax = sm + X_AX;
+  mm<SKP, SKP, 1, 1, SKP, true, true>(p, x, hf, 16, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP, true, true>(ax, x, kc, 16, CH, KD, false);
+  for (int e = threadIdx.x; e < 16 * CH; e += SNT) ax[(e / CH) * SCP + e % CH] *= mk[(e / CH) * SCP + e % CH];
+  for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= eb[e / KD];
+  __syncthreads();
+  mm<SKP, SCP, 1, SKP, 1, true, true>(p, ax, kc, 16, KD, CH, true);
+}
+/* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
+ * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
+template <typename T>
+__device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs) {
+  const float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
+  float *om = sm + X_OM, *rh = sm + X_RH;
+  float *x = sm + X_XB, *xp = x + 16 * SKP, *xn = xp + 16 * SKP, *p = xn + 16 * SKP; /* pitch SKP */
+  for (int g0 = 0; g0 < L; g0 += 16) {
+    /* the right-hand sides of the group's tokens */
+    tile_in<SNT, 16, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < 16 ? L - g0 : 16, one_t(), false);
+    solve_mask(g0, L, sm);
+    for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
+      const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
+      xp[o] = 0.0f;
+      x[o] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
+      om[t] = 2.0f;
+    }
+    __syncthreads();
+    for (int r = 0; r < iters; r++) {
+      solve_hx(sm, x, p);
+      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
+        const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
+        const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
+        const float cs = step[t] * w, mo = w - 1.0f;
+        xn[o] = x[o] - cs * (p[o] + lam[t] * x[o] - rh[e]) + mo * (x[o] - xp[o]);
+      }
+      __syncthreads();
+      for (int t = threadIdx.x; t < 16; t += SNT)
+        if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
+      float *tmp = xp; xp = x; x = xn; xn = tmp;
+      __syncthreads();
+    }
+    for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
+      const int t = e / KD, k = e - t * KD;
+      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[t * SKP + k];
+    }
+    __syncthreads();
+  }
+}
+/* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
+__device__ float solve_advance(int L, float *sm) {
+  float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
+  const float hl = hb[L - 1], eh = expf(hl);
+  for (int e = threadIdx.x; e < CH * KD; e += SNT) {
+    const int s = e / KD, o = s * SKP + e % KD;
+    kw[o] = s < L ? kc[o] * expf(hl - hb[s]) * hw[s] : 0.0f;
+  }
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[(e / KD) * SKP + e % KD] *= eh;
+  __syncthreads();
+  mm<SKP, 1, SKP, SKP, 1>(hf, kw, kc, KD, KD, CH, true);
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* hf (pitch SKP) = H (packed lower triangle at hp, or 0); returns ||H||_F^2 */
+__device__ float solve_unpack(float *sm, const float *hp) {
+  float *hf = sm + X_HF;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
+    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
+    hf[i * SKP + j] = hp ? hp[r * (r + 1) / 2 + c] : 0.0f;
+  }
+  __syncthreads();
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = hf[(e / KD) * SKP + e % KD]; s += v * v; }
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* the packed lower triangle of hf to hp */
+__device__ void solve_pack(float *hp, const float *sm) {
+  const float *hf = sm + X_HF;
+  for (int e = threadIdx.x; e < 8256; e += SNT) {
+    int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
+    while (i * (i + 1) / 2 > e) i--;
+    while ((i + 1) * (i + 2) / 2 <= e) i++;
+    hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
+  }
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int iters = a.iters > 0 ? a.iters : 30;
-  float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
-  float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2, *om = sm + X_OM, *red = sm + X_RED;
   float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
   const int xs = a.aux_out[0] ? KD : WS_TOK;
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[0];
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) {
-    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    hf[e] = h0 ? h0[slot * 8256 + r * (r + 1) / 2 + c] : 0.0f;
-  }
-  __syncthreads();
-  float n2 = 0.0f; /* ||H||_F^2 of the chunk-start state, kept by thread 0 */
-  {
-    float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
-    n2 = block_sum(s, red, SNT);
-  }
+  float n2 = solve_unpack(sm, h0 ? h0 + slot * 8256 : nullptr); /* ||H||_F^2 of the chunk-start state */
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-  /* k: (T, a.h_qk, 128) -> CH x 128 */
-  tile_in<SNT, CH, 128>(kc, 128, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
-                          (long long)a.h_qk * 128, L, one_t(), false);
-    if (threadIdx.x == 0) {
-      float *in[SSMC_MAX_IO];
-      float gv[SSMC_MAX_IO][1];
-      (void)gv;
-      in[3] = gv[3];
-      in[4] = gv[4];
-      in[5] = gv[5];
-      float acc = 0.0f;
-      for (int t_ = 0; t_ < CH; t_++) {
-        if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
-        /* the scalar inputs of token t_ (this stage reads them one at a time) */
-        gv[3][0] = ((const float *)a.in[3])[(tok + t_) * a.h_v + it.h];
-        gv[4][0] = ((const float *)a.in[4])[(tok + t_) * a.h_v + it.h];
-        gv[5][0] = ((const float *)a.in[5])[(tok + t_) * a.h_v + it.h];
-        acc += in[3][0];
-        hb[t_] = acc;
-        hw[t_] = 1.0f * in[4][0];
-      }
-    }
-    __syncthreads();
-    mm<CH, KD, 1, 1, KD>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
-    /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-    float *x = sm + X_XB, *xp = x + 16 * KD, *xn = xp + 16 * KD, *p = xn + 16 * KD;
-    float *ax = sm + X_AX, *rh = sm + X_RH;
-    float *khk = sm + X_IN1_G;
-    for (int g0 = 0; g0 < CH; g0 += 16) {
-      mm<KD, KD, 1, KD, 1>(p, kc + g0 * KD, hf, 16, KD, KD, false);
-      for (int t = threadIdx.x; t < 16; t += SNT) {
-        float s = 0.0f;
-        for (int k = 0; k < KD; k++) s += p[t * KD + k] * kc[(g0 + t) * KD + k];
-        khk[g0 + t] = s;
-      }
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) {
-      float prev = 0.0f;
-      for (int t = 0; t < L; t++) {
-        float qf = expf(prev) * khk[t];
-        for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * CH + j] * g[t * CH + j];
-        const float e1 = expf(hb[t] - prev);
-        n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * CH + t] * g[t * CH + t];
-        const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
-        const float up = nr + l, sum = up + l;
-        nrm[t] = nr;
-        lam[t] = l;
-        step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
-        rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-        prev = hb[t];
-      }
-    }
-    __syncthreads();
-    /* Chebyshev, GS tokens at a time: H_t x = e^{hb_t} x H0 + ((x K') * M_t) K */
-    for (int g0 = 0; g0 < L; g0 += 16) {
-      { /* the right-hand sides of the group's tokens */
-        const int L_ = L - g0 < 16 ? L - g0 : 16;
-        const int L = L_;
-  /* q: (T, a.h_qk, 128) -> 16 x 128 */
-  tile_in<SNT, 16, 128>(rh, 128, (const elem_t *)a.in[0] + (((tok + g0)) * a.h_qk + it.hq) * 128 + 0,
-                          (long long)a.h_qk * 128, L, one_t(), false);
-      }
-      __syncthreads();
-      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-        const int t = g0 + e / KD;
-        xp[e] = 0.0f;
-        x[e] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
-        om[t] = 2.0f;
-      }
-      __syncthreads();
-      for (int r = 0; r < iters; r++) {
-        mm<KD, KD, 1, KD, 1>(p, x, hf, 16, KD, KD, false);
-        mm<CH, KD, 1, 1, KD>(ax, x, kc, 16, CH, KD, false);
-        for (int e = threadIdx.x; e < 16 * CH; e += SNT) {
-          const int t = g0 + e / CH, s = e - (e / CH) * CH;
-          ax[e] *= (s <= t && s < L) ? expf(hb[t] - hb[s]) * hw[s] : 0.0f;
-        }
-        for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[e] *= expf(hb[g0 + e / KD]);
-        __syncthreads();
-        mm<KD, CH, 1, KD, 1>(p, ax, kc, 16, KD, CH, true);
-        for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-          const int t = g0 + e / KD;
-          const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
-          const float cs = step[t] * w, mo = w - 1.0f;
-          xn[e] = x[e] - cs * (p[e] + lam[t] * x[e] - rh[e]) + mo * (x[e] - xp[e]);
-        }
-        __syncthreads();
-        for (int t = threadIdx.x; t < 16; t += SNT)
-          if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
-        float *tmp = xp; xp = x; x = xn; xn = tmp;
-        __syncthreads();
-      }
-      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-        const int t = e / KD, k = e - t * KD;
-        if (g0 + t < L) xo[((tok + g0 + t) * a.h_v + it.h) * xs + k] = x[e];
-      }
-      __syncthreads();
-    }
-    /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; norm restarts there */
-    {
-      float *kw = sm + X_XB;
-      const float hl = hb[L - 1], eh = expf(hl);
-      for (int e = threadIdx.x; e < CH * KD; e += SNT) {
-        const int s = e / KD;
-        kw[e] = s < L ? kc[e] * expf(hl - hb[s]) * hw[s] : 0.0f;
-      }
-      for (int e = threadIdx.x; e < KD * KD; e += SNT) hf[e] *= eh;
-      __syncthreads();
-      mm<KD, 1, KD, KD, 1>(hf, kw, kc, KD, KD, CH, true);
-    }
-    {
-      float s = 0.0f;
-      for (int e = threadIdx.x; e < KD * KD; e += SNT) s += hf[e] * hf[e];
-      n2 = block_sum(s, red, SNT);
-    }
+    solve_coefs(a, it, tok, L, sm);
+    solve_norms(L, sm, n2);
+    solve_cheb(L, sm, iters, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD,
+               xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+    n2 = solve_advance(L, sm);
   }
   float *ho = a.state_out[0];
-  if (ho)
-    for (int e = threadIdx.x; e < 8256; e += SNT) {
-      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-      while (i * (i + 1) / 2 > e) i--;
-      while ((i + 1) * (i + 2) / 2 <= e) i++;
-      ho[slot * 8256 + e] = hf[i * KD + (e - i * (i + 1) / 2)];
-    }
+  if (ho) solve_pack(ho + slot * 8256, sm);
 }
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
@@ -1290,6 +1335,813 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=161920; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=142592; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400
-// No CUDA backward for this spec yet (a solve readout).
-// ssmc-launch-bwd none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=142592; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400
+
+/* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
+#define BK 64
+#define NKT 2
+#define BV2 32
+#define BVG 32
+#define BVB 64
+#define BVPB 72
+#define BW_TOK 268     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BT_DU 0
+#define BT_DCW 128
+#define BT_PART 129
+#define NR 3
+#define BW_CHUNK 65544 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
+#define BC_DZLOC 0
+#define BC_DZEND 16384
+#define BC_ZLDP 32768
+#define BW_SEQ 24640     /* per (sequence, value head): the forward's final states */
+#define BT_DXG 136     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
+#define BT_SC 264       /* R_t, the log decay's direct term, hb_t, hw_t (gsolve) */
+#define BC_H0 32772       /* per chunk slot: the chunk-start H (K, K) (hstate) */
+#define BC_DH 49156       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
+#define BC_HLE 65540     /* hb at the chunk end (gsolve) */
+#define BC_DOT 65541     /* <dH_L, H_L> (hadj) */
+#define BW_WSX 0             /* x: the first K floats of the forward's per-token workspace (cuda_kernel.cu.tpl) */
+#define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
+enum {
+  BP_IN3 = 0,
+  BP_IN4 = 64,
+  BP_IN5 = 128,
+  BP_B = 192,
+  BP_QT = 256,
+  BP_KC = 8704,
+  BP_A = 17152,
+  BP_DY = 21504,
+  BP_OU = 24064,
+  BP_OZ = 26624,
+  BP_TOTAL = 31744
+};
+enum {
+  BS_DZ = 0,
+  BS_DU = 9216,
+  BS_DZL = 13824,
+  BS_KD = 23040,
+  BS_ZDEC = 31488,
+  BS_TOTAL = 31616
+};
+enum {
+  BV_IN3 = 0,
+  BV_IN4 = 64,
+  BV_IN5 = 128,
+  BV_R1 = 192,
+  BV_B = 17600,
+  BV_EW = 17664,
+  BV_EE = 17728,
+  BV_TOTAL = 17792
+};
+enum {
+  BG_IN3 = 0,
+  BG_IN4 = 64,
+  BG_IN5 = 128,
+  BG_R = 192,
+  BG_P1 = 9408,
+  BG_P2 = 13760,
+  BG_DA = 18112,
+  BG_B = 22464,
+  BG_EW = 22528,
+  BG_EE = 22592,
+  BG_ZLD = 22656,
+  BG_TOTAL = 22720
+};
+enum {
+  BR_IN3 = 0,
+  BR_IN4 = 64,
+  BR_IN5 = 128,
+  BR_DB = 192,
+  BR_TOTAL = 256
+};
+
+/* The workspace of a backward call: the forward's (per token, per chunk slot), then the backward's. */
+struct bws_t { float *ftok, *fchunk, *btok, *bchunk, *bseq, *bqk; };
+__device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
+  const long long slots = a.cu_seqlens ? a.t_total / CH + a.n_seqs : (long long)a.n_seqs * ((a.t_len + CH - 1) / CH);
+  bws_t w;
+  w.ftok = ws;
+  w.fchunk = w.ftok + a.t_total * a.h_v * WS_TOK;
+  w.btok = w.fchunk + slots * a.h_v * WS_CHUNK;
+  w.bchunk = w.btok + a.t_total * a.h_v * BW_TOK;
+  w.bseq = w.bchunk + slots * a.h_v * BW_CHUNK;
+  w.bqk = w.bseq + (long long)a.n_seqs * a.h_v * BW_SEQ;
+  return w;
+}
+/* Sum over the 32 lanes of a warp (every lane gets it). */
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+#define NT_BWD 512
+
+/* ---------------------------------------------------------------- stages fprep, fstate */
+/* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
+ * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
+ * state into the backward's (a.state_out, set by the runtime). */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  prep_body<true, false>(a, ws);
+}
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  state_body<true>(a, ws);
+}
+
+/* ---------------------------------------------------------------- stage bprep */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BP_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[4] = sm + BP_IN4;
+  for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[5] = sm + BP_IN5;
+  for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
+  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  __syncthreads();
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      if (t_ < L) v = in[3][t_];
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  __syncthreads();
+  tile_in<NT, CH, KD>(qt, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX + 0, (long long)a.h_v * WS_TOK, L,
+                        [&](int t_) { return (float)(1.0f * 0.0883883476f * in[5][t_]); }, true);
+  __syncthreads();
+  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
+  __syncthreads();
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
+  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[e / KD]);
+  __syncthreads();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
+  for (int v0 = 0; v0 < VD; v0 += BV2) {
+    tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
+                         one_t(), false);
+    __syncthreads();
+    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
+    tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
+    __syncthreads();
+  }
+}
+
+/* ---------------------------------------------------------------- stage bstate */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * BVB;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
+  float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
+  const float *dzo = g.dstate_out[1];
+  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
+  for (long long c = (it.T + CH - 1) / CH - 1; c >= 0; c--) {
+    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
+    const long long tok = it.t0 + c * CH, cs = (s0 + c) * a.h_v + it.h;
+    float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
+    __syncthreads();
+    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
+    tile_in<NT, CH, BVB>(du, BVPB, dut, (long long)a.h_v * BW_TOK, L, one_t(), false);
+    tile_in<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, KD, one_t(), false);
+    tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
+    __syncthreads();
+    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    for (int e = threadIdx.x; e < KD * BVB; e += NT) {
+      const int k = e / BVB, j = e - k * BVB;
+      dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
+    }
+  }
+  float *dzi = g.dstate_in[1];
+  if (dzi) {
+    __syncthreads();
+    tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
+  }
+}
+
+/* ---------------------------------------------------------------- stage bval */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BV_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[4] = sm + BV_IN4;
+  for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[5] = sm + BV_IN5;
+  for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+  float *dr = r1; /* without an erase the written rows are w v: dr = du */
+  tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
+  __syncthreads();
+  /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
+  {
+    float *dv = g.din[2];
+    const elem_t *vv = (const elem_t *)a.in[2];
+    for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+      float s = 0.0f;
+      for (int j = threadIdx.x & 31; j < VD; j += 32) {
+        const float d = dr[t * VPF + j];
+        s += ld1(vv + ((tok + t) * a.h_v + it.h) * VD + j) * d;
+        if (dv) dv[((tok + t) * a.h_v + it.h) * VD + j] = ew[t] * d;
+      }
+      s = warp_sum(s);
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DCW] = s;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- stage bgrad */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  const int k0 = blockIdx.z * BK;
+  float *p1 = sm + BG_P1, *p2 = sm + BG_P2, *da = sm + BG_DA, *zld = sm + BG_ZLD, *ew = sm + BG_EW, *ee = sm + BG_EE;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BG_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[4] = sm + BG_IN4;
+  for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[5] = sm + BG_IN5;
+  for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row */
+  {
+    float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
+    const float *zl = ch.c0 + CH >= it.T ? a.state_out[1] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
+                                         : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
+    for (int v0 = 0; v0 < VD; v0 += BVG) {
+      tile_in<NT, CH, BVG>(dy, 36, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
+      tile_in<NT, CH, BVG>(uu, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
+      tile_in<NT, BK, BVG>(z0, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
+      tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
+      __syncthreads();
+      for (int r = threadIdx.x; r < BK; r += NT) {
+        float s = 0.0f;
+        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
+        zld[r] += s;
+      }
+      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+    }
+  }
+  /* this key tile of k and q~ (over the value loop's tiles) */
+  float *kc = sm + BG_R, *qt = kc + CH * 72;
+  float *b = sm + BG_B;
+  tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+    ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+    ee[t_] = t_ < L ? 0.0f : 0.0f;
+  }
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      if (t_ < L) v = in[3][t_];
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  __syncthreads();
+  tile_in<NT, CH, BK>(qt, 72, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX + k0, (long long)a.h_v * WS_TOK, L,
+                        [&](int t_) { return (float)(1.0f * 0.0883883476f * in[5][t_]); }, true);
+  __syncthreads();
+  tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
+  __syncthreads();
+  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    const float f = (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    da[t * CP + s] *= f;
+  }
+  for (int e = threadIdx.x; e < CH * BK; e += NT) {
+    const int t = e / BK, k = e - t * BK;
+    p1[t * 68 + k] *= t < L ? expf(b[t]) : 0.0f;
+    p2[t * 68 + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
+  }
+  __syncthreads();
+  mm32<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mm32<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+#define EB(t, k) expf(b[t])
+  /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
+   * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
+   * the [K] inputs' gradients */
+  const int G = a.h_v / a.h_qk;
+  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+    const int t_ = t;
+    (void)t_;
+    float rs[NR > 0 ? NR : 1] = {};
+    for (int k = threadIdx.x & 31; k < BK; k += 32) {
+      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      float dkr_ = 0.0f;
+      const float dk = dkr_ + p2[t * 68 + k];
+      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
+      rs[1] += w.ftok[((tok + t) * a.h_v + it.h) * WS_TOK + BW_WSX + k0 + k] * dq;
+      rs[2] += ld1(((const elem_t *)a.in[0] + ((tok + t) * a.h_qk + it.hq) * KD + k0 + k)) * dq;
+      { /* q */
+        float gk = 0.0f;
+        gk += (1.0f * 0.0883883476f) * dq;
+        gk += (-1.0f * 0.0883883476f * in[5][t_]) * dq;
+        if (G == 1) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k0 + k] = gk; }
+        else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k0 + k] = gk;
+      }
+      { /* k */
+        float gk = dk;
+        if (G == 1) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k0 + k] = gk; }
+        else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k0 + k] = gk;
+      }
+      w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DXG + k0 + k] = ((1.0f * 0.0883883476f * in[5][t_])) * dq; /* dx */
+      (void)dk;
+    }
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+      const float s = warp_sum(rs[r]);
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + blockIdx.z * NR + r] = s;
+    }
+  }
+  if (threadIdx.x == 0) {
+    float s = 0.0f;
+    for (int k = 0; k < BK; k++) s += zld[k];
+    w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
+  }
+#undef EB
+}
+
+/* ---------------------------------------------------------------- stage brows */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_brows(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *db = sm + BR_DB;
+  (void)db;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BR_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[4] = sm + BR_IN4;
+  for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[5] = sm + BR_IN5;
+  for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
+  for (int t = threadIdx.x; t < CH; t += NT) {
+    float s = 0.0f;
+    for (int kt = 0; t < L && kt < NKT; kt++) s += w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + kt * NR + 0];
+    db[t] = s;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) { /* the running sum cancels terms of the chunk-end term's size down to ~0: in double */
+    double acc = 0.0;
+    for (int kt = 0; kt < NKT; kt++) acc += w.bchunk[cs * BW_CHUNK + BC_ZLDP + kt];
+    for (int t = L - 1; t >= 0; t--) { acc += db[t]; db[t] = (float)acc; }
+  }
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) {
+    const float *pt = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK;
+    const float dcw = pt[BT_DCW];
+    float rs[NR > 0 ? NR : 1] = {};
+    for (int kt = 0; kt < NKT; kt++)
+      for (int r = 0; r < NR; r++) rs[r] += pt[BT_PART + kt * NR + r];
+    (void)dcw; (void)rs;
+    if (g.din[3]) { /* g */
+      float d = 0.0f;
+      d += db[t_] * (1.0f);
+      g.din[3][(tok + t_) * a.h_v + it.h] = d;
+    }
+    if (g.din[4]) { /* beta */
+      float d = 0.0f;
+      d += dcw * ((1.0f * 1.0f));
+      g.din[4][(tok + t_) * a.h_v + it.h] = d;
+    }
+    if (g.din[5]) { /* alpha */
+      float d = 0.0f;
+      d += rs[1] * ((1.0f * 0.0883883476f * 1.0f));
+      d += rs[2] * ((-1.0f * 0.0883883476f * 1.0f));
+      g.din[5][(tok + t_) * a.h_v + it.h] = d;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- stage breduce */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_breduce(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  if (a.h_v == a.h_qk || it.h >= a.h_qk) return; /* h: the q/k head here */
+  const int G = a.h_v / a.h_qk;
+  if (g.din[0]) /* q */
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const long long t = tok + e / KD;
+      const int k = e % KD;
+      float s = 0.0f;
+      for (int gi = 0; gi < G; gi++) s += w.bqk[(t * a.h_v + it.h * G + gi) * BW_QK + 0 + k];
+      g.din[0][(t * a.h_qk + it.h) * KD + k] = s;
+    }
+  if (g.din[1]) /* k */
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const long long t = tok + e / KD;
+      const int k = e % KD;
+      float s = 0.0f;
+      for (int gi = 0; gi < G; gi++) s += w.bqk[(t * a.h_v + it.h * G + gi) * BW_QK + 128 + k];
+      g.din[1][(t * a.h_qk + it.h) * KD + k] = s;
+    }
+}
+
+enum {
+  G2_A = 0,
+  G2_B = 8192,
+  G2_K = 16384,
+  G2_KR = 24576,
+  G2_OUT = 32768,
+  G2_TOTAL = 36864
+};
+enum {
+  SG_IN3 = 0,
+  SG_IN4 = 64,
+  SG_IN5 = 128,
+  SG_KC = 192,
+  SG_XS = 8384,
+  SG_GH = 16576,
+  SG_Q = 24768,
+  SG_M = 32960,
+  SG_HB = 37056,
+  SG_HW = 37120,
+  SG_RR = 37184,
+  SG_DB = 37248,
+  SG_DW = 37312,
+  SG_RED = 37376,
+  SG_TOTAL = 37408
+};
+#define QR 32
+static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
+#define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
+#define G2_DB X_RHO2 /* the log decay's direct term, R_t */
+#define G2_RR X_OM
+/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
+__device__ float solve_load(float *sm, const float *src) {
+  float *hf = sm + X_HF;
+  float s = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[(e / KD) * SKP + e % KD] = v; s += v * v; }
+  __syncthreads();
+  return block_sum(s, sm + X_RED, SNT);
+}
+
+/* ---------------------------------------------------------------- stage hstate */
+/* H's recurrence alone (the forward's solve without its Chebyshev steps): each chunk-start H into the
+ * workspace, the final H into the backward's (a.state_out). */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_hstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  const float *h0 = a.state_in[0];
+  solve_unpack(sm, h0 ? h0 + slot * 8256 : nullptr);
+  for (long long c = 0; c * CH < it.T; c++) {
+    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
+    float *hs = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK + BC_H0; /* (K, K) */
+    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + (e / KD) * SKP + e % KD];
+    solve_coefs(a, it, it.t0 + c * CH, L, sm);
+    solve_advance(L, sm);
+  }
+  float *ho = a.state_out[0];
+  if (ho) solve_pack(ho + slot * 8256, sm);
+}
+
+/* ---------------------------------------------------------------- stage xsolve */
+/* x = CH_r(H_t + lambda_t I, b_t) of a chunk from its start H, all chunks at once (the forward's pieces). */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_xsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  const float n2 = solve_load(sm, w.bchunk + cs * BW_CHUNK + BC_H0);
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
+  solve_cheb(L, sm, a.iters > 0 ? a.iters : 30, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD,
+             (long long)a.h_qk * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK);
+}
+
+/* ---------------------------------------------------------------- stage gsolve */
+/* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx); the right-hand
+ * side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
+ * cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term -g.H_t x_t + cn_t ||H_t||^2,
+ * R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}; the chunk's local adjoint of its start H
+ * D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g)/2 + k' diag(hw e^{hb} R) k. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_gsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = SNT;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  float *bc = w.bchunk + cs * BW_CHUNK;
+  const float *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM, *step = sm + X_STEP;
+  float *cn = sm + G2_CN, *db = sm + G2_DB, *rr = sm + G2_RR;
+  const float n2 = solve_load(sm, bc + BC_H0);
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* dx in, g out (rows t * a.h_v * BW_TOK) */
+  const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
+  const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
+  solve_cheb(L, sm, a.iters > 0 ? a.iters : 30, (const float *)dxg, gs, dxg, gs);
+  /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
+  for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
+  {
+    float *xg = sm + X_XB, *pg = xg + 16 * SKP, *gg = pg + 16 * SKP; /* pitch SKP */
+    for (int g0 = 0; g0 < L; g0 += 16) {
+      const int Lg = L - g0 < 16 ? L - g0 : 16;
+      tile_in<NT, 16, KD>(xg, SKP, xw + g0 * xs, xs, Lg, one_t(), false);
+      tile_in<NT, 16, KD>(gg, SKP, dxg + g0 * gs, gs, Lg, one_t(), false);
+      solve_mask(g0, L, sm);
+      solve_hx(sm, xg, pg);
+      for (int t = threadIdx.x >> 5; t < Lg; t += NT / 32) {
+        float gx = 0.0f, ghx = 0.0f;
+        for (int k = threadIdx.x & 31; k < KD; k += 32) {
+          gx += gg[t * SKP + k] * xg[t * SKP + k];
+          ghx += gg[t * SKP + k] * pg[t * SKP + k];
+        }
+        gx = warp_sum(gx);
+        ghx = warp_sum(ghx);
+        if ((threadIdx.x & 31) == 0) {
+          const int tc = g0 + t;
+          const bool live = step[tc] > 0.0f; /* else x_t = b_t: no dependence on H */
+          const float c = live && nrm[tc] > 0.0f ? 0.02f * -gx / nrm[tc] : 0.0f;
+          cn[tc] = c;
+          db[tc] = live ? -ghx + c * nrm[tc] * nrm[tc] : 0.0f;
+        }
+      }
+      __syncthreads();
+    }
+  }
+  if (threadIdx.x == 0) {
+    float r = 0.0f;
+    for (int t = CH - 1; t >= 0; t--) {
+      r = cn[t] + (t + 1 < CH ? expf(2.0f * (hb[t + 1] - hb[t])) * r : 0.0f);
+      rr[t] = r;
+    }
+    bc[BC_HLE] = hb[CH - 1];
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < L; t += NT) {
+    float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
+    sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
+  }
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    const float gv = dxg[t * gs + k];
+  if (a.h_v == a.h_qk) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k] += gv; }
+  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k] += gv;
+    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  }
+  __syncthreads();
+  /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
+  float *ga = sm + G2_A, *gb = sm + G2_B, *kk = sm + G2_K, *kr = sm + G2_KR, *out = sm + G2_OUT;
+  tile_in<NT, CH, KD>(ga, KD, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
+  tile_in<NT, CH, KD>(gb, KD, xw, xs, L, [&](int t_) { return expf(hb[t_]); }, false);
+  tile_in<NT, CH, KD>(kk, KD, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  tile_in<NT, CH, KD>(kr, KD, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(hw[t_] * expf(hb[t_]) * rr[t_]); }, false);
+  __syncthreads();
+  const float c0 = expf(2.0f * hb[0]) * rr[0];
+  for (int i0 = 0; i0 < KD; i0 += QR) {
+    mm32<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
+    mm32<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
+    mm32<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
+    for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
+    __syncthreads();
+  }
+}
+
+/* ---------------------------------------------------------------- stage hadj */
+/* The solve's only sequential pass, last chunk to first: dH (K, K, in shared memory) from the final H's
+ * adjoint; per chunk dH_L (the chunk-end adjoint) over D and <dH_L, H_L>, then dH <- e^{hb_L} dH_L + D. */
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_hadj(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = NT_BWD;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  float *dh = sm, *red = sm + KD * KD;
+  const float *dho = g.dstate_out[0], *hfin = a.state_out[0] + slot * 8256;
+  for (int e = threadIdx.x; e < KD * KD; e += NT) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
+    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
+    const float p = dho ? dho[slot * 8256 + r * (r + 1) / 2 + c] : 0.0f;
+    dh[e] = i == j ? p : 0.5f * p;
+  }
+  const long long nch = (it.T + CH - 1) / CH;
+  for (long long c = nch - 1; c >= 0; c--) {
+    float *bc = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK;
+    const float *hn = c + 1 < nch ? bc + (long long)a.h_v * BW_CHUNK + BC_H0 : nullptr; /* H_L: the next chunk's start */
+    const float el = expf(bc[BC_HLE]);
+    float s = 0.0f;
+    for (int e = threadIdx.x; e < KD * KD; e += NT) {
+      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
+      const float d = dh[e], dl = bc[BC_DH + e];
+      s += d * (hn ? hn[e] : hfin[r * (r + 1) / 2 + q]);
+      bc[BC_DH + e] = d;
+      dh[e] = el * d + dl;
+    }
+    s = block_sum(s, red, NT);
+    if (threadIdx.x == 0) bc[BC_DOT] = s;
+  }
+  __syncthreads();
+  float *dhi = g.dstate_in[0];
+  if (dhi)
+    for (int e = threadIdx.x; e < 8256; e += NT) {
+      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
+      while (i * (i + 1) / 2 > e) i--;
+      while ((i + 1) * (i + 2) / 2 <= e) i++;
+      const int j = e - i * (i + 1) / 2;
+      dhi[slot * 8256 + e] = i == j ? dh[i * KD + i] : dh[i * KD + j] + dh[j * KD + i];
+    }
+}
+
+/* ---------------------------------------------------------------- stage sgrad */
+/* With R_t, cn_t from gsolve and dH_L from hadj, the adjoint of H times k_t (cpu_bwd.c.tpl, bw_solve):
+ *   Q_t = e^{hb_L - hb_t} dH_L k_t + e^{hb_t} R_t H0 k_t - 1/2 sum_{s>=t} e^{hb_s - hb_t} (g_s (x_s.k_t) + x_s (g_s.k_t))
+ *       + sum_j R_m e^{-|hb_j - hb_t|} hw_j (k_j.k_t) k_j   (m = max(t, j));
+ * dk += 2 hw_t Q_t, dhw_t = k_t.Q_t, d/dhb_t = (the direct term) - hw_t dhw_t, summed from the chunk end with
+ * <dH_L, H_L>; added to brows's gradients of the scalars. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_sgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = SNT;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  const float *bc = w.bchunk + cs * BW_CHUNK;
+  float *kc = sm + SG_KC, *xs = sm + SG_XS, *gh = sm + SG_GH, *qv = sm + SG_Q, *mt = sm + SG_M;
+  float *hb = sm + SG_HB, *hw = sm + SG_HW, *rr = sm + SG_RR, *db = sm + SG_DB, *dw = sm + SG_DW;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + SG_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[4] = sm + SG_IN4;
+  for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[5] = sm + SG_IN5;
+  for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
+  tile_in<NT, CH, KD>(kc, KD, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  const long long gs = (long long)a.h_v * BW_TOK, xrs = (long long)a.h_v * WS_TOK;
+  tile_in<NT, CH, KD>(xs, KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
+  tile_in<NT, CH, KD>(gh, KD, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
+  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
+    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
+    rr[t] = t < L ? sc[0] : 0.0f;
+    db[t] = t < L ? sc[1] : 0.0f;
+    hb[t] = sc[2];
+    hw[t] = t < L ? sc[3] : 0.0f;
+  }
+  __syncthreads();
+  const float hle = hb[CH - 1];
+  /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
+  for (int pass = 0; pass < 2; pass++) {
+    mm32<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
+    }
+    __syncthreads();
+    mm32<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
+  }
+  /* the cn_s H_s terms through the chunk's keys */
+  mm32<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, j = e - t * CH;
+    mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
+  }
+  __syncthreads();
+  mm32<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
+  /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
+  for (int half = 0; half < 2; half++)
+    for (int which = 0; which < 2; which++) {
+      tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
+      __syncthreads();
+      mm32<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
+      for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
+        const int t = e / (KD / 2), j = e - t * (KD / 2);
+        qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];
+      }
+      __syncthreads();
+    }
+  /* dk += 2 hw Q; dhw = k.Q; the log decay's per-token term (a warp per token) */
+  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
+    float s = 0.0f;
+    for (int k = threadIdx.x & 31; k < KD; k += 32) {
+      const float q = qv[t * KD + k];
+      s += kc[t * KD + k] * q;
+  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k] += 2.0f * hw[t] * q; }
+  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k] += 2.0f * hw[t] * q;
+    }
+    s = warp_sum(s);
+    if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+    double acc = bc[BC_DOT];
+    for (int t_ = L - 1; t_ >= 0; t_--) {
+      acc += db[t_];
+      (void)acc;
+      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += (float)acc * (1.0f); /* g */
+      if (g.din[4]) g.din[4][(tok + t_) * a.h_v + it.h] += dw[t_] * ((1.0f * 1.0f)); /* beta */
+    }
+  }
+}
+
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fstate grid=items_vtiles threads=512 smem=89600; bprep grid=chunks threads=512 smem=126976; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=512 smem=71168; bgrad grid=chunks_ktiles threads=512 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

@@ -268,7 +268,6 @@ struct rt_cuda {
   CUresult (*DeviceGetAttribute)(int *, int, int);
   CUresult (*PrimaryCtxRetain)(void **, int);
   CUresult (*PrimaryCtxRelease)(int);
-  CUresult (*PrimaryCtxSetFlags)(int, unsigned);
   CUresult (*CtxSetCurrent)(void *);
   CUresult (*CtxSynchronize)(void);
   CUresult (*GetErrorString)(CUresult, const char **);
@@ -320,7 +319,6 @@ rt_cuda *rt_cuda_open(char *err, size_t errlen) {
   SYM(DeviceGetAttribute, "cuDeviceGetAttribute");
   SYM(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
   SYM(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2");
-  SYM(PrimaryCtxSetFlags, "cuDevicePrimaryCtxSetFlags_v2");
   SYM(CtxSetCurrent, "cuCtxSetCurrent");
   SYM(CtxSynchronize, "cuCtxSynchronize");
   SYM(GetErrorString, "cuGetErrorString");
@@ -343,14 +341,6 @@ rt_cuda *rt_cuda_open(char *err, size_t errlen) {
 #undef SYM
   CUresult r = c->Init(0);
   if (!r) r = c->DeviceGet(&c->dev, 0);
-  /* how the host waits for the GPU: SSMC_CUDA_SCHED=spin|yield|blocking (default: the driver's
-   * heuristic, which spins while there are no more contexts than cores; measured on an H200 VM at
-   * one B1 decode launch + wait: spin/auto ~11 us, yield ~11.5 us, blocking ~23-29 us) */
-  const char *sched = getenv("SSMC_CUDA_SCHED");
-  if (!r && sched && *sched) {
-    unsigned fl = !strcmp(sched, "spin") ? 1u : !strcmp(sched, "yield") ? 2u : !strcmp(sched, "blocking") ? 4u : 0u;
-    r = c->PrimaryCtxSetFlags(c->dev, fl);
-  }
   if (!r) r = c->PrimaryCtxRetain(&c->ctx, c->dev);
   if (!r) r = c->CtxSetCurrent(c->ctx);
   if (r) {
@@ -533,6 +523,14 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
   return 0;
 }
 
+/* Floats of a backward's workspace before its per-sequence part: the forward's and the backward's
+ * per-token and per-chunk-slot parts. */
+static int64_t bwd_ws_before_seq(const ssmc_kernel *k, const ssmc_fwd_args *a) {
+  const ssmc_cuda_kernel *cu = k->cuda;
+  return ssmc_fwd_tokens(a) * a->h_v * (cu->ws_tok_floats + cu->bwd_ws_tok_floats) +
+         ssmc_chunk_slots(k, a) * a->h_v * (cu->ws_chunk_floats + cu->bwd_ws_chunk_floats);
+}
+
 /* The forward arguments of a backward call: its inputs and initial states; no output, the final states
  * into the backward's part of the workspace (fws: the forward's part). */
 static ssmc_fwd_args bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws) {
@@ -545,11 +543,7 @@ static ssmc_fwd_args bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, 
   a.t_total = g->t_total > 0 ? g->t_total : (int64_t)g->n_seqs * g->t_len;
   a.iters = g->iters;
   for (int i = 0; i < k->n_inputs; i++) a.in[i] = g->in[i];
-  const ssmc_cuda_kernel *cu = k->cuda;
-  const int64_t slots = ssmc_chunk_slots(k, &a);
-  float *seq = ws ? ws + a.t_total * a.h_v * (cu->ws_tok_floats + cu->bwd_ws_tok_floats) +
-                        slots * a.h_v * (cu->ws_chunk_floats + cu->bwd_ws_chunk_floats)
-                  : NULL;
+  float *seq = ws ? ws + bwd_ws_before_seq(k, &a) : NULL;
   for (int i = 0; i < k->n_states; i++) {
     a.state_in[i] = g->state_in[i];
     a.state_out[i] = seq;
@@ -562,9 +556,7 @@ size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
   if (!k->cuda || !k->cuda->n_bwd) return 0;
   const ssmc_fwd_args a = bwd_fwd_args(k, g, NULL);
   const ssmc_cuda_kernel *cu = k->cuda;
-  int64_t n = ssmc_fwd_tokens(&a) * a.h_v * (cu->ws_tok_floats + cu->bwd_ws_tok_floats) +
-              ssmc_chunk_slots(k, &a) * a.h_v * (cu->ws_chunk_floats + cu->bwd_ws_chunk_floats) +
-              (int64_t)a.n_seqs * a.h_v * cu->bwd_ws_seq_floats;
+  int64_t n = bwd_ws_before_seq(k, &a) + (int64_t)a.n_seqs * a.h_v * cu->bwd_ws_seq_floats;
   if (a.h_v > a.h_qk) n += ssmc_fwd_tokens(&a) * a.h_v * cu->bwd_ws_qk_floats;
   return (size_t)n * sizeof(float);
 }

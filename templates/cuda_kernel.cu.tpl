@@ -163,14 +163,15 @@
 @   c.rpw = c.shfl and 32 // c.cg or 1 -- row parts a warp (after the shuffles: one partial a warp)
 @   c.ns = c.nrp // c.rpw
 @   c.na = m.delta and 9 or 4 -- sums a thread carries: S k and S q of 4 columns and k . q, or y of 4
-@   c.lay, c.off = {}, 0
-@   local function alloc(name, n) c.lay[#c.lay + 1] = {name, c.off}; c.off = c.off + math.ceil(n / 32) * 32 end
+@   c.lay = new_layout()
+@   local alloc = c.lay.alloc
 @   if c.smem then -- the whole state of the item, copied in by cp.async (registers free: 3 blocks an SM)
 @     alloc('ST', K * V); c.minb = 3
 @   end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
 @   c.ng = m.delta and 2 or 1 -- float4 groups of those sums
 @   alloc('PS', c.ng * c.ns * c.cg * 4 + c.ns) -- [group][partial][column group] float4, then k . q [partial]
+@   c.off = c.lay.off
 @   return c
 @ end
 @ -- measured on an H200 (132 SMs, K = V = 128, h_v = 16): decode faster at B8 (1 item an SM), decode_large
@@ -213,13 +214,14 @@
 @     end
 @   end
 @   if not c.nt then return nil end
-@   c.lay, c.off = {}, 0
-@   local function alloc(name, n) c.lay[#c.lay + 1] = {name, c.off}; c.off = c.off + math.ceil(n / 32) * 32 end
+@   c.lay = new_layout()
+@   local alloc = c.lay.alloc
 @   alloc('U', K * V) -- the cp.async destinations are 16-byte aligned
 @   if c.share then c.lay[#c.lay + 1] = {'HP', 0} else alloc('HP', NPK) end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
 @   alloc('QT', K); alloc('DK', K); alloc('RED', 32); alloc('XS', 2 * K); alloc('X', K)
 @   if c.nt > V then alloc('PS', 2 * (c.nt // V) * V) end
+@   c.off = c.lay.off
 @   if c.off * 4 > 112 * 1024 then return nil end
 @   c.minb = math.min(228 * 1024 // (c.off * 4 + 1024), 2048 // c.nt, 16)
 @   while c.minb > 1 and 65536 // (c.nt * c.minb) < c.rb * c.cb + want.over do c.minb = c.minb - 1 end

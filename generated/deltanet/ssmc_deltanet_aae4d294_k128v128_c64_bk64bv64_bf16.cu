@@ -120,77 +120,106 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
   }
 }
 
-/* c (m x n, ldc) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs] (mm<ldc, ars, acs, brs, bcs>);
- * a and b in shared memory, c there too or in global memory (8-byte aligned, ldc even), aliasing
- * neither; m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a
- * block barrier. Tensor cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each
- * operand is split into tf32 hi + lo and three products are summed (about fp32 accuracy). Each
- * warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major operands and
- * = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts. */
+/* c (m x n) = [c +] a . b over kd, a(i, k) = a[i*ars + k*acs], b(k, j) = b[k*brs + j*bcs] (mm<ldc, ars, acs, brs, bcs>);
+ * a and b in shared memory, as float or as bf16 (exact in tf32), c a float tile there (leading
+ * dimension ldc) or in global memory (8-byte aligned, ldc even), aliasing neither, or any target
+ * of mm_to (see gmat); m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a block barrier. Tensor
+ * cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each float operand is split into
+ * tf32 hi + lo and three products are summed (about fp32 accuracy; a bf16 operand has no lo part).
+ * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
+ * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
+ * = 4 (mod 64) and = 8 (mod 64)). */
 __device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
   return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
 }
+__device__ __forceinline__ float ldop(const float *p) { return *p; }
+__device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
 __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
+template <int ldc> struct cmat {
+  float *p;
+  __device__ __forceinline__ float2 load2(int i, int j) const { return *(const float2 *)(p + i * ldc + j); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
+};
+/* rows i < rows of a global (rows, .) matrix of T with row stride ld (the chunk's tokens of a head) */
+__device__ __forceinline__ void st2(float *p, float x, float y) { *(float2 *)p = make_float2(x, y); }
+__device__ __forceinline__ void st2(unsigned short *p, float x, float y) {
+  unsigned short h[2];
+  st1b(h, x); st1b(h + 1, y);
+  *(unsigned *)p = (unsigned)h[0] | (unsigned)h[1] << 16;
+}
+template <typename T> struct gmat {
+  T *p;
+  long long ld;
+  int rows;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); } /* never accumulated into */
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const { if (i < rows) st2(p + i * ld + j, x, y); }
+};
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
-__device__ __forceinline__ void mm_tiles(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+template <int NB, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+__device__ __forceinline__ void mm_tiles(const Cm &c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  constexpr bool SA = SPLIT && sizeof(TA) == 4, SB = SPLIT && sizeof(TB) == 4, SE = SEP && (SA || SB);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
-    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
+    float d[NB / 8][4], e[SE ? NB / 8 : 1][4] = {}, f[SE ? NB / 8 : 1][4] = {};
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
-      const float2 p0 = acc ? *c0 : make_float2(0.0f, 0.0f), p1 = acc ? *c1 : make_float2(0.0f, 0.0f);
+      const float2 p0 = acc ? c.load2(i0 + g, j0 + s * 8 + 2 * q) : make_float2(0.0f, 0.0f);
+      const float2 p1 = acc ? c.load2(i0 + g + 8, j0 + s * 8 + 2 * q) : make_float2(0.0f, 0.0f);
       d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
     }
-    const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
+    const TA *ap = a + (i0 + g) * ars + q * acs;
+    const TB *bp = b + q * brs + (j0 + g) * bcs;
     for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
-      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
+      const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
       for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
-        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
+        const float bf[2] = {ldop(bp + s * 8 * bcs), ldop(bp + s * 8 * bcs + 4 * brs)};
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
-        if (SPLIT) {
+        if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
+        if (SB) {
           unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
-          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
+          mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
       }
     }
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      if (SEP)
-        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
-      float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
-      *c0 = make_float2(d[s][0], d[s][1]);
-      *c1 = make_float2(d[s][2], d[s][3]);
+      if (SE)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SE ? s : 0][r] + f[SE ? s : 0][r];
+      c.store2(i0 + g, j0 + s * 8 + 2 * q, d[s][0], d[s][1]);
+      c.store2(i0 + g + 8, j0 + s * 8 + 2 * q, d[s][2], d[s][3]);
     }
   }
 }
 /* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
-__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+template <int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+__device__ __forceinline__ void mm_to(const Cm &c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
-  else mm_tiles<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles<8, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
+__device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
+}
 /* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
-template <int ldc, int ars, int acs, int brs, int bcs>
-__device__ __forceinline__ void mm32(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
 }
 

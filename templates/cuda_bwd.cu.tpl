@@ -279,11 +279,11 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${n
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
  * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
  * state into the backward's (a.state_out, set by the runtime). */
-extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}, 1) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   prep_body<true, false>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   state_body<true>(a, ws);
 }

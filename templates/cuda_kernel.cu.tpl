@@ -52,35 +52,55 @@
 @   function L.alloc(name, n) L[#L + 1] = {name, L.off}; L.off = L.off + math.ceil(n / 32) * 32 end
 @   return L
 @ end
-@ -- the inputs a stage keeps on chip (want(x)), value vectors as a tile of vcols columns
-@ local function alloc_inputs(L, want, vcols)
+@ -- the inputs a stage keeps on chip (want(x)), value vectors as a tile of vcols columns; raw(x): kept
+@ -- as loaded (elem_t: half the floats in a bf16 module), else as float
+@ local EB = P.dtype == 'bf16' and 2 or 4
+@ local function alloc_inputs(L, want, vcols, raw)
 @   for _, x in ipairs(P.inputs) do
-@     if x.smem and want(x) then L.alloc('IN' .. x.idx, C * (x.dimsym == 2 and vpad(vcols) or x.D == 1 and 1 or KP)) end
+@     if x.smem and want(x) then
+@       local n = C * (x.dimsym == 2 and vpad(vcols) or x.D == 1 and 1 or KP)
+@       L.alloc('IN' .. x.idx, raw and raw(x) and math.ceil(n * EB / 4) or n)
+@     end
 @   end
 @ end
+@ -- the key tile of the out stage stays as loaded (its only uses are tile-product operands and reads)
+@ local function raw_key(x) return x.idx == m.key end
 @ local function not_val(x) return x.dimsym ~= 2 end
 @ local function any(x) return true end
+@ -- the out stage's [q~ e^b | A] tile (C, QAP): one operand of y = [q~ e^b | A] [Z; u]
+@ local function qa_pitch() return K + C + (4 - K - C) % 32 end
+@ -- the out stage's layout for the value tile obv: qa, zu = [Z; u] (K + C, obv + 8), the raw key
+@ local function out_layout(obv)
+@   local O = new_layout()
+@   alloc_inputs(O, not_val, obv, raw_key)
+@   O.alloc('QA', C * qa_pitch()); O.alloc('ZU', (K + C) * vpad(obv))
+@   if not diag then O.alloc('B', C) end
+@   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K); O.alloc('F', C)
+@   return O
+@ end
 @ -- per-stage layouts for the chunk C (an upvalue) and value tile bv
 @ local function layouts(bv)
-@   local S, O = new_layout(), new_layout()
+@   local S = new_layout()
 @   -- the state pass reads only what the prep stage made: kd, U, W (a rank-1 erase), the chunk's decay
 @   if m.delta then S.alloc('W', C * KP) end
 @   S.alloc('KD', C * KP); S.alloc('Z', K * vpad(bv)); S.alloc('U', C * vpad(bv)); S.alloc('ZDEC', K)
-@   alloc_inputs(O, not_val, bv)
-@   O.alloc('QT', C * KP); O.alloc('A', C * CP); O.alloc('Z', K * vpad(bv))
-@   if vpad(bv) > KP then O.alloc('Y', C * vpad(bv)) end -- else the output tile goes over the keys
-@   O.alloc('U', C * vpad(bv))
-@   if not diag then O.alloc('B', C) end
-@   O.alloc('EW', C); O.alloc('EE', C); O.alloc('ZDEC', K); O.alloc('F', C)
-@   return S, O
+@   return S, out_layout(bv)
 @ end
-@ -- prep: the chunk's whole value width; with a rank-1 erase A is NAKK, T its inverse (I - NAKK)^-1
+@ -- prep: the chunk's whole value width. With a rank-1 erase key and value as loaded, A is NAKK, then
+@ -- T's columns scaled (T diag(c): W and U are products of it with the raw key and value), T its
+@ -- inverse (I - NAKK)^-1, O (per-key decays) the key scaled per element for W. Without an erase key
+@ -- and value as float, scaled in place (H200, Mamba-2 prep: 396 us, 439 us with raw tiles and a
+@ -- scaled copy of the key)
 @ local VPF = vpad(V)
+@ local function raw_kv(x) return m.delta and (x.idx == m.key or x.idx == m.val) end
 @ local function prep_layout()
 @   local PL = new_layout()
-@   alloc_inputs(PL, any, V)
-@   if m.delta then -- NAKK (A) lives in O until T is formed: O holds kd before, W and U after
-@     PL.alloc('T', C * CP); PL.alloc('R', 16 * CP); PL.alloc('O', C * math.max(KP, VPF)); PL[#PL + 1] = {'A', 'P_O'}
+@   alloc_inputs(PL, any, V, raw_kv)
+@   if m.delta then
+@     PL.alloc('T', C * CP); PL.alloc('R', 16 * CP)
+@     if diag then -- NAKK until T is formed, then the scaled key, then T diag(w)
+@       PL.alloc('O', C * math.max(KP, CP)); PL[#PL + 1] = {'A', 'P_O'}
+@     else PL.alloc('A', C * CP) end
 @   end
 @   if not diag then PL.alloc('B', C) end
 @   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
@@ -129,7 +149,29 @@
 @   -- nothing fits 160 KiB: the smallest tried stays (the launch says what the device allows)
 @ end
 @ local XOFF = XL.off
-@ local BVP = vpad(BV)
+@ -- The out stage's value tile: the widest (from BV down to 16) whose layout lets two blocks share an
+@ -- SM (228 KiB on sm_90: up to 110 KiB a block); else BV, one block an SM. Two blocks overlap one's
+@ -- loads and barriers with the other's products (one 512-thread block an SM left them exposed). Not
+@ -- for a solve's f32 module: its three-product form needs more than 128 registers a thread there (sm_80).
+@ local OBV, OUT_MINB = BV, 1
+@ do
+@   local obv = BV
+@   while obv >= 16 do
+@     if V % obv == 0 and out_layout(obv).off * 4 <= 110 * 1024 and not (sv and P.dtype == 'f32') then OBV, OUT_MINB = obv, 2; break end
+@     obv = obv // 2
+@   end
+@   OL = out_layout(OBV)
+@   if OUT_MINB == 2 then NT.out = 256 end
+@ end
+@ -- prep with an erase: 256-thread blocks, as many an SM as the shared memory allows up to 3, where
+@ -- that is 2 or more (H200, GDN prep at B8: 721 us with three of 256 threads, 839 us with two of
+@ -- 512, 1180 us with one of 512 and float tiles); else (and without an erase) 512 threads
+@ local PREP_LB = tostring(NT.prep)
+@ if m.delta and PL.off * 4 <= 110 * 1024 then
+@   NT.prep = 256
+@   PREP_LB = string.format('256, %d', math.min(3, 227 * 1024 // (PL.off * 4 + 1024)))
+@ end
+@ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
 @ local WS_X, WS_W = 0, sv and K or 0
@@ -259,6 +301,9 @@
 #define BVP ${BVP}
 #define CP ${CP}
 #define VPF ${VPF}
+#define OBV ${OBV} /* the out stage's value tile */
+#define OBVP ${OBVP}
+#define QAP ${QAP}
 #define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W ${WS_W}
 #define WS_U ${WS_U}
@@ -293,12 +338,14 @@ template <> struct raw4<float> {
   float4 v;
   __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
   __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ void store(float *p) const { *(float4 *)p = v; }
   __device__ __forceinline__ float4 f() const { return v; }
 };
 template <> struct raw4<unsigned short> {
   uint2 v;
   __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
   __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ void store(unsigned short *p) const { *(uint2 *)p = v; }
   __device__ __forceinline__ float4 f() const {
     return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
                        __uint_as_float(v.y & 0xffff0000u));
@@ -339,6 +386,14 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
+  __device__ __forceinline__ void put_raw(T *dst, int ld) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
 };
@@ -763,10 +818,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 @ -- in[] bound to a stage's on-chip inputs
-@ local function bind_inputs(prefix, want)
+@ local function bind_inputs(prefix, want, raw)
   float *in[SSMC_MAX_IO];
 @   for _, x in ipairs(P.inputs) do
-@     if x.smem and want(x) then
+@     if x.smem and want(x) and not (raw and raw(x)) then
   in[${x.idx}] = sm + ${prefix}IN${x.idx};
 @     end
 @   end
@@ -775,7 +830,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @ -- A stage's copies from global to shared memory: each {name, rows, D (nil: a column of scalars),
 @ -- dst, ld, src = function(tok) -> pointer, rs (row stride), L (rows; default: the chunk's L),
 @ -- coef, acc}; fetched into registers together (copies_fetch), then put (copies_put).
-@ local function input_copies(prefix, want, vw, vld, v0)
+@ local function input_copies(prefix, want, vw, vld, v0, raw)
 @   local l = {}
 @   for _, x in ipairs(P.inputs) do
 @     if x.smem and want(x) then
@@ -784,6 +839,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @       local T = x.gate and 'float' or 'elem_t'
 @       local val = x.dimsym == 2
 @       l[#l + 1] = {name = 'r_in' .. x.idx, rows = 'CH', D = x.D > 1 and (val and vw or x.D) or nil, T = T,
+@                    raw = x.D > 1 and raw and raw(x),
 @                    dst = 'sm + ' .. prefix .. 'IN' .. x.idx, ld = val and vld or (x.D == 1 and 1 or 'KP'),
 @                    src = function(tok) return string.format('(const %s *)a.in[%d] + ((%s) * %s + %s) * %d + %s', T,
 @                                                              x.idx, tok, H, hh, x.D, val and v0 or '0') end,
@@ -813,7 +869,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @ end
 @ local function copies_put(l)
 @   for _, c in ipairs(l) do
-@     if c.D then
+@     if c.raw then
+  ${c.name}.put_raw((${c.T} *)(${c.dst}), ${c.ld});
+@     elseif c.D then
   ${c.name}.put(${c.dst}, ${c.ld}, ${c.L or 'L'}, ${c.coef or 'one_t()'}, ${c.acc and 'true' or 'false'});
 @     else
   ${c.name}.put(${c.dst}, ${c.ld});
@@ -823,7 +881,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @ local BT = diag and function(t, k) return 'b[(' .. t .. ') * KP + ' .. k .. ']' end or function(t, k) return 'b[' .. t .. ']' end
 @ -- tile[t * KP + k] = t < L ? tile[t * KP + k] * e^{BT(hi) - BT(lo)} * pre : 0, one exp per row for
 @ -- a scalar decay (rows through fr), per element for a per-key one; lo/hi nil: 0
-@ local function scale_rows(tile, pre, hi, lo)
+@ local function scale_rows(tile, pre, hi, lo, pitch)
+@   pitch = pitch or 'KP'
 @   local function ex(t, k)
 @     local e = (hi and BT(hi(t), k) or '0.0f') .. (lo and (' - ' .. BT(lo(t), k)) or '')
 @     return 'expf(' .. e .. ')'
@@ -831,12 +890,12 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @   if diag then
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      ${tile}[t * KP + k] = t < L ? ${tile}[t * KP + k] * ${ex('t', 'k')} * ${pre} : 0.0f;
+      ${tile}[t * ${pitch} + k] = t < L ? ${tile}[t * ${pitch} + k] * ${ex('t', 'k')} * ${pre} : 0.0f;
     }
 @   else
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ${ex('t', '0')} * ${pre} : 0.0f;
     __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) ${tile}[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+    for (int e = threadIdx.x; e < CH * KD; e += NT) ${tile}[e + (e / KD) * (${pitch} - KD)] *= fr[e / KD];
 @   end
     __syncthreads();
 @ end
@@ -906,7 +965,8 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * Every product goes from the accumulators to global memory (rows < L). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
@@ -915,12 +975,19 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
-  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val}, *fr = sm + P_F;
+  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+   * without, as float */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
+@   if m.delta then
+  const elem_t *kc = (const elem_t *)(sm + P_IN${m.key}), *vc = (const elem_t *)(sm + P_IN${m.val});
+@   else
+  float *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val};
+@   end
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
-@   bind_inputs('P_', any)
-@   local PC = input_copies('P_', any, 'VD', 'VPF', '0')
+  const long long wrs = (long long)a.h_v * WS_TOK;
+  (void)wo; (void)wrs;
+@   bind_inputs('P_', any, raw_kv)
+@   local PC = input_copies('P_', any, 'VD', 'VPF', '0', raw_kv)
 @   copies_decl(PC)
 @   copies_fetch(PC, 'tok', 'L')
 @   copies_put(PC)
@@ -930,19 +997,25 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
 @   if m.delta then
-  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O;
+  float *am = sm + P_A, *tm = sm + P_T;
   /* kd = K e^{b_L - b} (C, K), for the state pass */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) o[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
-@     scale_rows('o', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
-  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
-  __syncthreads(); /* am is o */
+@     if diag then
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * expf(b[(L - 1) * KP + k] - b[t * KP + k]);
+  }
+@     else
+  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+  __syncthreads();
+  for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
+@     end
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
 @   if diag then
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     float acck = 0.0f;
     if (s < t && t < L)
-      for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+      for (int k = 0; k < KD; k++) acck += ldop(kc + t * KP + k) * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
     am[t * CP + s] = -ee[t] * acck;
   }
 @   else
@@ -953,15 +1026,30 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   }
 @   end
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
-  /* W = -T diag(e) (K e^b) (C, K) */
-@   scale_rows('kc', '-ee[t]', function(t) return t end)
-  mm<KP, CP, 1, KP, 1, S>(o, tm, kc, CH, KD, CH, false);
-  tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
-  /* U = T diag(w) V (C, V) */
-  for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
+  /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
+@   if diag then
+  float *o = sm + P_O;
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    o[t * KP + k] = t < L ? -ee[t] * ldop(kc + t * KP + k) * expf(b[t * KP + k]) : 0.0f;
+  }
   __syncthreads();
-  mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
-  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
+  mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, tm, o, CH, KD, CH, false);
+@   else
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] = tm[t * CP + s] * (s < L ? -ee[s] * expf(b[s]) : 0.0f);
+  }
+  __syncthreads();
+  mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
+@   end
+  /* U = (T diag(w)) V (C, V) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] = tm[t * CP + s] * ew[s];
+  }
+  __syncthreads();
+  mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
 @   else
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
@@ -1022,7 +1110,7 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   }
 }
 
-extern "C" __global__ void __launch_bounds__(${NT.prep}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, ${m.delta and 'false' or 'true'}>(a, ws);
 }
 @ if m.delta then
@@ -1066,8 +1154,8 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
 @ end
 
 /* ---------------------------------------------------------------- stage out */
-/* one block an SM (its shared memory), so ptxas may use every register of it */
-extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fwd_args a, float *ws) {
+/* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
+extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_out(ssmc_fwd_args a, float *ws) {
   constexpr int NT = ${NT.out};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -1076,12 +1164,13 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
   int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
-  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
-  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_${BVP > KP and 'Y' or 'IN' .. m.key}, *u = sm + O_U;
-  const float *kc = sm + O_IN${m.key};
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, OBVP): the chunk-start state's value tile
+   * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
+  float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
+  const elem_t *kc = (const elem_t *)(sm + O_IN${m.key});
   (void)zdec;
-@ bind_inputs('O_', not_val)
+@ bind_inputs('O_', not_val, raw_key)
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
    * w v) of the state stage, the inputs, the query's sources in global memory */
   const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
@@ -1089,14 +1178,14 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   const int xs = a.aux_out[0] ? KD : WS_TOK;
 @ end
-@ local OC = input_copies('O_', not_val, 'BV', 'BVP', 'v0')
-@ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'BV', T = 'float', dst = 'z', ld = 'BVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
+@ local OC = input_copies('O_', not_val, 'OBV', 'OBVP', 'v0', raw_key)
+@ OC[#OC + 1] = {name = 'r_z', rows = 'KD', D = 'OBV', T = 'float', dst = 'z', ld = 'OBVP', src = function() return 'zs + v0' end, rs = 'VD', L = 'KD'}
 @ if m.delta then
-@   OC[#OC + 1] = ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0') -- the state stage's pseudo-values
+@   OC[#OC + 1] = ws_copy('r_u', 'OBV', 'u', 'OBVP', 'WS_U + v0') -- the state stage's pseudo-values
 @ else -- without an erase u = diag(w) V from the input (scaled once w is known)
 @   local xv = P.inputs[m.val + 1]
 @   local H, hh = xv.heads == 'qk' and 'a.h_qk' or 'a.h_v', xv.heads == 'qk' and 'it.hq' or 'it.h'
-@   OC[#OC + 1] = {name = 'r_u', rows = 'CH', D = 'BV', T = 'elem_t', dst = 'u', ld = 'BVP', rs = '(long long)' .. H .. ' * VD',
+@   OC[#OC + 1] = {name = 'r_u', rows = 'CH', D = 'OBV', T = 'elem_t', dst = 'u', ld = 'OBVP', rs = '(long long)' .. H .. ' * VD',
 @                  src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
 @ end
 @ local QC = {}
@@ -1105,7 +1194,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
 @   if not (x and x.smem) then
 @     local H = x and x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @     local hh = x and x.heads == 'qk' and 'it.hq' or 'it.h'
-@     QC[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = q.src == 'X' and 'float' or 'elem_t', dst = 'qt', ld = 'KP', acc = i > 1,
+@     QC[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = q.src == 'X' and 'float' or 'elem_t', dst = 'qt', ld = 'QAP', acc = i > 1,
 @              coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
 @              src = q.src == 'X' and function(tok) return 'xsrc + (' .. tok .. ' * a.h_v + it.h) * xs' end
 @                or function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
@@ -1120,7 +1209,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
   __syncthreads();
 @ coefs()
 @ if not m.delta then
-  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+  for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
 @ end
   /* q~ = sum of coefficient * source */
 @ for i, q in ipairs(P.q) do
@@ -1129,10 +1218,11 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
   __syncthreads();
 @   end
 @   if x and x.smem then
+@     local src = raw_key(x) and 'ldop(kc + t_ * KP + k)' or 'in[' .. q.src .. '][t_ * KP + k]'
   for (int e = threadIdx.x; e < CH * KD; e += NT) {
     const int t_ = e / KD, k = e - t_ * KD;
-    const float s = t_ < L ? (${q.coef}) * in[${q.src}][t_ * KP + k] : 0.0f;
-    qt[t_ * KP + k] = ${i > 1 and 'qt[t_ * KP + k] + ' or ''}s;
+    const float s = t_ < L ? (${q.coef}) * ${src} : 0.0f;
+    qt[t_ * QAP + k] = ${i > 1 and 'qt[t_ * QAP + k] + ' or ''}s;
   }
 @   else
 @     copies_put({QC[i]})
@@ -1145,32 +1235,30 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, 1) ${P.name}_out(ssmc_fw
     const int t = e / CH, s = e - t * CH;
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = acc;
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+    am[t * QAP + s] = acc;
   }
 @ else
-  mm<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
   }
 @ end
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-@ scale_rows('qt', '1.0f', function(t) return t end)
+@ scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
   for (;;) {
-    const bool next = v0 + BV < VD;
+    const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
-      v0 += BV;
+      v0 += OBV;
 @ copies_fetch({OC[#OC - 1], OC[#OC]}, 'tok', 'L')
-      v0 -= BV;
+      v0 -= OBV;
     }
-    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, OBV, KD + CH, false);
     if (!next) break;
-    v0 += BV;
-    __syncthreads();
+    v0 += OBV;
 @ local ru = setmetatable({coef = not m.delta and '[&](int t_) { return ew[t_]; }' or nil}, {__index = OC[#OC]})
 @ copies_put({OC[#OC - 1], ru})
     __syncthreads();

@@ -17,6 +17,9 @@
 #define BVP 72
 #define CP 68
 #define VPF 136
+#define OBV 16 /* the out stage's value tile */
+#define OBVP 24
+#define QAP 196
 #define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
 #define WS_U 128
@@ -45,12 +48,14 @@ template <> struct raw4<float> {
   float4 v;
   __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
   __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ void store(float *p) const { *(float4 *)p = v; }
   __device__ __forceinline__ float4 f() const { return v; }
 };
 template <> struct raw4<unsigned short> {
   uint2 v;
   __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
   __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ void store(unsigned short *p) const { *(uint2 *)p = v; }
   __device__ __forceinline__ float4 f() const {
     return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
                        __uint_as_float(v.y & 0xffff0000u));
@@ -91,6 +96,14 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
+  __device__ __forceinline__ void put_raw(T *dst, int ld) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
 };
@@ -282,14 +295,13 @@ enum {
   P_IN4 = 17216,
   P_T = 17280,
   P_R = 21632,
-  P_O = 22720,
-  P_A = P_O,
-  P_B = 31424,
-  P_EW = 31488,
-  P_EE = 31552,
-  P_ZDEC = 31616,
-  P_F = 31744,
-  P_TOTAL = 31808
+  P_A = 22720,
+  P_B = 27072,
+  P_EW = 27136,
+  P_EE = 27200,
+  P_ZDEC = 27264,
+  P_F = 27392,
+  P_TOTAL = 27456
 };
 enum {
   S_W = 0,
@@ -303,16 +315,14 @@ enum {
   O_IN1 = 0,
   O_IN3 = 8448,
   O_IN4 = 8512,
-  O_QT = 8576,
-  O_A = 17024,
-  O_Z = 21376,
-  O_U = 30592,
-  O_B = 35200,
-  O_EW = 35264,
-  O_EE = 35328,
-  O_ZDEC = 35392,
-  O_F = 35520,
-  O_TOTAL = 35584
+  O_QA = 8576,
+  O_ZU = 21120,
+  O_B = 25728,
+  O_EW = 25792,
+  O_EE = 25856,
+  O_ZDEC = 25920,
+  O_F = 26048,
+  O_TOTAL = 26112
 };
 enum {
   D_IN0 = 0,
@@ -363,22 +373,24 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * Every product goes from the accumulators to global memory (rows < L). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = 512;
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
-  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
+  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+   * without, as float */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
+  const elem_t *kc = (const elem_t *)(sm + P_IN1), *vc = (const elem_t *)(sm + P_IN2);
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
+  const long long wrs = (long long)a.h_v * WS_TOK;
+  (void)wo; (void)wrs;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + P_IN1;
-  in[2] = sm + P_IN2;
   in[3] = sm + P_IN3;
   in[4] = sm + P_IN4;
   (void)in;
@@ -390,8 +402,8 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  r_in1.put(sm + P_IN1, KP, L, one_t(), false);
-  r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
+  r_in1.put_raw((elem_t *)(sm + P_IN1), KP);
+  r_in2.put_raw((elem_t *)(sm + P_IN2), VPF);
   r_in3.put(sm + P_IN3, 1);
   r_in4.put(sm + P_IN4, 1);
   __syncthreads();
@@ -419,15 +431,11 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   /* the chunk's decay, for the state pass */
   float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
-  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O;
+  float *am = sm + P_A, *tm = sm + P_T;
   /* kd = K e^{b_L - b} (C, K), for the state pass */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) o[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) o[e + (e / KD) * (KP - KD)] *= fr[e / KD];
-    __syncthreads();
-  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
-  __syncthreads(); /* am is o */
+  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+  __syncthreads();
+  for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -435,18 +443,20 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
-  /* W = -T diag(e) (K e^b) (C, K) */
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * -ee[t] : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
-    __syncthreads();
-  mm<KP, CP, 1, KP, 1, S>(o, tm, kc, CH, KD, CH, false);
-  tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
-  /* U = T diag(w) V (C, V) */
-  for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
+  /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] = tm[t * CP + s] * (s < L ? -ee[s] * expf(b[s]) : 0.0f);
+  }
   __syncthreads();
-  mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
-  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
+  mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
+  /* U = (T diag(w)) V (C, V) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] = tm[t * CP + s] * ew[s];
+  }
+  __syncthreads();
+  mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
 }
 
 /* ---------------------------------------------------------------- stage state */
@@ -504,15 +514,15 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   }
 }
 
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
-/* one block an SM (its shared memory), so ptxas may use every register of it */
-extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
-  constexpr int NT = 512;
+/* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
@@ -520,13 +530,13 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee672
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
   int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
-  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
-  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
-  const float *kc = sm + O_IN1;
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, OBVP): the chunk-start state's value tile
+   * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
+  float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
+  const elem_t *kc = (const elem_t *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + O_IN1;
   in[3] = sm + O_IN3;
   in[4] = sm + O_IN4;
   (void)in;
@@ -538,18 +548,18 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee672
   tile_regs<NT, CH, 128, elem_t> r_in1;
   col_regs<NT, CH> r_in3;
   col_regs<NT, CH> r_in4;
-  tile_regs<NT, KD, BV, float> r_z;
-  tile_regs<NT, CH, BV, float> r_u;
+  tile_regs<NT, KD, OBV, float> r_z;
+  tile_regs<NT, CH, OBV, float> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
-  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
+  r_in1.put_raw((elem_t *)(sm + O_IN1), KP);
   r_in3.put(sm + O_IN3, 1);
   r_in4.put(sm + O_IN4, 1);
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -573,36 +583,34 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee672
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
   /* q~ = sum of coefficient * source */
-  r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
-  mm<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
     __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
     __syncthreads();
   for (;;) {
-    const bool next = v0 + BV < VD;
+    const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
-      v0 += BV;
+      v0 += OBV;
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
-      v0 -= BV;
+      v0 -= OBV;
     }
-    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, OBV, KD + CH, false);
     if (!next) break;
-    v0 += BV;
-    __syncthreads();
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+    v0 += OBV;
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
     __syncthreads();
   }
 }
@@ -810,8 +818,8 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 }
 
 
-// ssmc-bodies prep threads=512 smem=127232 state threads=512 smem=123392
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=127232; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=512 smem=142336; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300
+// ssmc-bodies prep threads=256 smem=109824 state threads=512 smem=123392
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=109824; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -911,11 +919,11 @@ __device__ __forceinline__ float warp_sum(float v) {
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
  * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
  * state into the backward's (a.state_out, set by the runtime). */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   prep_body<true, false>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   state_body<true>(a, ws);
 }
@@ -1329,4 +1337,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=127232; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=512 smem=126720; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=512 smem=126720; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

@@ -2,21 +2,24 @@
 // Kernel   ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16
 // Family   gla (spec hash 2aa98ca8da0147ef)
 // Recognized: S: per-key decay, write v
-// CUDA module: chunkwise forward (chunk 64, value tile 32) and decode, bf16 inputs, fp32 states.
+// CUDA module: chunkwise forward (chunk 64, value tile 64) and decode, bf16 inputs, fp32 states.
 #include "ssmc_kernel.h"
 
 #define KD 128
 #define VD 128
 #define CH 64
-#define BV 32
+#define BV 64
 #define SNT 256
 #define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
 #define SCP (CH + 4) /* and of its [.][C] tiles */
 #define MM_SPLIT false /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
-#define BVP 40
+#define BVP 72
 #define CP 68
 #define VPF 136
+#define OBV 64 /* the out stage's value tile */
+#define OBVP 72
+#define QAP 196
 #define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
 #define WS_U 0
@@ -45,12 +48,14 @@ template <> struct raw4<float> {
   float4 v;
   __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
   __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ void store(float *p) const { *(float4 *)p = v; }
   __device__ __forceinline__ float4 f() const { return v; }
 };
 template <> struct raw4<unsigned short> {
   uint2 v;
   __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
   __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ void store(unsigned short *p) const { *(uint2 *)p = v; }
   __device__ __forceinline__ float4 f() const {
     return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
                        __uint_as_float(v.y & 0xffff0000u));
@@ -91,6 +96,14 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
+  __device__ __forceinline__ void put_raw(T *dst, int ld) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
 };
@@ -289,23 +302,21 @@ enum {
 enum {
   S_KD = 0,
   S_Z = 8448,
-  S_U = 13568,
-  S_ZDEC = 16128,
-  S_TOTAL = 16256
+  S_U = 17664,
+  S_ZDEC = 22272,
+  S_TOTAL = 22400
 };
 enum {
   O_IN1 = 0,
-  O_IN3 = 8448,
-  O_QT = 16896,
-  O_A = 25344,
-  O_Z = 29696,
-  O_U = 34816,
-  O_EW = 37376,
-  O_EE = 37440,
-  O_ZDEC = 37504,
-  O_F = 37632,
+  O_IN3 = 4224,
+  O_QA = 12672,
+  O_ZU = 25216,
+  O_EW = 39040,
+  O_EE = 39104,
+  O_ZDEC = 39168,
+  O_F = 39296,
   O_B = O_IN3,
-  O_TOTAL = 37696
+  O_TOTAL = 39360
 };
 enum {
   D_IN0 = 0,
@@ -331,7 +342,8 @@ enum {
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * Every product goes from the accumulators to global memory (rows < L). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -340,10 +352,13 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
-  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
+  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+   * without, as float */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
+  float *kc = sm + P_IN1, *vc = sm + P_IN2;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
+  const long long wrs = (long long)a.h_v * WS_TOK;
+  (void)wo; (void)wrs;
   float *in[SSMC_MAX_IO];
   in[1] = sm + P_IN1;
   in[2] = sm + P_IN2;
@@ -473,7 +488,7 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gla_2aa98ca8_k128v128_c64
 }
 
 /* ---------------------------------------------------------------- stage out */
-/* one block an SM (its shared memory), so ptxas may use every register of it */
+/* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_out(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -483,13 +498,13 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
   int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
-  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
-  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
-  const float *kc = sm + O_IN1;
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, OBVP): the chunk-start state's value tile
+   * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
+  float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
+  const elem_t *kc = (const elem_t *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + O_IN1;
   in[3] = sm + O_IN3;
   (void)in;
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
@@ -499,16 +514,16 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, 128, float> r_in3;
-  tile_regs<NT, KD, BV, float> r_z;
-  tile_regs<NT, CH, BV, elem_t> r_u;
+  tile_regs<NT, KD, OBV, float> r_z;
+  tile_regs<NT, CH, OBV, elem_t> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
-  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
+  r_in1.put_raw((elem_t *)(sm + O_IN1), KP);
   r_in3.put(sm + O_IN3, KP, L, one_t(), false);
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
@@ -520,41 +535,39 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
       zdec[k] = expf(acc);
     }
     __syncthreads();
-  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+  for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
   /* q~ = sum of coefficient * source */
-  r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = acc;
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+    am[t * QAP + s] = acc;
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] = t < L ? qt[t * KP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
+      qt[t * QAP + k] = t < L ? qt[t * QAP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
     }
     __syncthreads();
   for (;;) {
-    const bool next = v0 + BV < VD;
+    const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
-      v0 += BV;
+      v0 += OBV;
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
-      v0 -= BV;
+      v0 -= OBV;
     }
-    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, OBV, KD + CH, false);
     if (!next) break;
-    v0 += BV;
-    __syncthreads();
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, [&](int t_) { return ew[t_]; }, false);
+    v0 += OBV;
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, [&](int t_) { return ew[t_]; }, false);
     __syncthreads();
   }
 }
@@ -719,16 +732,16 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300
+// ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=89600
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=157440; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BVB 32
-#define BVPB 40
+#define BVB 64
+#define BVPB 72
 #define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
@@ -752,11 +765,11 @@ enum {
 };
 enum {
   BS_DZ = 0,
-  BS_DU = 5120,
-  BS_DZL = 7680,
-  BS_KD = 12800,
-  BS_ZDEC = 21248,
-  BS_TOTAL = 21376
+  BS_DU = 9216,
+  BS_DZL = 13824,
+  BS_KD = 23040,
+  BS_ZDEC = 31488,
+  BS_TOTAL = 31616
 };
 enum {
   BV_R1 = 0,
@@ -804,11 +817,11 @@ __device__ __forceinline__ float warp_sum(float v) {
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
  * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
  * state into the backward's (a.state_out, set by the runtime). */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   prep_body<true, false>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   state_body<true>(a, ws);
 }
@@ -1122,4 +1135,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fstate grid=items_vtiles threads=512 smem=65024; bprep grid=chunks threads=256 smem=159744; bstate grid=items_bvtiles threads=512 smem=85504; bval grid=chunks threads=256 smem=70144; bgrad grid=chunks_ktiles threads=256 smem=107264; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fstate grid=items_vtiles threads=512 smem=89600; bprep grid=chunks threads=256 smem=159744; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=256 smem=70144; bgrad grid=chunks_ktiles threads=256 smem=107264; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0

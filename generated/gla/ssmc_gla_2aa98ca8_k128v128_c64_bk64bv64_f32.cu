@@ -17,6 +17,9 @@
 #define BVP 40
 #define CP 68
 #define VPF 136
+#define OBV 32 /* the out stage's value tile */
+#define OBVP 40
+#define QAP 196
 #define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
 #define WS_U 0
@@ -45,12 +48,14 @@ template <> struct raw4<float> {
   float4 v;
   __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
   __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ void store(float *p) const { *(float4 *)p = v; }
   __device__ __forceinline__ float4 f() const { return v; }
 };
 template <> struct raw4<unsigned short> {
   uint2 v;
   __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
   __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ void store(unsigned short *p) const { *(uint2 *)p = v; }
   __device__ __forceinline__ float4 f() const {
     return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
                        __uint_as_float(v.y & 0xffff0000u));
@@ -91,6 +96,14 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
+  __device__ __forceinline__ void put_raw(T *dst, int ld) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
 };
@@ -296,16 +309,14 @@ enum {
 enum {
   O_IN1 = 0,
   O_IN3 = 8448,
-  O_QT = 16896,
-  O_A = 25344,
-  O_Z = 29696,
-  O_U = 34816,
-  O_EW = 37376,
-  O_EE = 37440,
-  O_ZDEC = 37504,
-  O_F = 37632,
+  O_QA = 16896,
+  O_ZU = 29440,
+  O_EW = 37120,
+  O_EE = 37184,
+  O_ZDEC = 37248,
+  O_F = 37376,
   O_B = O_IN3,
-  O_TOTAL = 37696
+  O_TOTAL = 37440
 };
 enum {
   D_IN0 = 0,
@@ -331,7 +342,8 @@ enum {
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * Every product goes from the accumulators to global memory (rows < L). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -340,10 +352,13 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
-  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
+  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+   * without, as float */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
+  float *kc = sm + P_IN1, *vc = sm + P_IN2;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
+  const long long wrs = (long long)a.h_v * WS_TOK;
+  (void)wo; (void)wrs;
   float *in[SSMC_MAX_IO];
   in[1] = sm + P_IN1;
   in[2] = sm + P_IN2;
@@ -473,7 +488,7 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gla_2aa98ca8_k128v128_c64
 }
 
 /* ---------------------------------------------------------------- stage out */
-/* one block an SM (its shared memory), so ptxas may use every register of it */
+/* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -483,13 +498,13 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
   int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
-  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
-  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
-  const float *kc = sm + O_IN1;
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, OBVP): the chunk-start state's value tile
+   * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
+  float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
+  const elem_t *kc = (const elem_t *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + O_IN1;
   in[3] = sm + O_IN3;
   (void)in;
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
@@ -499,16 +514,16 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, 128, float> r_in3;
-  tile_regs<NT, KD, BV, float> r_z;
-  tile_regs<NT, CH, BV, elem_t> r_u;
+  tile_regs<NT, KD, OBV, float> r_z;
+  tile_regs<NT, CH, OBV, elem_t> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
-  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
+  r_in1.put_raw((elem_t *)(sm + O_IN1), KP);
   r_in3.put(sm + O_IN3, KP, L, one_t(), false);
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
@@ -520,41 +535,39 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
       zdec[k] = expf(acc);
     }
     __syncthreads();
-  for (int e = threadIdx.x; e < CH * BV; e += NT) u[(e / BV) * BVP + e % BV] *= ew[e / BV];
+  for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
   /* q~ = sum of coefficient * source */
-  r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = acc;
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+    am[t * QAP + s] = acc;
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] = t < L ? qt[t * KP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
+      qt[t * QAP + k] = t < L ? qt[t * QAP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
     }
     __syncthreads();
   for (;;) {
-    const bool next = v0 + BV < VD;
+    const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
-      v0 += BV;
+      v0 += OBV;
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
-      v0 -= BV;
+      v0 -= OBV;
     }
-    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, OBV, KD + CH, false);
     if (!next) break;
-    v0 += BV;
-    __syncthreads();
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, [&](int t_) { return ew[t_]; }, false);
+    v0 += OBV;
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, [&](int t_) { return ew[t_]; }, false);
     __syncthreads();
   }
 }
@@ -720,7 +733,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 
 
 // ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=150784; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -804,11 +817,11 @@ __device__ __forceinline__ float warp_sum(float v) {
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
  * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
  * state into the backward's (a.state_out, set by the runtime). */
-extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   prep_body<true, false>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   state_body<true>(a, ws);
 }

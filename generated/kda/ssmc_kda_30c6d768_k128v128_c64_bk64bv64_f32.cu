@@ -17,6 +17,9 @@
 #define BVP 40
 #define CP 68
 #define VPF 136
+#define OBV 32 /* the out stage's value tile */
+#define OBVP 40
+#define QAP 196
 #define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
 #define WS_U 128
@@ -45,12 +48,14 @@ template <> struct raw4<float> {
   float4 v;
   __device__ __forceinline__ void load(const float *p) { v = *(const float4 *)p; }
   __device__ __forceinline__ void zero() { v = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }
+  __device__ __forceinline__ void store(float *p) const { *(float4 *)p = v; }
   __device__ __forceinline__ float4 f() const { return v; }
 };
 template <> struct raw4<unsigned short> {
   uint2 v;
   __device__ __forceinline__ void load(const unsigned short *p) { v = *(const uint2 *)p; }
   __device__ __forceinline__ void zero() { v = make_uint2(0u, 0u); }
+  __device__ __forceinline__ void store(unsigned short *p) const { *(uint2 *)p = v; }
   __device__ __forceinline__ float4 f() const {
     return make_float4(__uint_as_float(v.x << 16), __uint_as_float(v.x & 0xffff0000u), __uint_as_float(v.y << 16),
                        __uint_as_float(v.y & 0xffff0000u));
@@ -91,6 +96,14 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
+  __device__ __forceinline__ void put_raw(T *dst, int ld) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
 };
@@ -284,12 +297,12 @@ enum {
   P_R = 30016,
   P_O = 31104,
   P_A = P_O,
-  P_EW = 39808,
-  P_EE = 39872,
-  P_ZDEC = 39936,
-  P_F = 40064,
+  P_EW = 39552,
+  P_EE = 39616,
+  P_ZDEC = 39680,
+  P_F = 39808,
   P_B = P_IN3,
-  P_TOTAL = 40128
+  P_TOTAL = 39872
 };
 enum {
   S_W = 0,
@@ -303,16 +316,14 @@ enum {
   O_IN1 = 0,
   O_IN3 = 8448,
   O_IN4 = 16896,
-  O_QT = 16960,
-  O_A = 25408,
-  O_Z = 29760,
-  O_U = 34880,
-  O_EW = 37440,
-  O_EE = 37504,
-  O_ZDEC = 37568,
-  O_F = 37696,
+  O_QA = 16960,
+  O_ZU = 29504,
+  O_EW = 37184,
+  O_EE = 37248,
+  O_ZDEC = 37312,
+  O_F = 37440,
   O_B = O_IN3,
-  O_TOTAL = 37760
+  O_TOTAL = 37504
 };
 enum {
   D_IN0 = 0,
@@ -363,7 +374,8 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
- * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V). */
+ * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * Every product goes from the accumulators to global memory (rows < L). */
 template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -372,13 +384,14 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP); vc (C, VPF); with a rank-1 erase tm (C, CP) and o (C, max(KP, VPF)), am (C, CP) in o */
-  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE;
-  float *zdec = sm + P_ZDEC, *kc = sm + P_IN1, *vc = sm + P_IN2, *fr = sm + P_F;
+  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+   * without, as float */
+  float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
+  const elem_t *kc = (const elem_t *)(sm + P_IN1), *vc = (const elem_t *)(sm + P_IN2);
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
+  const long long wrs = (long long)a.h_v * WS_TOK;
+  (void)wo; (void)wrs;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + P_IN1;
-  in[2] = sm + P_IN2;
   in[3] = sm + P_IN3;
   in[4] = sm + P_IN4;
   (void)in;
@@ -390,8 +403,8 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  r_in1.put(sm + P_IN1, KP, L, one_t(), false);
-  r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
+  r_in1.put_raw((elem_t *)(sm + P_IN1), KP);
+  r_in2.put_raw((elem_t *)(sm + P_IN2), VPF);
   r_in3.put(sm + P_IN3, KP, L, one_t(), false);
   r_in4.put(sm + P_IN4, 1);
   __syncthreads();
@@ -408,38 +421,36 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
   /* the chunk's decay, for the state pass */
   float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
-  float *am = sm + P_A, *tm = sm + P_T, *o = sm + P_O;
+  float *am = sm + P_A, *tm = sm + P_T;
   /* kd = K e^{b_L - b} (C, K), for the state pass */
-  for (int e = threadIdx.x; e < CH * KD; e += NT) o[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      o[t * KP + k] = t < L ? o[t * KP + k] * expf(b[(L - 1) * KP + k] - b[(t) * KP + k]) * 1.0f : 0.0f;
-    }
-    __syncthreads();
-  tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, o, KP, L);
-  __syncthreads(); /* am is o */
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * expf(b[(L - 1) * KP + k] - b[t * KP + k]);
+  }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     float acck = 0.0f;
     if (s < t && t < L)
-      for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+      for (int k = 0; k < KD; k++) acck += ldop(kc + t * KP + k) * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
     am[t * CP + s] = -ee[t] * acck;
   }
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
-  /* W = -T diag(e) (K e^b) (C, K) */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      kc[t * KP + k] = t < L ? kc[t * KP + k] * expf(b[(t) * KP + k]) * -ee[t] : 0.0f;
-    }
-    __syncthreads();
-  mm<KP, CP, 1, KP, 1, S>(o, tm, kc, CH, KD, CH, false);
-  tile_out<NT, CH, KD>(wo + WS_W, (long long)a.h_v * WS_TOK, o, KP, L);
-  /* U = T diag(w) V (C, V) */
-  for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
+  /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
+  float *o = sm + P_O;
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    o[t * KP + k] = t < L ? -ee[t] * ldop(kc + t * KP + k) * expf(b[t * KP + k]) : 0.0f;
+  }
   __syncthreads();
-  mm<VPF, CP, 1, VPF, 1, S>(o, tm, vc, CH, VD, CH, false);
-  tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, o, VPF, L);
+  mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, tm, o, CH, KD, CH, false);
+  /* U = (T diag(w)) V (C, V) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] = tm[t * CP + s] * ew[s];
+  }
+  __syncthreads();
+  mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
 }
 
 /* ---------------------------------------------------------------- stage state */
@@ -503,7 +514,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
-/* one block an SM (its shared memory), so ptxas may use every register of it */
+/* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -513,13 +524,13 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
   int v0 = 0; /* the value tile: every one of the chunk's in turn, A formed once */
-  /* tiles: qt, kc (C, KP); am (C, CP); z (K, BVP); u (C, BVP); y (C, BVP) over kc once A is formed */
-  float *z = sm + O_Z, *qt = sm + O_QT, *am = sm + O_A, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
-  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *y = sm + O_IN1, *u = sm + O_U;
-  const float *kc = sm + O_IN1;
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, OBVP): the chunk-start state's value tile
+   * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
+  float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
+  float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
+  const elem_t *kc = (const elem_t *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
-  in[1] = sm + O_IN1;
   in[3] = sm + O_IN3;
   in[4] = sm + O_IN4;
   (void)in;
@@ -531,18 +542,18 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, 128, float> r_in3;
   col_regs<NT, CH> r_in4;
-  tile_regs<NT, KD, BV, float> r_z;
-  tile_regs<NT, CH, BV, float> r_u;
+  tile_regs<NT, KD, OBV, float> r_z;
+  tile_regs<NT, CH, OBV, float> r_u;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
-  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
+  r_in1.put_raw((elem_t *)(sm + O_IN1), KP);
   r_in3.put(sm + O_IN3, KP, L, one_t(), false);
   r_in4.put(sm + O_IN4, 1);
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -555,39 +566,37 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
     }
     __syncthreads();
   /* q~ = sum of coefficient * source */
-  r_q1.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = acc;
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+    am[t * QAP + s] = acc;
   }
   __syncthreads();
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      qt[t * KP + k] = t < L ? qt[t * KP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
+      qt[t * QAP + k] = t < L ? qt[t * QAP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
     }
     __syncthreads();
   for (;;) {
-    const bool next = v0 + BV < VD;
+    const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
-      v0 += BV;
+      v0 += OBV;
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
-      v0 -= BV;
+      v0 -= OBV;
     }
-    mm<BVP, KP, 1, BVP, 1>(y, qt, z, CH, BV, KD, false);
-    mm<BVP, CP, 1, BVP, 1>(y, am, u, CH, BV, CH, true);
-    tile_out<NT, CH, BV>((elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, y, BVP, L);
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, OBV, KD + CH, false);
     if (!next) break;
-    v0 += BV;
-    __syncthreads();
-  r_z.put(z, BVP, KD, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+    v0 += OBV;
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
     __syncthreads();
   }
 }
@@ -795,8 +804,8 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=160512 state threads=512 smem=98816
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=160512; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=151040; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
+// ssmc-bodies prep threads=512 smem=159488 state threads=512 smem=98816
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=159488; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -890,11 +899,11 @@ __device__ __forceinline__ float warp_sum(float v) {
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
  * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
  * state into the backward's (a.state_out, set by the runtime). */
-extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   prep_body<true, false>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   state_body<true>(a, ws);
 }
@@ -1272,4 +1281,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=160512; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=109568; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=109568; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

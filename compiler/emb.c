@@ -152,7 +152,8 @@ static void lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) 
 static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
- * threads and shared memory of its prep and state stages; FSOLVE: of its solve stage), NULL for the CPU. */
+ * threads and shared memory of its prep and state stages; FSCAN: the threads of its scan stage (no erase);
+ * FSOLVE: of its solve stage), NULL for the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
   const layer_spec *s = f->spec;
@@ -199,6 +200,11 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
   int pt, ps, st, ss;
   if (bodies && sscanf(bodies, "// ssmc-bodies prep threads=%d smem=%d state threads=%d smem=%d", &pt, &ps, &st, &ss) == 4)
     emit_add(&b, "  FPREP = {threads = %d, smem = %d}, FSTATE = {threads = %d, smem = %d},\n", pt, ps, st, ss);
+  for (int i = 0; cu && i < cu->n_fwd; i++) { /* the forward's scan (no erase), which the backward runs again */
+    const char *e = cu->fwd[i].entry;
+    size_t l = e ? strlen(e) : 0;
+    if (l > 5 && !strcmp(e + l - 5, "_scan")) emit_add(&b, "  FSCAN = {threads = %d},\n", cu->fwd[i].threads);
+  }
   if (cu && f->has_solve && cu->n_fwd >= 4) /* the forward's solve stage (its layout X_ is the backward's too) */
     emit_add(&b, "  FSOLVE = {threads = %d, smem = %d},\n", cu->fwd[0].threads, cu->fwd[0].smem);
   if (f->has_solve) {

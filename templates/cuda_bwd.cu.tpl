@@ -1,19 +1,28 @@
 @ --[[ Template cuda_bwd.cu.tpl — the CUDA chunkwise BACKWARD of one spec and dtype (NVRTC, sm_80 and sm_90).
 @ Appended by compiler/emb.c to the output of cuda_kernel.cu.tpl (same module): it reuses the forward's
 @ device helpers (tile_in/tile_out, mm, chunk_of, item_of, unit_lower_inverse) and its macros (KD, VD,
-@ CH, KP, CP, WS_*) and the forward's prep and state bodies (prep_body, state_body), which it runs first.
+@ CH, KP, CP, WS_*) and the forward's prep and state or scan bodies (prep_body, state_body, scan_body),
+@ which it runs first.
 @ Every tile product is mm32 (about fp32-accurate whatever the dtype: the gradients cancel, the decay's most).
 @ Parameters: the table P of cpu_bwd.c.tpl (compiler/emb.c) plus CC (the module's chunk) and CBV.
 @ With y = (q~ e^b) Z0 + A u and Z_L = diag(e^{b_L}) Z0 + kd' u per chunk (u = U + W Z0 with a rank-1
 @ erase), the adjoints are du = A' dY + kd dZ_L and dZ0 = diag(e^{b_L}) dZ_L + (q~ e^b)' dY + W' du;
 @ the rest is the chunk-local differentiation of cpu_bwd.c.tpl. Stages, in order:
-@   fprep, fstate: the forward's prep and state again (chunk-start states, kd, W, u), fp32-accurate.
+@   fprep, fstate (with a rank-1 erase): the forward's prep and state again (chunk-start states, kd, W,
+@          u), fp32-accurate.
+@   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
+@          and kd, U = diag(w) V per token) and its elementwise scan (the chunk-start states in place
+@          of dZ), fp32-accurate.
 @   bprep  (chunks): q~, the masked scores A; A' dY into the workspace (du's chunk-local part) and
 @          (q~ e^b)' dY (dZ0's), for all chunks at once.
-@   bstate (sequence, value head, value tile): the only sequential pass, last chunk to first: stores
-@          each chunk's end adjoint dZ_L, du = A' dY + kd dZ_L, dZ <- e^{b_L} dZ + (q~e^b)'dY + W' du.
-@   bval   (chunks): with an erase dr = T' du (T = (I - NAKK)^-1 recomputed); dv = w dr, the write
-@          coefficient's gradient v . dr.
+@   bstate (with an erase; sequence, value head, value tile): the only sequential pass, last chunk to
+@          first: stores each chunk's end adjoint dZ_L, du = A' dY + kd dZ_L,
+@          dZ <- e^{b_L} dZ + (q~e^b)'dY + W' du.
+@   bscan  (without one; grid: blocks of 4 x 128 state elements per (sequence, value head)): the only
+@          sequential pass, elementwise, last chunk to first: stores each chunk's end adjoint dZ_L,
+@          dZ <- e^{b_L} dZ + (q~e^b)'dY; du's state term is bval's.
+@   bval   (chunks): without an erase du = A' dY + kd dZ_L (= dr); with one dr = T' du (T = (I - NAKK)^-1
+@          recomputed); dv = w dr, the write coefficient's gradient v . dr.
 @   bgrad  (chunks, key tiles): dY Z0', u dZ_L', dr Z0' over all value columns and dA = dY u',
 @          dG = dr u'; then dq~, dk (row and column parts), the per-key decay's gradient; partial
 @          row sums for the scalar gradients.
@@ -39,6 +48,7 @@
 @ local scalar_db = not diag and #m.dlog > 0
 @ do
 @ local NT = 512
+@ local NTS = 128 -- bscan (no erase): four state elements a thread, as the forward's scan
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
 @ -- every stage: __launch_bounds__(threads, 1): one block an SM is what their shared memory allows anyway, and
 @ -- ptxas otherwise aims at two and spills
@@ -95,11 +105,15 @@
 @   L.alloc('ZDEC', K)
 @   return L
 @ end
-@ local function bval_layout()
+@ local function bval_layout(bvl)
 @   local L = new_layout()
 @   alloc_scalars(L)
-@   -- R1: k (and per-key decays) while T is formed, then du and dr
-@   L.alloc('R1', math.max(C * KPn * (diag and 2 or 1), 2 * C * VPFn))
+@   if m.delta then
+@     -- R1: k (and per-key decays) while T is formed, then du and dr
+@     L.alloc('R1', math.max(C * KPn * (diag and 2 or 1), 2 * C * VPFn))
+@   else -- R1: du (C, VPF); kd (C, KP); dZ_L (K, ld8(bvl)) a value tile at a time
+@     L.alloc('R1', C * VPFn); L.alloc('KD', C * KPn); L.alloc('DZL', K * ld8(bvl))
+@   end
 @   if not diag then L.alloc('B', C) end
 @   L.alloc('EW', C); L.alloc('EE', C)
 @   if m.delta then L.alloc('T', C * CPn); L.alloc('AM', C * CPn); L.alloc('RR', 16 * CPn) end
@@ -128,7 +142,9 @@
 @ local BVB = math.min(V, P.CBV)
 @ while BVB > 8 and bstate_layout(BVB).off * 4 > 160 * 1024 do BVB = BVB // 2 end
 @ local BVPB = ld8(BVB)
-@ local PL, SL, VL, GL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(), bgrad_layout(), brows_layout()
+@ local BVL = V -- bval's value tile of dZ_L (no erase)
+@ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > 160 * 1024 do BVL = BVL // 2 end
+@ local PL, SL, VL, GL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), bgrad_layout(), brows_layout()
 @ local function layout_enum(prefix, lay)
 enum {
 @   for _, w in ipairs(lay) do
@@ -275,6 +291,7 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${n
 @ end
 #define NT_BWD ${NT}
 
+@ if m.delta then
 /* ---------------------------------------------------------------- stages fprep, fstate */
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
  * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
@@ -287,6 +304,22 @@ extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_f
   (void)g;
   state_body<true>(a, ws);
 }
+@ else
+/* ---------------------------------------------------------------- stages fprep, fscan */
+/* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
+ * fprep, all chunks at once: each chunk's own part of the next chunk-start state dZ = kd' U (K, V) into
+ * its slot, and kd (C, K), U = diag(w) V (C, V) per token (bval and bgrad read them); fscan: the
+ * elementwise pass that puts the chunk-start states in place of dZ, the final state into the
+ * backward's part of the workspace (a.state_out, set by the runtime). */
+extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  prep_body<true, true, true>(a, ws);
+}
+extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  scan_body(a, ws);
+}
+@ end
 
 /* ---------------------------------------------------------------- stage bprep */
 @ stage_head('bprep', true, NTG)
@@ -330,6 +363,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_f
   }
 }
 
+@ if m.delta then
 /* ---------------------------------------------------------------- stage bstate */
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = NT_BWD;
@@ -373,6 +407,46 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
   }
 }
+@ else
+/* ---------------------------------------------------------------- stage bscan */
+/* Without an erase the chunk-to-chunk adjoint is elementwise, dZ0_c = diag(e^{b_L,c}) dZ_L,c + (q~e^b)'dY_c
+ * and dZ_L,c-1 = dZ0_c: one pass over a sequence's chunks, last to first, from dstate_out; it stores
+ * each chunk's end adjoint dZ_L (BC_DZEND) and ends in dstate_in. Four elements of the (K, V) state a
+ * thread, the chunk-local adjoints (bprep's) and decays (fprep's) loaded BSCAN_PF chunks ahead. du's
+ * state term kd dZ_L is bval's (all chunks at once). */
+#define BSCAN_PF 8
+extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of(a);
+  const int e = ((int)blockIdx.y * ${NTS} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
+  if (e >= KD * VD) return;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
+  const long long bs = (long long)a.h_v * BW_CHUNK, fs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
+  float *bc = w.bchunk + (s0 * a.h_v + it.h) * BW_CHUNK + e;                 /* (chunks, h_v, BW_CHUNK) from slot0 */
+  const float *zd = w.fchunk + (s0 * a.h_v + it.h) * WS_CHUNK + WS_ZD + k; /* the chunk's decay of row k */
+  const float *dzo = g.dstate_out[${m.state}];
+  float4 dz = dzo ? *(const float4 *)(dzo + slot * ${K * V} + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const long long nc = (it.T + CH - 1) / CH;
+  for (long long c1 = nc - 1; c1 >= 0; c1 -= BSCAN_PF) { /* chunks c1, c1 - 1, ..., c1 - BSCAN_PF + 1 */
+    float4 dl[BSCAN_PF];
+    float gd[BSCAN_PF];
+#pragma unroll
+    for (int i = 0; i < BSCAN_PF; i++)
+      if (c1 - i >= 0) {
+        dl[i] = __ldcs((const float4 *)(bc + (c1 - i) * bs + BC_DZLOC));
+        gd[i] = zd[(c1 - i) * fs];
+      }
+#pragma unroll
+    for (int i = 0; i < BSCAN_PF; i++)
+      if (c1 - i >= 0) {
+        *(float4 *)(bc + (c1 - i) * bs + BC_DZEND) = dz;
+        dz = make_float4(gd[i] * dz.x + dl[i].x, gd[i] * dz.y + dl[i].y, gd[i] * dz.z + dl[i].z, gd[i] * dz.w + dl[i].w);
+      }
+  }
+  float *dzi = g.dstate_in[${m.state}];
+  if (dzi) *(float4 *)(dzi + slot * ${K * V} + e) = dz;
+}
+@ end
 
 /* ---------------------------------------------------------------- stage bval */
 @ stage_head('bval', true, NTG)
@@ -415,9 +489,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
 @ else
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
-  float *dr = r1; /* without an erase the written rows are w v: dr = du */
+  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
+   * (K, ${ld8(BVL)}) from bscan, a value tile of ${BVL} columns at a time */
+  float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
-  __syncthreads();
+  tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
+  for (int v0 = 0; v0 < VD; v0 += ${BVL}) {
+    tile_in<NT, KD, ${BVL}>(dzl, ${ld8(BVL)}, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
+    __syncthreads();
+    mm32<VPF, KP, 1, ${ld8(BVL)}, 1>(dr + v0, kd, dzl, CH, ${BVL}, KD, true);
+  }
 @ end
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
@@ -1032,8 +1113,14 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ local st = {}
 @ local function stage(name, grid, lay, nt) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, nt or NT, lay.off * 4) end
 @ st[#st + 1] = string.format('fprep grid=chunks threads=%d smem=%d', P.FPREP.threads, P.FPREP.smem)
-@ st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d', P.FSTATE.threads, P.FSTATE.smem)
-@ stage('bprep', 'chunks', PL, NTG or NT); stage('bstate', 'items_bvtiles', SL); stage('bval', 'chunks', VL, NTG or NT)
+@ if m.delta then
+@   st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d', P.FSTATE.threads, P.FSTATE.smem)
+@ else
+@   st[#st + 1] = string.format('fscan grid=items_elems threads=%d smem=0', P.FSCAN.threads)
+@ end
+@ stage('bprep', 'chunks', PL, NTG or NT)
+@ if m.delta then stage('bstate', 'items_bvtiles', SL) else stage('bscan', 'items_elems', {off = 0}, NTS) end
+@ stage('bval', 'chunks', VL, NTG or NT)
 @ stage('bgrad', 'chunks_ktiles', GL, NTG or NT); stage('brows', 'chunks', RL)
 @ if sv then
 @   local XS = P.FSOLVE.smem

@@ -966,8 +966,9 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -1053,10 +1054,10 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
 @   else
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
-  if (!FWD) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  if (!FWD) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
+  if (KU) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 @   end
 }
@@ -1123,7 +1124,7 @@ extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_f
  * puts the chunk-start state Z_c in place of dZ_c, four elements of the (K, V) state a thread, the
  * loads SCAN_PF chunks ahead; the final state to state_out. */
 #define SCAN_PF 8
-extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd_args a, float *ws) {
+__device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const item_t it = item_of(a);
   const int e = ((int)blockIdx.y * ${NT.scan} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
@@ -1151,6 +1152,7 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
   float *zo = a.state_out[${m.state}];
   if (zo) *(float4 *)(zo + slot * ${K * V} + e) = z;
 }
+extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd_args a, float *ws) { scan_body(a, ws); }
 @ end
 
 /* ---------------------------------------------------------------- stage out */

@@ -370,8 +370,9 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   chunk_t ch;

@@ -542,8 +542,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
+ * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -610,10 +611,10 @@ template <bool S, bool FWD> __device__ __forceinline__ void prep_body(const ssmc
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
-  if (!FWD) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  if (!FWD) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
+  if (KU) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 }
 
@@ -675,7 +676,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k
  * puts the chunk-start state Z_c in place of dZ_c, four elements of the (K, V) state a thread, the
  * loads SCAN_PF chunks ahead; the final state to state_out. */
 #define SCAN_PF 8
-extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_scan(ssmc_fwd_args a, float *ws) {
+__device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const item_t it = item_of(a);
   const int e = ((int)blockIdx.y * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
@@ -703,6 +704,7 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
   float *zo = a.state_out[1];
   if (zo) *(float4 *)(zo + slot * 16384 + e) = z;
 }
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_scan(ssmc_fwd_args a, float *ws) { scan_body(a, ws); }
 
 /* ---------------------------------------------------------------- stage out */
 /* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
@@ -1430,10 +1432,12 @@ enum {
   BV_IN4 = 64,
   BV_IN5 = 128,
   BV_R1 = 192,
-  BV_B = 17600,
-  BV_EW = 17664,
-  BV_EE = 17728,
-  BV_TOTAL = 17792
+  BV_KD = 8896,
+  BV_DZL = 17344,
+  BV_B = 34752,
+  BV_EW = 34816,
+  BV_EE = 34880,
+  BV_TOTAL = 34944
 };
 enum {
   BG_IN3 = 0,
@@ -1478,17 +1482,19 @@ __device__ __forceinline__ float warp_sum(float v) {
 
 #define NT_BWD 512
 
-/* ---------------------------------------------------------------- stages fprep, fstate */
-/* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
- * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
- * state into the backward's (a.state_out, set by the runtime). */
-extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+/* ---------------------------------------------------------------- stages fprep, fscan */
+/* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
+ * fprep, all chunks at once: each chunk's own part of the next chunk-start state dZ = kd' U (K, V) into
+ * its slot, and kd (C, K), U = diag(w) V (C, V) per token (bval and bgrad read them); fscan: the
+ * elementwise pass that puts the chunk-start states in place of dZ, the final state into the
+ * backward's part of the workspace (a.state_out, set by the runtime). */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true, false>(a, ws);
+  prep_body<true, true, true>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<true>(a, ws);
+  scan_body(a, ws);
 }
 
 /* ---------------------------------------------------------------- stage bprep */
@@ -1561,41 +1567,43 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
   }
 }
 
-/* ---------------------------------------------------------------- stage bstate */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
-  extern __shared__ float sm[];
+/* ---------------------------------------------------------------- stage bscan */
+/* Without an erase the chunk-to-chunk adjoint is elementwise, dZ0_c = diag(e^{b_L,c}) dZ_L,c + (q~e^b)'dY_c
+ * and dZ_L,c-1 = dZ0_c: one pass over a sequence's chunks, last to first, from dstate_out; it stores
+ * each chunk's end adjoint dZ_L (BC_DZEND) and ends in dstate_in. Four elements of the (K, V) state a
+ * thread, the chunk-local adjoints (bprep's) and decays (fprep's) loaded BSCAN_PF chunks ahead. du's
+ * state term kd dZ_L is bval's (all chunks at once). */
+#define BSCAN_PF 8
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BVB;
+  const int e = ((int)blockIdx.y * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
+  if (e >= KD * VD) return;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
-  float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
+  const long long bs = (long long)a.h_v * BW_CHUNK, fs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
+  float *bc = w.bchunk + (s0 * a.h_v + it.h) * BW_CHUNK + e;                 /* (chunks, h_v, BW_CHUNK) from slot0 */
+  const float *zd = w.fchunk + (s0 * a.h_v + it.h) * WS_CHUNK + WS_ZD + k; /* the chunk's decay of row k */
   const float *dzo = g.dstate_out[1];
-  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
-  for (long long c = (it.T + CH - 1) / CH - 1; c >= 0; c--) {
-    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
-    const long long tok = it.t0 + c * CH, cs = (s0 + c) * a.h_v + it.h;
-    float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
-    __syncthreads();
-    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    tile_in<NT, CH, BVB>(du, BVPB, dut, (long long)a.h_v * BW_TOK, L, one_t(), false);
-    tile_in<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, KD, one_t(), false);
-    tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
-    __syncthreads();
-    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-    tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
-    for (int e = threadIdx.x; e < KD * BVB; e += NT) {
-      const int k = e / BVB, j = e - k * BVB;
-      dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
-    }
+  float4 dz = dzo ? *(const float4 *)(dzo + slot * 16384 + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const long long nc = (it.T + CH - 1) / CH;
+  for (long long c1 = nc - 1; c1 >= 0; c1 -= BSCAN_PF) { /* chunks c1, c1 - 1, ..., c1 - BSCAN_PF + 1 */
+    float4 dl[BSCAN_PF];
+    float gd[BSCAN_PF];
+#pragma unroll
+    for (int i = 0; i < BSCAN_PF; i++)
+      if (c1 - i >= 0) {
+        dl[i] = __ldcs((const float4 *)(bc + (c1 - i) * bs + BC_DZLOC));
+        gd[i] = zd[(c1 - i) * fs];
+      }
+#pragma unroll
+    for (int i = 0; i < BSCAN_PF; i++)
+      if (c1 - i >= 0) {
+        *(float4 *)(bc + (c1 - i) * bs + BC_DZEND) = dz;
+        dz = make_float4(gd[i] * dz.x + dl[i].x, gd[i] * dz.y + dl[i].y, gd[i] * dz.z + dl[i].z, gd[i] * dz.w + dl[i].w);
+      }
   }
   float *dzi = g.dstate_in[1];
-  if (dzi) {
-    __syncthreads();
-    tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
-  }
+  if (dzi) *(float4 *)(dzi + slot * 16384 + e) = dz;
 }
 
 /* ---------------------------------------------------------------- stage bval */
@@ -1621,9 +1629,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
   in[5] = sm + BV_IN5;
   for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-  float *dr = r1; /* without an erase the written rows are w v: dr = du */
+  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
+   * (K, 136) from bscan, a value tile of 128 columns at a time */
+  float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
-  __syncthreads();
+  tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
+  for (int v0 = 0; v0 < VD; v0 += 128) {
+    tile_in<NT, KD, 128>(dzl, 136, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
+    __syncthreads();
+    mm32<VPF, KP, 1, 136, 1>(dr + v0, kd, dzl, CH, 128, KD, true);
+  }
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
     float *dv = g.din[2];
@@ -2186,4 +2201,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fstate grid=items_vtiles threads=512 smem=89600; bprep grid=chunks threads=512 smem=126976; bstate grid=items_bvtiles threads=512 smem=126464; bval grid=chunks threads=512 smem=71168; bgrad grid=chunks_ktiles threads=512 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=512 smem=126976; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=512 smem=139776; bgrad grid=chunks_ktiles threads=512 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

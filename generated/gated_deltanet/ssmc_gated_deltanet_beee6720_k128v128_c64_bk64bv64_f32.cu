@@ -175,7 +175,7 @@ template <typename T> struct gmat {
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
 template <int NB, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
-__device__ __forceinline__ void mm_tiles(const Cm &c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+__device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   constexpr bool SA = SPLIT && sizeof(TA) == 4, SB = SPLIT && sizeof(TB) == 4, SE = SEP && (SA || SB);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -218,13 +218,70 @@ __device__ __forceinline__ void mm_tiles(const Cm &c, const TA *a, const TB *b, 
 }
 /* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
 template <int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
-__device__ __forceinline__ void mm_to(const Cm &c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+__device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   else mm_tiles<8, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
+}
+/* Float operands into a float tile (smem or global) take this form: the same products as mm_tiles
+ * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
+ * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
+ * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
+__device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      const float2 p0 = acc ? *c0 : make_float2(0.0f, 0.0f), p1 = acc ? *c1 : make_float2(0.0f, 0.0f);
+      d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
+    }
+    const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
+    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
+      unsigned ah[4], al[4];
+#pragma unroll
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      (void)al;
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        if (SPLIT) {
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
+        }
+        mma8(d[s], ah, bh);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
+      float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      *c0 = make_float2(d[s][0], d[s][1]);
+      *c1 = make_float2(d[s][2], d[s][3]);
+    }
+  }
+}
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP>
+__device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  __syncthreads();
+}
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
+__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
 }
 template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
@@ -387,7 +444,8 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
    * without, as float */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
-  const elem_t *kc = (const elem_t *)(sm + P_IN1), *vc = (const elem_t *)(sm + P_IN2);
+  const elem_t *kc = (const elem_t *)(sm + P_IN1);
+  const elem_t *vc = (const elem_t *)(sm + P_IN2);
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   const long long wrs = (long long)a.h_v * WS_TOK;
   (void)wo; (void)wrs;

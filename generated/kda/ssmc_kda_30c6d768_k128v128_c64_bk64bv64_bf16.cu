@@ -2,23 +2,23 @@
 // Kernel   ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16
 // Family   kda (spec hash 30c6d768c6e72e79)
 // Recognized: S: per-key decay + rank-1 erase, write v
-// CUDA module: chunkwise forward (chunk 64, value tile 64) and decode, bf16 inputs, fp32 states.
+// CUDA module: chunkwise forward (chunk 64, value tile 32) and decode, bf16 inputs, fp32 states.
 #include "ssmc_kernel.h"
 
 #define KD 128
 #define VD 128
 #define CH 64
-#define BV 64
+#define BV 32
 #define SNT 256
 #define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
 #define SCP (CH + 4) /* and of its [.][C] tiles */
 #define MM_SPLIT false /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
-#define BVP 72
+#define BVP 40
 #define CP 68
 #define VPF 136
-#define OBV 64 /* the out stage's value tile */
-#define OBVP 72
+#define OBV 32 /* the out stage's value tile */
+#define OBVP 40
 #define QAP 196
 #define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
@@ -175,7 +175,7 @@ template <typename T> struct gmat {
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
 template <int NB, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
-__device__ __forceinline__ void mm_tiles(const Cm &c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+__device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   constexpr bool SA = SPLIT && sizeof(TA) == 4, SB = SPLIT && sizeof(TB) == 4, SE = SEP && (SA || SB);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -218,13 +218,70 @@ __device__ __forceinline__ void mm_tiles(const Cm &c, const TA *a, const TB *b, 
 }
 /* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
 template <int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
-__device__ __forceinline__ void mm_to(const Cm &c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+__device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles<32, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles<16, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   else mm_tiles<8, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
+}
+/* Float operands into a float tile (smem or global) take this form: the same products as mm_tiles
+ * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
+ * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
+ * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
+__device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      const float2 p0 = acc ? *c0 : make_float2(0.0f, 0.0f), p1 = acc ? *c1 : make_float2(0.0f, 0.0f);
+      d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
+    }
+    const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
+    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
+      unsigned ah[4], al[4];
+#pragma unroll
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      (void)al;
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        if (SPLIT) {
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
+          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
+        }
+        mma8(d[s], ah, bh);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      if (SEP)
+        for (int r = 0; r < 4; r++) d[s][r] += e[SEP ? s : 0][r] + f[SEP ? s : 0][r];
+      float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      *c0 = make_float2(d[s][0], d[s][1]);
+      *c1 = make_float2(d[s][2], d[s][3]);
+    }
+  }
+}
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP>
+__device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  const int warps = (int)(blockDim.x >> 5);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
+  __syncthreads();
+}
+template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
+__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
 }
 template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
@@ -290,40 +347,40 @@ __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
 
 enum {
   P_IN1 = 0,
-  P_IN2 = 4224,
-  P_IN3 = 8576,
-  P_IN4 = 17024,
-  P_T = 17088,
-  P_R = 21440,
-  P_O = 22528,
+  P_IN2 = 8448,
+  P_IN3 = 12800,
+  P_IN4 = 21248,
+  P_T = 21312,
+  P_R = 25664,
+  P_O = 26752,
   P_A = P_O,
-  P_EW = 30976,
-  P_EE = 31040,
-  P_ZDEC = 31104,
-  P_F = 31232,
+  P_EW = 35200,
+  P_EE = 35264,
+  P_ZDEC = 35328,
+  P_F = 35456,
   P_B = P_IN3,
-  P_TOTAL = 31296
+  P_TOTAL = 35520
 };
 enum {
   S_W = 0,
   S_KD = 8448,
   S_Z = 16896,
-  S_U = 26112,
-  S_ZDEC = 30720,
-  S_TOTAL = 30848
+  S_U = 22016,
+  S_ZDEC = 24576,
+  S_TOTAL = 24704
 };
 enum {
   O_IN1 = 0,
-  O_IN3 = 4224,
-  O_IN4 = 12672,
-  O_QA = 12736,
-  O_ZU = 25280,
-  O_EW = 39104,
-  O_EE = 39168,
-  O_ZDEC = 39232,
-  O_F = 39360,
+  O_IN3 = 8448,
+  O_IN4 = 16896,
+  O_QA = 16960,
+  O_ZU = 29504,
+  O_EW = 37184,
+  O_EE = 37248,
+  O_ZDEC = 37312,
+  O_F = 37440,
   O_B = O_IN3,
-  O_TOTAL = 39424
+  O_TOTAL = 37504
 };
 enum {
   D_IN0 = 0,
@@ -388,11 +445,13 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
    * without, as float */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
-  const elem_t *kc = (const elem_t *)(sm + P_IN1), *vc = (const elem_t *)(sm + P_IN2);
+  const float *kc = (const float *)(sm + P_IN1);
+  const elem_t *vc = (const elem_t *)(sm + P_IN2);
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   const long long wrs = (long long)a.h_v * WS_TOK;
   (void)wo; (void)wrs;
   float *in[SSMC_MAX_IO];
+  in[1] = sm + P_IN1;
   in[3] = sm + P_IN3;
   in[4] = sm + P_IN4;
   (void)in;
@@ -404,7 +463,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  r_in1.put_raw((elem_t *)(sm + P_IN1), KP);
+  r_in1.put(sm + P_IN1, KP, L, one_t(), false);
   r_in2.put_raw((elem_t *)(sm + P_IN2), VPF);
   r_in3.put(sm + P_IN3, KP, L, one_t(), false);
   r_in4.put(sm + P_IN4, 1);
@@ -529,9 +588,10 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  const elem_t *kc = (const elem_t *)(sm + O_IN1);
+  const float *kc = (const float *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
+  in[1] = sm + O_IN1;
   in[3] = sm + O_IN3;
   in[4] = sm + O_IN4;
   (void)in;
@@ -550,7 +610,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_z.fetch(zs + v0, VD, KD);
   r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
-  r_in1.put_raw((elem_t *)(sm + O_IN1), KP);
+  r_in1.put(sm + O_IN1, KP, L, one_t(), false);
   r_in3.put(sm + O_IN3, KP, L, one_t(), false);
   r_in4.put(sm + O_IN4, 1);
   r_z.put(z, OBVP, KD, one_t(), false);
@@ -805,16 +865,16 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=125184 state threads=512 smem=123392
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=125184; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=512 smem=157696; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
+// ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=98816
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BVB 64
-#define BVPB 72
+#define BVB 32
+#define BVPB 40
 #define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
@@ -839,12 +899,12 @@ enum {
 };
 enum {
   BS_DZ = 0,
-  BS_DU = 9216,
-  BS_DZL = 13824,
-  BS_KD = 23040,
-  BS_W = 31488,
-  BS_ZDEC = 39936,
-  BS_TOTAL = 40064
+  BS_DU = 5120,
+  BS_DZL = 7680,
+  BS_KD = 12800,
+  BS_W = 21248,
+  BS_ZDEC = 29696,
+  BS_TOTAL = 29824
 };
 enum {
   BV_IN4 = 0,
@@ -1282,4 +1342,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=125184; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=256 smem=109568; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=109568; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -1046,8 +1046,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   float *kc = sm + P_IN${m.key}, *vc = sm + P_IN${m.val};
 @   end
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
-  const long long wrs = (long long)a.h_v * WS_TOK;
-  (void)wo; (void)wrs;
+  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
 @   bind_inputs('P_', any, raw_kv)
 @   local PC = input_copies('P_', any, 'VD', 'VPF', '0', raw_kv)
 @   copies_decl(PC)
@@ -1059,6 +1058,14 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
 @   if m.delta then
+@     -- am = T diag(f(s)) (C, C), f a C expression of the column s
+@     local function scale_cols(f)
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * CP + s] = tm[t * CP + s] * ${f};
+  }
+  __syncthreads();
+@     end
   float *am = sm + P_A, *tm = sm + P_T;
   /* kd = K e^{b_L - b} (C, K), for the state pass */
 @     if diag then
@@ -1098,27 +1105,19 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   __syncthreads();
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, tm, o, CH, KD, CH, false);
 @   else
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] = tm[t * CP + s] * (s < L ? -ee[s] * expf(b[s]) : 0.0f);
-  }
-  __syncthreads();
+@     scale_cols('(s < L ? -ee[s] * expf(b[s]) : 0.0f)')
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
 @   end
   /* U = (T diag(w)) V (C, V) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] = tm[t * CP + s] * ew[s];
-  }
-  __syncthreads();
+@   scale_cols('ew[s]')
   mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
 @   else
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
-  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, wrs, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  if (KU) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
+  if (KU) tile_out<NT, CH, VD>(wo + WS_U, wrs, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 @   end
 }

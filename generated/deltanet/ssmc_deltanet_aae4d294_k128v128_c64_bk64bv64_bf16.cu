@@ -443,8 +443,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   const elem_t *kc = (const elem_t *)(sm + P_IN1);
   const elem_t *vc = (const elem_t *)(sm + P_IN2);
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
-  const long long wrs = (long long)a.h_v * WS_TOK;
-  (void)wo; (void)wrs;
+  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
   float *in[SSMC_MAX_IO];
   in[3] = sm + P_IN3;
   (void)in;

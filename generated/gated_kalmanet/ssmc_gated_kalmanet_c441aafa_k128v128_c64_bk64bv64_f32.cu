@@ -614,8 +614,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
   float *kc = sm + P_IN1, *vc = sm + P_IN2;
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
-  const long long wrs = (long long)a.h_v * WS_TOK;
-  (void)wo; (void)wrs;
+  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
   float *in[SSMC_MAX_IO];
   in[1] = sm + P_IN1;
   in[2] = sm + P_IN2;
@@ -668,10 +667,10 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
     __syncthreads();
-  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, (long long)a.h_v * WS_TOK, kc, KP, L);
+  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, wrs, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  if (KU) tile_out<NT, CH, VD>(wo + WS_U, (long long)a.h_v * WS_TOK, vc, VPF, L); /* the out stage reads V itself */
+  if (KU) tile_out<NT, CH, VD>(wo + WS_U, wrs, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 }
 

@@ -207,13 +207,13 @@ typedef struct {
   const ssmc_kernel *k;
   void *ws, *bws;
   void *slots[64]; /* decode: the slot table of each copy */
-  int variant;     /* decode: RT_DECODE_* */
+  int variant;     /* forward: RT_FWD_*; decode: RT_DECODE_* */
 } call;
 
 static int run_fwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
   for (int i = 0; i < cl->k->n_inputs; i++) cl->fa.in[i] = cl->u->in[copy][i];
-  return rt_cuda_fwd(c, m, &cl->fa, cl->ws, NULL);
+  return rt_cuda_fwd_variant(c, m, &cl->fa, cl->variant, cl->ws, NULL);
 }
 static int run_bwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
@@ -231,12 +231,12 @@ static int run_decode(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
 }
 
 int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
-                   int iters, bench_cuda_res *r, char *err, size_t n) {
+                   int iters, int variant, bench_cuda_res *r, char *err, size_t n) {
   int64_t tt = (int64_t)B * T;
   chk_shape sh = {"bench", 1, {(int)tt}, H, H, 0}; /* B sequences of T tokens, packed: (B*T, H, D) */
   chk_batch *b = chk_batch_new(f, k, &sh, 4321);
   inputs u = {0};
-  call cl = {.k = k, .u = &u};
+  call cl = {.k = k, .u = &u, .variant = variant};
   float *st[SSMC_MAX_IO] = {0};
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, tt, H);
   cl.fa = (ssmc_fwd_args){.n_seqs = B, .h_qk = H, .h_v = H, .t_len = T, .iters = iters, .t_total = tt};
@@ -265,7 +265,7 @@ int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
   chk_shape sh = {"bench", 1, {(int)tt}, H, H, 0};
   chk_batch *b = chk_batch_new(f, k, &sh, 4321);
   inputs u = {0};
-  call cl = {.k = k, .u = &u};
+  call cl = {.k = k, .u = &u, .variant = RT_FWD_AUTO};
   float *st[SSMC_MAX_IO] = {0}, *dst[SSMC_MAX_IO] = {0}, *din[SSMC_MAX_IO] = {0};
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, tt, H), out_b = (size_t)tt * H * k->V * esz;
   size_t g_b = 0; /* the gradients: fp32 in each input's layout */

@@ -36,9 +36,9 @@ typedef struct {
 double bench_cuda_chunk_flops(const cls_family *f, int iters);
 
 /* Chunkwise forward of B sequences of T tokens, H heads (h_qk = h_v = H),
- * initial and final states on. */
+ * initial and final states on, through forward variant `variant` (RT_FWD_*). */
 int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
-                   int iters, bench_cuda_res *r, char *err, size_t n);
+                   int iters, int variant, bench_cuda_res *r, char *err, size_t n);
 /* FLOPs per token and head of the chunkwise backward (with its recomputation of the forward's chunk parts). */
 double bench_cuda_bwd_flops(const cls_family *f);
 /* Times the backward alone and forward + backward (B sequences of T tokens, H heads), as bench_cuda_fwd. */

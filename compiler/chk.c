@@ -429,8 +429,16 @@ static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opt
   oracle_res orc;
   oracle_run(b, o->iters, &orc);
   if (orc.failed_solve) fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
-  chk_run_fwd(b, k, o->threads, o->iters);
-  compare(b, &orc, k->name, sh->name, "fwd", out, r, 1);
+  { /* every forward variant of the backend */
+    const chk_backend *be = o->be;
+    const int nv = be && be->fwd_variants ? be->fwd_variants(be->ctx, k) : 1;
+    for (int v = 0; v < nv; v++) {
+      if (nv > 1) be->set_fwd_variant(be->ctx, v);
+      chk_run_fwd(b, k, o->threads, o->iters);
+      compare(b, &orc, k->name, sh->name, v ? "fwd-fused" : "fwd", out, r, 1);
+    }
+    if (nv > 1) be->set_fwd_variant(be->ctx, -1);
+  }
   if (decode) { /* token by token, through permuted slots; every decode variant of the backend */
     const chk_backend *be = o->be;
     const int nv = be && be->decode_variants ? be->decode_variants(be->ctx, k) : 1;

@@ -26,6 +26,9 @@ typedef struct chk_backend {
    * following decode calls run (0 .. n-1; -1: the backend's own choice). check runs every one. */
   int (*decode_variants)(void *ctx, const ssmc_kernel *k);
   void (*set_decode_variant)(void *ctx, int variant);
+  /* appended: forward variants (NULL: one), the same way (CUDA: the staged forward, the fused one) */
+  int (*fwd_variants)(void *ctx, const ssmc_kernel *k);
+  void (*set_fwd_variant)(void *ctx, int variant);
 } chk_backend;
 
 typedef struct {

@@ -14,6 +14,7 @@ struct chk_cuda {
   rt_cuda_mod *m;
   int from_cache;
   int decode_variant; /* RT_DECODE_AUTO, _SMALL or _LARGE */
+  int fwd_variant;    /* RT_FWD_AUTO, _STAGED or _FUSED */
   chk_backend be;
 };
 
@@ -79,7 +80,7 @@ static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int
   void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");
-  else if (rt_cuda_fwd(g->c, g->m, &d, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  else if (rt_cuda_fwd_variant(g->c, g->m, &d, g->fwd_variant, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
   if (!rc && rt_cuda_d2h(g->c, a->out, d.out, out_b)) rc = fail(g, err, n, "copy back");
   for (int i = 0; i < k->n_aux && !rc; i++)
     if (a->aux_out[i] && rt_cuda_d2h(g->c, a->aux_out[i], d.aux_out[i], aux_b)) rc = fail(g, err, n, "copy back");
@@ -190,6 +191,17 @@ static void cuda_set_decode_variant(void *ctx, int variant) {
   ((chk_cuda *)ctx)->decode_variant = variant < 0 ? RT_DECODE_AUTO : variant ? RT_DECODE_LARGE : RT_DECODE_SMALL;
 }
 
+/* the staged forward and the fused one where the module has both */
+static int cuda_fwd_variants(void *ctx, const ssmc_kernel *k) {
+  chk_cuda *g = ctx;
+  char err[512];
+  if (ensure_module(g, k, err, sizeof err)) return 1; /* the forward call reports the failure */
+  return rt_cuda_fwd_variants(g->m);
+}
+static void cuda_set_fwd_variant(void *ctx, int variant) {
+  ((chk_cuda *)ctx)->fwd_variant = variant < 0 ? RT_FWD_AUTO : variant ? RT_FWD_FUSED : RT_FWD_STAGED;
+}
+
 chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   rt_cuda *c = rt_cuda_open(err, n);
   if (!c) return NULL;
@@ -197,7 +209,9 @@ chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   g->c = c;
   g->cache_dir = cache_dir;
   g->decode_variant = RT_DECODE_AUTO;
-  g->be = (chk_backend){"cuda", cuda_fwd, cuda_decode, g, cuda_bwd, cuda_decode_variants, cuda_set_decode_variant};
+  g->fwd_variant = RT_FWD_AUTO;
+  g->be = (chk_backend){"cuda",          cuda_fwd,     cuda_decode, g, cuda_bwd, cuda_decode_variants, cuda_set_decode_variant,
+                        cuda_fwd_variants, cuda_set_fwd_variant};
   return g;
 }
 

@@ -67,6 +67,17 @@ static void explain_errors(const emit_kernel *ek, const char *log, FILE *out, di
   }
 }
 
+const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
+  const int nf = c->n_fwd;
+  if (i < nf) return &c->fwd[i];
+  switch (i - nf) {
+  case 0: return &c->decode;
+  case 1: return &c->decode_large;
+  case 2: return &c->fused;
+  default: return i - nf - 3 < c->n_bwd ? &c->bwd[i - nf - 3] : NULL;
+  }
+}
+
 int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, FILE *out, diag *d) {
   rt_nvrtc_out o;
   char err[512], name[200];
@@ -83,11 +94,9 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
     return diag_at(d, NULL, 0, 0, "the CUDA module of %s did not compile for %s (generated/%s)", ek->name, arch,
                    ek->cu_path);
   }
-  const int nf = ek->cuda.n_fwd;
-  for (int i = 0; i <= nf + 1 + ek->cuda.n_bwd; i++) { /* forward stages, decode, decode_large, backward stages */
-    const ssmc_cuda_stage *st = i < nf ? &ek->cuda.fwd[i] : i == nf ? &ek->cuda.decode
-                                : i == nf + 1 ? &ek->cuda.decode_large : &ek->cuda.bwd[i - nf - 2];
-    if (!st->entry) continue; /* no decode_large */
+  const ssmc_cuda_stage *st;
+  for (int i = 0; (st = cuc_stage(&ek->cuda, i)); i++) {
+    if (!st->entry) continue; /* no decode_large, no fused */
     rt_ptxas_info pi;
     rt_ptxas_parse(o.log, st->entry, &pi);
     if (!pi.found) {

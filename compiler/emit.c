@@ -231,7 +231,8 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
 }
 
 static const char *const grid_names[] = {"items", "items_vtiles", "items_dtiles", "chunks",
-                                          "chunks_vtiles", "chunks_ktiles", "items_bvtiles", "items_elems"};
+                                          "chunks_vtiles", "chunks_ktiles", "items_bvtiles", "items_elems",
+                                          "items_ftiles"};
 
 /* One stage of a launch line: its entry <kernel>_<stage> (named in k->cu_entries by the caller) and grid kind. */
 static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc_cuda_stage *st) {
@@ -243,7 +244,8 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
 
 /* The module's last line states its stages (the template lays out their shared memory):
  *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S;
- *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none) */
+ *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
+ *      fused grid=G threads=N smem=S fbv=B from_pct=P   (or: fused none) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -259,12 +261,12 @@ static int parse_launch(emit_kernel *k, diag *d) {
     char stage[32], grid[32];
     ssmc_cuda_stage st = {0};
     int n = 0;
-    if (!strncmp(l, "decode_large none", 17)) { /* one decode stage only */
-      l += 17;
+    if (!strncmp(l, "decode_large none", 17) || !strncmp(l, "fused none", 10)) { /* one decode stage only; no fused one */
+      l += l[0] == 'd' ? 17 : 10;
       while (*l == ';' || *l == ' ') l++;
       continue;
     }
-    if (i > SSMC_MAX_STAGES + 1 ||
+    if (i >= EMIT_BWD_ENTRY0 ||
         sscanf(l, "%31s grid=%31s threads=%d smem=%d%n", stage, grid, &st.threads, &st.smem, &n) != 4)
       return diag_at(d, NULL, 0, 0, "internal: bad launch line in %s", k->cu_path);
     l += n;
@@ -272,6 +274,9 @@ static int parse_launch(emit_kernel *k, diag *d) {
     if (!strcmp(stage, "decode_large") && (sscanf(l, " from_pct=%d%n", &k->cuda.decode_large_from_pct, &m) != 1 ||
                                            k->cuda.decode_large_from_pct < 1))
       return diag_at(d, NULL, 0, 0, "internal: decode_large without from_pct in %s", k->cu_path);
+    if (!strcmp(stage, "fused") && (sscanf(l, " fbv=%d from_pct=%d%n", &k->cuda.fused_bv, &k->cuda.fused_from_pct, &m) != 2 ||
+                                    k->cuda.fused_bv < 1 || k->cuda.fused_from_pct < 0))
+      return diag_at(d, NULL, 0, 0, "internal: fused without fbv and from_pct in %s", k->cu_path);
     l += m;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
@@ -280,6 +285,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
     else if (!strcmp(stage, "decode_large")) k->cuda.decode_large = st;
+    else if (!strcmp(stage, "fused")) k->cuda.fused = st;
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
     while (*l == ';' || *l == ' ') l++;
@@ -314,8 +320,10 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
-    st.entry = k->cu_entries[SSMC_MAX_STAGES + 2 + i];
-    snprintf(k->cu_entries[SSMC_MAX_STAGES + 2 + i], sizeof k->cu_entries[0], "%s_%s", k->name, stage);
+    st.entry = k->cu_entries[EMIT_BWD_ENTRY0 + i];
+    char entry[sizeof k->cu_entries[0]];
+    snprintf(entry, sizeof entry, "%s_%s", k->name, stage);
+    memcpy(k->cu_entries[EMIT_BWD_ENTRY0 + i], entry, sizeof entry);
     k->cuda.bwd[k->cuda.n_bwd++] = st;
     l += n;
     while (*l == ';' || *l == ' ') l++;
@@ -361,7 +369,7 @@ static void c_string_literal(emit_buf *b, const char *s, size_t n) {
 static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
   static const char *const kinds[] = {"SSMC_GRID_ITEMS",         "SSMC_GRID_ITEMS_VTILES",  "SSMC_GRID_ITEMS_DTILES",
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
-                                      "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS"};
+                                      "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS",   "SSMC_GRID_ITEMS_FTILES"};
   if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
   else emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
 }
@@ -384,7 +392,9 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
          k->cuda.chunk);
   emit_add(&b, "  .decode_large = ");
   desc_stage(&b, &k->cuda.decode_large);
-  emit_add(&b, ",\n  .decode_large_from_pct = %d,\n", k->cuda.decode_large_from_pct);
+  emit_add(&b, ",\n  .decode_large_from_pct = %d,\n  .fused = ", k->cuda.decode_large_from_pct);
+  desc_stage(&b, &k->cuda.fused);
+  emit_add(&b, ",\n  .fused_bv = %d,\n  .fused_from_pct = %d,\n", k->cuda.fused_bv, k->cuda.fused_from_pct);
   emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
   for (int i = 0; i < k->cuda.n_bwd; i++) {
     if (i) emit_add(&b, ", ");
@@ -460,6 +470,14 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
                k->cuda.decode_large_from_pct);
     else
       emit_add(&b, "  cuda_stage decode_large none\n");
+    if (k->cuda.fused.entry) {
+      emit_add(&b, "  cuda_stage %s grid=(N*h_v, V/%d) threads=%d smem=%d (the forward in one stage, no workspace: ",
+               k->cuda.fused.entry, k->cuda.fused_bv, k->cuda.fused.threads, k->cuda.fused.smem);
+      if (k->cuda.fused_from_pct) emit_add(&b, "in place of the stages above from N*h_v*V/%d >= %d%% of the SMs on)\n",
+                                           k->cuda.fused_bv, k->cuda.fused_from_pct);
+      else emit_add(&b, "run only when asked for)\n");
+    } else
+      emit_add(&b, "  cuda_stage fused none\n");
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
       emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid_names[st->grid], st->threads,

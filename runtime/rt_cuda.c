@@ -421,7 +421,7 @@ void rt_cuda_event_free(rt_cuda *c, void *ev) { if (ev) c->EventDestroy(ev); }
 struct rt_cuda_mod {
   const ssmc_kernel *k;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *bwd[SSMC_MAX_BWD_STAGES];
+  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -476,6 +476,7 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);
   if (!bad) bad = prepare_fn(c, m->mod, &k->cuda->decode, &m->decode);
   if (!bad && k->cuda->decode_large.entry) bad = prepare_fn(c, m->mod, &k->cuda->decode_large, &m->decode_large);
+  if (!bad && k->cuda->fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused, &m->fused);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -508,7 +509,22 @@ static int launch(rt_cuda *c, void *fn, const ssmc_kernel *k, const ssmc_cuda_st
   return 0;
 }
 
+int rt_cuda_fwd_variants(const rt_cuda_mod *m) { return m->fused ? 2 : 1; }
+
+int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
+  return ssmc_cuda_fwd_fused(m->k->cuda, n_seqs, h_v, m->k->V, c->info.sm_count) ? RT_FWD_FUSED : RT_FWD_STAGED;
+}
+
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream) {
+  return rt_cuda_fwd_variant(c, m, a, RT_FWD_AUTO, ws, stream);
+}
+
+int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream) {
+  if (variant == RT_FWD_AUTO) variant = rt_cuda_fwd_pick(c, m, a->n_seqs, a->h_v);
+  if (variant == RT_FWD_FUSED && !m->fused) {
+    snprintf(c->err, sizeof c->err, "%s has no fused forward stage", m->k->name);
+    return -1;
+  }
   ssmc_fwd_args arg = *a;
   if (a->cu_seqlens && a->t_total <= 0) {
     snprintf(c->err, sizeof c->err, "%s: a forward with cu_seqlens needs t_total (the host cannot read the offsets)",
@@ -518,6 +534,7 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
   arg.t_total = ssmc_fwd_tokens(a);
   const int64_t slots = ssmc_chunk_slots(m->k, &arg);
   void *params[] = {&arg, &ws};
+  if (variant == RT_FWD_FUSED) return launch(c, m->fused, m->k, &m->k->cuda->fused, a->n_seqs, a->h_v, slots, params, stream);
   for (int i = 0; i < m->k->cuda->n_fwd; i++)
     if (launch(c, m->fwd[i], m->k, &m->k->cuda->fwd[i], a->n_seqs, a->h_v, slots, params, stream)) return -1;
   return 0;

@@ -83,6 +83,14 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
 /* Launches every forward stage on `stream` (NULL: the default stream); a holds
  * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
+/* Forward variants: RT_FWD_AUTO (ssmc_cuda_fwd_fused's rule), RT_FWD_STAGED (the fwd[] stages),
+ * RT_FWD_FUSED (the one-stage forward; an error where the module has none). */
+enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1 };
+int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream);
+/* The variant RT_FWD_AUTO runs for n_seqs sequences and h_v value heads on this device. */
+int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v);
+/* How many forward variants the module has (1 or 2). */
+int rt_cuda_fwd_variants(const rt_cuda_mod *m);
 /* One decode step; the stage is ssmc_cuda_decode_stage's pick for the batch and this device. */
 int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream);
 /* The chunkwise backward (ssmc_kernel.h: the forward's first bwd_fwd stages, then the backward's), device

@@ -83,7 +83,8 @@ enum {
   SSMC_GRID_CHUNKS_KTILES = 5, /* (chunk slots, h_v, K / bk) blocks: and one per key tile (backward) */
   SSMC_GRID_ITEMS_BVTILES = 6, /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
   SSMC_GRID_ITEMS_ELEMS = 7    /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
-                                  (K, V) main state a thread */
+                                  (K, V) main state a thread */,
+  SSMC_GRID_ITEMS_FTILES = 8   /* (N * h_v, V / fused_bv) blocks: one per value tile of the fused forward */
 };
 #define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
 typedef struct ssmc_cuda_stage {
@@ -123,6 +124,12 @@ typedef struct ssmc_cuda_kernel {
    * decode stage only. ssmc_cuda_decode_stage says which one runs. */
   ssmc_cuda_stage decode_large;
   int32_t decode_large_from_pct; /* decode_large from n_seqs * h_v >= this percent of the SM count on */
+  /* appended: the forward in one stage (no workspace; entry NULL where the module has none), in place of
+   * the fwd[] stages from n_seqs * h_v * (V / fused_bv) >= fused_from_pct percent of the SM count on
+   * (0: never by itself; it runs only when asked for). ssmc_cuda_fwd_fused says which runs. */
+  ssmc_cuda_stage fused;
+  int32_t fused_bv;            /* value tile of SSMC_GRID_ITEMS_FTILES stages; divides V */
+  int32_t fused_from_pct;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -217,6 +224,14 @@ static inline const ssmc_cuda_stage *ssmc_cuda_decode_stage(const ssmc_cuda_kern
   if (!c->decode_large.entry) return &c->decode;
   return (int64_t)n_seqs * h_v * 100 >= (int64_t)c->decode_large_from_pct * sm_count ? &c->decode_large : &c->decode;
 }
+/* Whether the forward of n_seqs sequences and h_v value heads on a device of sm_count SMs runs the fused
+ * stage (else the fwd[] stages): where the module has one that runs by itself, from enough blocks on
+ * (few blocks leave SMs idle along its chunk-to-chunk recurrence). Monotone in the batch. */
+static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs, int32_t h_v, int32_t V,
+                                      int32_t sm_count) {
+  if (!c->fused.entry || c->fused_from_pct < 1) return 0;
+  return (int64_t)n_seqs * h_v * (V / c->fused_bv) * 100 >= (int64_t)c->fused_from_pct * sm_count;
+}
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */
 static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *st, int32_t n_seqs, int32_t h_v,
@@ -228,6 +243,7 @@ static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *s
             : st->grid == SSMC_GRID_ITEMS_VTILES  ? (uint32_t)(k->V / k->cuda->bv)
             : st->grid == SSMC_GRID_ITEMS_DTILES  ? (uint32_t)(k->V / k->cuda->decode_bv)
             : st->grid == SSMC_GRID_ITEMS_BVTILES ? (uint32_t)(k->V / k->cuda->bwd_bv)
+            : st->grid == SSMC_GRID_ITEMS_FTILES  ? (uint32_t)(k->V / k->cuda->fused_bv)
             : st->grid == SSMC_GRID_ITEMS_ELEMS   ? (uint32_t)(((int64_t)k->K * k->V + 4 * st->threads - 1) / (4 * st->threads))
                                                   : 1u;
   grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)

@@ -57,7 +57,7 @@ START_TEST(every_module_compiles_without_spills) {
        * bval, bgrad, brows, breduce; without an erase the two sequential passes are elementwise scans
        * (fscan, bscan); a solve readout adds hstate and xsolve in front and gsolve, hadj and sgrad before
        * breduce */
-      const int nf = ek->cuda.n_fwd, nb = ek->cuda.n_bwd, sv = g.u[i]->fam.has_solve;
+      const int nb = ek->cuda.n_bwd, sv = g.u[i]->fam.has_solve;
       ck_assert_int_eq(nb, sv ? 13 : 8);
       {
         static const char *const names[2][13] = {
@@ -86,10 +86,20 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
       }
+      { /* the fused forward: exactly the modules without an erase, a per-key decay or a solve */
+        const cls_family *fam = &g.u[i]->fam;
+        const int fusable = !erase && !sv && fam->main.decay != DECAY_DIAG;
+        ck_assert_int_eq(ek->cuda.fused.entry != NULL, fusable);
+        if (fusable) {
+          ck_assert_str_eq(ek->cuda.fused.entry + strlen(ek->name) + 1, "fused");
+          ck_assert_int_eq(ek->cuda.fused.grid, SSMC_GRID_ITEMS_FTILES);
+          ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.fused_bv, 0);
+          ck_assert_int_ge(ek->cuda.fused_from_pct, 0);
+        }
+      }
+      const ssmc_cuda_stage *st;
       for (int a = 0; a < 2; a++)
-        for (int s = 0; s <= nf + 1 + nb; s++) { /* forward stages, decode, decode_large, backward stages */
-          const ssmc_cuda_stage *st = s < nf ? &ek->cuda.fwd[s] : s == nf ? &ek->cuda.decode
-                                      : s == nf + 1 ? &ek->cuda.decode_large : &ek->cuda.bwd[s - nf - 2];
+        for (int s = 0; (st = cuc_stage(&ek->cuda, s)); s++) { /* forward stages, decode, decode_large, fused, backward */
           if (!st->entry) continue;
           const char *stage = st->entry + strlen(ek->name) + 1;
           if (a == 0) { /* a numeric __launch_bounds__ of the entry is the launch's block */
@@ -110,7 +120,7 @@ START_TEST(every_module_compiles_without_spills) {
            * the chunk stages at most a few bytes outside their loops (4-12 B: decode_large on sm_90a;
            * solve, out and one state stage on NVRTC 13.0, visible since the parser reads the newer
            * counts line) */
-          const int budget = s == nf || (s == nf + 1 && !g.u[i]->fam.has_solve) ? 0 : 16;
+          const int budget = st == &ek->cuda.decode || (st == &ek->cuda.decode_large && !g.u[i]->fam.has_solve) ? 0 : 16;
           ck_assert_msg(spills <= budget, "%s (%s) spills %d bytes", st->entry, archs[a], spills);
           ck_assert_int_le(st->smem, 160 * 1024); /* fits an A100's 163 KiB too */
           compiled++;
@@ -158,6 +168,15 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->bwd_ws_chunk_floats, e->bwd_ws_chunk_floats);
       ck_assert_int_eq(c->bwd_ws_seq_floats, e->bwd_ws_seq_floats);
       ck_assert_int_eq(c->bwd_ws_qk_floats, e->bwd_ws_qk_floats);
+      ck_assert_int_eq(c->fused.entry != NULL, e->fused.entry != NULL);
+      if (c->fused.entry) {
+        ck_assert_str_eq(c->fused.entry, e->fused.entry);
+        ck_assert_int_eq(c->fused.grid, e->fused.grid);
+        ck_assert_int_eq(c->fused.threads, e->fused.threads);
+        ck_assert_int_eq(c->fused.smem, e->fused.smem);
+      }
+      ck_assert_int_eq(c->fused_bv, e->fused_bv);
+      ck_assert_int_eq(c->fused_from_pct, e->fused_from_pct);
       for (int s = 0; s < c->n_bwd; s++) {
         ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);
         ck_assert_int_eq(c->bwd[s].grid, e->bwd[s].grid);
@@ -230,6 +249,35 @@ START_TEST(decode_variants_in_table_and_rule_monotone) {
   ck_assert_int_ge(solves, 2); /* gated_kalmanet, f32 and bf16 */
   ck_assert_int_ge(plain, 10); /* the other five built-ins, f32 and bf16 */
   gen_free(&g);
+}
+END_TEST
+
+/* The runtime's choice of the fused forward (ssmc_cuda_fwd_fused): never without the stage or with
+ * from_pct 0 (not measured: only asked for), else from enough blocks (items x value tiles) on, and
+ * monotone in the batch. */
+START_TEST(fused_forward_rule) {
+  ssmc_cuda_kernel c = {0};
+  ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 512, 32, 128, 132), 0); /* no stage */
+  c.fused = (ssmc_cuda_stage){"k_fused", SSMC_GRID_ITEMS_FTILES, 256, 1024};
+  c.fused_bv = 32;
+  ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 512, 32, 128, 132), 0); /* from_pct 0: only when asked for */
+  c.fused_from_pct = 200;
+  /* V = 128: 4 blocks an item; 2 x 132 SMs = 264 blocks = 66 items */
+  ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 1, 65, 128, 132), 0);
+  ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 1, 66, 128, 132), 1);
+  ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 8, 16, 128, 132), 1);
+  ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 1, 16, 128, 132), 0); /* B1 H16: 64 blocks */
+  const int sms[] = {1, 108, 132}, heads[] = {1, 16, 32};
+  for (int a = 0; a < 3; a++)
+    for (int h = 0; h < 3; h++) {
+      int on = 0;
+      for (int n = 1; n <= 4096; n++) {
+        const int f = ssmc_cuda_fwd_fused(&c, n, heads[h], 128, sms[a]);
+        if (on) ck_assert_msg(f, "not monotone at n=%d h_v=%d SMs=%d", n, heads[h], sms[a]);
+        on = f;
+      }
+      ck_assert(on);
+    }
 }
 END_TEST
 
@@ -340,6 +388,7 @@ Suite *cuda_suite(void) {
   TCase *tc = tcase_create("nvrtc");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, every_module_compiles_without_spills);
+  tcase_add_test(tc, fused_forward_rule);
   tcase_add_test(tc, builtin_table_describes_cuda);
   tcase_add_test(tc, decode_variants_in_table_and_rule_monotone);
   tcase_add_test(tc, chunk_slots_cover_every_chunk_once);

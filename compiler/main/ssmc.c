@@ -227,12 +227,21 @@ static int bench_gpu(gen_set *g, const opts *o) {
       bench_cuda_res r;
       char shape[64];
       if (!m) { fprintf(stderr, "ssmc: error: %s\n", err); rc = 1; }
-      else if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, &r, err, sizeof err)) {
-        fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
-        rc = 1;
-      } else {
+      /* every forward variant of the module; '*' marks the one the runtime picks for this batch; the
+       * fwd+bwd row runs the pick */
+      const int nfv = m ? rt_cuda_fwd_variants(m) : 0, fpick = m ? rt_cuda_fwd_pick(c, m, o->B, o->H) : 0;
+      for (int v = 0; v < nfv && !rc; v++) {
+        if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, nfv > 1 ? v : RT_FWD_AUTO, &r, err,
+                           sizeof err)) {
+          fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+          rc = 1;
+        } else {
+          snprintf(shape, sizeof shape, "B%d T%d H%d%s", o->B, o->T, o->H, nfv > 1 && v == fpick ? "*" : "");
+          gpu_row(bk.k->name, v ? "fwd-fused" : "fwd", shape, &r, &cl);
+        }
+      }
+      if (!rc) {
         snprintf(shape, sizeof shape, "B%d T%d H%d", o->B, o->T, o->H);
-        gpu_row(bk.k->name, "fwd", shape, &r, &cl);
         bench_cuda_res rb;
         if (!bk.k->cuda->n_bwd) printf("%-44s %-7s %-18s none on CUDA (the module declares no backward stages)\n", bk.k->name, "bwd", shape);
         else if (!o->no_bwd) {

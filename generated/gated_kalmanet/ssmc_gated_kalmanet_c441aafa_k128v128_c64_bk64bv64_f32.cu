@@ -1435,7 +1435,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=141568; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=141568; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; fused none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -865,7 +865,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 
 
 // ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=98816
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300; fused none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -124,11 +124,13 @@ typedef struct ssmc_cuda_kernel {
    * decode stage only. ssmc_cuda_decode_stage says which one runs. */
   ssmc_cuda_stage decode_large;
   int32_t decode_large_from_pct; /* decode_large from n_seqs * h_v >= this percent of the SM count on */
-  /* appended: the forward in one stage (no workspace; entry NULL where the module has none), in place of
-   * the fwd[] stages from n_seqs * h_v * (V / fused_bv) >= fused_from_pct percent of the SM count on
-   * (0: never by itself; it runs only when asked for). ssmc_cuda_fwd_fused says which runs. */
+  /* appended: the chunk-to-chunk pass and the readout in one stage (entry NULL where the module has
+   * none): the forward is then fwd[0 .. fused_pre - 1] and this stage (same arguments and workspace),
+   * in place of every fwd[] stage from n_seqs * h_v * (V / fused_bv) >= fused_from_pct percent of the
+   * SM count on (0: never by itself; it runs only when asked for). ssmc_cuda_fwd_fused says which. */
   ssmc_cuda_stage fused;
   int32_t fused_bv;            /* value tile of SSMC_GRID_ITEMS_FTILES stages; divides V */
+  int32_t fused_pre;
   int32_t fused_from_pct;
 } ssmc_cuda_kernel;
 

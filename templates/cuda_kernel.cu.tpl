@@ -174,16 +174,33 @@
 @   NT.prep = 256
 @   PREP_LB = string.format('256, %d', math.min(3, 227 * 1024 // (PL.off * 4 + 1024)))
 @ end
-@ -- the one-pass forward (stage fused): without an erase, a per-key decay or a solve (the chunk update is
-@ -- then K' (diag(e^{b_L - b}) u), one tile product with the key as loaded); the out stage's layout and
-@ -- value tile (its products are the out stage's plus the state update). FUSED_FROM_PCT: the runtime
-@ -- runs it in place of prep, scan and out from (sequences x value heads x V / FBV) >= this percent of
-@ -- the SM count on; 0: never by itself (check and bench run it as a variant) until it is measured.
-@ local FUSED = not sv and not m.delta and not diag
-@ -- (an f32 module's three-product form wants more than 128 registers a thread there: one block an SM)
-@ local FBV, FUSED_MINB, FUSED_FROM_PCT = OBV, P.dtype == 'f32' and 1 or OUT_MINB, 0
-@ NT.fused = NT.out
-@ local FL = FUSED and out_layout(FBV)
+@ -- stage fused (the chunk-to-chunk pass and the readout in one): without a per-key decay or a solve (the
+@ -- chunk update is then K' (diag(e^{b_L - b}) u), one tile product with the key as loaded); the out
+@ -- stage's layout, with a rank-1 erase prep's W (C, K) too. Its value tile FBV: the widest whose layout
+@ -- lets two blocks share an SM (up to 110 KiB; not for an f32 module, whose three-product form wants
+@ -- more than 128 registers a thread), else the widest in 160 KiB, one block an SM. FUSED_PRE: the
+@ -- forward's stages that run before it (prep, with an erase). FUSED_FROM_PCT: the runtime runs it
+@ -- from (sequences x value heads x V / FBV) >= this percent of the SM count on; 0: never by itself
+@ -- (check and bench run it as a variant) until it is measured.
+@ local FUSED = not sv and not diag
+@ local function fused_layout(fbv)
+@   local l = out_layout(fbv)
+@   if m.delta then l.alloc('W', C * KP) end
+@   return l
+@ end
+@ local FBV, FUSED_MINB, FUSED_PRE, FUSED_FROM_PCT, FL = nil, 1, m.delta and 1 or 0, 0, nil
+@ NT.fused = 256
+@ if FUSED then
+@   for _, want2 in ipairs({P.dtype ~= 'f32', false}) do
+@     local fbv = BV
+@     while not FBV and fbv >= 16 do
+@       if V % fbv == 0 and fused_layout(fbv).off * 4 <= (want2 and 110 or 160) * 1024 then FBV, FUSED_MINB = fbv, want2 and 2 or 1 end
+@       fbv = fbv // 2
+@     end
+@   end
+@   FL = fused_layout(FBV or 16)
+@   FBV = FBV or 16
+@ end
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
@@ -1343,12 +1360,14 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ if FUSED then
 
 /* ---------------------------------------------------------------- stage fused */
-/* The whole forward in one pass (no workspace), for many work items: one block per (sequence, value
+/* The chunk-to-chunk pass and the readout in one, for many work items: one block per (sequence, value
  * head, value tile of FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV)
- * on chip in fp32: per chunk the out stage's product y = [q~ e^b | A] [Z; u] (A formed again per
- * value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
- * memory; the chunk-to-chunk recurrence leaves SMs idle when (sequences x heads x V / FBV) is small,
- * where the staged forward (prep, scan, out) runs instead (ssmc_cuda_fwd_fused says which). */
+ * on chip in fp32; per chunk the written values u (w v, or with a rank-1 erase the pseudo-values
+ * u = U + W Z from prep's U and W), the out stage's product y = [q~ e^b | A] [Z; u] (A formed again
+ * per value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
+ * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
+ * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
+ * runs instead (ssmc_cuda_fwd_fused says which). */
 extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_fused(ssmc_fwd_args a, float *ws) {
   constexpr int NT = ${NT.fused};
   extern __shared__ float sm[];
@@ -1357,7 +1376,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
   const int v0 = blockIdx.y * FBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
-   * written values; kc (C, KP) the key as loaded */
+   * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
   float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
   float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
   const ${KEY_T} *kc = (const ${KEY_T} *)(sm + F_IN${m.key});
@@ -1365,56 +1384,64 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
 @ local FC = input_copies('F_', not_val, 'FBV', 'FBVP', 'v0', raw_key)
-@ do
+@ if m.delta then -- prep's U and W
+@   FC[#FC + 1] = ws_copy('r_u', 'FBV', 'u', 'FBVP', 'WS_U + v0')
+@   FC[#FC + 1] = ws_copy('r_w', 'KD', 'sm + F_W', 'KP', 'WS_W')
+@ else -- the value input (scaled by the write once w is known)
 @   local xv = P.inputs[m.val + 1]
 @   local H, hh = xv.heads == 'qk' and 'a.h_qk' or 'a.h_v', xv.heads == 'qk' and 'it.hq' or 'it.h'
 @   FC[#FC + 1] = {name = 'r_u', rows = 'CH', D = 'FBV', T = 'elem_t', dst = 'u', ld = 'FBVP', rs = '(long long)' .. H .. ' * VD',
 @                  src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
 @ end
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    {
 @ local FQ = {}
 @ for i, q in ipairs(P.q) do
 @   local x = P.inputs[tonumber(q.src) + 1]
 @   if not x.smem then
 @     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @     local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
-@     FQ[#FQ + 1] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = 'elem_t', dst = 'qt', ld = 'QAP', acc = i > 1,
-@                    coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
-@                    src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
-@                    rs = '(long long)' .. H .. ' * KD', order = i}
+@     FQ[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = 'elem_t', dst = 'qt', ld = 'QAP', acc = i > 1,
+@              coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
+@              src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
+@              rs = '(long long)' .. H .. ' * KD'}
 @   end
 @ end
-@ copies_decl(FQ)
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    {
+@ for i = 1, #P.q do if FQ[i] then copies_decl({FQ[i]}) end end
 @ copies_decl(FC)
-@ copies_fetch(FQ, 'tok', 'L')
+@ for i = 1, #P.q do if FQ[i] then copies_fetch({FQ[i]}, 'tok', 'L') end end
 @ copies_fetch(FC, 'tok', 'L')
-      __syncthreads(); /* the chunk before is done with the tiles */
 @ copies_put(FC)
       __syncthreads();
 @ coefs()
+@ if not m.delta then
       for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= ew[e / FBV];
+@ end
       /* q~ = sum of coefficient * source (the coefficients read the scalars put above) */
 @ for i, q in ipairs(P.q) do
 @   local x = P.inputs[tonumber(q.src) + 1]
 @   if i > 1 then
       __syncthreads();
 @   end
-@   if x.smem then
+@   if FQ[i] then
+@     copies_put({FQ[i]})
+@   else
 @     local src = raw_key(x) and 'ldop(kc + t_ * KP + k)' or 'in[' .. q.src .. '][t_ * KP + k]'
       for (int e = threadIdx.x; e < CH * KD; e += NT) {
         const int t_ = e / KD, k = e - t_ * KD;
         const float s = t_ < L ? (${q.coef}) * ${src} : 0.0f;
         qt[t_ * QAP + k] = ${i > 1 and 'qt[t_ * QAP + k] + ' or ''}s;
       }
-@   else
-@     for _, c in ipairs(FQ) do if c.order == i then copies_put({c}) end end
 @   end
 @ end
     }
     __syncthreads();
+@ if m.delta then
+    /* pseudo-values u = U + W Z */
+    mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
+@ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
     mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -1940,4 +1967,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('fused grid=items_ftiles threads=%d smem=%d fbv=%d from_pct=%d', NT.fused, FL.off * 4, FBV, FUSED_FROM_PCT) or 'fused none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('fused grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT) or 'fused none'}

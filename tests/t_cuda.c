@@ -86,15 +86,16 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
       }
-      { /* the fused forward: exactly the modules without an erase, a per-key decay or a solve */
+      { /* the fused pass: exactly the modules without a per-key decay or a solve */
         const cls_family *fam = &g.u[i]->fam;
-        const int fusable = !erase && !sv && fam->main.decay != DECAY_DIAG;
+        const int fusable = !sv && fam->main.decay != DECAY_DIAG;
         ck_assert_int_eq(ek->cuda.fused.entry != NULL, fusable);
         if (fusable) {
           ck_assert_str_eq(ek->cuda.fused.entry + strlen(ek->name) + 1, "fused");
           ck_assert_int_eq(ek->cuda.fused.grid, SSMC_GRID_ITEMS_FTILES);
           ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.fused_bv, 0);
           ck_assert_int_ge(ek->cuda.fused_from_pct, 0);
+          ck_assert_int_eq(ek->cuda.fused_pre, erase ? 1 : 0); /* prep first with an erase */
         }
       }
       const ssmc_cuda_stage *st;
@@ -176,6 +177,7 @@ START_TEST(builtin_table_describes_cuda) {
         ck_assert_int_eq(c->fused.smem, e->fused.smem);
       }
       ck_assert_int_eq(c->fused_bv, e->fused_bv);
+      ck_assert_int_eq(c->fused_pre, e->fused_pre);
       ck_assert_int_eq(c->fused_from_pct, e->fused_from_pct);
       for (int s = 0; s < c->n_bwd; s++) {
         ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);

@@ -19,6 +19,8 @@
 #define VPF 136
 #define OBV 16 /* the out stage's value tile */
 #define OBVP 24
+#define FBV 32 /* the fused stage's value tile */
+#define FBVP 40
 #define QAP 196
 #define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
@@ -382,6 +384,20 @@ enum {
   O_TOTAL = 26112
 };
 enum {
+  F_IN1 = 0,
+  F_IN3 = 8448,
+  F_IN4 = 8512,
+  F_QA = 8576,
+  F_ZU = 21120,
+  F_B = 28800,
+  F_EW = 28864,
+  F_EE = 28928,
+  F_ZDEC = 28992,
+  F_F = 29120,
+  F_W = 29184,
+  F_TOTAL = 37632
+};
+enum {
   D_IN0 = 0,
   D_IN1 = 128,
   D_IN2 = 256,
@@ -673,6 +689,111 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   }
 }
 
+/* ---------------------------------------------------------------- stage fused */
+/* The chunk-to-chunk pass and the readout in one, for many work items: one block per (sequence, value
+ * head, value tile of FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV)
+ * on chip in fp32; per chunk the written values u (w v, or with a rank-1 erase the pseudo-values
+ * u = U + W Z from prep's U and W), the out stage's product y = [q~ e^b | A] [Z; u] (A formed again
+ * per value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
+ * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
+ * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
+ * runs instead (ssmc_cuda_fwd_fused says which). */
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fused(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 256;
+  extern __shared__ float sm[];
+  (void)ws;
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * FBV;
+  const long long slot = it.n * a.h_v + it.h;
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
+   * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
+  float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
+  float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
+  const elem_t *kc = (const elem_t *)(sm + F_IN1);
+  float *in[SSMC_MAX_IO];
+  in[3] = sm + F_IN3;
+  in[4] = sm + F_IN4;
+  (void)in;
+  const float *z0 = a.state_in[0];
+  tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    {
+  tile_regs<NT, CH, KD, elem_t> r_q1;
+  tile_regs<NT, CH, 128, elem_t> r_in1;
+  col_regs<NT, CH> r_in3;
+  col_regs<NT, CH> r_in4;
+  tile_regs<NT, CH, FBV, float> r_u;
+  tile_regs<NT, CH, KD, float> r_w;
+  r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
+  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
+  r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
+  r_in1.put_raw((elem_t *)(sm + F_IN1), KP);
+  r_in3.put(sm + F_IN3, 1);
+  r_in4.put(sm + F_IN4, 1);
+  r_u.put(u, FBVP, L, one_t(), false);
+  r_w.put(sm + F_W, KP, L, one_t(), false);
+      __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+      ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
+      /* q~ = sum of coefficient * source (the coefficients read the scalars put above) */
+  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+    }
+    __syncthreads();
+    /* pseudo-values u = U + W Z */
+    mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
+    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
+    mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
+    __syncthreads();
+    /* y = (q~ e^b) Z + A u */
+    mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, FBV, KD + CH, false);
+    /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
+    for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
+    __syncthreads();
+    mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
+  }
+  float *zo = a.state_out[0];
+  if (zo) {
+    __syncthreads();
+    tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
+  }
+}
+
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
 /* ---------------------------------------------------------------- stages decode, decode_large */
@@ -877,7 +998,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 
 
 // ssmc-bodies prep threads=256 smem=109824 state threads=512 smem=123392
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=109824; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300; fused none
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=109824; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300; fused grid=items_ftiles threads=256 smem=150528 fbv=32 pre=1 from_pct=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

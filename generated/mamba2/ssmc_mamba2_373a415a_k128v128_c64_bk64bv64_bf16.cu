@@ -663,12 +663,14 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage fused */
-/* The whole forward in one pass (no workspace), for many work items: one block per (sequence, value
+/* The chunk-to-chunk pass and the readout in one, for many work items: one block per (sequence, value
  * head, value tile of FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV)
- * on chip in fp32: per chunk the out stage's product y = [q~ e^b | A] [Z; u] (A formed again per
- * value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
- * memory; the chunk-to-chunk recurrence leaves SMs idle when (sequences x heads x V / FBV) is small,
- * where the staged forward (prep, scan, out) runs instead (ssmc_cuda_fwd_fused says which). */
+ * on chip in fp32; per chunk the written values u (w v, or with a rank-1 erase the pseudo-values
+ * u = U + W Z from prep's U and W), the out stage's product y = [q~ e^b | A] [Z; u] (A formed again
+ * per value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
+ * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
+ * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
+ * runs instead (ssmc_cuda_fwd_fused says which). */
 extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
@@ -677,7 +679,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   const int v0 = blockIdx.y * FBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
-   * written values; kc (C, KP) the key as loaded */
+   * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
   float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
   float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
   const elem_t *kc = (const elem_t *)(sm + F_IN1);
@@ -698,7 +700,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
-      __syncthreads(); /* the chunk before is done with the tiles */
   r_in1.put_raw((elem_t *)(sm + F_IN1), KP);
   r_in3.put(sm + F_IN3, 1);
   r_u.put(u, FBVP, L, one_t(), false);
@@ -919,7 +920,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; fused grid=items_ftiles threads=256 smem=99584 fbv=32 from_pct=0
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; fused grid=items_ftiles threads=256 smem=99584 fbv=32 pre=0 from_pct=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

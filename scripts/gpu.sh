@@ -33,7 +33,7 @@ done
 fi
 if has sanitize && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
-    for s in dsl/families/gated_deltanet.yaml dsl/families/gated_kalmanet.yaml dsl/families/kda.yaml; do
+    for s in dsl/families/gated_deltanet.yaml dsl/families/mamba2.yaml dsl/families/gated_kalmanet.yaml dsl/families/kda.yaml; do
       echo "== compute-sanitizer --tool $tool $s"
       timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $S check --backend cuda --quick "$s" \
         > "$out/sanitizer-$tool-$(basename "$s" .yaml).txt" 2>&1 || rc=1

@@ -10,7 +10,8 @@
 struct chk_cuda {
   rt_cuda *c;
   const char *cache_dir;
-  const ssmc_kernel *k; /* the kernel whose module is loaded */
+  const ssmc_kernel *k; /* the kernel whose module is loaded, and its name (a later kernel may reuse the address) */
+  char kname[160];
   rt_cuda_mod *m;
   int from_cache;
   int decode_variant; /* RT_DECODE_AUTO, _SMALL or _LARGE */
@@ -24,10 +25,11 @@ static int fail(chk_cuda *g, char *err, size_t n, const char *what) {
 }
 
 static int ensure_module(chk_cuda *g, const ssmc_kernel *k, char *err, size_t n) {
-  if (g->k == k && g->m) return 0;
+  if (g->k == k && g->m && !strcmp(g->kname, k->name)) return 0;
   rt_cuda_unload(g->c, g->m);
   g->m = rt_cuda_load(g->c, k, g->cache_dir, &g->from_cache, err, n);
   g->k = g->m ? k : NULL;
+  snprintf(g->kname, sizeof g->kname, "%s", k->name);
   return g->m ? 0 : -1;
 }
 

@@ -550,7 +550,7 @@ static int64_t bwd_ws_before_seq(const ssmc_kernel *k, const ssmc_fwd_args *a) {
 
 /* The forward arguments of a backward call: its inputs and initial states; no output, the final states
  * into the backward's part of the workspace (fws: the forward's part). */
-static ssmc_fwd_args bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws) {
+ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws) {
   ssmc_fwd_args a = {0};
   a.n_seqs = g->n_seqs;
   a.h_qk = g->h_qk;
@@ -571,7 +571,7 @@ static ssmc_fwd_args bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, 
 
 size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
   if (!k->cuda || !k->cuda->n_bwd) return 0;
-  const ssmc_fwd_args a = bwd_fwd_args(k, g, NULL);
+  const ssmc_fwd_args a = rt_cuda_bwd_fwd_args(k, g, NULL);
   const ssmc_cuda_kernel *cu = k->cuda;
   int64_t n = bwd_ws_before_seq(k, &a) + (int64_t)a.n_seqs * a.h_v * cu->bwd_ws_seq_floats;
   if (a.h_v > a.h_qk) n += ssmc_fwd_tokens(&a) * a.h_v * cu->bwd_ws_qk_floats;
@@ -589,7 +589,7 @@ int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, vo
              k->name);
     return -1;
   }
-  ssmc_fwd_args a = bwd_fwd_args(k, g, ws);
+  ssmc_fwd_args a = rt_cuda_bwd_fwd_args(k, g, ws);
   ssmc_bwd_args b = *g;
   b.t_total = a.t_total;
   const int64_t slots = ssmc_chunk_slots(k, &a);

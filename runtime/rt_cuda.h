@@ -96,6 +96,9 @@ int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *
 /* The chunkwise backward (ssmc_kernel.h: the forward's first bwd_fwd stages, then the backward's), device
  * pointers; ws: rt_cuda_bwd_ws_bytes of device memory. Every din / dstate_in given is written in full. */
 size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g);
+/* The forward arguments a backward's first bwd_fwd stages and every backward stage get: the backward's
+ * inputs and initial states, no output, the final states into the backward's part of ws. */
+ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws);
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream);
 /* Decode variants: RT_DECODE_AUTO (the rule above), RT_DECODE_SMALL (`decode`), RT_DECODE_LARGE
  * (`decode_large`; an error where the module has none). */

@@ -471,11 +471,40 @@ __device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two i
 }
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
+/* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
+ * ssmc check --backend cuda-emu, compiler/emu_cuda.h) gives them C++ bodies. */
+#ifndef SSMC_EMU
 __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
+__device__ __forceinline__ float4 ld_state4(const float *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_state4(float *p, float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+/* 16 bytes from global to shared memory, asynchronously; _hint: with an L2 policy (evict_first) */
+__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ unsigned long long evict_first() {
+  unsigned long long pol;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+  return pol;
+}
+__device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, unsigned long long pol) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "l"(pol) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+#endif
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -1507,15 +1536,6 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 
 @ if not sv then
 /* ---------------------------------------------------------------- stages decode, decode_large */
-/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
-__device__ __forceinline__ float4 ld_state4(const float *p) {
-  float4 v;
-  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-  return v;
-}
-__device__ __forceinline__ void st_state4(float *p, float4 v) {
-  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
-}
 @ -- q~ and the main state's decay at key row k (a C expression of k; in[] staged, t_ = 0)
 @ local function row_q()
 @   local t = {}
@@ -1553,16 +1573,12 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
    * twice: for the sums, then for the update */
   float *st = sm + ${pre}ST;
   {
-    unsigned long long pol;
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-    for (int q = threadIdx.x; q < ${K * V // 4}; q += ${c.nt}) {
-      const unsigned d = (unsigned)__cvta_generic_to_shared(st + 4 * q);
-      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(zi + 4 * q), "l"(pol) : "memory");
-    }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    const unsigned long long pol = evict_first();
+    for (int q = threadIdx.x; q < ${K * V // 4}; q += ${c.nt}) cp_async16_hint(st + 4 * q, zi + 4 * q, pol);
+    cp_async_commit();
   }
 @     decode_inputs(pre, c.nt)
-  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  cp_async_wait<0>();
   __syncthreads();
 @   else
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
@@ -1667,10 +1683,6 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
 @ if sv then
 /* ---------------------------------------------------------------- decode stages of a solve */
 #define NPK ${NPK}
-__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
-  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
-}
 @ -- one decode stage of configuration cf (solve_cfg) named ${P.name}_<stage>
 @ local function solve_decode(stage, cf)
 @   local LRB, LNCB = cf.rb, cf.ncb
@@ -1752,13 +1764,13 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   if cf.share then
   /* packed H copied to shared memory as it is (U follows into the same place once H is done) */
   for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  cp_async_commit();
 @   else
   /* packed H, then U (in flight while the solve runs), copied to shared memory as they are */
   for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  cp_async_commit();
   for (int q = tid; q < ${K * V // 4}; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  cp_async_commit();
 @   end
   float *in[SSMC_MAX_IO];
 @   for _, x in ipairs(P.inputs) do
@@ -1772,7 +1784,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
     in[${x.idx}][d] = ld1((const elem_t *)a.in[${x.idx}] + (n * ${H} + ${hh}) * ${x.D} + d);
 @     end
 @   end
-  asm volatile("cp.async.wait_group ${cf.share and 0 or 1};" ::: "memory"); /* H is here */
+  cp_async_wait<${cf.share and 0 or 1}>(); /* H is here */
   __syncthreads();
   const int t_ = 0;
   (void)t_;
@@ -1844,7 +1856,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   if cf.share then
     __syncthreads(); /* H is out of shared memory: U comes in there while the solve runs */
     for (int q = tid; q < ${K * V // 4}; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    cp_async_commit();
 @   end
     const float up = nr + l, sum = up + l;
     float *xs = sm + ${cf.pre}XS; /* x of the iteration, double-buffered: one barrier an iteration */
@@ -1880,7 +1892,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
       for (int k = tid; k < KD; k += LNT) ((float *)a.aux_out[0])[(n * a.h_v + h) * KD + k] = sm[${cf.pre}X + k];
   }
 @   decode_qt(cf.pre, 'LNT')
-  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
+  cp_async_wait<0>(); /* U is here */
   __syncthreads();
   const float *kv = in[${m.key}], *vv = in[${m.val}];
   const float w = ${m.write};

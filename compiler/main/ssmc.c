@@ -10,6 +10,7 @@
 #include "build.h"
 #include "chk.h"
 #include "chk_cuda.h"
+#include "chk_emu.h"
 #include "cuc.h"
 #include "gen.h"
 #include "jit.h"
@@ -24,7 +25,7 @@ static void usage(FILE *o) {
           "  gen [SPEC...] [-o DIR]       emit C kernels; with no SPEC, the built-in families\n"
           "                               (dsl/families/*.yaml) into generated/\n"
           "  gen --check                  regenerate the built-ins in memory and diff with generated/\n"
-          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda] [--no-bwd]\n"
+          "  check SPEC... [--seed N] [--quick] [--iters R] [--jit] [--backend c|cuda|cuda-emu] [--no-bwd]\n"
           "                               compare every kernel (forward, decode, backward gradients)\n"
           "                               with the fp64 oracle (CPU or GPU)\n"
           "  bench SPEC... [--B N] [--T N] [--H N] [--threads N] [--reps N] [--dtype f32|bf16]\n"
@@ -50,7 +51,7 @@ typedef struct {
   const char *specs[64];
   int nspecs;
   const char *out, *root, *templates, *arch, *decode;
-  int check, quick, jit, iters, B, T, H, threads, reps, cuda, dtype; /* dtype: -1 any, else ssmc_dtype */
+  int check, quick, jit, iters, B, T, H, threads, reps, cuda, emu, dtype; /* dtype: -1 any, else ssmc_dtype */
   int no_bwd;
   int rec, once, decode_set; /* CPU bench: the recurrent column, one forward only, --decode given */
   unsigned long long seed;
@@ -100,11 +101,12 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--reps")) { o->reps = atoi(v); i++; }
     else if (VAL("--arch")) { o->arch = v; i++; }
     else if (VAL("--backend")) {
-      if (strcmp(v, "c") && strcmp(v, "cuda")) {
-        fprintf(stderr, "ssmc: error: unknown backend '%s' (backends: c, cuda)\n", v);
+      if (strcmp(v, "c") && strcmp(v, "cuda") && strcmp(v, "cuda-emu")) {
+        fprintf(stderr, "ssmc: error: unknown backend '%s' (backends: c, cuda, cuda-emu)\n", v);
         return 2;
       }
       o->cuda = !strcmp(v, "cuda");
+      o->emu = !strcmp(v, "cuda-emu");
       i++;
     } else if (a[0] == '-') {
       fprintf(stderr, "ssmc: error: unknown option '%s'\n", a);
@@ -160,6 +162,17 @@ static int cmd_check(const opts *o) {
   int rc = load_specs(&g, o), failed = 0, rows = 0;
   chk_opts co = {o->seed, !o->quick, o->threads, o->iters, NULL, o->no_bwd ? 2 : 0};
   chk_cuda *gpu = NULL;
+  chk_emu *emu = NULL;
+  if (!rc && o->emu) {
+    char err[1024];
+    if (!(emu = chk_emu_open(build_cache_dir(), err, sizeof err))) {
+      fprintf(stderr, "ssmc: error: --backend cuda-emu: %s\n", err);
+      rc = 2;
+    } else {
+      printf("# CUDA modules emulated on the CPU (every CUDA thread a POSIX thread; what they compute, not their speed)\n");
+      co.be = chk_emu_backend(emu);
+    }
+  }
   if (!rc && o->cuda) {
     char err[1024];
     if (!(gpu = chk_cuda_open(build_cache_dir(), err, sizeof err))) {
@@ -178,14 +191,15 @@ static int cmd_check(const opts *o) {
       diag d = {0};
       if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
       printf("# %s (%s%s%s) %s\n", bk.k->name, bk.builtin ? "built-in" : "compiled in-process",
-             bk.from_cache ? ", from cache" : "", gpu ? ", CUDA via NVRTC" : "", g.u[i]->fam.summary);
+             bk.from_cache ? ", from cache" : "", gpu ? ", CUDA via NVRTC" : emu ? ", CUDA emulated" : "", g.u[i]->fam.summary);
       chk_result r;
       failed += chk_kernel(&g.u[i]->fam, bk.k, &co, stdout, &r);
       rows += r.rows;
       build_release(&bk);
     }
-  if (!rc) printf("check: %d of %d comparisons passed%s\n", rows - failed, rows, gpu ? " (cuda)" : "");
+  if (!rc) printf("check: %d of %d comparisons passed%s\n", rows - failed, rows, gpu ? " (cuda)" : emu ? " (cuda-emu)" : "");
   chk_cuda_close(gpu);
+  chk_emu_close(emu);
   gen_free(&g);
   return rc ? rc : failed ? 1 : 0;
 }
@@ -283,6 +297,10 @@ static int cmd_bench(const opts *o) {
   gen_set g;
   gen_init(&g);
   int rc = load_specs(&g, o);
+  if (!rc && o->emu) {
+    fprintf(stderr, "ssmc: error: bench times a GPU (--backend cuda); cuda-emu is for check\n");
+    rc = 2;
+  }
   if (!rc && o->cuda) rc = bench_gpu(&g, o);
   int dec = o->once ? 0 : o->decode_set ? atoi(o->decode) : 64; /* CPU decode batch */
   if (!rc && !o->cuda && o->B > 8) {

@@ -150,11 +150,40 @@ __device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two i
 }
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
+/* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
+ * ssmc check --backend cuda-emu, compiler/emu_cuda.h) gives them C++ bodies. */
+#ifndef SSMC_EMU
 __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
+__device__ __forceinline__ float4 ld_state4(const float *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_state4(float *p, float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+/* 16 bytes from global to shared memory, asynchronously; _hint: with an L2 policy (evict_first) */
+__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ unsigned long long evict_first() {
+  unsigned long long pol;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+  return pol;
+}
+__device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, unsigned long long pol) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "l"(pol) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+#endif
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -878,10 +907,6 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_kalmanet_c441aaf
 
 /* ---------------------------------------------------------------- decode stages of a solve */
 #define NPK 8256
-__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
-  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
-}
 /* ---------------------------------------------------------------- stage decode */
 #define LNT 128
 #define LRB 8
@@ -915,9 +940,9 @@ extern "C" __global__ void __launch_bounds__(LNT, 2) ssmc_gated_kalmanet_c441aaf
   float *hp = sm + DS_HP, *su = sm + DS_U;
   /* packed H, then U (in flight while the solve runs), copied to shared memory as they are */
   for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  cp_async_commit();
   for (int q = tid; q < 4096; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  cp_async_commit();
   float *in[SSMC_MAX_IO];
   in[0] = sm + DS_IN0;
   for (int d = tid; d < 128; d += LNT)
@@ -937,7 +962,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 2) ssmc_gated_kalmanet_c441aaf
   in[5] = sm + DS_IN5;
   for (int d = tid; d < 1; d += LNT)
     in[5][d] = ((const float *)a.in[5])[(n * a.h_v + h) * 1 + d];
-  asm volatile("cp.async.wait_group 1;" ::: "memory"); /* H is here */
+  cp_async_wait<1>(); /* H is here */
   __syncthreads();
   const int t_ = 0;
   (void)t_;
@@ -1126,7 +1151,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 2) ssmc_gated_kalmanet_c441aaf
     qt[k] = s;
     dk[k] = expf(in[3][t_]);
   }
-  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
+  cp_async_wait<0>(); /* U is here */
   __syncthreads();
   const float *kv = in[1], *vv = in[2];
   const float w = 1.0f * in[4][t_];
@@ -1190,7 +1215,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
   float *hp = sm + DL_HP, *su = sm + DL_U;
   /* packed H copied to shared memory as it is (U follows into the same place once H is done) */
   for (int q = tid; q < NPK / 4; q += LNT) cp_async16(hp + 4 * q, hg + 4 * q);
-  asm volatile("cp.async.commit_group;" ::: "memory");
+  cp_async_commit();
   float *in[SSMC_MAX_IO];
   in[0] = sm + DL_IN0;
   for (int d = tid; d < 128; d += LNT)
@@ -1210,7 +1235,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
   in[5] = sm + DL_IN5;
   for (int d = tid; d < 1; d += LNT)
     in[5][d] = ((const float *)a.in[5])[(n * a.h_v + h) * 1 + d];
-  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* H is here */
+  cp_async_wait<0>(); /* H is here */
   __syncthreads();
   const int t_ = 0;
   (void)t_;
@@ -1277,7 +1302,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
     for (int q = tid; q < NPK / 4; q += LNT) *(float4 *)(hg + 4 * q) = *(const float4 *)(hp + 4 * q);
     __syncthreads(); /* H is out of shared memory: U comes in there while the solve runs */
     for (int q = tid; q < 4096; q += LNT) cp_async16(su + 4 * q, zg + 4 * q);
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    cp_async_commit();
     const float up = nr + l, sum = up + l;
     float *xs = sm + DL_XS; /* x of the iteration, double-buffered: one barrier an iteration */
     const int ro = i0 + (lane & 4 ? 4 : 0) + (lane & 2 ? 2 : 0) + (lane & 1 ? 1 : 0); /* the rows this thread updates: ro .. ro + 0 */
@@ -1402,7 +1427,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
     qt[k] = s;
     dk[k] = expf(in[3][t_]);
   }
-  asm volatile("cp.async.wait_group 0;" ::: "memory"); /* U is here */
+  cp_async_wait<0>(); /* U is here */
   __syncthreads();
   const float *kv = in[1], *vv = in[2];
   const float w = 1.0f * in[4][t_];

@@ -149,11 +149,40 @@ __device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two i
 }
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
+/* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
+ * ssmc check --backend cuda-emu, compiler/emu_cuda.h) gives them C++ bodies. */
+#ifndef SSMC_EMU
 __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned *b) {
   asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
+__device__ __forceinline__ float4 ld_state4(const float *p) {
+  float4 v;
+  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+__device__ __forceinline__ void st_state4(float *p, float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+}
+/* 16 bytes from global to shared memory, asynchronously; _hint: with an L2 policy (evict_first) */
+__device__ __forceinline__ void cp_async16(float *dst, const float *src) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ unsigned long long evict_first() {
+  unsigned long long pol;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+  return pol;
+}
+__device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, unsigned long long pol) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "l"(pol) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+#endif
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -762,15 +791,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
 /* ---------------------------------------------------------------- stages decode, decode_large */
-/* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
-__device__ __forceinline__ float4 ld_state4(const float *p) {
-  float4 v;
-  asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-  return v;
-}
-__device__ __forceinline__ void st_state4(float *p, float4 v) {
-  asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
-}
 extern "C" __global__ void __launch_bounds__(128, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_decode(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
   constexpr int CG = 4, NRP = 32, R = 4, NS = 4, NA = 4;

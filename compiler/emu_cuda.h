@@ -11,6 +11,8 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ssmc_kernel.h"
 
@@ -139,53 +141,65 @@ static inline void cp_async_commit() {}
 template <int N> static inline void cp_async_wait() {}
 
 /* ------------------------------------------------ launches (one block after the other) */
-struct emu_launch { void *fn; int sig; void **params; uint3 bid, bdim, gdim; };
+/* nt threads run every block of the grid in turn: after a block, all wait at `next` (those that
+ * returned early too), thread 0 resets the block's barriers, all wait again, then the next block. */
+struct emu_launch { void *fn; int sig, nt; void **params; const unsigned *g; pthread_barrier_t next; };
 struct emu_arg { emu_launch *l; unsigned tid; };
+static void emu_reset_barriers(int nt) {
+  emu_bar_init(&emu_blk.all, nt);
+  for (int w = 0; w < nt / 32; w++) emu_bar_init(&emu_blk.warp[w], 32);
+}
 static void *emu_thread_main(void *p) {
   emu_arg *x = (emu_arg *)p;
   emu_launch *l = x->l;
   emu_t.tid = {x->tid, 0, 0};
-  emu_t.bid = l->bid;
-  emu_t.bdim = l->bdim;
-  emu_t.gdim = l->gdim;
+  emu_t.bdim = {(unsigned)l->nt, 1, 1};
+  emu_t.gdim = {l->g[0], l->g[1], l->g[2]};
   emu_t.lane = (int)(x->tid & 31);
   emu_t.warp = (int)(x->tid >> 5);
-  if (l->sig == 1) /* (ssmc_fwd_args, ssmc_bwd_args, float *) */
-    ((void (*)(ssmc_fwd_args, ssmc_bwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0], *(ssmc_bwd_args *)l->params[1],
-                                                             *(float **)l->params[2]);
-  else if (l->sig == 2) /* (ssmc_decode_args, float *) */
-    ((void (*)(ssmc_decode_args, float *))l->fn)(*(ssmc_decode_args *)l->params[0], *(float **)l->params[1]);
-  else /* (ssmc_fwd_args, float *) */
-    ((void (*)(ssmc_fwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0], *(float **)l->params[1]);
-  emu_bar_leave(&emu_blk.warp[emu_t.warp]);
-  emu_bar_leave(&emu_blk.all);
+  for (unsigned z = 0; z < l->g[2]; z++)
+    for (unsigned y = 0; y < l->g[1]; y++)
+      for (unsigned b = 0; b < l->g[0]; b++) {
+        emu_t.bid = {b, y, z};
+        if (l->sig == 1) /* (ssmc_fwd_args, ssmc_bwd_args, float *) */
+          ((void (*)(ssmc_fwd_args, ssmc_bwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0],
+                                                                   *(ssmc_bwd_args *)l->params[1], *(float **)l->params[2]);
+        else if (l->sig == 2) /* (ssmc_decode_args, float *) */
+          ((void (*)(ssmc_decode_args, float *))l->fn)(*(ssmc_decode_args *)l->params[0], *(float **)l->params[1]);
+        else /* (ssmc_fwd_args, float *) */
+          ((void (*)(ssmc_fwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0], *(float **)l->params[1]);
+        emu_bar_leave(&emu_blk.warp[emu_t.warp]);
+        emu_bar_leave(&emu_blk.all);
+        pthread_barrier_wait(&l->next);
+        if (x->tid == 0) emu_reset_barriers(l->nt);
+        pthread_barrier_wait(&l->next);
+      }
   return NULL;
 }
 /* Runs entry fn on a grid of g[0] x g[1] x g[2] blocks of nt threads; sig: 0 forward-like
- * (ssmc_fwd_args, float *), 1 backward (ssmc_fwd_args, ssmc_bwd_args, float *), 2 decode. 0 or -1. */
+ * (ssmc_fwd_args, float *), 1 backward (ssmc_fwd_args, ssmc_bwd_args, float *), 2 decode. 0, or -1
+ * for a block size the emulation does not take. */
 extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, void **params) {
   if (nt < 1 || nt > EMU_MAX_THREADS || nt % 32) return -1;
-  pthread_t th[EMU_MAX_THREADS];
-  emu_arg args[EMU_MAX_THREADS];
+  static pthread_t th[EMU_MAX_THREADS];
+  static emu_arg args[EMU_MAX_THREADS];
+  emu_launch l = {fn, sig, nt, params, g, {}};
+  pthread_barrier_init(&l.next, NULL, (unsigned)nt);
+  emu_reset_barriers(nt);
   pthread_attr_t at;
   pthread_attr_init(&at);
   pthread_attr_setstacksize(&at, 1 << 20);
-  emu_launch l = {fn, sig, params, {0, 0, 0}, {(unsigned)nt, 1, 1}, {g[0], g[1], g[2]}};
-  int rc = 0;
-  for (unsigned z = 0; z < g[2] && !rc; z++)
-    for (unsigned y = 0; y < g[1] && !rc; y++)
-      for (unsigned x = 0; x < g[0] && !rc; x++) {
-        l.bid = {x, y, z};
-        emu_bar_init(&emu_blk.all, nt);
-        for (int w = 0; w < nt / 32; w++) emu_bar_init(&emu_blk.warp[w], 32);
-        int made = 0;
-        for (; made < nt; made++) {
-          args[made] = {&l, (unsigned)made};
-          if (pthread_create(&th[made], &at, emu_thread_main, &args[made])) { rc = -1; break; }
-        }
-        for (int i = 0; i < made; i++) pthread_join(th[i], NULL);
-      }
+  for (int i = 0; i < nt; i++) {
+    args[i] = {&l, (unsigned)i};
+    if (pthread_create(&th[i], &at, emu_thread_main, &args[i])) {
+      /* the threads made would wait at their first barrier for ever */
+      fprintf(stderr, "ssmc cuda-emu: cannot make thread %d of a %d-thread block\n", i, nt);
+      abort();
+    }
+  }
   pthread_attr_destroy(&at);
-  return rc;
+  for (int i = 0; i < nt; i++) pthread_join(th[i], NULL);
+  pthread_barrier_destroy(&l.next);
+  return 0;
 }
 #endif

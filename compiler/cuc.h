@@ -6,8 +6,12 @@
 #include "emit.h"
 #include "rt_cuda.h"
 
+/* Shared memory a block may use on every supported GPU (an A100 has 163 KiB). */
+#define CUC_SMEM_MAX (160 * 1024)
+
 /* Compiles ek's CUDA module for arch and prints one line per stage; on a
- * compile error prints each error with its generated and template line. */
+ * compile error prints each error with its generated and template line.
+ * A stage over CUC_SMEM_MAX is marked and makes it an error too. */
 int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, FILE *out, diag *d);
 /* Spill bytes (stores + loads) of one stage ("fwd", "decode", "solve"); 0, 1 on a compile error, -1 otherwise. */
 int cuc_spills(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, int *spill_bytes,

@@ -367,6 +367,15 @@ static void oracle_free(oracle_res *o, int n_st) {
   for (int i = 0; i < n_st; i++) free(o->st[i]);
 }
 
+double chk_batch_solve_gap(chk_batch *b, int iters) {
+  if (!b->k->n_aux) return 0;
+  oracle_res o;
+  oracle_run(b, iters, &o);
+  double gap = orc_rel_l2(o.x, o.x_exact, (size_t)(b->T * b->sh.h_v * b->s->K));
+  oracle_free(&o, b->n_st);
+  return gap;
+}
+
 /* ------------------------------------------------------------ rows */
 
 void chk_row_judge(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what, double mx,

@@ -83,6 +83,9 @@ const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes);
 void chk_batch_sync_input(chk_batch *b, int i);
 /* The solve's x after the last run: (T, h_v, K). */
 const float *chk_batch_x(chk_batch *b);
+/* A solve's convergence on the batch: rel. L2 of the oracle's fp64 Chebyshev x (r = iters, or the
+ * spec's) vs the exact solve; 0 without a solve. */
+double chk_batch_solve_gap(chk_batch *b, int iters);
 /* The batch as the kernel sees it (for the backward rows, chk_bwd.c). */
 const chk_shape *chk_batch_shape(const chk_batch *b);
 const int64_t *chk_batch_cu(const chk_batch *b);

@@ -121,6 +121,7 @@ static int classify_state(cctx *c, int si, cls_state *st) {
   st->key_in = st->val_in = -1;
   ex_sum sum;
   if (ex_expand(sp->update, c->a, c->s->file, &sum, c->d)) return 1;
+  ex_collect(&sum, c->a); /* (1 - beta) * v k' is one write, not two */
   ex_term trans[8], writes[8];
   int nt = 0, nw = 0;
   for (int i = 0; i < sum.n; i++) {

@@ -94,6 +94,8 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
     return diag_at(d, NULL, 0, 0, "the CUDA module of %s did not compile for %s (generated/%s)", ek->name, arch,
                    ek->cu_path);
   }
+  const char *over = NULL;
+  int over_smem = 0;
   const ssmc_cuda_stage *st;
   for (int i = 0; (st = cuc_stage(&ek->cuda, i)); i++) {
     if (!st->entry) continue; /* no decode_large, no fused */
@@ -103,11 +105,18 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
       rt_nvrtc_out_free(&o);
       return diag_at(d, NULL, 0, 0, "internal: no ptxas report for %s", st->entry);
     }
-    fprintf(out, "%-64s %-6s %4d regs %6d B smem static %7d B smem dynamic %5d B local %5d/%d B spill st/ld%s\n",
+    const int smem = pi.smem_static + st->smem, big = smem > CUC_SMEM_MAX;
+    fprintf(out, "%-64s %-6s %4d regs %6d B smem static %7d B smem dynamic %5d B local %5d/%d B spill st/ld%s%s\n",
             st->entry, arch, pi.regs, pi.smem_static, st->smem, pi.stack, pi.spill_stores, pi.spill_loads,
-            o.from_cache ? "  (cached)" : "");
+            o.from_cache ? "  (cached)" : "", big ? "  OVER 160 KiB" : "");
+    if (big && !over) over = st->entry, over_smem = smem;
   }
   rt_nvrtc_out_free(&o);
+  if (over) /* it compiles, but no launch could give it that much: as much an error as a compile error */
+    return diag_at(d, NULL, 0, 0,
+                   "stage %s needs %d B of shared memory, more than the %d B (160 KiB) a block may use on every "
+                   "supported GPU (the template has no smaller blocking for these dims)",
+                   over, over_smem, CUC_SMEM_MAX);
   return 0;
 }
 

@@ -6,11 +6,15 @@
 #include "emit.h"
 #include "rt_cuda.h"
 
-/* Compiles ek's CUDA module for arch and prints one line per stage; on a
- * compile error prints each error with its generated and template line. */
+/* Shared memory a block may use on every supported GPU (an A100 has 163 KiB). */
+#define CUC_SMEM_MAX (160 * 1024)
+
 /* Stage i of a module in order: the forward stages, decode, decode_large, fused, the backward stages;
  * an absent one (no decode_large, no fused) has entry NULL; NULL past the last. */
 const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i);
+/* Compiles ek's CUDA module for arch and prints one line per stage; on a
+ * compile error prints each error with its generated and template line.
+ * A stage over CUC_SMEM_MAX is marked and makes it an error too. */
 int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, FILE *out, diag *d);
 /* Spill bytes (stores + loads) of one stage ("fwd", "decode", "solve"); 0, 1 on a compile error, -1 otherwise. */
 int cuc_spills(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, int *spill_bytes,

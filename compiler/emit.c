@@ -207,14 +207,32 @@ static int emit_append_backward(const cls_family *f, int dtype, int bk, int bv, 
   return 0;
 }
 
+/* The CPU kernels' blocking: chunk, K and the value tile are multiples of 16; the error points at
+ * the one that is not (bv: the tiles, or V when there are none). */
+static int cpu_dims_unsupported(const layer_spec *s, int bv, diag *d) {
+  int line = 1, col = 1;
+  const char *what = NULL;
+  int val = 0;
+  if (s->chunk % 16) { what = "chunk"; val = s->chunk; line = s->chunk_line; col = s->chunk_col; }
+  else if (s->K % 16) { what = "K"; val = s->K; line = s->k_line; col = s->k_col; }
+  else if (bv % 16) {
+    what = "the value tile bv";
+    val = bv;
+    line = s->tiles_line ? s->tiles_line : s->v_line; /* no tiles: bv follows V */
+    col = s->tiles_line ? s->tiles_col : s->v_col;
+  }
+  if (!what) return 0;
+  if (!line) line = col = 1;
+  return diag_at(d, s->file, line, col,
+                 "the CPU kernels need chunk, K and the value tile bv to be multiples of 16; %s is %d "
+                 "(chunk=%d, K=%d, bv=%d)", what, val, s->chunk, s->K, bv);
+}
+
 int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *spec_path, sbx *lua,
                     emit_kernel *out, diag *d) {
   const layer_spec *s = f->spec;
   (void)spec_path;
-  if (s->chunk % 16 || s->K % 16 || bv % 16)
-    return diag_at(d, s->file, s->tiles_line ? s->tiles_line : 1, s->tiles_col ? s->tiles_col : 1,
-                   "the CPU kernels need chunk, K and bv to be multiples of 16 (chunk=%d, K=%d, bv=%d)", s->chunk,
-                   s->K, bv);
+  if (cpu_dims_unsupported(s, bv, d)) return 1;
   memset(out, 0, sizeof *out);
   out->dtype = dtype;
   emit_kernel_name(f, dtype, bk, bv, out->name, sizeof out->name);

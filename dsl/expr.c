@@ -669,3 +669,103 @@ int ex_factors_divide(const ex_term *num, const ex_term *den, ex_term *quot) {
 int ex_factors_equal(const ex_term *x, const ex_term *y) {
   return x->nf == y->nf && ex_factors_divide(x, y, NULL) == 0;
 }
+
+/* ---------------------------------------------------------------- collection */
+
+static ex_node *scalar_node(arena *a, ex_op op, const ex_node *x, const ex_node *y, const ex_node *at) {
+  ex_node *n = arena_alloc(a, sizeof *n);
+  n->op = op;
+  n->a = (ex_node *)x;
+  n->b = (ex_node *)y;
+  n->line = at->line;
+  n->col = at->col;
+  n->rows = n->cols = DIM_1;
+  return n;
+}
+
+static ex_node *num_node(arena *a, double v, const ex_node *at) {
+  ex_node *n = scalar_node(a, EX_NUM, NULL, NULL, at);
+  n->num = v;
+  return n;
+}
+
+/* The factors of every term of g[0..n) that all of them share (as a multiset). */
+static void common_factors(const ex_term *const *g, int n, ex_term *common) {
+  memset(common, 0, sizeof *common);
+  common->c = 1;
+  int used[EX_MAX_CHAIN * 2][EX_MAX_FACTORS];
+  memset(used, 0, sizeof used);
+  for (int i = 0; i < g[0]->nf; i++) {
+    int pick[EX_MAX_CHAIN * 2], all = 1;
+    for (int m = 1; m < n && all; m++) {
+      pick[m] = -1;
+      for (int j = 0; j < g[m]->nf && pick[m] < 0; j++)
+        if (!used[m][j] && g[m]->finv[j] == g[0]->finv[i] && ex_equal(g[m]->f[j], g[0]->f[i])) pick[m] = j;
+      all = pick[m] >= 0;
+    }
+    if (!all) continue;
+    used[0][i] = 1;
+    for (int m = 1; m < n; m++) used[m][pick[m]] = 1;
+    common->f[common->nf] = g[0]->f[i];
+    common->finv[common->nf++] = g[0]->finv[i];
+  }
+}
+
+/* c * prod of t's factors that are not in common, as one node. */
+static const ex_node *rest_node(arena *a, const ex_term *t, double c, const ex_term *common, const ex_node *at) {
+  ex_term rest;
+  ex_factors_divide(t, common, &rest);
+  const ex_node *n = c == 1 && rest.nf && !rest.finv[0] ? NULL : num_node(a, c, at);
+  for (int i = 0; i < rest.nf; i++) {
+    if (!n) n = rest.f[i];
+    else n = scalar_node(a, rest.finv[i] ? EX_DIV : EX_MUL, n, rest.f[i], at);
+  }
+  return n;
+}
+
+/* The source position of a group: its first atom or factor. */
+static const ex_node *group_at(const ex_term *const *g, int n) {
+  if (g[0]->na) return g[0]->atom[0];
+  for (int m = 0; m < n; m++)
+    if (g[m]->nf) return g[m]->f[0];
+  return NULL;
+}
+
+/* Returns 1 (out untouched) when the combined term would have too many factors. */
+static int collect_group(ex_term *out, const ex_term *const *g, int n, arena *a) {
+  ex_term common;
+  common_factors(g, n, &common);
+  const ex_node *at = group_at(g, n);
+  if (!at || common.nf == EX_MAX_FACTORS) return 1;
+  const ex_node *sum = NULL;
+  for (int m = 0; m < n; m++) {
+    int sub = sum && g[m]->c < 0; /* a - b rather than a + -1 b */
+    const ex_node *r = rest_node(a, g[m], sub ? -g[m]->c : g[m]->c, &common, at);
+    sum = sum ? scalar_node(a, sub ? EX_SUB : EX_ADD, sum, r, at) : r;
+  }
+  *out = *g[0];
+  memcpy(out->f, common.f, sizeof common.f);
+  memcpy(out->finv, common.finv, sizeof common.finv);
+  out->nf = common.nf;
+  out->c = 1;
+  out->f[out->nf] = sum;
+  out->finv[out->nf++] = 0;
+  return 0;
+}
+
+void ex_collect(ex_sum *s, arena *a) {
+  int n = 0;
+  ex_term *t = arena_alloc(a, sizeof(ex_term) * (size_t)(s->n ? s->n : 1)); /* never more terms than before */
+  char *done = arena_alloc(a, (size_t)(s->n ? s->n : 1));
+  for (int i = 0; i < s->n; i++) {
+    if (done[i]) continue;
+    const ex_term *g[EX_MAX_CHAIN * 2];
+    int ng = 0;
+    for (int j = i; j < s->n; j++)
+      if (!done[j] && same_chain(&s->t[i], &s->t[j]) && ng < EX_MAX_CHAIN * 2) { g[ng++] = &s->t[j]; done[j] = 1; }
+    if (ng > 1 && !collect_group(&t[n], g, ng, a)) { n++; continue; }
+    for (int m = 0; m < ng; m++) t[n++] = *g[m];
+  }
+  s->t = t;
+  s->n = n;
+}

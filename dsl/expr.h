@@ -86,5 +86,10 @@ const ex_node *ex_atom_sym(const ex_node *atom, int *transposed);
 int ex_factors_divide(const ex_term *num, const ex_term *den, ex_term *quot);
 /* Factor-list equality up to order. */
 int ex_factors_equal(const ex_term *x, const ex_term *y);
+/* Combines terms with the same chain but different factors into one term,
+ * so that "(1 - b) * v k'" is one term again: the factors common to all of
+ * them stay factors, the rest becomes one scalar factor sum_i c_i prod_i
+ * (new nodes in a, annotated as scalars). Order of first appearance is kept. */
+void ex_collect(ex_sum *s, arena *a);
 
 #endif

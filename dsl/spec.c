@@ -142,6 +142,10 @@ static int load_dims(ld *L, const yml_node *n) {
   if (want_kind(L, n, YML_MAP, "dims") || check_keys(L, n, "dims", keys, 2)) return 1;
   const yml_node *k = yml_get(n, "K"), *v = yml_get(n, "V");
   if (!k || !v) return diag_at(L->d, L->f, n->line, n->col, "dims needs both K and V");
+  L->s->k_line = k->line;
+  L->s->k_col = k->col;
+  L->s->v_line = v->line;
+  L->s->v_col = v->col;
   return get_int(L, k, "K", 1, 1024, &L->s->K) || get_int(L, v, "V", 1, 1024, &L->s->V);
 }
 
@@ -597,6 +601,7 @@ layer_spec *spec_load(const srcfile *f, arena *a, sbx *lua, diag *d) {
   const yml_node *ch = yml_get(root, "chunk");
   if (ch && get_int(&L, ch, "chunk", 1, 256, &s->chunk)) return NULL;
   if (ch && (s->chunk & (s->chunk - 1))) { err_node(&L, ch, "chunk must be a power of two (got %s)", ch->value); return NULL; }
+  if (ch) { s->chunk_line = ch->line; s->chunk_col = ch->col; }
   if (load_dims(&L, yml_get(root, "dims"))) return NULL;
   const yml_node *ins = yml_get(root, "inputs");
   if (want_kind(&L, ins, YML_MAP, "inputs")) return NULL;

@@ -66,6 +66,9 @@ typedef struct layer_spec {
   const char *canon;       /* canonical text of the math (hashed) */
   char hash[17];           /* 16 hex digits of FNV-1a over canon */
   int tiles_line, tiles_col;
+  int chunk_line, chunk_col; /* the chunk's value (0: the default) */
+  int k_line, k_col;         /* the values of dims.K and dims.V */
+  int v_line, v_col;
 } layer_spec;
 
 struct sbx;

@@ -156,11 +156,17 @@ END_TEST
 static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures/specs/bwd_exotic.yaml",
                                          "tests/fixtures/specs/bwd_kv_query.yaml",
                                          "tests/fixtures/specs/bwd_diag_delta.yaml",
-                                         "tests/fixtures/specs/bwd_solve_key.yaml"};
+                                         "tests/fixtures/specs/bwd_solve_key.yaml",
+                                         "tests/fixtures/specs/bwd_sum_coef.yaml",
+                                         "tests/fixtures/specs/bwd_solve_short.yaml",
+                                         "tests/fixtures/specs/bwd_sqrt_write.yaml"};
 
 /* Compiled in-process; bwd_exotic's coefficients use exp, log, sqrt, quotients and two scalar inputs;
  * bwd_kv_query: K != V, a two-term query; bwd_diag_delta: per-key decays with an erase at small dims;
- * bwd_solve_key: a solve state with its own key and gate, lambda with a constant part. */
+ * bwd_solve_key: a solve state with its own key and gate, lambda with a constant part;
+ * bwd_sum_coef: erase, write and query coefficients that are sums ((1 - a) k k');
+ * bwd_solve_short: r = 10, where the gradients vs the exact solve are reported, not judged;
+ * bwd_sqrt_write: a gradient that is infinite at the edges batch's beta = 0 (compared elsewhere). */
 START_TEST(jit_user_spec_backward) {
   fixture fx;
   load(&fx, user_specs[_i], 1);
@@ -187,7 +193,7 @@ Suite *bwd_suite(void) {
   tcase_add_test(tc, gka_saved_x_or_recomputed);
   tcase_add_test(tc, threads_do_not_matter);
   tcase_add_test(tc, aligned_or_not);
-  tcase_add_loop_test(tc, jit_user_spec_backward, 0, 5);
+  tcase_add_loop_test(tc, jit_user_spec_backward, 0, (int)(sizeof user_specs / sizeof user_specs[0]));
   suite_add_tcase(s, tc);
   return s;
 }

@@ -193,9 +193,10 @@ static void locate(const char *text, const char *needle, int *line, int *col) {
   *col = c;
 }
 
-#define GOOD                                                                                                   \
+#define GOOD GOOD_DIMS("dims: {K: 64, V: 32}\n") "chunk: 32\n"
+#define GOOD_DIMS(dims)                                                                                        \
   "family: cli_ssd\n"                                                                                          \
-  "dims: {K: 64, V: 32}\n"                                                                                     \
+  dims                                                                                                         \
   "inputs:\n"                                                                                                  \
   "  q: [K]\n"                                                                                                 \
   "  k: [K]\n"                                                                                                 \
@@ -204,8 +205,7 @@ static void locate(const char *text, const char *needle, int *line, int *col) {
   "state:\n"                                                                                                   \
   "  S: {shape: [V, K], update: \"exp(g) * S + v k'\"}\n"                                                      \
   "readout:\n"                                                                                                 \
-  "  y: \"scale * S q\"\n"                                                                                     \
-  "chunk: 32\n"
+  "  y: \"scale * S q\"\n"
 
 /* ---- basics ---------------------------------------------------------------- */
 
@@ -278,6 +278,12 @@ static const bad_case BAD[] = {
     {"Lua memory bomb", GOOD "constants:\n  c: !lua \"#string.rep('x', 1e9)\"\n", "#string", 0, 0,
      "memory limit exceeded"},
     {"forbidden library", GOOD "constants:\n  c: !lua \"io.open('x')\"\n", "io.open", 0, 0, "'io' is not available"},
+    {"chunk not a power of two", GOOD_DIMS("dims: {K: 64, V: 32}\n") "chunk: 48\n", "48", 0, 0, "power of two"},
+    {"tiles that do not divide", GOOD "tiles: {bk: [48], bv: [32]}\n", "{bk: [48]", 0, 0, "must divide K=64"},
+    /* the CPU blocking's limits point at the value that breaks them, not at the top of the file */
+    {"chunk below 16", GOOD_DIMS("dims: {K: 64, V: 32}\n") "chunk: 8\n", "8\n", 0, 0, "chunk is 8"},
+    {"K below 16", GOOD_DIMS("dims: {K: 8, V: 32}\n"), "8, V", 0, 0, "K is 8"},
+    {"V below 16", GOOD_DIMS("dims: {K: 64, V: 8}\n"), "8}", 0, 0, "bv is 8"},
 };
 
 START_TEST(gen_bad_spec) {

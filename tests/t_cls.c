@@ -369,6 +369,28 @@ START_TEST(beta_scaled_write) {
 }
 END_TEST
 
+/* Terms of one chain whose coefficients differ are one term whose
+ * coefficient is their sum: (1 - beta) * v k' is one write, also in an erase. */
+START_TEST(sum_coefficients) {
+  char buf[128];
+  classify(SPEC("exp(g) * S + (1 - beta) * v k'"));
+  ck_assert_int_eq(FAM.main.delta, 0);
+  ck_assert_int_eq(FAM.main.write.nf, 1);
+  ex_print(FAM.main.write.f[0], buf, sizeof buf);
+  ck_assert_str_eq(buf, "1 - beta");
+  /* common factors stay factors; the erase divides by the decay */
+  classify(SPEC("S * (exp(g) * (I - (1 - beta) * k k')) + beta * v k' / 2 + alpha * v k'"));
+  ck_assert_int_eq(FAM.main.decay, DECAY_SCALAR);
+  ck_assert_int_eq(FAM.main.delta, 1);
+  ck_assert_int_eq(FAM.main.erase.nf, 1);
+  ck_assert_double_eq_tol(FAM.main.erase.c, -1, 1e-15);
+  ex_print(FAM.main.erase.f[0], buf, sizeof buf);
+  ck_assert_str_eq(buf, "-1 + beta");
+  ex_print(FAM.main.write.f[0], buf, sizeof buf);
+  ck_assert_str_eq(buf, "0.5 * beta + alpha");
+}
+END_TEST
+
 START_TEST(constant_decay) {
   classify(SPEC("0.9 * S + v k'"));
   ck_assert_int_eq(FAM.main.decay, DECAY_SCALAR);
@@ -439,7 +461,7 @@ START_TEST(rejects_decay_not_exp) {
 END_TEST
 
 START_TEST(rejects_two_writes) {
-  const char *t = SPEC("exp(g) * S + v k' + beta * v k'");
+  const char *t = SPEC("exp(g) * S + v k' + beta * v q'");
   rejects(t, "exp(g) * S", "needs exactly one write term", "found 2", NULL);
 }
 END_TEST
@@ -652,6 +674,7 @@ Suite *cls_suite(void) {
   tcase_add_test(tc, gka_lambda_forms);
   tcase_add_test(tc, gka_lambda_with_offset);
   tcase_add_test(tc, beta_scaled_write);
+  tcase_add_test(tc, sum_coefficients);
   tcase_add_test(tc, constant_decay);
   tcase_add_test(tc, local_readout);
   tcase_add_test(tc, names_do_not_matter);

@@ -2,7 +2,8 @@
  * built-in specs and examples/) compiles with NVRTC for sm_80 and sm_90a,
  * with zero spills in its decode stage (a few bytes at most elsewhere); the launch facts read back from a module
  * agree with the kernel table; ptxas's report is parsed; a module that does
- * not compile is reported with its generated and template lines. */
+ * not compile is reported with its generated and template lines, one over the
+ * shared memory limit is reported too; a solve with V = 2K has a decode. */
 #include <check.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -385,6 +386,50 @@ START_TEST(compile_error_points_at_template) {
 }
 END_TEST
 
+static emit_kernel *load_fixture(gen_set *g, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/fixtures/specs/%s", SSMC_SOURCE_DIR, name);
+  diag d = {0};
+  gen_init(g);
+  if (gen_add(g, path, &d)) { diag_print(&d, stderr); ck_abort_msg("cannot generate %s", name); }
+  return &g->u[0]->k[0];
+}
+
+/* A solve whose U does not fit the decode's shared memory (K = 128, V = 256) generates: its decode
+ * stages read U in global memory, fit 112 KiB and compile. */
+START_TEST(solve_decode_with_wide_values) {
+  char err[4096];
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  gen_set g;
+  emit_kernel *ek = load_fixture(&g, "cuda_solve_wide.yaml");
+  ck_assert_ptr_nonnull(strstr(ek->cu_source, "U read and updated in place in global memory"));
+  ck_assert_int_le(ek->cuda.decode.smem, 112 * 1024);
+  ck_assert_int_le(ek->cuda.decode_large.smem, 112 * 1024);
+  int spills = -1;
+  ck_assert_msg(cuc_spills(ek, "sm_80", NULL, "decode", &spills, err, sizeof err) == 0, "%s", err);
+  gen_free(&g);
+}
+END_TEST
+
+/* A stage over 160 KiB of shared memory compiles, but `ssmc compile` marks it and fails. */
+START_TEST(compile_reports_smem_over_limit) {
+  char err[512];
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  gen_set g;
+  emit_kernel *ek = load_fixture(&g, "cuda_solve_k256.yaml");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  diag d = {0};
+  ck_assert_int_ne(cuc_compile(ek, "sm_90a", NULL, out, &d), 0);
+  fclose(out);
+  ck_assert_msg(strstr(buf, "OVER 160 KiB"), "%s", buf);
+  ck_assert_msg(strstr(d.msg, "_solve needs") && strstr(d.msg, "160 KiB"), "%s", d.msg);
+  free(buf);
+  gen_free(&g);
+}
+END_TEST
+
 Suite *cuda_suite(void) {
   Suite *s = suite_create("cuda");
   TCase *tc = tcase_create("nvrtc");
@@ -396,6 +441,8 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, chunk_slots_cover_every_chunk_once);
   tcase_add_test(tc, ptxas_report_parsed);
   tcase_add_test(tc, compile_error_points_at_template);
+  tcase_add_test(tc, solve_decode_with_wide_values);
+  tcase_add_test(tc, compile_reports_smem_over_limit);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -15,6 +15,12 @@ static const orc_tol table[ORC_TOL_COUNT] = {
    "repeated key the WY pseudo-values are differences of consecutive values, and fp32 leaves up to ~2e-6 RMS "
    "there (Gated DeltaNet's edges batch, seeds 1-10: up to 1.05 x the old floor), where the old token-by-token "
    "backward, reading every per-token state, left ~1e-7"},
+  {ORC_TOL_SOLVE_CONVERGED, "solve converged at the spec's r (fp64 Chebyshev x vs exact x)", 1e-3,
+   "a GKA backward's gradients vs the exact solve's gradients measure how far the spec's r Chebyshev "
+   "steps are from the exact solve (the spec's choice, as fwd x vs exact, which is reported), not the "
+   "kernel, which is judged against the fp64 implicit gradient; they are judged only where the solve "
+   "itself converged to this, with a margin: their error has been about twice the solve's (built-in "
+   "r=30: x 3e-4, gradients <= 7e-4; r=10 at K=32: x 8.8e-3, gradients 1.6e-2)"},
 };
 
 const orc_tol *orc_tol_get(orc_tol_kind k) { return &table[k]; }

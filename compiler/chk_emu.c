@@ -15,7 +15,7 @@
 extern const char ssmc_emu_emu_cuda[];      /* compiler/emu_cuda.h, embedded at build time */
 extern const char ssmc_hdr_ssmc_kernel[];   /* runtime/ssmc_kernel.h */
 #define EMU_SM_COUNT 132                     /* the variants' picks (RT_*_AUTO) as on an H100 / H200 */
-#define EMU_CXX_FLAGS "-std=c++17 -O1 -fPIC -shared -DSSMC_EMU -pthread"
+#define EMU_CXX_FLAGS "-std=c++17 -O1 -fPIC -shared -DSSMC_EMU"
 
 typedef int (*emu_launch_fn)(void *fn, int sig, const unsigned *g, int nt, void **params);
 struct chk_emu {
@@ -94,7 +94,9 @@ static int run_stage(chk_emu *g, const ssmc_kernel *k, const ssmc_cuda_stage *st
   ssmc_cuda_grid(k, st, n_seqs, h_v, slots, grid);
   if (!grid[0]) return 0;
   const unsigned gd[3] = {grid[0], grid[1], grid[2]};
-  if (g->launch(fn, sig, gd, st->threads, params)) { snprintf(err, n, "%s: cannot run %s", k->name, st->entry); return -1; }
+  const int rc = g->launch(fn, sig, gd, st->threads, params);
+  if (rc == -2) { snprintf(err, n, "%s: %s deadlocks (a barrier not reached by every thread of a block)", k->name, st->entry); return -1; }
+  if (rc) { snprintf(err, n, "%s: cannot run %s (block of %d threads)", k->name, st->entry, st->threads); return -1; }
   return 0;
 }
 

@@ -1,7 +1,7 @@
 /* compiler stage: the CUDA emulation backend of `ssmc check` (--backend cuda-emu). A kernel's CUDA
  * module is compiled as C++ for this CPU (the system's c++, compiler/emu_cuda.h in front) and its
  * stages run as the runtime runs them on a GPU (same order, grids, workspace), every CUDA thread a
- * POSIX thread: the oracle checks what the CUDA kernels compute on a machine without a GPU. */
+ * fiber: the oracle checks what the CUDA kernels compute on a machine without a GPU. */
 #ifndef SSMC_CHK_EMU_H
 #define SSMC_CHK_EMU_H
 #include <stddef.h>

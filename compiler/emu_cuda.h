@@ -1,7 +1,8 @@
 /* compiler stage: check's CUDA emulation (`ssmc check --backend cuda-emu`, compiler/chk_emu.c).
  * Included (-include) in front of a generated CUDA module compiled as C++ for the CPU with SSMC_EMU
- * defined: every CUDA thread of a block is a POSIX thread, blocks run one after the other (so one
- * array is the shared memory of all), __syncthreads and the warp operations are barriers, and the
+ * defined: every CUDA thread of a block is a fiber (ucontext) on the calling thread, run round-robin
+ * until it waits at a barrier or returns; blocks run one after the other (so one array is the
+ * shared memory of all); __syncthreads and the warp operations are barriers, and the
  * module's inline PTX (mma8 and the copy helpers, guarded by SSMC_EMU in the template) gets C++
  * bodies: m16n8k8 tf32 products from the documented fragment layout, cp.async as plain copies.
  * It checks what a kernel computes, not its speed or its memory model: races that only real
@@ -9,9 +10,8 @@
 #ifndef SSMC_EMU_CUDA_H
 #define SSMC_EMU_CUDA_H
 #include <math.h>
-#include <pthread.h>
+#include <ucontext.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ssmc_kernel.h"
@@ -35,60 +35,41 @@ static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); re
 static inline float4 __ldcs(const float4 *p) { return *p; }
 static inline float __fdividef(float a, float b) { return a / b; }
 
-/* ------------------------------------------------ barriers that count the threads still running */
-struct emu_bar {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int expected, arrived;
-  unsigned gen;
-};
-static inline void emu_bar_init(emu_bar *b, int n) {
-  pthread_mutex_init(&b->mu, NULL);
-  pthread_cond_init(&b->cv, NULL);
-  b->expected = n;
-  b->arrived = 0;
-  b->gen = 0;
-}
-static inline void emu_bar_release(emu_bar *b) { /* mu held */
-  b->arrived = 0;
-  b->gen++;
-  pthread_cond_broadcast(&b->cv);
-}
-static inline void emu_bar_wait(emu_bar *b) {
-  pthread_mutex_lock(&b->mu);
-  const unsigned g = b->gen;
-  if (++b->arrived >= b->expected) emu_bar_release(b);
-  else
-    while (g == b->gen) pthread_cond_wait(&b->cv, &b->mu);
-  pthread_mutex_unlock(&b->mu);
-}
-/* a thread that returned: exited threads count as arrived (as on the GPU) */
-static inline void emu_bar_leave(emu_bar *b) {
-  pthread_mutex_lock(&b->mu);
-  b->expected--;
-  if (b->arrived > 0 && b->arrived >= b->expected) emu_bar_release(b);
-  pthread_mutex_unlock(&b->mu);
-}
-
-/* ------------------------------------------------ the running block */
+/* ------------------------------------------------ the running block: fibers and their barriers */
 #define EMU_MAX_THREADS 1024
 #define EMU_SMEM_FLOATS (232448 / 4)
+#define EMU_STACK (256 * 1024)
 struct emu_thread { uint3 tid, bid, bdim, gdim; int lane, warp; };
-inline thread_local emu_thread emu_t;
+/* a barrier over the threads still running (exited threads count as arrived, as on the GPU) */
+struct emu_bar { int live, arrived; unsigned gen; };
+struct emu_fiber { ucontext_t ctx; emu_thread t; int done; char *stack; };
 struct emu_block {
   emu_bar all, warp[EMU_MAX_THREADS / 32];
   uint64_t xch[EMU_MAX_THREADS / 32][32];   /* shuffles */
   float mma_a[EMU_MAX_THREADS / 32][32][4]; /* mma8 fragments */
   float mma_b[EMU_MAX_THREADS / 32][32][2];
+  emu_fiber f[EMU_MAX_THREADS];
+  emu_fiber *cur;
+  ucontext_t sched;
 };
 inline emu_block emu_blk;
 extern "C" {
 alignas(16) float sm[EMU_SMEM_FLOATS]; /* extern __shared__ float sm[]: one block at a time */
 }
+#define emu_t (emu_blk.cur->t)
 #define threadIdx (emu_t.tid)
 #define blockIdx (emu_t.bid)
 #define blockDim (emu_t.bdim)
 #define gridDim (emu_t.gdim)
+static inline void emu_yield() { swapcontext(&emu_blk.cur->ctx, &emu_blk.sched); }
+static inline void emu_bar_wait(emu_bar *b) {
+  const unsigned g = b->gen;
+  if (++b->arrived >= b->live) { b->arrived = 0; b->gen++; return; }
+  while (b->gen == g) emu_yield();
+}
+static inline void emu_bar_leave(emu_bar *b) {
+  if (--b->live > 0 && b->arrived > 0 && b->arrived >= b->live) { b->arrived = 0; b->gen++; }
+}
 static inline void __syncthreads() { emu_bar_wait(&emu_blk.all); }
 static inline void emu_warp_sync() { emu_bar_wait(&emu_blk.warp[emu_t.warp]); }
 
@@ -141,65 +122,64 @@ static inline void cp_async_commit() {}
 template <int N> static inline void cp_async_wait() {}
 
 /* ------------------------------------------------ launches (one block after the other) */
-/* nt threads run every block of the grid in turn: after a block, all wait at `next` (those that
- * returned early too), thread 0 resets the block's barriers, all wait again, then the next block. */
-struct emu_launch { void *fn; int sig, nt; void **params; const unsigned *g; pthread_barrier_t next; };
-struct emu_arg { emu_launch *l; unsigned tid; };
-static void emu_reset_barriers(int nt) {
-  emu_bar_init(&emu_blk.all, nt);
-  for (int w = 0; w < nt / 32; w++) emu_bar_init(&emu_blk.warp[w], 32);
-}
-static void *emu_thread_main(void *p) {
-  emu_arg *x = (emu_arg *)p;
-  emu_launch *l = x->l;
-  emu_t.tid = {x->tid, 0, 0};
-  emu_t.bdim = {(unsigned)l->nt, 1, 1};
-  emu_t.gdim = {l->g[0], l->g[1], l->g[2]};
-  emu_t.lane = (int)(x->tid & 31);
-  emu_t.warp = (int)(x->tid >> 5);
-  for (unsigned z = 0; z < l->g[2]; z++)
-    for (unsigned y = 0; y < l->g[1]; y++)
-      for (unsigned b = 0; b < l->g[0]; b++) {
-        emu_t.bid = {b, y, z};
-        if (l->sig == 1) /* (ssmc_fwd_args, ssmc_bwd_args, float *) */
-          ((void (*)(ssmc_fwd_args, ssmc_bwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0],
-                                                                   *(ssmc_bwd_args *)l->params[1], *(float **)l->params[2]);
-        else if (l->sig == 2) /* (ssmc_decode_args, float *) */
-          ((void (*)(ssmc_decode_args, float *))l->fn)(*(ssmc_decode_args *)l->params[0], *(float **)l->params[1]);
-        else /* (ssmc_fwd_args, float *) */
-          ((void (*)(ssmc_fwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0], *(float **)l->params[1]);
-        emu_bar_leave(&emu_blk.warp[emu_t.warp]);
-        emu_bar_leave(&emu_blk.all);
-        pthread_barrier_wait(&l->next);
-        if (x->tid == 0) emu_reset_barriers(l->nt);
-        pthread_barrier_wait(&l->next);
-      }
-  return NULL;
+struct emu_launch { void *fn; int sig; void **params; };
+inline emu_launch emu_l;
+static void emu_fiber_main() {
+  const emu_launch *l = &emu_l;
+  if (l->sig == 1) /* (ssmc_fwd_args, ssmc_bwd_args, float *) */
+    ((void (*)(ssmc_fwd_args, ssmc_bwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0], *(ssmc_bwd_args *)l->params[1],
+                                                             *(float **)l->params[2]);
+  else if (l->sig == 2) /* (ssmc_decode_args, float *) */
+    ((void (*)(ssmc_decode_args, float *))l->fn)(*(ssmc_decode_args *)l->params[0], *(float **)l->params[1]);
+  else /* (ssmc_fwd_args, float *) */
+    ((void (*)(ssmc_fwd_args, float *))l->fn)(*(ssmc_fwd_args *)l->params[0], *(float **)l->params[1]);
+  emu_bar_leave(&emu_blk.warp[emu_t.warp]);
+  emu_bar_leave(&emu_blk.all);
+  emu_blk.cur->done = 1; /* back to the scheduler (uc_link) */
 }
 /* Runs entry fn on a grid of g[0] x g[1] x g[2] blocks of nt threads; sig: 0 forward-like
- * (ssmc_fwd_args, float *), 1 backward (ssmc_fwd_args, ssmc_bwd_args, float *), 2 decode. 0, or -1
- * for a block size the emulation does not take. */
+ * (ssmc_fwd_args, float *), 1 backward (ssmc_fwd_args, ssmc_bwd_args, float *), 2 decode. 0; -1 for
+ * a block size the emulation does not take or stacks it cannot get, or -2 for a block whose threads
+ * all wait at barriers that cannot complete (a kernel's barrier not reached by all its threads). */
 extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, void **params) {
   if (nt < 1 || nt > EMU_MAX_THREADS || nt % 32) return -1;
-  static pthread_t th[EMU_MAX_THREADS];
-  static emu_arg args[EMU_MAX_THREADS];
-  emu_launch l = {fn, sig, nt, params, g, {}};
-  pthread_barrier_init(&l.next, NULL, (unsigned)nt);
-  emu_reset_barriers(nt);
-  pthread_attr_t at;
-  pthread_attr_init(&at);
-  pthread_attr_setstacksize(&at, 1 << 20);
-  for (int i = 0; i < nt; i++) {
-    args[i] = {&l, (unsigned)i};
-    if (pthread_create(&th[i], &at, emu_thread_main, &args[i])) {
-      /* the threads made would wait at their first barrier for ever */
-      fprintf(stderr, "ssmc cuda-emu: cannot make thread %d of a %d-thread block\n", i, nt);
-      abort();
-    }
-  }
-  pthread_attr_destroy(&at);
-  for (int i = 0; i < nt; i++) pthread_join(th[i], NULL);
-  pthread_barrier_destroy(&l.next);
+  emu_l = {fn, sig, params};
+  for (int i = 0; i < nt; i++)
+    if (!emu_blk.f[i].stack && !(emu_blk.f[i].stack = (char *)malloc(EMU_STACK))) return -1;
+  for (unsigned z = 0; z < g[2]; z++)
+    for (unsigned y = 0; y < g[1]; y++)
+      for (unsigned x = 0; x < g[0]; x++) {
+        emu_blk.all = {nt, 0, 0};
+        for (int w = 0; w < nt / 32; w++) emu_blk.warp[w] = {32, 0, 0};
+        for (int i = 0; i < nt; i++) {
+          emu_fiber *f = &emu_blk.f[i];
+          f->t = {{(unsigned)i, 0, 0}, {x, y, z}, {(unsigned)nt, 1, 1}, {g[0], g[1], g[2]}, i & 31, i >> 5};
+          f->done = 0;
+          getcontext(&f->ctx);
+          f->ctx.uc_stack.ss_sp = f->stack;
+          f->ctx.uc_stack.ss_size = EMU_STACK;
+          f->ctx.uc_link = &emu_blk.sched;
+          makecontext(&f->ctx, emu_fiber_main, 0);
+        }
+        /* round-robin until every thread has returned; a round in which no barrier completed and
+         * no thread returned with all of them waiting is a deadlock */
+        for (int left = nt; left > 0;) {
+          unsigned before = emu_blk.all.gen;
+          for (int w = 0; w < nt / 32; w++) before += emu_blk.warp[w].gen;
+          const int was = left;
+          left = 0;
+          for (int i = 0; i < nt; i++) {
+            emu_fiber *f = &emu_blk.f[i];
+            if (f->done) continue;
+            emu_blk.cur = f;
+            swapcontext(&emu_blk.sched, &f->ctx);
+            left += !f->done;
+          }
+          unsigned after = emu_blk.all.gen;
+          for (int w = 0; w < nt / 32; w++) after += emu_blk.warp[w].gen;
+          if (left == was && after == before) return -2;
+        }
+      }
   return 0;
 }
 #endif

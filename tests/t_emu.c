@@ -1,7 +1,7 @@
 /* tests: the CUDA kernels on a machine without a GPU. Every CUDA stage of two user specs — a scalar
  * decay (examples/my_ssm.yaml) and a gated delta rule (tests/fixtures/specs/emu_delta.yaml: the
  * erase class, with prep, state and the WY/UT inverse) — runs through check's CPU emulation
- * (--backend cuda-emu: the module compiled as C++, CUDA threads as POSIX threads) and is compared
+ * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the fused pass, both decode stages,
  * the backward. (The emulated mma.sync follows PTX's documented fragment layout, not the kernels'
  * reading of it: a kernel that misreads the layout fails here as on a GPU.) */

@@ -169,7 +169,7 @@ static int cmd_check(const opts *o) {
       fprintf(stderr, "ssmc: error: --backend cuda-emu: %s\n", err);
       rc = 2;
     } else {
-      printf("# CUDA modules emulated on the CPU (every CUDA thread a POSIX thread; what they compute, not their speed)\n");
+      printf("# CUDA modules emulated on the CPU (every CUDA thread a fiber; what they compute, not their speed)\n");
       co.be = chk_emu_backend(emu);
     }
   }

@@ -127,7 +127,9 @@
 @   local vloop = (m.delta and 3 or 2) * C * BVPG + 2 * BK * BVPG
 @   local post = 2 * C * KCP + (diag and C * BKP4 or 0)
 @   L.alloc('R', math.max(vloop, post))
-@   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * CPn)
+@   -- DA: dA (C, CPn), then with an erase dk's row part (C, BKP4) in its place (wider when the chunk is
+@   -- shorter than the key tile)
+@   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * math.max(CPn, m.delta and BKP4 or 0))
 @   if m.delta then L.alloc('P3', C * BKP4); L.alloc('DG', C * CPn) end
 @   if not diag then L.alloc('B', C) end
 @   L.alloc('EW', C); L.alloc('EE', C); L.alloc('ZLD', BK)

@@ -5,6 +5,7 @@
  * with the fp64 oracle on check's shapes: the staged forward and the fused pass, both decode stages,
  * the backward. (The emulated mma.sync follows PTX's documented fragment layout, not the kernels'
  * reading of it: a kernel that misreads the layout fails here as on a GPU.) */
+#define _GNU_SOURCE /* memmem */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +37,18 @@ static void check_spec(const char *rel) {
     rewind(out);
     text[fread(text, 1, sizeof text - 1, out)] = 0;
     fclose(out);
-    ck_assert_msg(failed == 0 && r.failed == 0, "%s: %d of %d rows failed:\n%s", bk.k->name, r.failed, r.rows, text);
-    for (const char *what = "fwd-fused y\0decode-large y\0bwd\0error\0"; *what; what += strlen(what) + 1)
-      if (strcmp(what, "error")) ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row:\n%s", bk.k->name, what, text);
-      else ck_assert_msg(strstr(text, what) == NULL, "%s: %s", bk.k->name, text);
-    ck_assert_int_ge(r.rows, 60);
+    char bad[2048] = ""; /* the failed rows (Check's messages are short) */
+    for (const char *l = text; *l;) {
+      const char *e = strchr(l, '\n');
+      const size_t len = e ? (size_t)(e - l) : strlen(l);
+      if ((memmem(l, len, "FAIL", 4) || memmem(l, len, "error", 5)) && strlen(bad) + len + 2 < sizeof bad)
+        strncat(bad, l, len), strcat(bad, "\n");
+      l += len + (e != NULL);
+    }
+    ck_assert_msg(failed == 0 && r.failed == 0 && !bad[0], "%s: %d of %d rows failed:\n%s", bk.k->name, r.failed, r.rows, bad);
+    for (const char *what = "fwd-fused y\0decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
+      ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
+    ck_assert_int_ge(r.rows, 50);
     build_release(&bk);
   }
   gen_free(&g);

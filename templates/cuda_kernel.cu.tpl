@@ -1293,6 +1293,45 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
 extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd_args a, float *ws) { scan_body(a, ws); }
 @ end
 
+@ -- qa's q~ (C, K) = sum of coefficient * source: a source kept on chip read there (the raw key through
+@ -- ldop), another put from its copy in registers (puts[i]); a block barrier between terms
+@ local function build_qa_qt(puts)
+@   for i, q in ipairs(P.q) do
+@     local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
+@     if i > 1 then
+  __syncthreads();
+@     end
+@     if puts[i] then
+@       copies_put({puts[i]})
+@     else
+@       local src = raw_key(x) and 'ldop(kc + t_ * KP + k)' or 'in[' .. q.src .. '][t_ * KP + k]'
+  for (int e = threadIdx.x; e < CH * KD; e += NT) {
+    const int t_ = e / KD, k = e - t_ * KD;
+    const float s = t_ < L ? (${q.coef}) * ${src} : 0.0f;
+    qt[t_ * QAP + k] = ${i > 1 and 'qt[t_ * QAP + k] + ' or ''}s;
+  }
+@     end
+@   end
+@ end
+@ -- qa's scores A(t, s) = q~_t . (k_s decayed from s to t), s <= t (C, C), after q~ and a barrier
+@ local function qa_scores()
+@   if diag then
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    float acc = 0.0f;
+    if (s <= t && t < L)
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+    am[t * QAP + s] = acc;
+  }
+@   else
+  mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+  }
+@   end
+  __syncthreads();
+@ end
 /* ---------------------------------------------------------------- stage out */
 /* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
 extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_out(ssmc_fwd_args a, float *ws) {
@@ -1351,41 +1390,10 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ if not m.delta then
   for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
 @ end
-  /* q~ = sum of coefficient * source */
-@ for i, q in ipairs(P.q) do
-@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
-@   if i > 1 then
+  /* q~ = sum of coefficient * source; A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
+@ build_qa_qt(QC)
   __syncthreads();
-@   end
-@   if x and x.smem then
-@     local src = raw_key(x) and 'ldop(kc + t_ * KP + k)' or 'in[' .. q.src .. '][t_ * KP + k]'
-  for (int e = threadIdx.x; e < CH * KD; e += NT) {
-    const int t_ = e / KD, k = e - t_ * KD;
-    const float s = t_ < L ? (${q.coef}) * ${src} : 0.0f;
-    qt[t_ * QAP + k] = ${i > 1 and 'qt[t_ * QAP + k] + ' or ''}s;
-  }
-@   else
-@     copies_put({QC[i]})
-@   end
-@ end
-  __syncthreads();
-  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
-@ if diag then
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    float acc = 0.0f;
-    if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
-    am[t * QAP + s] = acc;
-  }
-@ else
-  mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-  }
-@ end
-  __syncthreads();
+@ qa_scores()
   /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
 @ scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
   for (;;) {
@@ -1467,22 +1475,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
       for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= ew[e / FBV];
 @ end
       /* q~ = sum of coefficient * source (the coefficients read the scalars put above) */
-@ for i, q in ipairs(P.q) do
-@   local x = P.inputs[tonumber(q.src) + 1]
-@   if i > 1 then
-      __syncthreads();
-@   end
-@   if FQ[i] then
-@     copies_put({FQ[i]})
-@   else
-@     local src = raw_key(x) and 'ldop(kc + t_ * KP + k)' or 'in[' .. q.src .. '][t_ * KP + k]'
-      for (int e = threadIdx.x; e < CH * KD; e += NT) {
-        const int t_ = e / KD, k = e - t_ * KD;
-        const float s = t_ < L ? (${q.coef}) * ${src} : 0.0f;
-        qt[t_ * QAP + k] = ${i > 1 and 'qt[t_ * QAP + k] + ' or ''}s;
-      }
-@   end
-@ end
+@ build_qa_qt(FQ)
     }
     __syncthreads();
 @ if m.delta then
@@ -1490,12 +1483,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
 @ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
-    mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-    }
-    __syncthreads();
+@ qa_scores()
 @ scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
     /* y = (q~ e^b) Z + A u */
     mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,

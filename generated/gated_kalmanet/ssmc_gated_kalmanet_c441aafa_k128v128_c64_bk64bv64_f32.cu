@@ -865,14 +865,13 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_kalmanet_c441aaf
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
   for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
-  /* q~ = sum of coefficient * source */
+  /* q~ = sum of coefficient * source; A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   r_q2.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
   r_q3.put(qt, QAP, L, [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
-  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;

@@ -654,10 +654,9 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
       zdec[k] = expf(acc);
     }
     __syncthreads();
-  /* q~ = sum of coefficient * source */
+  /* q~ = sum of coefficient * source; A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     float acc = 0.0f;

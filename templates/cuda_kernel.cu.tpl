@@ -1313,24 +1313,50 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
 @     end
 @   end
 @ end
-@ -- qa's scores A(t, s) = q~_t . (k_s decayed from s to t), s <= t (C, C), after q~ and a barrier
+@ -- qa's scores A(t, s) = q~_t . (k_s decayed from s to t), s <= t (C, C), after q~ and a barrier; then
+@ -- q~ decayed from the chunk start (q~ e^b, for y's state term). A per-key decay takes the diagonal
+@ -- 16 x 16 blocks pair by pair (an exponential per key) and everything left of them as one tile
+@ -- product a block row through the reference point r = b_{i0-1}, where both factors are at most 1:
+@ -- A_I,<I = (q~ e^{b - r}) (k e^{r - b})' (the key rows rescaled from one block row's r to the next;
+@ -- the key tile is not read again), the query rows then times e^r (= q~ e^b). The out stage's key is float there.
 @ local function qa_scores()
 @   if diag then
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
+    if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
     am[t * QAP + s] = acc;
   }
+  __syncthreads();
+  for (int i0 = 16; i0 < CH; i0 += 16) {
+    for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
+      const int s = e / KD, k = e - s * KD;
+      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
+    }
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QAP + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
+    }
+    __syncthreads();
+    mm<QAP, QAP, 1, 1, KP>(am + i0 * QAP, qt + i0 * QAP, kc, 16, i0, KD, false);
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QAP + k] *= expf(b[(i0 - 1) * KP + k]);
+    }
+  }
+  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QAP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  __syncthreads();
 @   else
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
   }
-@   end
   __syncthreads();
+@     scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
+@   end
 @ end
 /* ---------------------------------------------------------------- stage out */
 /* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
@@ -1347,7 +1373,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  const ${KEY_T} *kc = (const ${KEY_T} *)(sm + O_IN${m.key});
+  ${diag and 'float' or 'const ' .. KEY_T} *kc = (${diag and 'float' or 'const ' .. KEY_T} *)(sm + O_IN${m.key}); /* per-key decays: rescaled by the scores */
   (void)zdec;
 @ bind_inputs('O_', not_val, raw_key)
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
@@ -1394,8 +1420,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ build_qa_qt(QC)
   __syncthreads();
 @ qa_scores()
-  /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-@ scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
+  /* y = (q~ * e^b) Z + A u */
   for (;;) {
     const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
@@ -1484,7 +1509,6 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
 @ qa_scores()
-@ scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
     /* y = (q~ e^b) Z + A u */
     mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
                            CH, FBV, KD + CH, false);

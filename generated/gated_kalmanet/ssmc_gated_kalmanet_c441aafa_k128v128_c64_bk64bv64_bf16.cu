@@ -806,7 +806,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  const elem_t *kc = (const elem_t *)(sm + O_IN1);
+  const elem_t *kc = (const elem_t *)(sm + O_IN1); /* per-key decays: rescaled by the scores */
   (void)zdec;
   float *in[SSMC_MAX_IO];
   in[3] = sm + O_IN3;
@@ -878,11 +878,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
     am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
-  /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
     __syncthreads();
+  /* y = (q~ * e^b) Z + A u */
   for (;;) {
     const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */

@@ -616,7 +616,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  const float *kc = (const float *)(sm + O_IN1);
+  float *kc = (float *)(sm + O_IN1); /* per-key decays: rescaled by the scores */
   (void)zdec;
   float *in[SSMC_MAX_IO];
   in[1] = sm + O_IN1;
@@ -659,18 +659,32 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   __syncthreads();
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
+    if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
     am[t * QAP + s] = acc;
   }
   __syncthreads();
-  /* q~ decayed from the chunk start: y = (q~ * e^b) Z + A u */
-    for (int e = threadIdx.x; e < CH * KD; e += NT) {
-      const int t = e / KD, k = e - t * KD;
-      qt[t * QAP + k] = t < L ? qt[t * QAP + k] * expf(b[(t) * KP + k]) * 1.0f : 0.0f;
+  for (int i0 = 16; i0 < CH; i0 += 16) {
+    for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
+      const int s = e / KD, k = e - s * KD;
+      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
+    }
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QAP + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
     }
     __syncthreads();
+    mm<QAP, QAP, 1, 1, KP>(am + i0 * QAP, qt + i0 * QAP, kc, 16, i0, KD, false);
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QAP + k] *= expf(b[(i0 - 1) * KP + k]);
+    }
+  }
+  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QAP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  __syncthreads();
+  /* y = (q~ * e^b) Z + A u */
   for (;;) {
     const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */

@@ -334,15 +334,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
 @ if diag then
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    float acc = 0.0f;
-    if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = acc;
-  }
-  __syncthreads();
-  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  diag_scores<NT, KP, CP, true>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
 @ else
   mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {

@@ -1314,40 +1314,10 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
 @   end
 @ end
 @ -- qa's scores A(t, s) = q~_t . (k_s decayed from s to t), s <= t (C, C), after q~ and a barrier; then
-@ -- q~ decayed from the chunk start (q~ e^b, for y's state term). A per-key decay takes the diagonal
-@ -- 16 x 16 blocks pair by pair (an exponential per key) and everything left of them as one tile
-@ -- product a block row through the reference point r = b_{i0-1}, where both factors are at most 1:
-@ -- A_I,<I = (q~ e^{b - r}) (k e^{r - b})' (the key rows rescaled from one block row's r to the next;
-@ -- the key tile is not read again), the query rows then times e^r (= q~ e^b). The out stage's key is float there.
+@ -- q~ decayed from the chunk start (q~ e^b, for y's state term); per-key decays: diag_scores
 @ local function qa_scores()
 @   if diag then
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
-    float acc = 0.0f;
-    if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * QAP + s] = acc;
-  }
-  __syncthreads();
-  for (int i0 = 16; i0 < CH; i0 += 16) {
-    for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
-      const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
-    }
-    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
-      const int t = i0 + e / KD, k = e % KD;
-      qt[t * QAP + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
-    }
-    __syncthreads();
-    mm<QAP, QAP, 1, 1, KP>(am + i0 * QAP, qt + i0 * QAP, kc, 16, i0, KD, false);
-    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
-      const int t = i0 + e / KD, k = e % KD;
-      qt[t * QAP + k] *= expf(b[(i0 - 1) * KP + k]);
-    }
-  }
-  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QAP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
-  __syncthreads();
+  diag_scores<NT, QAP, QAP, MM_SPLIT>(am, qt, kc, b, L);
 @   else
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -1357,6 +1327,45 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
   __syncthreads();
 @     scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
 @   end
+@ end
+@ if diag then
+/* Scores with per-key decays b (C, KP; cumulative log decays, rows past L keep the last):
+ * am(t, s) = q~_t . (k_s e^{b_t - b_s}) for s <= t < L, else 0 (pitch ALD), then q~ <- q~ e^b (pitch
+ * QLD). The diagonal 16 x 16 blocks pair by pair (an exponential per key); everything left of them
+ * one tile product a block row through the reference point r = b_{i0-1}, where both factors are at
+ * most 1: A_I,<I = (q~ e^{b - r}) (k e^{r - b})', the key rows rescaled in place from one block
+ * row's r to the next (kc (C, KP) is not valid afterwards), the query rows then times e^r. S: the
+ * products' precision. Ends with a block barrier. */
+template <int NT, int QLD, int ALD, bool S>
+__device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int L) {
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
+    float acc = 0.0f;
+    if (s <= t && t < L)
+      for (int k = 0; k < KD; k++) acc += qt[t * QLD + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+    am[t * ALD + s] = acc;
+  }
+  __syncthreads();
+  for (int i0 = 16; i0 < CH; i0 += 16) {
+    for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
+      const int s = e / KD, k = e - s * KD;
+      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
+    }
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QLD + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
+    }
+    __syncthreads();
+    mm<ALD, QLD, 1, 1, KP, S>(am + i0 * ALD, qt + i0 * QLD, kc, 16, i0, KD, false);
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QLD + k] *= expf(b[(i0 - 1) * KP + k]);
+    }
+  }
+  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QLD + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  __syncthreads();
+}
 @ end
 /* ---------------------------------------------------------------- stage out */
 /* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */

@@ -601,6 +601,43 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64
 }
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
 
+/* Scores with per-key decays b (C, KP; cumulative log decays, rows past L keep the last):
+ * am(t, s) = q~_t . (k_s e^{b_t - b_s}) for s <= t < L, else 0 (pitch ALD), then q~ <- q~ e^b (pitch
+ * QLD). The diagonal 16 x 16 blocks pair by pair (an exponential per key); everything left of them
+ * one tile product a block row through the reference point r = b_{i0-1}, where both factors are at
+ * most 1: A_I,<I = (q~ e^{b - r}) (k e^{r - b})', the key rows rescaled in place from one block
+ * row's r to the next (kc (C, KP) is not valid afterwards), the query rows then times e^r. S: the
+ * products' precision. Ends with a block barrier. */
+template <int NT, int QLD, int ALD, bool S>
+__device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int L) {
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
+    float acc = 0.0f;
+    if (s <= t && t < L)
+      for (int k = 0; k < KD; k++) acc += qt[t * QLD + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+    am[t * ALD + s] = acc;
+  }
+  __syncthreads();
+  for (int i0 = 16; i0 < CH; i0 += 16) {
+    for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
+      const int s = e / KD, k = e - s * KD;
+      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
+    }
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QLD + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
+    }
+    __syncthreads();
+    mm<ALD, QLD, 1, 1, KP, S>(am + i0 * ALD, qt + i0 * QLD, kc, 16, i0, KD, false);
+    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
+      const int t = i0 + e / KD, k = e % KD;
+      qt[t * QLD + k] *= expf(b[(i0 - 1) * KP + k]);
+    }
+  }
+  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QLD + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  __syncthreads();
+}
 /* ---------------------------------------------------------------- stage out */
 /* y = [q~ e^b | A] [Z; u] as one tile product per value tile, written from the accumulators */
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_out(ssmc_fwd_args a, float *ws) {
@@ -657,33 +694,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   /* q~ = sum of coefficient * source; A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
   r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
-    float acc = 0.0f;
-    if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * QAP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * QAP + s] = acc;
-  }
-  __syncthreads();
-  for (int i0 = 16; i0 < CH; i0 += 16) {
-    for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
-      const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
-    }
-    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
-      const int t = i0 + e / KD, k = e % KD;
-      qt[t * QAP + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
-    }
-    __syncthreads();
-    mm<QAP, QAP, 1, 1, KP>(am + i0 * QAP, qt + i0 * QAP, kc, 16, i0, KD, false);
-    for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
-      const int t = i0 + e / KD, k = e % KD;
-      qt[t * QAP + k] *= expf(b[(i0 - 1) * KP + k]);
-    }
-  }
-  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QAP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
-  __syncthreads();
+  diag_scores<NT, QAP, QAP, MM_SPLIT>(am, qt, kc, b, L);
   /* y = (q~ * e^b) Z + A u */
   for (;;) {
     const bool next = v0 + OBV < VD;
@@ -1028,15 +1039,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    float acc = 0.0f;
-    if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = acc;
-  }
-  __syncthreads();
-  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  diag_scores<NT, KP, CP, true>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {

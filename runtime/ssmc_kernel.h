@@ -82,9 +82,9 @@ enum {
   SSMC_GRID_CHUNKS_VTILES = 4, /* (chunk slots, h_v, V / bv) blocks: and one per value tile */
   SSMC_GRID_CHUNKS_KTILES = 5, /* (chunk slots, h_v, K / bk) blocks: and one per key tile (backward) */
   SSMC_GRID_ITEMS_BVTILES = 6, /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
-  SSMC_GRID_ITEMS_ELEMS = 7    /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
-                                  (K, V) main state a thread */,
-  SSMC_GRID_ITEMS_FTILES = 8   /* (N * h_v, V / fused_bv) blocks: one per value tile of the fused forward */
+  SSMC_GRID_ITEMS_ELEMS = 7,   /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
+                                  (K, V) main state a thread */
+  SSMC_GRID_ITEMS_FTILES = 8   /* (N * h_v, V / fused_bv) blocks: one per value tile of the fused pass */
 };
 #define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
 typedef struct ssmc_cuda_stage {

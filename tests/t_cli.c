@@ -221,6 +221,11 @@ START_TEST(help_and_version) {
   ck_rc(rc, 0, out);
   ck_assert_msg(strncmp(out, "ssmc ", 5) == 0, "version: %s", out);
   free(out);
+  rc = run(&out, "check", "--help", NULL); /* after a command too */
+  ck_rc(rc, 0, out);
+  ck_has(out, "usage: ssmc");
+  ck_has(out, "cuda-emu");
+  free(out);
 }
 END_TEST
 

@@ -379,6 +379,8 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
+  for (int i = 2; i < argc; i++) /* `ssmc check --help` and the like: the usage, not an unknown option */
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
   if (parse(argc, argv, &o)) return 2;
   if (!strcmp(cmd, "gen")) {
     if (o.check && (o.nspecs || o.out)) { fprintf(stderr, "ssmc: error: gen --check takes no SPEC or -o\n"); return 2; }

@@ -109,8 +109,8 @@
 @   local L = new_layout()
 @   alloc_scalars(L)
 @   if m.delta then
-@     -- R1: k (and per-key decays) while T is formed, then du and dr
-@     L.alloc('R1', math.max(C * KPn * (diag and 2 or 1), 2 * C * VPFn))
+@     -- R1: k (and per-key decays, and a copy of k for diag_scores) while T is formed, then du and dr
+@     L.alloc('R1', math.max(C * KPn * (diag and 3 or 1), 2 * C * VPFn))
 @   else -- R1: du (C, VPF); kd (C, KP); dZ_L (K, ld8(bvl)) a value tile at a time
 @     L.alloc('R1', C * VPFn); L.alloc('KD', C * KPn); L.alloc('DZL', K * ld8(bvl))
 @   end
@@ -458,14 +458,17 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   coefs('ew', 'ee', 'b', 'KP', '0', 'KD')
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
 @   if diag then
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    float acck = 0.0f;
-    if (s < t && t < L)
-      for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = -ee[t] * acck;
+  { /* the factored scores with a copy of k as the query (both are spent) */
+    float *kq = r1 + 2 * CH * KP;
+    for (int e = threadIdx.x; e < CH * KD; e += NT) kq[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
+    __syncthreads();
+    diag_scores<NT, KP, CP, true>(am, kq, kc, b, L);
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      am[t * CP + s] = s < t && t < L ? -ee[t] * am[t * CP + s] : 0.0f;
+    }
+    __syncthreads();
   }
-  __syncthreads();
 @   else
   mm32<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {

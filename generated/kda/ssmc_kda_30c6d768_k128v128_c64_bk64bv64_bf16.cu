@@ -948,12 +948,12 @@ enum {
 enum {
   BV_IN4 = 0,
   BV_R1 = 64,
-  BV_EW = 17472,
-  BV_EE = 17536,
-  BV_T = 17600,
-  BV_AM = 21952,
-  BV_RR = 26304,
-  BV_TOTAL = 27392
+  BV_EW = 25408,
+  BV_EE = 25472,
+  BV_T = 25536,
+  BV_AM = 29888,
+  BV_RR = 34240,
+  BV_TOTAL = 35328
 };
 enum {
   BG_IN4 = 0,
@@ -1128,14 +1128,17 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   }
   __syncthreads();
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    float acck = 0.0f;
-    if (s < t && t < L)
-      for (int k = 0; k < KD; k++) acck += kc[t * KP + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
-    am[t * CP + s] = -ee[t] * acck;
+  { /* the factored scores with a copy of k as the query (both are spent) */
+    float *kq = r1 + 2 * CH * KP;
+    for (int e = threadIdx.x; e < CH * KD; e += NT) kq[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
+    __syncthreads();
+    diag_scores<NT, KP, CP, true>(am, kq, kc, b, L);
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      am[t * CP + s] = s < t && t < L ? -ee[t] * am[t * CP + s] : 0.0f;
+    }
+    __syncthreads();
   }
-  __syncthreads();
   unit_lower_inverse<NT, true>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
@@ -1373,4 +1376,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=109568; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -175,15 +175,16 @@
 @   NT.prep = 256
 @   PREP_LB = string.format('256, %d', math.min(3, 227 * 1024 // (PL.off * 4 + 1024)))
 @ end
-@ -- stage fused (the chunk-to-chunk pass and the readout in one): without a per-key decay or a solve (the
-@ -- chunk update is then K' (diag(e^{b_L - b}) u), one tile product with the key as loaded); the out
-@ -- stage's layout, with a rank-1 erase prep's W (C, K) too. Its value tile FBV: the widest whose layout
+@ -- stage fused (the chunk-to-chunk pass and the readout in one): without a solve. The chunk update is
+@ -- K' (diag(e^{b_L - b}) u), one tile product with the key as loaded, or with a per-key decay kd' u with
+@ -- kd = K e^{b_L - b} formed in the key tile diag_scores leaves rescaled. The out stage's layout, with a
+@ -- rank-1 erase prep's W (C, K) too. Its value tile FBV: the widest whose layout
 @ -- lets two blocks share an SM (up to 110 KiB; not for an f32 module, whose three-product form wants
 @ -- more than 128 registers a thread), else the widest in 160 KiB, one block an SM. FUSED_PRE: the
 @ -- forward's stages that run before it (prep, with an erase). FUSED_FROM_PCT: the runtime runs it
 @ -- from (sequences x value heads x V / FBV) >= this percent of the SM count on; 0: never by itself
 @ -- (check and bench run it as a variant) until it is measured.
-@ local FUSED = not sv and not diag
+@ local FUSED = not sv
 @ local function fused_layout(fbv)
 @   local l = out_layout(fbv)
 @   if m.delta then l.alloc('W', C * KP) end
@@ -199,8 +200,8 @@
 @       fbv = fbv // 2
 @     end
 @   end
-@   FL = fused_layout(FBV or 16)
-@   FBV = FBV or 16
+@   FUSED = FBV ~= nil -- none where no value tile fits (KDA: the per-key key and log decays in float, and W)
+@   FL = FUSED and fused_layout(FBV)
 @ end
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
@@ -1334,8 +1335,9 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
  * QLD). The diagonal 16 x 16 blocks pair by pair (an exponential per key); everything left of them
  * one tile product a block row through the reference point r = b_{i0-1}, where both factors are at
  * most 1: A_I,<I = (q~ e^{b - r}) (k e^{r - b})', the key rows rescaled in place from one block
- * row's r to the next (kc (C, KP) is not valid afterwards), the query rows then times e^r. S: the
- * products' precision. Ends with a block barrier. */
+ * row's r to the next (afterwards kc's rows s < C - 16 hold k_s e^{b_{C-17} - b_s}, the rest is as
+ * loaded: the fused pass forms kd from that), the query rows then times e^r. S: the products'
+ * precision. Ends with a block barrier. */
 template <int NT, int QLD, int ALD, bool S>
 __device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int L) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -1468,7 +1470,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
    * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
   float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
   float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
-  const ${KEY_T} *kc = (const ${KEY_T} *)(sm + F_IN${m.key});
+  ${diag and 'float' or 'const ' .. KEY_T} *kc = (${diag and 'float' or 'const ' .. KEY_T} *)(sm + F_IN${m.key});
 @ bind_inputs('F_', not_val, raw_key)
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
@@ -1521,10 +1523,19 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     /* y = (q~ e^b) Z + A u */
     mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
                            CH, FBV, KD + CH, false);
+@ if diag then
+    /* Z <- diag(e^{b_L}) Z + kd' u, kd = K e^{b_L - b} per key: in the key tile, whose rows below the last
+     * block row diag_scores left at k e^{b_{C-17} - b} */
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      kc[t * KP + k] *= expf(b[(L - 1) * KP + k] - b[(CH >= 32 && t < CH - 16 ? CH - 17 : t) * KP + k]);
+    }
+@ else
     /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
+@ end
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
     __syncthreads();
     mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);

@@ -31,7 +31,7 @@ static void check_spec(const char *rel) {
     build_kernel bk;
     ck_assert_int_eq(build_get(&g.u[0]->k[j], &g.u[0]->fam, 1, NULL, &bk, &d), 0);
     const cls_family *f = &g.u[0]->fam;
-    const int fused = !f->has_solve && f->main.decay != DECAY_DIAG;
+    const int fused = !f->has_solve;
     ck_assert_int_eq(bk.k->cuda->fused.entry != NULL, fused);
     FILE *out = tmpfile();
     chk_result r;

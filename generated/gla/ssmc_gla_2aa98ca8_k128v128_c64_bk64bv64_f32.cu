@@ -19,6 +19,8 @@
 #define VPF 136
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
+#define FBV 32 /* the fused stage's value tile */
+#define FBVP 40
 #define QAP 196
 #define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
@@ -405,6 +407,18 @@ enum {
   O_TOTAL = 37440
 };
 enum {
+  F_IN1 = 0,
+  F_IN3 = 8448,
+  F_QA = 16896,
+  F_ZU = 29440,
+  F_EW = 37120,
+  F_EE = 37184,
+  F_ZDEC = 37248,
+  F_F = 37376,
+  F_B = F_IN3,
+  F_TOTAL = 37440
+};
+enum {
   D_IN0 = 0,
   D_IN1 = 128,
   D_IN2 = 256,
@@ -579,8 +593,9 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gla_2aa98ca8_k128v128_c64
  * QLD). The diagonal 16 x 16 blocks pair by pair (an exponential per key); everything left of them
  * one tile product a block row through the reference point r = b_{i0-1}, where both factors are at
  * most 1: A_I,<I = (q~ e^{b - r}) (k e^{r - b})', the key rows rescaled in place from one block
- * row's r to the next (kc (C, KP) is not valid afterwards), the query rows then times e^r. S: the
- * products' precision. Ends with a block barrier. */
+ * row's r to the next (afterwards kc's rows s < C - 16 hold k_s e^{b_{C-17} - b_s}, the rest is as
+ * loaded: the fused pass forms kd from that), the query rows then times e^r. S: the products'
+ * precision. Ends with a block barrier. */
 template <int NT, int QLD, int ALD, bool S>
 __device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int L) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -681,6 +696,86 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   r_z.put(z, OBVP, KD, one_t(), false);
   r_u.put(u, OBVP, L, [&](int t_) { return ew[t_]; }, false);
     __syncthreads();
+  }
+}
+
+/* ---------------------------------------------------------------- stage fused */
+/* The chunk-to-chunk pass and the readout in one, for many work items: one block per (sequence, value
+ * head, value tile of FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV)
+ * on chip in fp32; per chunk the written values u (w v, or with a rank-1 erase the pseudo-values
+ * u = U + W Z from prep's U and W), the out stage's product y = [q~ e^b | A] [Z; u] (A formed again
+ * per value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
+ * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
+ * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
+ * runs instead (ssmc_cuda_fwd_fused says which). */
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_fused(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 256;
+  extern __shared__ float sm[];
+  (void)ws;
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * FBV;
+  const long long slot = it.n * a.h_v + it.h;
+  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
+   * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
+  float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
+  float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
+  float *kc = (float *)(sm + F_IN1);
+  float *in[SSMC_MAX_IO];
+  in[1] = sm + F_IN1;
+  in[3] = sm + F_IN3;
+  (void)in;
+  const float *z0 = a.state_in[0];
+  tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    {
+  tile_regs<NT, CH, KD, elem_t> r_q1;
+  tile_regs<NT, CH, 128, elem_t> r_in1;
+  tile_regs<NT, CH, 128, float> r_in3;
+  tile_regs<NT, CH, FBV, elem_t> r_u;
+  r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
+  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
+  r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
+  r_in1.put(sm + F_IN1, KP, L, one_t(), false);
+  r_in3.put(sm + F_IN3, KP, L, one_t(), false);
+  r_u.put(u, FBVP, L, one_t(), false);
+      __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f : 0.0f;
+      ee[t_] = 0.0f;
+    }
+    for (int k = threadIdx.x; k < KD; k += NT) { /* prefix sums in place of the log decays */
+      float acc = 0.0f;
+      for (int t = 0; t < CH; t++) { if (t < L) acc += in[3][t * KP + k]; b[t * KP + k] = acc; }
+      zdec[k] = expf(acc);
+    }
+    __syncthreads();
+      for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= ew[e / FBV];
+      /* q~ = sum of coefficient * source (the coefficients read the scalars put above) */
+  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+    }
+    __syncthreads();
+    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
+  diag_scores<NT, QAP, QAP, MM_SPLIT>(am, qt, kc, b, L);
+    /* y = (q~ e^b) Z + A u */
+    mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
+                           CH, FBV, KD + CH, false);
+    /* Z <- diag(e^{b_L}) Z + kd' u, kd = K e^{b_L - b} per key: in the key tile, whose rows below the last
+     * block row diag_scores left at k e^{b_{C-17} - b} */
+    for (int e = threadIdx.x; e < CH * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      kc[t * KP + k] *= expf(b[(L - 1) * KP + k] - b[(CH >= 32 && t < CH - 16 ? CH - 17 : t) * KP + k]);
+    }
+    for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
+    __syncthreads();
+    mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
+  }
+  float *zo = a.state_out[0];
+  if (zo) {
+    __syncthreads();
+    tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
   }
 }
 
@@ -836,7 +931,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 
 
 // ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused none
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -606,8 +606,9 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64
  * QLD). The diagonal 16 x 16 blocks pair by pair (an exponential per key); everything left of them
  * one tile product a block row through the reference point r = b_{i0-1}, where both factors are at
  * most 1: A_I,<I = (q~ e^{b - r}) (k e^{r - b})', the key rows rescaled in place from one block
- * row's r to the next (kc (C, KP) is not valid afterwards), the query rows then times e^r. S: the
- * products' precision. Ends with a block barrier. */
+ * row's r to the next (afterwards kc's rows s < C - 16 hold k_s e^{b_{C-17} - b_s}, the rest is as
+ * loaded: the fused pass forms kd from that), the query rows then times e^r. S: the products'
+ * precision. Ends with a block barrier. */
 template <int NT, int QLD, int ALD, bool S>
 __device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int L) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) {

@@ -1294,6 +1294,15 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
 extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd_args a, float *ws) { scan_body(a, ws); }
 @ end
 
+@ -- the out stage's and the fused pass's key tile: as loaded, or a float tile the per-key scores rescale
+@ local KEY_PTR = diag and 'float' or 'const ' .. KEY_T
+@ -- the value input's tile (vw columns from v0, pitch vld) for u = w v
+@ local function value_copy(vw, vld)
+@   local xv = P.inputs[m.val + 1]
+@   local H, hh = xv.heads == 'qk' and 'a.h_qk' or 'a.h_v', xv.heads == 'qk' and 'it.hq' or 'it.h'
+@   return {name = 'r_u', rows = 'CH', D = vw, T = 'elem_t', dst = 'u', ld = vld, rs = '(long long)' .. H .. ' * VD',
+@           src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
+@ end
 @ -- qa's q~ (C, K) = sum of coefficient * source: a source kept on chip read there (the raw key through
 @ -- ldop), another put from its copy in registers (puts[i]); a block barrier between terms
 @ local function build_qa_qt(puts)
@@ -1384,7 +1393,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  ${diag and 'float' or 'const ' .. KEY_T} *kc = (${diag and 'float' or 'const ' .. KEY_T} *)(sm + O_IN${m.key}); /* per-key decays: rescaled by the scores */
+  ${KEY_PTR} *kc = (${KEY_PTR} *)(sm + O_IN${m.key});
   (void)zdec;
 @ bind_inputs('O_', not_val, raw_key)
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
@@ -1399,10 +1408,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ if m.delta then
 @   OC[#OC + 1] = ws_copy('r_u', 'OBV', 'u', 'OBVP', 'WS_U + v0') -- the state stage's pseudo-values
 @ else -- without an erase u = diag(w) V from the input (scaled once w is known)
-@   local xv = P.inputs[m.val + 1]
-@   local H, hh = xv.heads == 'qk' and 'a.h_qk' or 'a.h_v', xv.heads == 'qk' and 'it.hq' or 'it.h'
-@   OC[#OC + 1] = {name = 'r_u', rows = 'CH', D = 'OBV', T = 'elem_t', dst = 'u', ld = 'OBVP', rs = '(long long)' .. H .. ' * VD',
-@                  src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
+@   OC[#OC + 1] = value_copy('OBV', 'OBVP')
 @ end
 @ local QC = {}
 @ for i, q in ipairs(P.q) do
@@ -1470,7 +1476,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
    * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
   float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
   float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
-  ${diag and 'float' or 'const ' .. KEY_T} *kc = (${diag and 'float' or 'const ' .. KEY_T} *)(sm + F_IN${m.key});
+  ${KEY_PTR} *kc = (${KEY_PTR} *)(sm + F_IN${m.key});
 @ bind_inputs('F_', not_val, raw_key)
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
@@ -1479,10 +1485,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @   FC[#FC + 1] = ws_copy('r_u', 'FBV', 'u', 'FBVP', 'WS_U + v0')
 @   FC[#FC + 1] = ws_copy('r_w', 'KD', 'sm + F_W', 'KP', 'WS_W')
 @ else -- the value input (scaled by the write once w is known)
-@   local xv = P.inputs[m.val + 1]
-@   local H, hh = xv.heads == 'qk' and 'a.h_qk' or 'a.h_v', xv.heads == 'qk' and 'it.hq' or 'it.h'
-@   FC[#FC + 1] = {name = 'r_u', rows = 'CH', D = 'FBV', T = 'elem_t', dst = 'u', ld = 'FBVP', rs = '(long long)' .. H .. ' * VD',
-@                  src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
+@   FC[#FC + 1] = value_copy('FBV', 'FBVP')
 @ end
 @ local FQ = {}
 @ for i, q in ipairs(P.q) do

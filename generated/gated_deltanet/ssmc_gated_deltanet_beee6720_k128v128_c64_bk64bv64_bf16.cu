@@ -637,7 +637,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  const elem_t *kc = (const elem_t *)(sm + O_IN1); /* per-key decays: rescaled by the scores */
+  const elem_t *kc = (const elem_t *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
   in[3] = sm + O_IN3;

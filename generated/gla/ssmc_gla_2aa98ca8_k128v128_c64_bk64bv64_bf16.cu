@@ -641,7 +641,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
-  float *kc = (float *)(sm + O_IN1); /* per-key decays: rescaled by the scores */
+  float *kc = (float *)(sm + O_IN1);
   (void)zdec;
   float *in[SSMC_MAX_IO];
   in[1] = sm + O_IN1;

@@ -125,10 +125,10 @@ static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int6
   if (fused && !c->fused.entry) { free(ws); snprintf(err, n, "%s has no fused forward stage", k->name); return -1; }
   const int64_t slots = ssmc_chunk_slots(k, &d);
   void *params[] = {&d, &ws};
+  const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+  const int ns = ssmc_cuda_fwd_stages(c, fused, st);
   int rc = 0;
-  for (int i = 0; i < (fused ? c->fused_pre : c->n_fwd) && !rc; i++)
-    rc = run_stage(g, k, &c->fwd[i], 0, a->n_seqs, a->h_v, slots, params, err, n);
-  if (!rc && fused) rc = run_stage(g, k, &c->fused, 0, a->n_seqs, a->h_v, slots, params, err, n);
+  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, k, st[i], 0, a->n_seqs, a->h_v, slots, params, err, n);
   free(ws);
   return rc;
 }

@@ -534,10 +534,14 @@ int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int 
   arg.t_total = ssmc_fwd_tokens(a);
   const int64_t slots = ssmc_chunk_slots(m->k, &arg);
   void *params[] = {&arg, &ws};
-  const int fused = variant == RT_FWD_FUSED, n = fused ? m->k->cuda->fused_pre : m->k->cuda->n_fwd;
+  const ssmc_cuda_kernel *ck = m->k->cuda;
+  const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+  const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, st);
   for (int i = 0; i < n; i++)
-    if (launch(c, m->fwd[i], m->k, &m->k->cuda->fwd[i], a->n_seqs, a->h_v, slots, params, stream)) return -1;
-  return fused ? launch(c, m->fused, m->k, &m->k->cuda->fused, a->n_seqs, a->h_v, slots, params, stream) : 0;
+    if (launch(c, st[i] == &ck->fused ? m->fused : m->fwd[st[i] - ck->fwd], m->k, st[i], a->n_seqs, a->h_v, slots, params,
+               stream))
+      return -1;
+  return 0;
 }
 
 /* Floats of a backward's workspace before its per-sequence part: the forward's and the backward's

@@ -234,6 +234,15 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
   if (!c->fused.entry || c->fused_from_pct < 1) return 0;
   return (int64_t)n_seqs * h_v * (V / c->fused_bv) * 100 >= (int64_t)c->fused_from_pct * sm_count;
 }
+/* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
+ * fwd[] stages, or with fused the first fused_pre of them and then `fused`. Every launcher (the
+ * runtime, check's emulation) runs exactly these. */
+static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, const ssmc_cuda_stage **st) {
+  const int n = fused ? c->fused_pre : c->n_fwd;
+  for (int i = 0; i < n; i++) st[i] = &c->fwd[i];
+  if (fused) st[n] = &c->fused;
+  return n + (fused != 0);
+}
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */
 static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *st, int32_t n_seqs, int32_t h_v,

@@ -183,7 +183,12 @@
 @ -- more than 128 registers a thread), else the widest in 160 KiB, one block an SM. FUSED_PRE: the
 @ -- forward's stages that run before it (prep, with an erase). FUSED_FROM_PCT: the runtime runs it
 @ -- from (sequences x value heads x V / FBV) >= this percent of the SM count on; 0: never by itself
-@ -- (check and bench run it as a variant) until it is measured.
+@ -- (check and bench run it as a variant). Measured on an H200 (bf16, T = 4096; staged vs fused, ms;
+@ -- bench/2026-11-23-gpu-h200-fused): where FBV = V (A formed once a chunk) fused is faster from
+@ -- about 1.5 blocks an SM on: K = V = 64 h_v = 32, Mamba-2 B2 0.33 vs 0.61, B4 0.64 vs 0.61, B8 1.25
+@ -- vs 0.81, B16 2.47 vs 1.61; GDN B4 1.06 vs 1.13, B8 2.08 vs 1.86, B16 4.15 vs 3.68. Where FBV < V it
+@ -- forms A once per value tile and was slower at every size tried: K = V = 128 (FBV 32) Mamba-2 B8
+@ -- 1.47 vs 1.70, B16 2.89 vs 3.38, GDN B16 4.53 vs 4.97; GLA (FBV 16) 3.30 vs 11.4.
 @ local FUSED = not sv
 @ local function fused_layout(fbv)
 @   local l = out_layout(fbv)
@@ -202,6 +207,7 @@
 @   end
 @   FUSED = FBV ~= nil -- none where no value tile fits (KDA: the per-key key and log decays in float, and W)
 @   FL = FUSED and fused_layout(FBV)
+@   FUSED_FROM_PCT = FBV == V and 150 or 0
 @ end
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
@@ -485,9 +491,11 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
-__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
-  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-}
+/* mma reads a tf32 operand's upper 19 bits and ignores the lower 13 (truncation), so rounding to
+ * nearest (cvt.rna.tf32.f32) is one integer add, tf32r; tf32 also clears the lower bits: a split
+ * operand's exact hi part */
+__device__ __forceinline__ unsigned tf32r(float x) { return __float_as_uint(x) + 0x1000u; }
+__device__ __forceinline__ unsigned tf32(float x) { return tf32r(x) & 0xffffe000u; }
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
 /* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
@@ -565,15 +573,19 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) {
+        ah[r] = SA ? tf32(af[r]) : sizeof(TA) == 4 ? tf32r(af[r]) : __float_as_uint(af[r]); /* bf16: exact */
+        al[r] = tf32r(af[r] - __uint_as_float(ah[r]));
+      }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {ldop(bp + s * 8 * bcs), ldop(bp + s * 8 * bcs + 4 * brs)};
-        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        unsigned bh[2];
+        for (int r = 0; r < 2; r++) bh[r] = SB ? tf32(bf[r]) : sizeof(TB) == 4 ? tf32r(bf[r]) : __float_as_uint(bf[r]);
         if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
         if (SB) {
-          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
           mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
@@ -619,14 +631,14 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) { ah[r] = SPLIT ? tf32(af[r]) : tf32r(af[r]); al[r] = tf32r(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
-        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        unsigned bh[2] = {SPLIT ? tf32(bf[0]) : tf32r(bf[0]), SPLIT ? tf32(bf[1]) : tf32r(bf[1])};
         if (SPLIT) {
-          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
           mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
           mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }

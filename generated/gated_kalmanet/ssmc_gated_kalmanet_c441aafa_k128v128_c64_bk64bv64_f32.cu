@@ -145,9 +145,11 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
-__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
-  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-}
+/* mma reads a tf32 operand's upper 19 bits and ignores the lower 13 (truncation), so rounding to
+ * nearest (cvt.rna.tf32.f32) is one integer add, tf32r; tf32 also clears the lower bits: a split
+ * operand's exact hi part */
+__device__ __forceinline__ unsigned tf32r(float x) { return __float_as_uint(x) + 0x1000u; }
+__device__ __forceinline__ unsigned tf32(float x) { return tf32r(x) & 0xffffe000u; }
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
 /* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
@@ -225,15 +227,19 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) {
+        ah[r] = SA ? tf32(af[r]) : sizeof(TA) == 4 ? tf32r(af[r]) : __float_as_uint(af[r]); /* bf16: exact */
+        al[r] = tf32r(af[r] - __uint_as_float(ah[r]));
+      }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {ldop(bp + s * 8 * bcs), ldop(bp + s * 8 * bcs + 4 * brs)};
-        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        unsigned bh[2];
+        for (int r = 0; r < 2; r++) bh[r] = SB ? tf32(bf[r]) : sizeof(TB) == 4 ? tf32r(bf[r]) : __float_as_uint(bf[r]);
         if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
         if (SB) {
-          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
           mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
@@ -279,14 +285,14 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) { ah[r] = SPLIT ? tf32(af[r]) : tf32r(af[r]); al[r] = tf32r(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
-        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        unsigned bh[2] = {SPLIT ? tf32(bf[0]) : tf32r(bf[0]), SPLIT ? tf32(bf[1]) : tf32r(bf[1])};
         if (SPLIT) {
-          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
           mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
           mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }

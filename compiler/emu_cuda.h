@@ -93,13 +93,12 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int o) {
 template <typename T> static inline T __shfl_sync(unsigned, T v, int src) { return emu_shfl(v, src, false); }
 
 /* ------------------------------------------------ the module's PTX */
-/* mma.sync.m16n8k8 tf32 (row.col, fp32 accumulation; of each operand the upper 19 bits, as the GPU
- * reads them): lane = 4 g + q holds a = {A[g][q], A[g+8][q],
+/* mma.sync.m16n8k8 tf32 (row.col, fp32 accumulation): lane = 4 g + q holds a = {A[g][q], A[g+8][q],
  * A[g][q+4], A[g+8][q+4]}, b = {B[q][g], B[q+4][g]}, d = {D[g][2q], D[g][2q+1], D[g+8][2q], D[g+8][2q+1]} */
 static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
   const int w = emu_t.warp, lane = emu_t.lane;
-  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r] & 0xffffe000u); /* tf32: the upper 19 bits */
-  for (int r = 0; r < 2; r++) emu_blk.mma_b[w][lane][r] = __uint_as_float(b[r] & 0xffffe000u);
+  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
+  for (int r = 0; r < 2; r++) emu_blk.mma_b[w][lane][r] = __uint_as_float(b[r]);
   emu_warp_sync();
   const int g = lane >> 2, q = lane & 3;
   for (int o = 0; o < 4; o++) {

@@ -416,18 +416,6 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   st1b(h, v.x); st1b(h + 1, v.y); st1b(h + 2, v.z); st1b(h + 3, v.w);
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
-/* mma reads a tf32 operand's upper 19 bits and ignores the lower 13 (truncation), so rounding to
- * nearest (cvt.rna.tf32.f32) is one integer add, tf32r; tf32 also clears the lower bits: a split
- * operand's exact hi part */
-__device__ __forceinline__ unsigned tf32r(float x) { return __float_as_uint(x) + 0x1000u; }
-__device__ __forceinline__ unsigned tf32(float x) { return tf32r(x) & 0xffffe000u; }
-/* An operand tile whose producer rounded it to tf32 (opround) is read as tf32f: the products pass its
- * bits on as they are, as they do a bf16 operand's. With MM_SPLIT opround keeps the float (its lo part). */
-struct tf32f { float v; };
-__device__ __forceinline__ float opround(float x) { return MM_SPLIT ? x : __uint_as_float(tf32(x)); }
-template <typename T> __device__ __forceinline__ unsigned opbits(float x) { return tf32r(x); }
-template <> __device__ __forceinline__ unsigned opbits<unsigned short>(float x) { return __float_as_uint(x); }
-template <> __device__ __forceinline__ unsigned opbits<tf32f>(float x) { return __float_as_uint(x); }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
@@ -445,7 +433,7 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
       else r[i].zero();
     }
   }
-  template <bool R = false, typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
+  template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
@@ -456,7 +444,6 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         x.x *= c; x.y *= c; x.z *= c; x.w *= c;
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
-      if (R) { x.x = opround(x.x); x.y = opround(x.y); x.z = opround(x.z); x.w = opround(x.w); }
       *o = x;
     }
   }
@@ -504,9 +491,11 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
+__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
+  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+}
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
-__device__ __forceinline__ float ldop(const tf32f *p) { return p->v; }
 /* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
  * ssmc check --backend cuda-emu, compiler/emu_cuda.h) gives them C++ bodies. */
 #ifndef SSMC_EMU
@@ -582,19 +571,15 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) {
-        ah[r] = SA ? tf32(af[r]) : opbits<TA>(af[r]);
-        al[r] = tf32r(af[r] - __uint_as_float(ah[r]));
-      }
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {ldop(bp + s * 8 * bcs), ldop(bp + s * 8 * bcs + 4 * brs)};
-        unsigned bh[2];
-        for (int r = 0; r < 2; r++) bh[r] = SB ? tf32(bf[r]) : opbits<TB>(bf[r]);
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
         if (SB) {
-          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
           mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
@@ -640,14 +625,14 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = SPLIT ? tf32(af[r]) : tf32r(af[r]); al[r] = tf32r(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
-        unsigned bh[2] = {SPLIT ? tf32(bf[0]) : tf32r(bf[0]), SPLIT ? tf32(bf[1]) : tf32r(bf[1])};
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
-          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
           mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
           mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
@@ -1032,7 +1017,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @     if c.raw then
   ${c.name}.put_raw((${c.T} *)(${c.dst}), ${c.ld});
 @     elseif c.D then
-  ${c.name}.put${c.round and '<true>' or ''}(${c.dst}, ${c.ld}, ${c.L or 'L'}, ${c.coef or 'one_t()'}, ${c.acc and 'true' or 'false'});
+  ${c.name}.put(${c.dst}, ${c.ld}, ${c.L or 'L'}, ${c.coef or 'one_t()'}, ${c.acc and 'true' or 'false'});
 @     else
   ${c.name}.put(${c.dst}, ${c.ld});
 @     end
@@ -1040,11 +1025,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @ end
 @ local BT = diag and function(t, k) return 'b[(' .. t .. ') * KP + ' .. k .. ']' end or function(t, k) return 'b[' .. t .. ']' end
 @ -- tile[t * KP + k] = t < L ? tile[t * KP + k] * e^{BT(hi) - BT(lo)} * pre : 0, one exp per row for
-@ -- a scalar decay (rows through fr), per element for a per-key one; lo/hi nil: 0; round: an operand
-@ -- tile rounded for the products (opround)
-@ local function scale_rows(tile, pre, hi, lo, pitch, round)
+@ -- a scalar decay (rows through fr), per element for a per-key one; lo/hi nil: 0
+@ local function scale_rows(tile, pre, hi, lo, pitch)
 @   pitch = pitch or 'KP'
-@   local R = round and function(x) return 'opround(' .. x .. ')' end or function(x) return x end
 @   local function ex(t, k)
 @     local e = (hi and BT(hi(t), k) or '0.0f') .. (lo and (' - ' .. BT(lo(t), k)) or '')
 @     return 'expf(' .. e .. ')'
@@ -1052,13 +1035,12 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
 @   if diag then
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      ${tile}[t * ${pitch} + k] = t < L ? ${R(tile .. '[t * ' .. pitch .. ' + k] * ' .. ex('t', 'k') .. ' * ' .. pre)} : 0.0f;
+      ${tile}[t * ${pitch} + k] = t < L ? ${tile}[t * ${pitch} + k] * ${ex('t', 'k')} * ${pre} : 0.0f;
     }
 @   else
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ${ex('t', '0')} * ${pre} : 0.0f;
     __syncthreads();
-@     local x = tile .. '[e + (e / KD) * (' .. pitch .. ' - KD)]'
-    for (int e = threadIdx.x; e < CH * KD; e += NT) ${x} = ${R(x .. ' * fr[e / KD]')};
+    for (int e = threadIdx.x; e < CH * KD; e += NT) ${tile}[e + (e / KD) * (${pitch} - KD)] *= fr[e / KD];
 @   end
     __syncthreads();
 @ end
@@ -1348,9 +1330,7 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
 @   end
 @ end
 @ -- qa's scores A(t, s) = q~_t . (k_s decayed from s to t), s <= t (C, C), after q~ and a barrier; then
-@ -- q~ decayed from the chunk start (q~ e^b, for y's state term); per-key decays: diag_scores. Without
-@ -- them qa is left rounded for y's product (read as tf32f: QA_T)
-@ local QA_T = diag and 'float' or 'tf32f'
+@ -- q~ decayed from the chunk start (q~ e^b, for y's state term); per-key decays: diag_scores
 @ local function qa_scores()
 @   if diag then
   diag_scores<NT, QAP, QAP, MM_SPLIT>(am, qt, kc, b, L);
@@ -1358,10 +1338,10 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] = (s <= t && t < L) ? opround(am[t * QAP + s] * expf(b[t] - b[s])) : 0.0f;
+    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
-@     scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP', true)
+@     scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
 @   end
 @ end
 @ if diag then
@@ -1436,7 +1416,6 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ else -- without an erase u = diag(w) V from the input (scaled once w is known)
 @   OC[#OC + 1] = value_copy('OBV', 'OBVP')
 @ end
-@ OC[#OC - 1].round, OC[#OC].round = true, true -- zu rounded for y's product (read as tf32f)
 @ local QC = {}
 @ for i, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
@@ -1458,7 +1437,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
   __syncthreads();
 @ coefs()
 @ if not m.delta then
-  for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] = opround(u[(e / OBV) * OBVP + e % OBV] * ew[e / OBV]);
+  for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
 @ end
   /* q~ = sum of coefficient * source; A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
 @ build_qa_qt(QC)
@@ -1472,8 +1451,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ copies_fetch({OC[#OC - 1], OC[#OC]}, 'tok', 'L')
       v0 -= OBV;
     }
-    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L},
-                           (const ${QA_T} *)qa, (const tf32f *)zu,
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
                            CH, OBV, KD + CH, false);
     if (!next) break;
     v0 += OBV;
@@ -1552,7 +1530,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
 @ qa_scores()
     /* y = (q~ e^b) Z + A u */
-    mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, (const ${QA_T} *)qa, zu,
+    mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
                            CH, FBV, KD + CH, false);
 @ if diag then
     /* Z <- diag(e^{b_L}) Z + kd' u, kd = K e^{b_L - b} per key: in the key tile, whose rows below the last

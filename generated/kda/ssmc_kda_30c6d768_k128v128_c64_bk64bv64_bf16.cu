@@ -67,18 +67,6 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   st1b(h, v.x); st1b(h + 1, v.y); st1b(h + 2, v.z); st1b(h + 3, v.w);
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
-/* mma reads a tf32 operand's upper 19 bits and ignores the lower 13 (truncation), so rounding to
- * nearest (cvt.rna.tf32.f32) is one integer add, tf32r; tf32 also clears the lower bits: a split
- * operand's exact hi part */
-__device__ __forceinline__ unsigned tf32r(float x) { return __float_as_uint(x) + 0x1000u; }
-__device__ __forceinline__ unsigned tf32(float x) { return tf32r(x) & 0xffffe000u; }
-/* An operand tile whose producer rounded it to tf32 (opround) is read as tf32f: the products pass its
- * bits on as they are, as they do a bf16 operand's. With MM_SPLIT opround keeps the float (its lo part). */
-struct tf32f { float v; };
-__device__ __forceinline__ float opround(float x) { return MM_SPLIT ? x : __uint_as_float(tf32(x)); }
-template <typename T> __device__ __forceinline__ unsigned opbits(float x) { return tf32r(x); }
-template <> __device__ __forceinline__ unsigned opbits<unsigned short>(float x) { return __float_as_uint(x); }
-template <> __device__ __forceinline__ unsigned opbits<tf32f>(float x) { return __float_as_uint(x); }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
@@ -96,7 +84,7 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
       else r[i].zero();
     }
   }
-  template <bool R = false, typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
+  template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
@@ -107,7 +95,6 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         x.x *= c; x.y *= c; x.z *= c; x.w *= c;
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
-      if (R) { x.x = opround(x.x); x.y = opround(x.y); x.z = opround(x.z); x.w = opround(x.w); }
       *o = x;
     }
   }
@@ -155,9 +142,11 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
+__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
+  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+}
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
-__device__ __forceinline__ float ldop(const tf32f *p) { return p->v; }
 /* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
  * ssmc check --backend cuda-emu, compiler/emu_cuda.h) gives them C++ bodies. */
 #ifndef SSMC_EMU
@@ -233,19 +222,15 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) {
-        ah[r] = SA ? tf32(af[r]) : opbits<TA>(af[r]);
-        al[r] = tf32r(af[r] - __uint_as_float(ah[r]));
-      }
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {ldop(bp + s * 8 * bcs), ldop(bp + s * 8 * bcs + 4 * brs)};
-        unsigned bh[2];
-        for (int r = 0; r < 2; r++) bh[r] = SB ? tf32(bf[r]) : opbits<TB>(bf[r]);
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
         if (SB) {
-          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
           mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);
@@ -291,14 +276,14 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = SPLIT ? tf32(af[r]) : tf32r(af[r]); al[r] = tf32r(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
-        unsigned bh[2] = {SPLIT ? tf32(bf[0]) : tf32r(bf[0]), SPLIT ? tf32(bf[1]) : tf32r(bf[1])};
+        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SPLIT) {
-          unsigned bl[2] = {tf32r(bf[0] - __uint_as_float(bh[0])), tf32r(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
           mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
           mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         }
@@ -694,8 +679,8 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   r_in1.put(sm + O_IN1, KP, L, one_t(), false);
   r_in3.put(sm + O_IN3, KP, L, one_t(), false);
   r_in4.put(sm + O_IN4, 1);
-  r_z.put<true>(z, OBVP, KD, one_t(), false);
-  r_u.put<true>(u, OBVP, L, one_t(), false);
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -720,13 +705,12 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
   r_u.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L);
       v0 -= OBV;
     }
-    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L},
-                           (const float *)qa, (const tf32f *)zu,
+    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
                            CH, OBV, KD + CH, false);
     if (!next) break;
     v0 += OBV;
-  r_z.put<true>(z, OBVP, KD, one_t(), false);
-  r_u.put<true>(u, OBVP, L, one_t(), false);
+  r_z.put(z, OBVP, KD, one_t(), false);
+  r_u.put(u, OBVP, L, one_t(), false);
     __syncthreads();
   }
 }

@@ -188,7 +188,8 @@
 @ -- about 1.5 blocks an SM on: K = V = 64 h_v = 32, Mamba-2 B2 0.33 vs 0.61, B4 0.64 vs 0.61, B8 1.25
 @ -- vs 0.81, B16 2.47 vs 1.61; GDN B4 1.06 vs 1.13, B8 2.08 vs 1.86, B16 4.15 vs 3.68. Where FBV < V it
 @ -- forms A once per value tile and was slower at every size tried: K = V = 128 (FBV 32) Mamba-2 B8
-@ -- 1.47 vs 1.70, B16 2.89 vs 3.38, GDN B16 4.53 vs 4.97; GLA (FBV 16) 3.30 vs 11.4.
+@ -- 1.47 vs 1.70, B16 2.89 vs 3.38, GDN B16 4.53 vs 4.97; GLA (FBV 32) 3.30 vs 11.4. An f32 module (one
+@ -- block an SM) is not measured: not picked.
 @ local FUSED = not sv
 @ local function fused_layout(fbv)
 @   local l = out_layout(fbv)
@@ -207,7 +208,7 @@
 @   end
 @   FUSED = FBV ~= nil -- none where no value tile fits (KDA: the per-key key and log decays in float, and W)
 @   FL = FUSED and fused_layout(FBV)
-@   FUSED_FROM_PCT = FBV == V and 150 or 0
+@   FUSED_FROM_PCT = FBV == V and FUSED_MINB == 2 and 150 or 0 -- as measured: bf16, two blocks an SM
 @ end
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]

@@ -412,6 +412,32 @@ START_TEST(solve_decode_with_wide_values) {
 }
 END_TEST
 
+/* The fused pass is picked as measured on an H200 (bench/2026-11-23-gpu-h200-fused/): a bf16 module whose
+ * fused value tile is the whole value width (K = V = 64, two blocks an SM) runs it from 1.5 blocks an SM
+ * on (B8 H32 on 132 SMs: 256 blocks; not B2: 64); its f32 module (one block an SM, not measured) and the
+ * built-ins (K = V = 128: a narrower value tile, slower at every size measured) only when asked for. */
+START_TEST(fused_picked_where_measured) {
+  gen_set g;
+  load_fixture(&g, "cuda_fused_k64.yaml");
+  ck_assert_int_eq(g.u[0]->nk, 2);
+  for (int j = 0; j < g.u[0]->nk; j++) {
+    const ssmc_cuda_kernel *c = &g.u[0]->k[j].cuda;
+    ck_assert_ptr_nonnull(c->fused.entry);
+    ck_assert_int_eq(c->fused_bv, 64);
+    const int bf16 = g.u[0]->k[j].dtype == 1;
+    ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 8, 32, 64, 132), bf16);
+    ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 4, 32, 64, 132), 0);
+    ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 2, 32, 64, 132), 0);
+  }
+  gen_free(&g);
+  gen_init(&g);
+  add_dir(&g, "dsl/families");
+  for (int i = 0; i < g.n; i++)
+    for (int j = 0; j < g.u[i]->nk; j++) ck_assert_int_eq(g.u[i]->k[j].cuda.fused_from_pct, 0);
+  gen_free(&g);
+}
+END_TEST
+
 /* A stage over 160 KiB of shared memory compiles, but `ssmc compile` marks it and fails. */
 START_TEST(compile_reports_smem_over_limit) {
   char err[512];
@@ -444,6 +470,7 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, compile_error_points_at_template);
   tcase_add_test(tc, solve_decode_with_wide_values);
   tcase_add_test(tc, compile_reports_smem_over_limit);
+  tcase_add_test(tc, fused_picked_where_measured);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -4,6 +4,8 @@
 # puts the binary and the shared libraries it needs into .gpu/ (ignored),
 # which scripts/gpu.sh runs there. CUDA needs nothing at build time: the
 # driver and NVRTC are opened with dlopen on the GPU machine.
+# Usage: scripts/gpu-pack.sh [REV...]: each REV's templates also go into .gpu/tpl-<name>/ (name: the
+# short commit), which `scripts/gpu.sh ab` times beside the working tree's in the same call.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -DSSMC_JIT=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -14,6 +16,12 @@ cp build-gpu/ssmc .gpu/
 ldd build-gpu/ssmc | awk '/=>/ {print $1, $3}' | while read -r name path; do
   case "$name" in libc.so*|libm.so*|libstdc++*|libgcc_s*|ld-linux*|libpthread*|libdl.so*|librt.so*) continue ;; esac
   cp -L "$path" .gpu/
+done
+# template variants for the ab phase: the templates of each REV, read by ssmc --templates
+for rev in "$@"; do
+  name=$(git rev-parse --short "$rev^{commit}")
+  mkdir -p ".gpu/tpl-$name"
+  git archive "$name" templates | tar -x -C ".gpu/tpl-$name" --strip-components=1
 done
 # the anchor scripts (../shared does not travel with the checkout)
 if [ -d ../shared/anchors ]; then rm -rf .anchors && mkdir -p .anchors && cp ../shared/anchors/*.py .anchors/; fi

@@ -6,7 +6,11 @@
 #   bench     ssmc bench --backend cuda on the issue's shapes (bf16 inputs)
 #   anchors   ../shared/anchors (fla, mamba_ssm, hybrid-model-factory) in the
 #             same run, when their code is carried in .fla, .mamba, .hmf
-# Usage: scripts/gpu.sh [PHASE...] (default: all). Everything is written under
+#   ab        the working tree's kernels against each template variant packed by
+#             `scripts/gpu-pack.sh REV...` (.gpu/tpl-*), interleaved, AB_ROUNDS rounds
+#             (default 2), on AB_SPECS (default mamba2 gated_deltanet) at AB_SHAPE
+#             (default --B 8 --T 4096 --H 16), forward only unless AB_BWD=1
+# Usage: scripts/gpu.sh [PHASE...] (default: all but ab). Everything is written under
 # OUT (default bench/gpu-<date>) with the date, GPU and commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +56,22 @@ if has bench; then
       $S bench --backend cuda --dtype bf16 "$f" --B 1 --T 32768 --H 16 --decode 1 --reps 10
       $S bench --backend cuda --dtype bf16 "$small/$s.yaml" --B 8 --T 4096 --H 32 --decode 1,512 --reps 20
     } 2>&1 | tee "$out/bench-$s.txt" | grep -E "fwd|decode|error" || rc=1
+  done
+fi
+if has ab; then
+  # one line per (round, variant, spec, forward variant): the bench rows, prefixed by the variant
+  variants=(. .gpu/tpl-*)
+  for ((r = 1; r <= ${AB_ROUNDS:-2}; r++)); do
+    for s in ${AB_SPECS:-mamba2 gated_deltanet}; do
+      for v in "${variants[@]}"; do
+        [ -d "$v" ] || continue
+        name=$([ "$v" = . ] && echo tree || basename "$v")
+        t=(); [ "$v" = . ] || t=(--templates "$v")
+        $S bench --backend cuda --dtype bf16 "${t[@]}" "dsl/families/$s.yaml" ${AB_SHAPE:---B 8 --T 4096 --H 16} \
+          $([ "${AB_BWD:-0}" = 1 ] || echo --no-bwd) --decode 1 --reps 20 2>&1 | grep -E " (fwd|bwd|fwd-fused|fwd\+bwd) |error" |
+          sed "s/^/round$r $name /" | tee -a "$out/ab.txt" || rc=1
+      done
+    done
   done
 fi
 if has anchors; then

@@ -136,6 +136,11 @@ static void out_to_double(chk_batch *b) {
     b->out_d[j] = b->k->dtype == SSMC_BF16 ? orc_bf16_to_f32(((uint16_t *)b->out_k)[j]) : ((float *)b->out_k)[j];
 }
 
+const char *chk_fwd_label(const ssmc_kernel *k, int v, char *buf, size_t n) {
+  if (!v || !k->cuda || !k->cuda->fused.entry) return "fwd";
+  snprintf(buf, n, "fwd-%s", k->cuda->fused.entry + strlen(k->name) + 1);
+  return buf;
+}
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   ssmc_fwd_args a = {0};
   a.n_seqs = b->sh.n;
@@ -444,7 +449,8 @@ static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opt
     for (int v = 0; v < nv; v++) {
       if (nv > 1) be->set_fwd_variant(be->ctx, v);
       chk_run_fwd(b, k, o->threads, o->iters);
-      compare(b, &orc, k->name, sh->name, v ? "fwd-fused" : "fwd", out, r, 1);
+      char lab[48];
+      compare(b, &orc, k->name, sh->name, chk_fwd_label(k, v, lab, sizeof lab), out, r, 1);
     }
     if (nv > 1) be->set_fwd_variant(be->ctx, -1);
   }

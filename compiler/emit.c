@@ -263,7 +263,8 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
 /* The module's last line states its stages (the template lays out their shared memory):
  *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S;
  *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
- *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P   (or: fused none) */
+ *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q]   (or: fused none; or seq in its place:
+ *      the entry NAME_seq in the fused slot) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -292,10 +293,15 @@ static int parse_launch(emit_kernel *k, diag *d) {
     if (!strcmp(stage, "decode_large") && (sscanf(l, " from_pct=%d%n", &k->cuda.decode_large_from_pct, &m) != 1 ||
                                            k->cuda.decode_large_from_pct < 1))
       return diag_at(d, NULL, 0, 0, "internal: decode_large without from_pct in %s", k->cu_path);
-    if (!strcmp(stage, "fused") && (sscanf(l, " fbv=%d pre=%d from_pct=%d%n", &k->cuda.fused_bv, &k->cuda.fused_pre,
-                                           &k->cuda.fused_from_pct, &m) != 3 ||
-                                    k->cuda.fused_bv < 1 || k->cuda.fused_pre < 0 || k->cuda.fused_from_pct < 0))
-      return diag_at(d, NULL, 0, 0, "internal: fused without fbv, pre and from_pct in %s", k->cu_path);
+    const int alt = !strcmp(stage, "fused") || !strcmp(stage, "seq"); /* the forward's other variant */
+    if (alt && (sscanf(l, " fbv=%d pre=%d from_pct=%d%n", &k->cuda.fused_bv, &k->cuda.fused_pre, &k->cuda.fused_from_pct,
+                       &m) != 3 ||
+                k->cuda.fused_bv < 1 || k->cuda.fused_pre < 0 || k->cuda.fused_from_pct < 0))
+      return diag_at(d, NULL, 0, 0, "internal: %s without fbv, pre and from_pct in %s", stage, k->cu_path);
+    l += m;
+    m = 0;
+    if (alt && sscanf(l, " post=%d%n", &k->cuda.fused_post, &m) == 1 && k->cuda.fused_post < 0)
+      return diag_at(d, NULL, 0, 0, "internal: %s with a negative post in %s", stage, k->cu_path);
     l += m;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
@@ -304,11 +310,13 @@ static int parse_launch(emit_kernel *k, diag *d) {
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
     else if (!strcmp(stage, "decode_large")) k->cuda.decode_large = st;
-    else if (!strcmp(stage, "fused")) k->cuda.fused = st;
+    else if (alt) k->cuda.fused = st;
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
     while (*l == ';' || *l == ' ') l++;
   }
+  if (k->cuda.fused.entry && k->cuda.fused_pre + k->cuda.fused_post > k->cuda.n_fwd)
+    return diag_at(d, NULL, 0, 0, "internal: the fused slot keeps more stages than the forward has in %s", k->cu_path);
   k->cuda.source = k->cu_source;
   return 0;
 }
@@ -413,8 +421,8 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   desc_stage(&b, &k->cuda.decode_large);
   emit_add(&b, ",\n  .decode_large_from_pct = %d,\n  .fused = ", k->cuda.decode_large_from_pct);
   desc_stage(&b, &k->cuda.fused);
-  emit_add(&b, ",\n  .fused_bv = %d,\n  .fused_pre = %d,\n  .fused_from_pct = %d,\n", k->cuda.fused_bv, k->cuda.fused_pre,
-           k->cuda.fused_from_pct);
+  emit_add(&b, ",\n  .fused_bv = %d,\n  .fused_pre = %d,\n  .fused_from_pct = %d,\n  .fused_post = %d,\n", k->cuda.fused_bv,
+           k->cuda.fused_pre, k->cuda.fused_from_pct, k->cuda.fused_post);
   emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
   for (int i = 0; i < k->cuda.n_bwd; i++) {
     if (i) emit_add(&b, ", ");
@@ -491,8 +499,9 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     else
       emit_add(&b, "  cuda_stage decode_large none\n");
     if (k->cuda.fused.entry) {
-      emit_add(&b, "  cuda_stage %s grid=(N*h_v, V/%d) threads=%d smem=%d (after the first %d stage(s), the rest in one: ",
-               k->cuda.fused.entry, k->cuda.fused_bv, k->cuda.fused.threads, k->cuda.fused.smem, k->cuda.fused_pre);
+      emit_add(&b, "  cuda_stage %s grid=(N*h_v, V/%d) threads=%d smem=%d (after the first %d stage(s), then the last %d: ",
+               k->cuda.fused.entry, k->cuda.fused_bv, k->cuda.fused.threads, k->cuda.fused.smem, k->cuda.fused_pre,
+               k->cuda.fused_post);
       if (k->cuda.fused_from_pct) emit_add(&b, "in place of the stages above from N*h_v*V/%d >= %d%% of the SMs on)\n",
                                            k->cuda.fused_bv, k->cuda.fused_from_pct);
       else emit_add(&b, "run only when asked for)\n");

@@ -132,6 +132,9 @@ typedef struct ssmc_cuda_kernel {
   int32_t fused_bv;            /* value tile of SSMC_GRID_ITEMS_FTILES stages; divides V */
   int32_t fused_pre;
   int32_t fused_from_pct;
+  /* appended: the fwd[] stages that run after `fused` (0 for the chunk-to-chunk pass with its readout;
+   * 1 for a sequential state pass, `seq`, whose chunk-start states the out stage reads) */
+  int32_t fused_post;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -235,13 +238,15 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
   return (int64_t)n_seqs * h_v * (V / c->fused_bv) * 100 >= (int64_t)c->fused_from_pct * sm_count;
 }
 /* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
- * fwd[] stages, or with fused the first fused_pre of them and then `fused`. Every launcher (the
- * runtime, check's emulation) runs exactly these. */
+ * fwd[] stages, or with fused the first fused_pre of them, `fused`, and the last fused_post. Every
+ * launcher (the runtime, check's emulation) runs exactly these. */
 static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, const ssmc_cuda_stage **st) {
   const int n = fused ? c->fused_pre : c->n_fwd;
   for (int i = 0; i < n; i++) st[i] = &c->fwd[i];
-  if (fused) st[n] = &c->fused;
-  return n + (fused != 0);
+  if (!fused) return n;
+  st[n] = &c->fused;
+  for (int i = 0; i < c->fused_post; i++) st[n + 1 + i] = &c->fwd[c->n_fwd - c->fused_post + i];
+  return n + 1 + c->fused_post;
 }
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */

@@ -210,6 +210,24 @@
 @   FL = FUSED and fused_layout(FBV)
 @   FUSED_FROM_PCT = FBV == V and FUSED_MINB == 2 and 150 or 0 -- as measured: bf16, two blocks an SM
 @ end
+@ -- stage seq, in the fused slot where the fused pass would form A again per value tile (FBV < V) and the
+@ -- chunk update needs nothing from prep (no erase, a scalar decay, no solve): the chunk-to-chunk pass
+@ -- alone, in order, writing every chunk-start state into its chunk slot for the out stage, in place of
+@ -- prep and scan (fla's chunk_fwd_h: half their traffic, one pass over the key and value). Its value
+@ -- tile: the widest whose layout lets two blocks share an SM. Not measured yet: only when asked for.
+@ local SEQ = FUSED and FBV < V and not m.delta and not diag
+@ local function seq_layout(sbv)
+@   local l = new_layout()
+@   alloc_inputs(l, not_val, sbv, raw_key)
+@   l.alloc('ZU', (K + C) * vpad(sbv)); l.alloc('B', C); l.alloc('EW', C); l.alloc('EE', C); l.alloc('ZDEC', K); l.alloc('F', C)
+@   return l
+@ end
+@ if SEQ then
+@   local sbv = V
+@   while sbv >= 16 and not (V % sbv == 0 and seq_layout(sbv).off * 4 <= 110 * 1024) do sbv = sbv // 2 end
+@   FBV, FUSED_MINB, FUSED_PRE, FUSED_FROM_PCT = math.max(sbv, 16), 2, 0, 0
+@   FL = seq_layout(FBV)
+@ end
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
@@ -1461,7 +1479,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
     __syncthreads();
   }
 }
-@ if FUSED then
+@ if FUSED and not SEQ then
 
 /* ---------------------------------------------------------------- stage fused */
 /* The chunk-to-chunk pass and the readout in one, for many work items: one block per (sequence, value
@@ -1546,6 +1564,57 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
 @ end
+    for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
+    __syncthreads();
+    mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
+  }
+  float *zo = a.state_out[${m.state}];
+  if (zo) {
+    __syncthreads();
+    tile_out<NT, KD, FBV>(zo + slot * ${K * V} + v0, VD, z, FBVP, KD);
+  }
+}
+@ elseif SEQ then
+
+/* ---------------------------------------------------------------- stage seq */
+/* The chunk-to-chunk pass alone, for the out stage: one block per (sequence, value head, value tile of
+ * FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV) on chip in fp32,
+ * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
+ * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
+extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_seq(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = ${NT.fused};
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const int v0 = blockIdx.y * FBV;
+  const long long slot = it.n * a.h_v + it.h;
+  /* tiles: z (K, FBVP) the state tile, then u (C, FBVP) the chunk's written values; kc (C, KP) the key */
+  float *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE, *zdec = sm + F_ZDEC, *fr = sm + F_F, *z = sm + F_ZU;
+  float *u = z + KD * FBVP;
+  ${KEY_PTR} *kc = (${KEY_PTR} *)(sm + F_IN${m.key});
+  (void)ee;
+@ bind_inputs('F_', not_val, raw_key)
+  /* the chunk-start states of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *z0 = a.state_in[${m.state}];
+  tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
+@ local QC = input_copies('F_', not_val, 'FBV', 'FBVP', 'v0', raw_key)
+@ QC[#QC + 1] = value_copy('FBV', 'FBVP')
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    __syncthreads();
+    tile_out<NT, KD, FBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
+    {
+@ copies_decl(QC)
+@ copies_fetch(QC, 'tok', 'L')
+@ copies_put(QC)
+    }
+    __syncthreads();
+@ coefs()
+    /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * expf(b[L - 1] - b[t]) : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
     __syncthreads();
     mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
@@ -2047,4 +2116,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('fused grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT) or 'fused none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or 'fused none'}

@@ -87,17 +87,26 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
       }
-      { /* the fused pass: none with a solve; every module without a per-key decay (with one, where a value
-       * tile fits 160 KiB) */
+      { /* the other forward variant: none with a solve; every module without a per-key decay (with one,
+       * where a value tile fits 160 KiB). The fused pass (its readout inside, after prep with an erase), or
+       * without an erase and a per-key decay the sequential state pass seq, then the out stage */
         const int fusable = !sv, fused = ek->cuda.fused.entry != NULL;
         if (!fusable) ck_assert(!fused);
         if (!fusable || g.u[i]->fam.main.decay != DECAY_DIAG) ck_assert_int_eq(fused, fusable);
         if (fused) {
-          ck_assert_str_eq(ek->cuda.fused.entry + strlen(ek->name) + 1, "fused");
+          const char *name = ek->cuda.fused.entry + strlen(ek->name) + 1;
+          const int seq = !strcmp(name, "seq");
+          if (!seq) ck_assert_str_eq(name, "fused");
           ck_assert_int_eq(ek->cuda.fused.grid, SSMC_GRID_ITEMS_FTILES);
           ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.fused_bv, 0);
           ck_assert_int_ge(ek->cuda.fused_from_pct, 0);
           ck_assert_int_eq(ek->cuda.fused_pre, erase ? 1 : 0); /* prep first with an erase */
+          ck_assert_int_eq(ek->cuda.fused_post, seq); /* seq: the out stage after it */
+          if (seq) ck_assert(!erase && g.u[i]->fam.main.decay != DECAY_DIAG);
+          const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
+          const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, vs);
+          ck_assert_int_eq(nv, ek->cuda.fused_pre + 1 + ek->cuda.fused_post);
+          ck_assert_ptr_eq(vs[nv - 1], seq ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
         }
       }
       const ssmc_cuda_stage *st;
@@ -181,6 +190,7 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->fused_bv, e->fused_bv);
       ck_assert_int_eq(c->fused_pre, e->fused_pre);
       ck_assert_int_eq(c->fused_from_pct, e->fused_from_pct);
+      ck_assert_int_eq(c->fused_post, e->fused_post);
       for (int s = 0; s < c->n_bwd; s++) {
         ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);
         ck_assert_int_eq(c->bwd[s].grid, e->bwd[s].grid);

@@ -3,7 +3,8 @@
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and a Chebyshev solve readout (bwd_solve_key.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
- * with the fp64 oracle on check's shapes: the staged forward and the fused pass, both decode stages,
+ * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
+ * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
  * the backward. (The emulated mma.sync follows PTX's documented fragment layout, not the kernels'
  * reading of it: a kernel that misreads the layout fails here as on a GPU.) */
 #define _GNU_SOURCE /* memmem */
@@ -49,8 +50,11 @@ static void check_spec(const char *rel) {
       l += len + (e != NULL);
     }
     ck_assert_msg(failed == 0 && r.failed == 0 && !bad[0], "%s: %d of %d rows failed:\n%s", bk.k->name, r.failed, r.rows, bad);
-    for (const char *what = "fwd-fused y\0decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
-      if (fused || strcmp(what, "fwd-fused y")) ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
+    char lab[48], other[64] = ""; /* the other forward variant's y row */
+    if (fused) snprintf(other, sizeof other, "%s y", chk_fwd_label(bk.k, 1, lab, sizeof lab));
+    for (const char *what = "decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
+      ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
+    if (fused) ck_assert_msg(strstr(text, other) != NULL, "%s: no '%s' row", bk.k->name, other);
     ck_assert_int_ge(r.rows, 50);
     build_release(&bk);
   }
@@ -70,6 +74,10 @@ END_TEST
 START_TEST(per_key_delta_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_diag_delta.yaml"); }
 END_TEST
 
+/* a scalar decay whose other forward is the sequential state pass (seq) and then the out stage */
+START_TEST(seq_pass_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/emu_seq.yaml"); }
+END_TEST
+
 /* a Chebyshev solve readout (the solve stage, its decode stages, the implicit-differentiation backward) */
 START_TEST(solve_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_solve_key.yaml"); }
 END_TEST
@@ -82,6 +90,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, delta_rule_every_stage_matches_oracle);
   tcase_add_test(tc, per_key_delta_every_stage_matches_oracle);
   tcase_add_test(tc, solve_every_stage_matches_oracle);
+  tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   suite_add_tcase(s, tc);
   return s;
 }

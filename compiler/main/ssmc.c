@@ -251,7 +251,8 @@ static int bench_gpu(gen_set *g, const opts *o) {
           rc = 1;
         } else {
           snprintf(shape, sizeof shape, "B%d T%d H%d%s", o->B, o->T, o->H, nfv > 1 && v == fpick ? "*" : "");
-          gpu_row(bk.k->name, v ? "fwd-fused" : "fwd", shape, &r, &cl);
+          char lab[48];
+          gpu_row(bk.k->name, chk_fwd_label(bk.k, v, lab, sizeof lab), shape, &r, &cl);
         }
       }
       if (!rc) {

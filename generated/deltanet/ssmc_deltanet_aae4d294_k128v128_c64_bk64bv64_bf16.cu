@@ -987,7 +987,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 
 
 // ssmc-bodies prep threads=256 smem=75264 state threads=512 smem=123392
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75264; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=75520 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75264; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=75520 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -931,7 +931,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 
 
 // ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0 post=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

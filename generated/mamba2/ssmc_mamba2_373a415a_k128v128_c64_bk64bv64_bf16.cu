@@ -19,8 +19,8 @@
 #define VPF 136
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
-#define FBV 32 /* the fused stage's value tile */
-#define FBVP 40
+#define FBV 64 /* the fused stage's value tile */
+#define FBVP 72
 #define QAP 196
 #define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
@@ -409,14 +409,13 @@ enum {
 enum {
   F_IN1 = 0,
   F_IN3 = 4224,
-  F_QA = 4288,
-  F_ZU = 16832,
-  F_B = 24512,
-  F_EW = 24576,
-  F_EE = 24640,
-  F_ZDEC = 24704,
-  F_F = 24832,
-  F_TOTAL = 24896
+  F_ZU = 4288,
+  F_B = 18112,
+  F_EW = 18176,
+  F_EE = 18240,
+  F_ZDEC = 18304,
+  F_F = 18432,
+  F_TOTAL = 18496
 };
 enum {
   D_IN0 = 0,
@@ -690,48 +689,46 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   }
 }
 
-/* ---------------------------------------------------------------- stage fused */
-/* The chunk-to-chunk pass and the readout in one, for many work items: one block per (sequence, value
- * head, value tile of FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV)
- * on chip in fp32; per chunk the written values u (w v, or with a rank-1 erase the pseudo-values
- * u = U + W Z from prep's U and W), the out stage's product y = [q~ e^b | A] [Z; u] (A formed again
- * per value tile), then Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u). No chunk state goes through global
- * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
- * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
- * runs instead (ssmc_cuda_fwd_fused says which). */
-extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) {
+/* ---------------------------------------------------------------- stage seq */
+/* The chunk-to-chunk pass alone, for the out stage: one block per (sequence, value head, value tile of
+ * FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV) on chip in fp32,
+ * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
+ * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
-  (void)ws;
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * FBV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
-   * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
-  float *qa = sm + F_QA, *zu = sm + F_ZU, *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE;
-  float *zdec = sm + F_ZDEC, *fr = sm + F_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * FBVP;
+  /* tiles: z (K, FBVP) the state tile, then u (C, FBVP) the chunk's written values; kc (C, KP) the key */
+  float *b = sm + F_B, *ew = sm + F_EW, *ee = sm + F_EE, *zdec = sm + F_ZDEC, *fr = sm + F_F, *z = sm + F_ZU;
+  float *u = z + KD * FBVP;
   const elem_t *kc = (const elem_t *)(sm + F_IN1);
+  (void)ee;
   float *in[SSMC_MAX_IO];
   in[3] = sm + F_IN3;
   (void)in;
+  /* the chunk-start states of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
+  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   const float *z0 = a.state_in[0];
   tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
+    __syncthreads();
+    tile_out<NT, KD, FBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
     {
-  tile_regs<NT, CH, KD, elem_t> r_q1;
   tile_regs<NT, CH, 128, elem_t> r_in1;
   col_regs<NT, CH> r_in3;
   tile_regs<NT, CH, FBV, elem_t> r_u;
-  r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
   r_in1.put_raw((elem_t *)(sm + F_IN1), KP);
   r_in3.put(sm + F_IN3, 1);
   r_u.put(u, FBVP, L, one_t(), false);
-      __syncthreads();
+    }
+    __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
       ee[t_] = 0.0f;
@@ -753,27 +750,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
-      for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= ew[e / FBV];
-      /* q~ = sum of coefficient * source (the coefficients read the scalars put above) */
-  r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
-    }
-    __syncthreads();
-    /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
-  mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
-  }
-  __syncthreads();
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
-    __syncthreads();
-    /* y = (q~ e^b) Z + A u */
-    mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
-                           CH, FBV, KD + CH, false);
-    /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * expf(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
@@ -939,7 +917,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; fused grid=items_ftiles threads=256 smem=99584 fbv=32 pre=0 from_pct=0
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=0 post=1
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

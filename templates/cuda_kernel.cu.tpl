@@ -1479,6 +1479,20 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
     __syncthreads();
   }
 }
+@ -- the fused and seq passes' state tile z (K, FBVP) on chip: a chunk's update Z <- diag(zdec) Z + kc' u
+@ -- (kc and u as the chunk left them), and the final state to state_out
+@ local function z_step()
+    for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
+    __syncthreads();
+    mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
+@ end
+@ local function z_final()
+  float *zo = a.state_out[${m.state}];
+  if (zo) {
+    __syncthreads();
+    tile_out<NT, KD, FBV>(zo + slot * ${K * V} + v0, VD, z, FBVP, KD);
+  }
+@ end
 @ if FUSED and not SEQ then
 
 /* ---------------------------------------------------------------- stage fused */
@@ -1564,15 +1578,9 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
 @ end
-    for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
-    __syncthreads();
-    mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
+@ z_step()
   }
-  float *zo = a.state_out[${m.state}];
-  if (zo) {
-    __syncthreads();
-    tile_out<NT, KD, FBV>(zo + slot * ${K * V} + v0, VD, z, FBVP, KD);
-  }
+@ z_final()
 }
 @ elseif SEQ then
 
@@ -1615,15 +1623,9 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * expf(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
-    for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
-    __syncthreads();
-    mm<FBVP, 1, KP, FBVP, 1>(z, kc, u, KD, FBV, CH, true);
+@ z_step()
   }
-  float *zo = a.state_out[${m.state}];
-  if (zo) {
-    __syncthreads();
-    tile_out<NT, KD, FBV>(zo + slot * ${K * V} + v0, VD, z, FBVP, KD);
-  }
+@ z_final()
 }
 @ end
 

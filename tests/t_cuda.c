@@ -89,7 +89,7 @@ START_TEST(every_module_compiles_without_spills) {
       }
       { /* the other forward variant: none with a solve; every module without a per-key decay (with one,
        * where a value tile fits 160 KiB). The fused pass (its readout inside, after prep with an erase), or
-       * without an erase and a per-key decay the sequential state pass seq, then the out stage */
+       * with neither an erase nor a per-key decay the sequential state pass seq, then the out stage */
         const int fusable = !sv, fused = ek->cuda.fused.entry != NULL;
         if (!fusable) ck_assert(!fused);
         if (!fusable || g.u[i]->fam.main.decay != DECAY_DIAG) ck_assert_int_eq(fused, fusable);

@@ -356,7 +356,7 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .fused = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq", SSMC_GRID_ITEMS_FTILES, 256, 73984},
   .fused_bv = 64,
   .fused_pre = 0,
-  .fused_from_pct = 0,
+  .fused_from_pct = 150,
   .fused_post = 1,
   .n_bwd = 8,
   .bwd_fwd = 0,
@@ -382,6 +382,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "7bf6a1d646c60cd3",
   "7e52791f8c256491",
   "77dd3a4d425ffb5a",
-  "b31b98f0291cba1d",
+  "73bedcd4cc062a7b",
   0,
 };

@@ -214,7 +214,10 @@
 @ -- chunk update needs nothing from prep (no erase, a scalar decay, no solve): the chunk-to-chunk pass
 @ -- alone, in order, writing every chunk-start state into its chunk slot for the out stage, in place of
 @ -- prep and scan (fla's chunk_fwd_h: half their traffic, one pass over the key and value). Its value
-@ -- tile: the widest whose layout lets two blocks share an SM. Not measured yet: only when asked for.
+@ -- tile: the widest whose layout lets two blocks share an SM. Measured on an H200 (Mamba-2 bf16 K = V = 128,
+@ -- T = 4096 H16, staged vs seq, ms; bench/2026-11-24-gpu-h200-seq): B2 0.39 vs 0.57, B4 0.75 vs 0.77,
+@ -- B8 1.45 vs 1.22, B16 2.86 vs 2.42; B1 T32768 1.51 vs 3.68 (32 blocks). Picked as fused is: bf16,
+@ -- from 150% of the SM count in blocks on (an f32 module is not measured: not picked).
 @ local SEQ = FUSED and FBV < V and not m.delta and not diag
 @ local function seq_layout(sbv)
 @   local l = new_layout()
@@ -225,7 +228,7 @@
 @ if SEQ then
 @   local sbv = V
 @   while sbv >= 16 and not (V % sbv == 0 and seq_layout(sbv).off * 4 <= 110 * 1024) do sbv = sbv // 2 end
-@   FBV, FUSED_MINB, FUSED_PRE, FUSED_FROM_PCT = math.max(sbv, 16), 2, 0, 0
+@   FBV, FUSED_MINB, FUSED_PRE, FUSED_FROM_PCT = math.max(sbv, 16), 2, 0, P.dtype ~= 'f32' and 150 or 0
 @   FL = seq_layout(FBV)
 @ end
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()

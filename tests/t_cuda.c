@@ -133,6 +133,10 @@ START_TEST(every_module_compiles_without_spills) {
            * solve, out and one state stage on NVRTC 13.0, visible since the parser reads the newer
            * counts line) */
           const int budget = st == &ek->cuda.decode || (st == &ek->cuda.decode_large && !g.u[i]->fam.has_solve) ? 0 : 16;
+          /* NVRTC 13's ptxas has reported 8 B for a stage at its register cap (KDA decode_large, 80
+           * registers) in one of many compiles in this process and never standalone: a spill must
+           * show again in a fresh compile (no cache) to fail */
+          if (spills > budget) ck_assert_int_eq(cuc_spills(ek, archs[a], NULL, stage, &spills, err, sizeof err), 0);
           ck_assert_msg(spills <= budget, "%s (%s) spills %d bytes", st->entry, archs[a], spills);
           ck_assert_int_le(st->smem, 160 * 1024); /* fits an A100's 163 KiB too */
           compiled++;
@@ -442,8 +446,18 @@ START_TEST(fused_picked_where_measured) {
   gen_free(&g);
   gen_init(&g);
   add_dir(&g, "dsl/families");
+  /* at K = V = 128 only the sequential state pass seq (Mamba-2's slot, bf16) is picked by itself */
   for (int i = 0; i < g.n; i++)
-    for (int j = 0; j < g.u[i]->nk; j++) ck_assert_int_eq(g.u[i]->k[j].cuda.fused_from_pct, 0);
+    for (int j = 0; j < g.u[i]->nk; j++) {
+      const ssmc_cuda_kernel *c = &g.u[i]->k[j].cuda;
+      const int seq = c->fused.entry && c->fused_post > 0, bf16 = g.u[i]->k[j].dtype == 1;
+      ck_assert_int_eq(c->fused_from_pct, seq && bf16 ? 150 : 0);
+      if (seq && bf16) {
+        ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 8, 16, 128, 132), 1);
+        ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 4, 16, 128, 132), 0);
+        ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 1, 16, 128, 132), 0);
+      }
+    }
   gen_free(&g);
 }
 END_TEST

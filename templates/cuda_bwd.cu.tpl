@@ -202,11 +202,6 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
   w.bqk = w.bseq + (long long)a.n_seqs * a.h_v * BW_SEQ;
   return w;
 }
-/* Sum over the 32 lanes of a warp (every lane gets it). */
-__device__ __forceinline__ float warp_sum(float v) {
-  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
 
 @ -- in[] bound to the stage's scalar columns, loaded for the chunk's L tokens
 @ local function load_scalars(prefix)

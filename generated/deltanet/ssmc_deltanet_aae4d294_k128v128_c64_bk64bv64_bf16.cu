@@ -324,6 +324,11 @@ __device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, 
   mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
 }
 
+/* Sum over the 32 lanes of a warp (every lane gets it). */
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
 /* Sum of v over the block of nt threads (every thread gets it); red: 32 floats of shared memory. */
 __device__ float block_sum(float v, float *red, int nt) {
   for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
@@ -1070,11 +1075,6 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
   w.bseq = w.bchunk + slots * a.h_v * BW_CHUNK;
   w.bqk = w.bseq + (long long)a.n_seqs * a.h_v * BW_SEQ;
   return w;
-}
-/* Sum over the 32 lanes of a warp (every lane gets it). */
-__device__ __forceinline__ float warp_sum(float v) {
-  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
 }
 
 #define NT_BWD 512

@@ -325,6 +325,11 @@ __device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, 
   mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
 }
 
+/* Sum over the 32 lanes of a warp (every lane gets it). */
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
 /* Sum of v over the block of nt threads (every thread gets it); red: 32 floats of shared memory. */
 __device__ float block_sum(float v, float *red, int nt) {
   for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
@@ -470,23 +475,25 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
   float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
   mm<SCP, SKP, 1, 1, SKP>(g, kc, kc, CH, CH, KD, false); /* G = K K' */
-  /* per-token norms: k_t' H0 k_t for groups of GS tokens, then the Eq. 5 recurrence */
-  float *p = sm + X_XB + 48 * SKP;
+  /* per-token norms: k_t' H0 k_t (a warp a token), q_t = e^{hb_{t-1}} k_t' H0 k_t + sum_{j<t}
+   * e^{hb_{t-1} - hb_j} hw_j (k_t.k_j)^2 over khk, then the Eq. 5 recurrence alone in order */
+  float *p = sm + X_XB; /* (CH, K) */
   float *khk = sm + X_IN1_G;
-  for (int g0 = 0; g0 < CH; g0 += 16) {
-    mm<SKP, SKP, 1, 1, SKP>(p, kc + g0 * SKP, hf, 16, KD, KD, false);
-    for (int t = threadIdx.x; t < 16; t += SNT) {
-      float s = 0.0f;
-      for (int k = 0; k < KD; k++) s += p[t * SKP + k] * kc[(g0 + t) * SKP + k];
-      khk[g0 + t] = s;
-    }
-    __syncthreads();
+  mm<SKP, SKP, 1, 1, SKP>(p, kc, hf, CH, KD, KD, false);
+  for (int t = threadIdx.x >> 5; t < L; t += SNT / 32) {
+    const int lane = threadIdx.x & 31;
+    const float prev = t ? hb[t - 1] : 0.0f;
+    float s = 0.0f;
+    for (int k = lane; k < KD; k += 32) s += expf(prev) * p[t * SKP + k] * kc[t * SKP + k];
+    for (int j = lane; j < t; j += 32) s += expf(prev - hb[j]) * hw[j] * g[t * SCP + j] * g[t * SCP + j];
+    s = warp_sum(s);
+    if (lane == 0) khk[t] = s;
   }
+  __syncthreads();
   if (threadIdx.x == 0) {
     float prev = 0.0f;
     for (int t = 0; t < L; t++) {
-      float qf = expf(prev) * khk[t];
-      for (int j = 0; j < t; j++) qf += expf(prev - hb[j]) * hw[j] * g[t * SCP + j] * g[t * SCP + j];
+      const float qf = khk[t];
       const float e1 = expf(hb[t] - prev);
       n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
       const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
@@ -524,44 +531,141 @@ __device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
   __syncthreads();
   mm<SKP, SCP, 1, SKP, 1, true, true>(p, ax, kc, 16, KD, CH, true);
 }
+#define CWPR 2 /* solve_cheb: warps a row tile */
+#define CNP 8 /* its 8-column tiles of P (H_t x) a warp */
+#define CNA 4 /* and of the scores x K' */
+/* a barrier of the row tile rt's CWPR warps (the emulation: of the block; every row tile runs the same
+ * barriers) */
+__device__ __forceinline__ void bar_rows(int rt) {
+#ifdef SSMC_EMU
+  (void)rt;
+  __syncthreads();
+#else
+  asm volatile("bar.sync %0, %1;" ::"r"(rt + 1), "r"(CWPR * 32) : "memory");
+#endif
+}
+/* c[NS][4] += the tf32 three-product a . b over kd for this warp's 8-column tiles j = wj + s CWPR < nj
+ * (a row-major at ap (pitch lda, the lane's row and column already added), b(k, j) at bp[k brs + j bcs]) */
+template <int NS, int lda, int brs, int bcs>
+__device__ __forceinline__ void cheb_mm(float (*c)[4], const float *ap, const float *b, int wj, int nj, int kd) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  for (int k0 = 0; k0 < kd; k0 += 8, ap += 8) {
+    const float af[4] = {ap[0], ap[8 * lda], ap[4], ap[8 * lda + 4]};
+    unsigned ah[4], al[4];
+#pragma unroll
+    for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+    const float *bp = b + (k0 + q) * brs + g * bcs;
+#pragma unroll
+    for (int s = 0; s < NS; s++) {
+      const int j = wj + s * CWPR;
+      if (j >= nj) break;
+      const float bf[2] = {bp[j * 8 * bcs], bp[j * 8 * bcs + 4 * brs]};
+      const unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+      const unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+      mma8(c[s], al, bh);
+      mma8(c[s], ah, bl);
+      mma8(c[s], ah, bh);
+    }
+  }
+}
 /* x_t = CH_r(H_t + lambda_t I, b_t) for the chunk's tokens (after solve_coefs and solve_norms): b_t at
- * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, GS tokens at a time */
+ * rhs + t * rrs (T: elem_t or float), x_t to xo + t * xrs; r iterations, all tokens at once. Per round:
+ * P = e^{hb_t} x H0 and the scores AX = (x K') * M_t in one pass over x's row tile, AX to shared memory
+ * (over G), P += AX K, then the Chebyshev step in registers; x in shared memory (XB) is the products'
+ * operand, x_{r-1} and b stay in registers in the accumulator layout. */
 template <typename T>
 __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs) {
-  const float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
-  float *om = sm + X_OM, *rh = sm + X_RH;
-  float *x = sm + X_XB, *xp = x + 16 * SKP, *xn = xp + 16 * SKP, *p = xn + 16 * SKP; /* pitch SKP */
-  for (int g0 = 0; g0 < L; g0 += 16) {
-    /* the right-hand sides of the group's tokens */
-    tile_in<SNT, 16, KD>(rh, KD, rhs + g0 * rrs, rrs, L - g0 < 16 ? L - g0 : 16, one_t(), false);
-    solve_mask(g0, L, sm);
-    for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-      const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
-      xp[o] = 0.0f;
-      x[o] = step[t] > 0.0f ? step[t] * rh[e] : rh[e]; /* ||H_t|| = lambda_t = 0: x_t = b_t */
-      om[t] = 2.0f;
-    }
-    __syncthreads();
-    for (int r = 0; r < iters; r++) {
-      solve_hx(sm, x, p);
-      for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-        const int t = g0 + e / KD, o = (e / KD) * SKP + e % KD;
-        const float w = step[t] > 0.0f ? 4.0f / (4.0f - rho2[t] * om[t]) : 1.0f;
-        const float cs = step[t] * w, mo = w - 1.0f;
-        xn[o] = x[o] - cs * (p[o] + lam[t] * x[o] - rh[e]) + mo * (x[o] - xp[o]);
-      }
-      __syncthreads();
-      for (int t = threadIdx.x; t < 16; t += SNT)
-        if (step[g0 + t] > 0.0f) om[g0 + t] = 4.0f / (4.0f - rho2[g0 + t] * om[g0 + t]);
-      float *tmp = xp; xp = x; x = xn; xn = tmp;
-      __syncthreads();
-    }
-    for (int e = threadIdx.x; e < 16 * KD; e += SNT) {
-      const int t = e / KD, k = e - t * KD;
-      if (g0 + t < L) xo[(g0 + t) * xrs + k] = x[t * SKP + k];
-    }
-    __syncthreads();
+  const float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
+  float *x = sm + X_XB, *ax = sm + X_G; /* (CH, K) pitch SKP; (CH, CH) pitch SCP */
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int rt = warp / CWPR, wj = warp - rt * CWPR, r0 = rt * 16;
+  /* the lane's two tokens r0 + g + 8 i: their scalars (none past L: x stays 0 there) */
+  float lam[2], step[2], rho2[2], om[2], eb[2];
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    const int t = r0 + g + 8 * i;
+    const bool live = t < L;
+    lam[i] = live ? sm[X_LAM + t] : 0.0f;
+    step[i] = live ? sm[X_STEP + t] : 0.0f;
+    rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
+    om[i] = 2.0f;
+    eb[i] = live ? expf(hb[t]) : 0.0f;
   }
+  float rh[CNP][4], xp[CNP][4], mk[CNA][4];
+#pragma unroll
+  for (int s = 0; s < CNP; s++) {
+    const int col = (wj + s * CWPR) * 8 + 2 * q;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + g + 8 * i;
+      const bool in = t < L && col < KD;
+      const float b0 = in ? ldop(rhs + t * rrs + col) : 0.0f, b1 = in ? ldop(rhs + t * rrs + col + 1) : 0.0f;
+      rh[s][2 * i] = b0;
+      rh[s][2 * i + 1] = b1;
+      xp[s][2 * i] = xp[s][2 * i + 1] = 0.0f;
+      if (col < KD) { /* ||H_t|| = lambda_t = 0: x_t = b_t */
+        x[t * SKP + col] = step[i] > 0.0f ? step[i] * b0 : b0;
+        x[t * SKP + col + 1] = step[i] > 0.0f ? step[i] * b1 : b1;
+      }
+    }
+  }
+  /* the decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the lane's scores */
+#pragma unroll
+  for (int s = 0; s < CNA; s++)
+#pragma unroll
+    for (int e = 0; e < 4; e++) {
+      const int t = r0 + g + 8 * (e >> 1), c = (wj + s * CWPR) * 8 + 2 * q + (e & 1);
+      mk[s][e] = c <= t && c < L && c < CH ? expf(hb[t] - hb[c]) * hw[c] : 0.0f;
+    }
+  bar_rows(rt);
+  for (int r = 0; r < iters; r++) {
+    float p[CNP][4] = {}, sc[CNA][4] = {};
+    const float *xr = x + (r0 + g) * SKP + q;
+    cheb_mm<CNP, SKP, 1, SKP>(p, xr, hf, wj, KD / 8, KD); /* H0 read as its transpose */
+    cheb_mm<CNA, SKP, 1, SKP>(sc, xr, kc, wj, CH / 8, KD);
+#pragma unroll
+    for (int s = 0; s < CNA; s++) {
+      const int c = (wj + s * CWPR) * 8 + 2 * q;
+      if (c >= CH) break;
+      st2(ax + (r0 + g) * SCP + c, sc[s][0] * mk[s][0], sc[s][1] * mk[s][1]);
+      st2(ax + (r0 + g + 8) * SCP + c, sc[s][2] * mk[s][2], sc[s][3] * mk[s][3]);
+    }
+#pragma unroll
+    for (int s = 0; s < CNP; s++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) p[s][e] *= eb[e >> 1];
+    bar_rows(rt); /* the row tile's scores are in; every read of its x is done */
+    cheb_mm<CNP, SCP, SKP, 1>(p, ax + (r0 + g) * SCP + q, kc, wj, KD / 8, CH);
+    float w[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) w[i] = step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om[i]) : 1.0f;
+#pragma unroll
+    for (int s = 0; s < CNP; s++) {
+      const int col = (wj + s * CWPR) * 8 + 2 * q;
+      if (col >= KD) break;
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int i = e >> 1, o = (r0 + g + 8 * i) * SKP + col + (e & 1);
+        const float xc = x[o], cs = step[i] * w[i], mo = w[i] - 1.0f;
+        x[o] = xc - cs * (p[s][e] + lam[i] * xc - rh[s][e]) + mo * (xc - xp[s][e]);
+        xp[s][e] = xc;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < 2; i++) if (step[i] > 0.0f) om[i] = w[i];
+    bar_rows(rt); /* the new x is in; every read of the scores is done */
+  }
+#pragma unroll
+  for (int s = 0; s < CNP; s++) {
+    const int col = (wj + s * CWPR) * 8 + 2 * q;
+    if (col >= KD) break;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + g + 8 * i;
+      if (t < L) { xo[t * xrs + col] = x[t * SKP + col]; xo[t * xrs + col + 1] = x[t * SKP + col + 1]; }
+    }
+  }
+  __syncthreads();
 }
 /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
 __device__ float solve_advance(int L, float *sm) {
@@ -1553,11 +1657,6 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
   w.bseq = w.bchunk + slots * a.h_v * BW_CHUNK;
   w.bqk = w.bseq + (long long)a.n_seqs * a.h_v * BW_SEQ;
   return w;
-}
-/* Sum over the 32 lanes of a warp (every lane gets it). */
-__device__ __forceinline__ float warp_sum(float v) {
-  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
 }
 
 #define NT_BWD 512

@@ -800,31 +800,26 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
 @   for _, x in ipairs(P.inputs) do
 @     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', 'SKP', 'SNT') end
 @   end
-  if (threadIdx.x == 0) {
+  /* each token's scalars, log decay and write at once (a thread a token), then the prefix sum in order */
+  for (int t_ = threadIdx.x; t_ < CH; t_ += SNT) {
+    if (t_ >= L) { hb[t_] = 0.0f; hw[t_] = 0.0f; continue; }
     float *in[SSMC_MAX_IO];
     float gv[SSMC_MAX_IO][1];
     (void)gv;
 @   for _, x in ipairs(P.inputs) do
 @     if x.D == 1 then
     in[${x.idx}] = gv[${x.idx}];
-@     end
-@   end
-    float acc = 0.0f;
-    for (int t_ = 0; t_ < CH; t_++) {
-      if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
-      /* the scalar inputs of token t_ (this stage reads them one at a time) */
-@   for _, x in ipairs(P.inputs) do
-@     if x.D == 1 then
-      gv[${x.idx}][0] = ((const float *)a.in[${x.idx}])[(tok + t_) * a.h_v + it.h];
+    gv[${x.idx}][0] = ((const float *)a.in[${x.idx}])[(tok + t_) * a.h_v + it.h];
 @     end
 @   end
 @   local function tok0(e) return (e:gsub('%[t_%]', '[0]')) end
-@   if sv.logdecay then
-      acc += ${tok0(sv.logdecay)};
-@   end
-      hb[t_] = acc;
-      hw[t_] = ${tok0(sv.write)};
-    }
+    hb[t_] = ${sv.logdecay and tok0(sv.logdecay) or '0.0f'};
+    hw[t_] = ${tok0(sv.write)};
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float acc = 0.0f;
+    for (int t_ = 0; t_ < CH; t_++) { acc += hb[t_]; hb[t_] = acc; }
   }
   __syncthreads();
 }

@@ -450,24 +450,25 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
   /* k: (T, a.h_qk, 128) -> CH x 128 */
   tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
                           (long long)a.h_qk * 128, L, one_t(), false);
-  if (threadIdx.x == 0) {
+  /* each token's scalars, log decay and write at once (a thread a token), then the prefix sum in order */
+  for (int t_ = threadIdx.x; t_ < CH; t_ += SNT) {
+    if (t_ >= L) { hb[t_] = 0.0f; hw[t_] = 0.0f; continue; }
     float *in[SSMC_MAX_IO];
     float gv[SSMC_MAX_IO][1];
     (void)gv;
     in[3] = gv[3];
+    gv[3][0] = ((const float *)a.in[3])[(tok + t_) * a.h_v + it.h];
     in[4] = gv[4];
+    gv[4][0] = ((const float *)a.in[4])[(tok + t_) * a.h_v + it.h];
     in[5] = gv[5];
+    gv[5][0] = ((const float *)a.in[5])[(tok + t_) * a.h_v + it.h];
+    hb[t_] = in[3][0];
+    hw[t_] = 1.0f * in[4][0];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
     float acc = 0.0f;
-    for (int t_ = 0; t_ < CH; t_++) {
-      if (t_ >= L) { hb[t_] = acc; hw[t_] = 0.0f; continue; }
-      /* the scalar inputs of token t_ (this stage reads them one at a time) */
-      gv[3][0] = ((const float *)a.in[3])[(tok + t_) * a.h_v + it.h];
-      gv[4][0] = ((const float *)a.in[4])[(tok + t_) * a.h_v + it.h];
-      gv[5][0] = ((const float *)a.in[5])[(tok + t_) * a.h_v + it.h];
-      acc += in[3][0];
-      hb[t_] = acc;
-      hw[t_] = 1.0f * in[4][0];
-    }
+    for (int t_ = 0; t_ < CH; t_++) { acc += hb[t_]; hb[t_] = acc; }
   }
   __syncthreads();
 }

@@ -113,6 +113,34 @@ static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
   }
   emu_warp_sync();
 }
+/* mma.sync.m16n8k16 bf16 (row.col, fp32 accumulation): registers hold bf16 pairs (the lower half the
+ * even k); a = {A[g][2q..], A[g+8][2q..], A[g][2q+8..], A[g+8][2q+8..]}, b = {B[2q..][g], B[2q+8..][g]} */
+static inline float emu_bf(unsigned pair, int hi) { return __uint_as_float(hi ? pair & 0xffff0000u : pair << 16); }
+static inline void mma16(float *d, const unsigned *a, const unsigned *b) {
+  const int w = emu_t.warp, lane = emu_t.lane;
+  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
+  for (int r = 0; r < 2; r++) emu_blk.mma_b[w][lane][r] = __uint_as_float(b[r]);
+  emu_warp_sync();
+  const int g = lane >> 2, q = lane & 3;
+  for (int o = 0; o < 4; o++) {
+    const int row = g + (o >> 1) * 8, col = 2 * q + (o & 1);
+    float s = 0.0f;
+    for (int k = 0; k < 16; k++) {
+      const int kk = k & 7, hk = k >> 3; /* pair kk / 2 of lane 4 (row & 7) + kk / 2, half kk & 1 */
+      const float av = emu_bf(__float_as_uint(emu_blk.mma_a[w][(row & 7) * 4 + kk / 2][(row >> 3) + 2 * hk]), kk & 1);
+      const float bv = emu_bf(__float_as_uint(emu_blk.mma_b[w][col * 4 + kk / 2][hk]), kk & 1);
+      s += av * bv;
+    }
+    d[o] += s;
+  }
+  emu_warp_sync();
+}
+static inline unsigned emu_bf1(float f) { /* round to nearest even, NaN kept */
+  unsigned u = __float_as_uint(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;
+  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+}
+static inline unsigned bf2(float x0, float x1) { return emu_bf1(x0) | emu_bf1(x1) << 16; }
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }
 static inline void cp_async16(float *dst, const float *src) { memcpy(dst, src, 16); }

@@ -158,6 +158,18 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* mma.sync m16n8k16 bf16 (fp32 accumulation): a and b hold bf16 pairs, the lower half the even k */
+__device__ __forceinline__ void mma16(float *d, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+/* a bf16 pair (x0 the lower half), each rounded to nearest even */
+__device__ __forceinline__ unsigned bf2(float x0, float x1) {
+  unsigned d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(x1), "f"(x0));
+  return d;
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -668,6 +680,193 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
   }
   __syncthreads();
 }
+/* Tiles of bf16 pairs for solve_cheb_bf, rows of np pairs, no padding: the pair index XOR (row & 7) * 4
+ * keeps a warp's fragment loads (8 rows x 4 pairs) free of bank conflicts. hl: hi and lo interleaved
+ * (a 64-bit word a pair), else the hi part alone (a 32-bit word). */
+__device__ __forceinline__ int bsw(int row, int pair) { return pair ^ ((row & 7) << 2); }
+__device__ __forceinline__ uint2 ld_hl(const unsigned *t, int np, int row, int pair) {
+  return *(const uint2 *)(t + 2 * (row * np + bsw(row, pair)));
+}
+__device__ __forceinline__ uint2 split_hl(float x0, float x1) { /* hi and lo bf16 pairs of (x0, x1) */
+  const unsigned h = bf2(x0, x1);
+  return make_uint2(h, bf2(x0 - __uint_as_float(h << 16), x1 - __uint_as_float(h & 0xffff0000u)));
+}
+__device__ __forceinline__ void st_hl(unsigned *t, int np, int row, int pair, float x0, float x1) {
+  *(uint2 *)(t + 2 * (row * np + bsw(row, pair))) = split_hl(x0, x1);
+}
+/* a float pair of a float tile of the same swizzled form */
+__device__ __forceinline__ float2 *at_f2(float *t, int np, int row, int pair) { return (float2 *)(t + 2 * (row * np + bsw(row, pair))); }
+__device__ __forceinline__ unsigned ld_h(const unsigned *t, int np, int row, int pair) { return t[row * np + bsw(row, pair)]; }
+/* c[NS][4] += a . b over kd (k16 steps) for the warp's 8-column tiles j = wj + s CWPR < nj: a's rows r0 + g
+ * (+ 8) of an hl tile, or (AF) of a float tile split here (npa pairs a row); b(k, j) row j of an hl tile
+ * (BHL: three products) or of a hi tile (two: b exact) of npb pairs a row */
+template <bool AF>
+__device__ __forceinline__ uint2 cheb_a(const unsigned *a, int npa, int row, int pair) {
+  if (!AF) return ld_hl(a, npa, row, pair);
+  const float2 v = *at_f2((float *)a, npa, row, pair);
+  return split_hl(v.x, v.y);
+}
+template <int NS, bool AF, bool BHL>
+__device__ __forceinline__ void cheb_mm16(float (*c)[4], const unsigned *a, int npa, int r0, const unsigned *b, int npb, int wj,
+                                          int nj, int kd) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+#pragma unroll 1
+  for (int p0 = 0; p0 < kd / 2; p0 += 8) {
+    const uint2 a0 = cheb_a<AF>(a, npa, r0 + g, p0 + q), a1 = cheb_a<AF>(a, npa, r0 + g + 8, p0 + q);
+    const uint2 a2 = cheb_a<AF>(a, npa, r0 + g, p0 + q + 4), a3 = cheb_a<AF>(a, npa, r0 + g + 8, p0 + q + 4);
+    const unsigned ah[4] = {a0.x, a1.x, a2.x, a3.x}, al[4] = {a0.y, a1.y, a2.y, a3.y};
+#pragma unroll
+    for (int s = 0; s < NS; s++) {
+      const int j = wj + s * CWPR, n = j * 8 + g;
+      if (j >= nj) break;
+      if (BHL) {
+        const uint2 b0 = ld_hl(b, npb, n, p0 + q), b1 = ld_hl(b, npb, n, p0 + q + 4);
+        const unsigned bh[2] = {b0.x, b1.x}, bl[2] = {b0.y, b1.y};
+        mma16(c[s], al, bh);
+        mma16(c[s], ah, bl);
+        mma16(c[s], ah, bh);
+      } else {
+        const unsigned bh[2] = {ld_h(b, npb, n, p0 + q), ld_h(b, npb, n, p0 + q + 4)};
+        mma16(c[s], al, bh);
+        mma16(c[s], ah, bh);
+      }
+    }
+  }
+}
+/* solve_cheb (same arguments and result) with the products in bf16 (CHEB_BF), for the forward's solve
+ * stage: hsave (K x K floats of global memory) keeps H0 while its shared memory holds H0's bf16 parts;
+ * on return hf and kc hold H0 and the keys again. Shared memory: H0's hi/lo tile over HF; the keys
+ * (C, K) and their transpose (K, C) as hi tiles over KC (exact: bf16 inputs); x as a float tile over XB;
+ * the scores' over G. */
+template <typename T>
+__device__ __forceinline__ void solve_cheb_bf(int L, float *sm, int iters, const T *rhs, long long rrs, float *xo, long long xrs,
+                                              float *hsave) {
+  float *hf = sm + X_HF, *kc = sm + X_KC;
+  const float *hb = sm + X_HB, *hw = sm + X_HW;
+  unsigned *hhl = (unsigned *)hf, *kb = (unsigned *)kc, *kt = kb + CH * KD / 2, *ahl = (unsigned *)(sm + X_G);
+  /* H0 out to hsave, then its parts in; the keys through registers into their hi tiles */
+  for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
+    *(float4 *)(hsave + e) = *(const float4 *)(hf + (e / KD) * SKP + e % KD);
+  float kr[CH * KD / SNT];
+#pragma unroll
+  for (int i = 0; i < CH * KD / SNT; i++) { const int e = threadIdx.x + i * SNT; kr[i] = kc[(e / KD) * SKP + e % KD]; }
+  __syncthreads();
+  for (int e = threadIdx.x; e < KD * KD / 2; e += SNT) {
+    const int r = e / (KD / 2), p = e - r * (KD / 2);
+    const float2 v = *(const float2 *)(hsave + r * KD + 2 * p);
+    st_hl(hhl, KD / 2, r, p, v.x, v.y);
+  }
+  unsigned short *kbs = (unsigned short *)kb, *kts = (unsigned short *)kt;
+#pragma unroll
+  for (int i = 0; i < CH * KD / SNT; i++) {
+    const int e = threadIdx.x + i * SNT, s = e / KD, k = e - s * KD;
+    const unsigned short v = (unsigned short)(__float_as_uint(kr[i]) >> 16); /* exact */
+    kbs[2 * (s * (KD / 2) + bsw(s, k >> 1)) + (k & 1)] = v;
+    kts[2 * (k * (CH / 2) + bsw(k, s >> 1)) + (s & 1)] = v;
+  }
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int rt = warp / CWPR, wj = warp - rt * CWPR, r0 = rt * 16;
+  float lam[2], step[2], rho2[2], om[2], eb[2];
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    const int t = r0 + g + 8 * i;
+    const bool live = t < L;
+    lam[i] = live ? sm[X_LAM + t] : 0.0f;
+    step[i] = live ? sm[X_STEP + t] : 0.0f;
+    rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
+    om[i] = 2.0f;
+    eb[i] = live ? expf(hb[t]) : 0.0f;
+  }
+  /* x_{r-1} in the accumulator layout: the lane's rows r0 + g (+ 8), columns 8 j + 2 q (+ 1); x in a float
+   * tile (split into hi and lo for each product); b read again each round (from the cache: in registers
+   * it would spill) */
+  float *xf = sm + X_XB;
+  float xp[CNP][4];
+#pragma unroll
+  for (int s = 0; s < CNP; s++) {
+    const int col = (wj + s * CWPR) * 8 + 2 * q;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + g + 8 * i;
+      const bool in = t < L && col < KD;
+      const float b0 = in ? ldop(rhs + t * rrs + col) : 0.0f, b1 = in ? ldop(rhs + t * rrs + col + 1) : 0.0f;
+      xp[s][2 * i] = xp[s][2 * i + 1] = 0.0f;
+      if (col < KD) /* ||H_t|| = lambda_t = 0: x_t = b_t */
+        *at_f2(xf, KD / 2, t, col >> 1) = step[i] > 0.0f ? make_float2(step[i] * b0, step[i] * b1) : make_float2(b0, b1);
+    }
+  }
+  __syncthreads();
+  for (int r = 0; r < iters; r++) {
+    float p[CNP][4] = {}, sc[CNA][4] = {};
+    cheb_mm16<CNP, true, true>(p, (const unsigned *)xf, KD / 2, r0, hhl, KD / 2, wj, KD / 8, KD); /* H0 symmetric: row j is column j */
+    cheb_mm16<CNA, true, false>(sc, (const unsigned *)xf, KD / 2, r0, kb, KD / 2, wj, CH / 8, KD);
+#pragma unroll
+    for (int s = 0; s < CNA; s++) {
+      const int c = (wj + s * CWPR) * 8 + 2 * q;
+      if (c >= CH) break;
+      float m[4]; /* the decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) */
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int t = r0 + g + 8 * (e >> 1), cc = c + (e & 1);
+        m[e] = cc <= t && cc < L ? expf(hb[t] - hb[cc]) * hw[cc] : 0.0f;
+      }
+      st_hl(ahl, CH / 2, r0 + g, c >> 1, sc[s][0] * m[0], sc[s][1] * m[1]);
+      st_hl(ahl, CH / 2, r0 + g + 8, c >> 1, sc[s][2] * m[2], sc[s][3] * m[3]);
+    }
+#pragma unroll
+    for (int s = 0; s < CNP; s++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) p[s][e] *= eb[e >> 1];
+    bar_rows(rt); /* the row tile's scores are in; every read of its x is done */
+    cheb_mm16<CNP, false, false>(p, ahl, CH / 2, r0, kt, CH / 2, wj, KD / 8, CH);
+    float w[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) w[i] = step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om[i]) : 1.0f;
+#pragma unroll
+    for (int s = 0; s < CNP; s++) {
+      const int col = (wj + s * CWPR) * 8 + 2 * q;
+      if (col >= KD) break;
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + g + 8 * i;
+        float2 *xa = at_f2(xf, KD / 2, t, col >> 1);
+        const float2 xc = *xa;
+        const float b0 = t < L ? ldop(rhs + t * rrs + col) : 0.0f, b1 = t < L ? ldop(rhs + t * rrs + col + 1) : 0.0f;
+        const float cs = step[i] * w[i], mo = w[i] - 1.0f;
+        *xa = make_float2(xc.x - cs * (p[s][2 * i] + lam[i] * xc.x - b0) + mo * (xc.x - xp[s][2 * i]),
+                          xc.y - cs * (p[s][2 * i + 1] + lam[i] * xc.y - b1) + mo * (xc.y - xp[s][2 * i + 1]));
+        xp[s][2 * i] = xc.x;
+        xp[s][2 * i + 1] = xc.y;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < 2; i++) if (step[i] > 0.0f) om[i] = w[i];
+    bar_rows(rt); /* the new x is in; every read of the scores is done */
+  }
+#pragma unroll
+  for (int s = 0; s < CNP; s++) {
+    const int col = (wj + s * CWPR) * 8 + 2 * q;
+    if (col >= KD) break;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + g + 8 * i;
+      if (t < L) { const float2 v = *at_f2(xf, KD / 2, t, col >> 1); xo[t * xrs + col] = v.x; xo[t * xrs + col + 1] = v.y; }
+    }
+  }
+  /* H0 and the keys back (the keys from their hi tile, exact) */
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < CH * KD / SNT; i++) {
+    const int e = threadIdx.x + i * SNT, s = e / KD, k = e - s * KD;
+    kr[i] = __uint_as_float((unsigned)kbs[2 * (s * (KD / 2) + bsw(s, k >> 1)) + (k & 1)] << 16);
+  }
+  __syncthreads();
+  for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
+    *(float4 *)(hf + (e / KD) * SKP + e % KD) = *(const float4 *)(hsave + e);
+#pragma unroll
+  for (int i = 0; i < CH * KD / SNT; i++) { const int e = threadIdx.x + i * SNT; kc[(e / KD) * SKP + e % KD] = kr[i]; }
+  __syncthreads();
+}
 /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
 __device__ float solve_advance(int L, float *sm) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
@@ -714,13 +913,16 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[0];
   float n2 = solve_unpack(sm, h0 ? h0 + slot * 8256 : nullptr); /* ||H||_F^2 of the chunk-start state */
+  /* H0's fp32 copy while the Chebyshev steps run: the workspace of the item's first chunk slot (the chunk
+   * stages fill it after this stage) */
+  float *hsave = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     solve_coefs(a, it, tok, L, sm);
     solve_norms(L, sm, n2);
-    solve_cheb(L, sm, iters, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD,
-               xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+    solve_cheb_bf(L, sm, iters, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD,
+                  xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, hsave);
     n2 = solve_advance(L, sm);
   }
   float *ho = a.state_out[0];

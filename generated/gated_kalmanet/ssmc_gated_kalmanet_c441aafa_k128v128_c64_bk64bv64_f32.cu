@@ -158,6 +158,18 @@ __device__ __forceinline__ void mma8(float *d, const unsigned *a, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* mma.sync m16n8k16 bf16 (fp32 accumulation): a and b hold bf16 pairs, the lower half the even k */
+__device__ __forceinline__ void mma16(float *d, const unsigned *a, const unsigned *b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+/* a bf16 pair (x0 the lower half), each rounded to nearest even */
+__device__ __forceinline__ unsigned bf2(float x0, float x1) {
+  unsigned d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(x1), "f"(x0));
+  return d;
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;

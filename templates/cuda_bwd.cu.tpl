@@ -870,8 +870,14 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_a
 @   local rx = P.inputs[sv.rhs + 1]
 @   local RH = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @   local rhh = rx.heads == 'qk' and 'it.hq' or 'it.h'
+#if SOLVE_CHEB_BF
+  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD,
+                (long long)${RH} * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK,
+                w.bchunk + cs * BW_CHUNK + BC_H0);
+#else
   solve_cheb(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD,
              (long long)${RH} * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK);
+#endif
 }
 
 /* ---------------------------------------------------------------- stage gsolve */
@@ -898,7 +904,11 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
   float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* dx in, g out (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
+#if SOLVE_CHEB_BF /* H0's copy: the chunk slot's, which it came from */
+  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const float *)dxg, gs, dxg, gs, bc + BC_H0);
+#else
   solve_cheb(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const float *)dxg, gs, dxg, gs);
+#endif
   /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
   for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
   {

@@ -1277,6 +1277,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
   }
 }
 @ end
+#define SOLVE_CHEB_BF ${CHEB_BF and 1 or 0} /* the backward's solves use solve_cheb_bf too */
 /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
 __device__ float solve_advance(int L, float *sm) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;

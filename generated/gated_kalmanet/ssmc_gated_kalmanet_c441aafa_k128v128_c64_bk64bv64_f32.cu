@@ -680,6 +680,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
   }
   __syncthreads();
 }
+#define SOLVE_CHEB_BF 0 /* the backward's solves use solve_cheb_bf too */
 /* H at the chunk end: e^{hb_L} H0 + (K * w)' K, w_s = e^{hb_L - hb_s} hw_s; returns its ||.||_F^2 */
 __device__ float solve_advance(int L, float *sm) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW, *kw = sm + X_XB;
@@ -2156,8 +2157,14 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const float n2 = solve_load(sm, w.bchunk + cs * BW_CHUNK + BC_H0);
   solve_coefs(a, it, tok, L, sm);
   solve_norms(L, sm, n2);
+#if SOLVE_CHEB_BF
+  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : 30, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD,
+                (long long)a.h_qk * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK,
+                w.bchunk + cs * BW_CHUNK + BC_H0);
+#else
   solve_cheb(L, sm, a.iters > 0 ? a.iters : 30, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD,
              (long long)a.h_qk * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK);
+#endif
 }
 
 /* ---------------------------------------------------------------- stage gsolve */
@@ -2184,7 +2191,11 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* dx in, g out (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
+#if SOLVE_CHEB_BF /* H0's copy: the chunk slot's, which it came from */
+  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : 30, (const float *)dxg, gs, dxg, gs, bc + BC_H0);
+#else
   solve_cheb(L, sm, a.iters > 0 ? a.iters : 30, (const float *)dxg, gs, dxg, gs);
+#endif
   /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
   for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
   {

@@ -1,11 +1,12 @@
 /* tests: the CUDA kernels on a machine without a GPU. Every CUDA stage of four user specs — a scalar
  * decay (examples/my_ssm.yaml), a gated delta rule (tests/fixtures/specs/emu_delta.yaml: the erase
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
- * and a Chebyshev solve readout (bwd_solve_key.yaml) — runs through check's CPU emulation
+ * and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
+ * emu_solve_bf.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
- * the backward. (The emulated mma.sync follows PTX's documented fragment layout, not the kernels'
+ * the backward. (The emulated mma.sync, m16n8k8 tf32 and m16n8k16 bf16, follows PTX's documented fragment layout, not the kernels'
  * reading of it: a kernel that misreads the layout fails here as on a GPU.) */
 #define _GNU_SOURCE /* memmem */
 #include <check.h>
@@ -17,7 +18,9 @@
 #include "chk_emu.h"
 #include "gen.h"
 
-static void check_spec(const char *rel) {
+/* every kernel of the spec (dtype -1) or those of one dtype (0 f32, 1 bf16), solver iterations iters
+ * (0: the spec's) */
+static void check_spec_with(const char *rel, int dtype, int iters) {
   char path[1024], err[2048], cache[] = "/tmp/ssmc_t_emu_XXXXXX";
   snprintf(path, sizeof path, "%s/%s", SSMC_SOURCE_DIR, rel);
   ck_assert_ptr_nonnull(mkdtemp(cache));
@@ -27,8 +30,9 @@ static void check_spec(const char *rel) {
   gen_init(&g);
   diag d = {0};
   if (gen_add(&g, path, &d)) { diag_print(&d, stderr); ck_abort_msg("cannot load %s", rel); }
-  chk_opts co = {1234, 0, 2, 0, chk_emu_backend(emu), 0}; /* check's shapes but T = 4096; backward rows on */
+  chk_opts co = {1234, 0, 2, iters, chk_emu_backend(emu), 0}; /* check's shapes but T = 4096; backward rows on */
   for (int j = 0; j < g.u[0]->nk; j++) {
+    if (dtype >= 0 && g.u[0]->k[j].dtype != dtype) continue;
     build_kernel bk;
     ck_assert_int_eq(build_get(&g.u[0]->k[j], &g.u[0]->fam, 1, NULL, &bk, &d), 0);
     const cls_family *f = &g.u[0]->fam;
@@ -64,6 +68,8 @@ static void check_spec(const char *rel) {
   ck_assert_int_eq(system(path), 0);
 }
 
+static void check_spec(const char *rel) { check_spec_with(rel, -1, 0); }
+
 START_TEST(scalar_decay_every_stage_matches_oracle) { check_spec("examples/my_ssm.yaml"); }
 END_TEST
 
@@ -82,6 +88,11 @@ END_TEST
 START_TEST(solve_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_solve_key.yaml"); }
 END_TEST
 
+/* the bf16 module of a solve at K = C = 64: its Chebyshev steps in bf16 m16n8k16 on hi + lo parts (forward
+ * solve, backward xsolve and gsolve); 8 iterations, as the emulation is slow */
+START_TEST(solve_bf16_products_match_oracle) { check_spec_with("tests/fixtures/specs/emu_solve_bf.yaml", 1, 8); }
+END_TEST
+
 Suite *emu_suite(void) {
   Suite *s = suite_create("emu");
   TCase *tc = tcase_create("cuda-emu");
@@ -91,6 +102,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, per_key_delta_every_stage_matches_oracle);
   tcase_add_test(tc, solve_every_stage_matches_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
+  tcase_add_test(tc, solve_bf16_products_match_oracle);
   suite_add_tcase(s, tc);
   return s;
 }

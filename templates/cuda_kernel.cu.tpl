@@ -3,8 +3,9 @@
 @ Stages (declared in the launch line at the end of the file, read back by the compiler), run in order:
 @   solve   (only with a solve; grid: one block per (sequence, value head)): chunk by chunk, the
 @           symmetric state H in fp32 on chip, per-token ||H_t||_F of a whole chunk from the
-@           chunk-start H (GKA Eq. 5), r Chebyshev iterations for groups of GS tokens as tile
-@           products against H and the chunk's keys; writes x (aux_out, or workspace).
+@           chunk-start H (GKA Eq. 5), r Chebyshev iterations for all the chunk's tokens at once as
+@           tile products against H and the chunk's keys (a bf16 module: bf16 m16n8k16 on hi + lo
+@           parts, solve_cheb_bf); writes x (aux_out, or workspace).
 @   prep    (grid: one block per (chunk, value head), all chunks at once): decay prefix sums,
 @           the chunk's decay, kd = K e^{b_L - b}, U = diag(w) V; with a rank-1 erase the WY/UT
 @           form T = (I - NAKK)^-1 (16 x 16 diagonal inverses, then tensor-core products),

@@ -93,9 +93,11 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, int o) {
 template <typename T> static inline T __shfl_sync(unsigned, T v, int src) { return emu_shfl(v, src, false); }
 
 /* ------------------------------------------------ the module's PTX */
-/* mma.sync.m16n8k8 tf32 (row.col, fp32 accumulation): lane = 4 g + q holds a = {A[g][q], A[g+8][q],
- * A[g][q+4], A[g+8][q+4]}, b = {B[q][g], B[q+4][g]}, d = {D[g][2q], D[g][2q+1], D[g+8][2q], D[g+8][2q+1]} */
-static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
+/* mma.sync (row.col, fp32 accumulation) over KS k: the warp's fragments are staged, then each lane
+ * sums its four outputs d = {D[g][2q], D[g][2q+1], D[g+8][2q], D[g+8][2q+1]}; av(A, row, k) and
+ * bv(B, k, col) read an element from the staged registers (A: [lane][4], B: [lane][2]). */
+template <int KS, typename FA, typename FB>
+static inline void emu_mma(float *d, const unsigned *a, const unsigned *b, FA av, FB bv) {
   const int w = emu_t.warp, lane = emu_t.lane;
   for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
   for (int r = 0; r < 2; r++) emu_blk.mma_b[w][lane][r] = __uint_as_float(b[r]);
@@ -104,36 +106,26 @@ static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
   for (int o = 0; o < 4; o++) {
     const int row = g + (o >> 1) * 8, col = 2 * q + (o & 1);
     float s = 0.0f;
-    for (int k = 0; k < 8; k++) {
-      const float av = emu_blk.mma_a[w][(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)];
-      const float bv = emu_blk.mma_b[w][col * 4 + (k & 3)][k >> 2];
-      s += av * bv;
-    }
+    for (int k = 0; k < KS; k++) s += av(emu_blk.mma_a[w], row, k) * bv(emu_blk.mma_b[w], k, col);
     d[o] += s;
   }
   emu_warp_sync();
 }
-/* mma.sync.m16n8k16 bf16 (row.col, fp32 accumulation): registers hold bf16 pairs (the lower half the
- * even k); a = {A[g][2q..], A[g+8][2q..], A[g][2q+8..], A[g+8][2q+8..]}, b = {B[2q..][g], B[2q+8..][g]} */
-static inline float emu_bf(unsigned pair, int hi) { return __uint_as_float(hi ? pair & 0xffff0000u : pair << 16); }
+/* m16n8k8 tf32: lane = 4 g + q holds a = {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]}, b = {B[q][g], B[q+4][g]} */
+static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
+  emu_mma<8>(d, a, b, [](float (*A)[4], int row, int k) { return A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]; },
+             [](float (*B)[2], int k, int col) { return B[col * 4 + (k & 3)][k >> 2]; });
+}
+/* m16n8k16 bf16: registers hold bf16 pairs (the lower half the even k); a = {A[g][2q..], A[g+8][2q..],
+ * A[g][2q+8..], A[g+8][2q+8..]}, b = {B[2q..][g], B[2q+8..][g]} */
+static inline float emu_bf(float pair, int k) {
+  const unsigned u = __float_as_uint(pair);
+  return __uint_as_float(k & 1 ? u & 0xffff0000u : u << 16);
+}
 static inline void mma16(float *d, const unsigned *a, const unsigned *b) {
-  const int w = emu_t.warp, lane = emu_t.lane;
-  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
-  for (int r = 0; r < 2; r++) emu_blk.mma_b[w][lane][r] = __uint_as_float(b[r]);
-  emu_warp_sync();
-  const int g = lane >> 2, q = lane & 3;
-  for (int o = 0; o < 4; o++) {
-    const int row = g + (o >> 1) * 8, col = 2 * q + (o & 1);
-    float s = 0.0f;
-    for (int k = 0; k < 16; k++) {
-      const int kk = k & 7, hk = k >> 3; /* pair kk / 2 of lane 4 (row & 7) + kk / 2, half kk & 1 */
-      const float av = emu_bf(__float_as_uint(emu_blk.mma_a[w][(row & 7) * 4 + kk / 2][(row >> 3) + 2 * hk]), kk & 1);
-      const float bv = emu_bf(__float_as_uint(emu_blk.mma_b[w][col * 4 + kk / 2][hk]), kk & 1);
-      s += av * bv;
-    }
-    d[o] += s;
-  }
-  emu_warp_sync();
+  emu_mma<16>(d, a, b,
+              [](float (*A)[4], int row, int k) { return emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k); },
+              [](float (*B)[2], int k, int col) { return emu_bf(B[col * 4 + (k & 7) / 2][k >> 3], k); });
 }
 static inline unsigned emu_bf1(float f) { /* round to nearest even, NaN kept */
   unsigned u = __float_as_uint(f);

@@ -557,6 +557,23 @@ __device__ __forceinline__ void bar_rows(int rt) {
   asm volatile("bar.sync %0, %1;" ::"r"(rt + 1), "r"(CWPR * 32) : "memory");
 #endif
 }
+/* The Chebyshev scalars of a lane's two tokens t0 + 8 i (none past L: their x stays 0), from
+ * solve_norms: lambda_t, the step 2 / (L + 2 mu), rho^2, e^{hb_t}; w: a round's weight from omega. */
+struct cheb_rows {
+  float lam[2], step[2], rho2[2], eb[2];
+  __device__ cheb_rows(const float *sm, int L, int t0) {
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = t0 + 8 * i;
+      const bool live = t < L;
+      lam[i] = live ? sm[X_LAM + t] : 0.0f;
+      step[i] = live ? sm[X_STEP + t] : 0.0f;
+      rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
+      eb[i] = live ? expf(sm[X_HB + t]) : 0.0f;
+    }
+  }
+  __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
+};
 /* c[NS][4] += the tf32 three-product a . b over kd for this warp's 8-column tiles j = wj + s CWPR < nj
  * (a row-major at ap (pitch lda, the lane's row and column already added), b(k, j) at bp[k brs + j bcs]) */
 template <int NS, int lda, int brs, int bcs>
@@ -592,18 +609,8 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
   float *x = sm + X_XB, *ax = sm + X_G; /* (CH, K) pitch SKP; (CH, CH) pitch SCP */
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
   const int rt = warp / CWPR, wj = warp - rt * CWPR, r0 = rt * 16;
-  /* the lane's two tokens r0 + g + 8 i: their scalars (none past L: x stays 0 there) */
-  float lam[2], step[2], rho2[2], om[2], eb[2];
-#pragma unroll
-  for (int i = 0; i < 2; i++) {
-    const int t = r0 + g + 8 * i;
-    const bool live = t < L;
-    lam[i] = live ? sm[X_LAM + t] : 0.0f;
-    step[i] = live ? sm[X_STEP + t] : 0.0f;
-    rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
-    om[i] = 2.0f;
-    eb[i] = live ? expf(hb[t]) : 0.0f;
-  }
+  const cheb_rows cr(sm, L, r0 + g);
+  float om[2] = {2.0f, 2.0f};
   float rh[CNP][4], xp[CNP][4], mk[CNA][4];
 #pragma unroll
   for (int s = 0; s < CNP; s++) {
@@ -617,8 +624,8 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
       rh[s][2 * i + 1] = b1;
       xp[s][2 * i] = xp[s][2 * i + 1] = 0.0f;
       if (col < KD) { /* ||H_t|| = lambda_t = 0: x_t = b_t */
-        x[t * SKP + col] = step[i] > 0.0f ? step[i] * b0 : b0;
-        x[t * SKP + col + 1] = step[i] > 0.0f ? step[i] * b1 : b1;
+        x[t * SKP + col] = cr.step[i] > 0.0f ? cr.step[i] * b0 : b0;
+        x[t * SKP + col + 1] = cr.step[i] > 0.0f ? cr.step[i] * b1 : b1;
       }
     }
   }
@@ -646,12 +653,10 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
 #pragma unroll
     for (int s = 0; s < CNP; s++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) p[s][e] *= eb[e >> 1];
+      for (int e = 0; e < 4; e++) p[s][e] *= cr.eb[e >> 1];
     bar_rows(rt); /* the row tile's scores are in; every read of its x is done */
     cheb_mm<CNP, SCP, SKP, 1>(p, ax + (r0 + g) * SCP + q, kc, wj, KD / 8, CH);
-    float w[2];
-#pragma unroll
-    for (int i = 0; i < 2; i++) w[i] = step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om[i]) : 1.0f;
+    const float w[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
 #pragma unroll
     for (int s = 0; s < CNP; s++) {
       const int col = (wj + s * CWPR) * 8 + 2 * q;
@@ -659,13 +664,13 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
 #pragma unroll
       for (int e = 0; e < 4; e++) {
         const int i = e >> 1, o = (r0 + g + 8 * i) * SKP + col + (e & 1);
-        const float xc = x[o], cs = step[i] * w[i], mo = w[i] - 1.0f;
-        x[o] = xc - cs * (p[s][e] + lam[i] * xc - rh[s][e]) + mo * (xc - xp[s][e]);
+        const float xc = x[o], cs = cr.step[i] * w[i], mo = w[i] - 1.0f;
+        x[o] = xc - cs * (p[s][e] + cr.lam[i] * xc - rh[s][e]) + mo * (xc - xp[s][e]);
         xp[s][e] = xc;
       }
     }
 #pragma unroll
-    for (int i = 0; i < 2; i++) if (step[i] > 0.0f) om[i] = w[i];
+    for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = w[i];
     bar_rows(rt); /* the new x is in; every read of the scores is done */
   }
 #pragma unroll
@@ -766,17 +771,8 @@ __device__ __forceinline__ void solve_cheb_bf(int L, float *sm, int iters, const
   }
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
   const int rt = warp / CWPR, wj = warp - rt * CWPR, r0 = rt * 16;
-  float lam[2], step[2], rho2[2], om[2], eb[2];
-#pragma unroll
-  for (int i = 0; i < 2; i++) {
-    const int t = r0 + g + 8 * i;
-    const bool live = t < L;
-    lam[i] = live ? sm[X_LAM + t] : 0.0f;
-    step[i] = live ? sm[X_STEP + t] : 0.0f;
-    rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
-    om[i] = 2.0f;
-    eb[i] = live ? expf(hb[t]) : 0.0f;
-  }
+  const cheb_rows cr(sm, L, r0 + g);
+  float om[2] = {2.0f, 2.0f};
   /* x_{r-1} in the accumulator layout: the lane's rows r0 + g (+ 8), columns 8 j + 2 q (+ 1); x in a float
    * tile (split into hi and lo for each product); b read again each round (from the cache: in registers
    * it would spill) */
@@ -792,7 +788,7 @@ __device__ __forceinline__ void solve_cheb_bf(int L, float *sm, int iters, const
       const float b0 = in ? ldop(rhs + t * rrs + col) : 0.0f, b1 = in ? ldop(rhs + t * rrs + col + 1) : 0.0f;
       xp[s][2 * i] = xp[s][2 * i + 1] = 0.0f;
       if (col < KD) /* ||H_t|| = lambda_t = 0: x_t = b_t */
-        *at_f2(xf, KD / 2, t, col >> 1) = step[i] > 0.0f ? make_float2(step[i] * b0, step[i] * b1) : make_float2(b0, b1);
+        *at_f2(xf, KD / 2, t, col >> 1) = cr.step[i] > 0.0f ? make_float2(cr.step[i] * b0, cr.step[i] * b1) : make_float2(b0, b1);
     }
   }
   __syncthreads();
@@ -816,12 +812,10 @@ __device__ __forceinline__ void solve_cheb_bf(int L, float *sm, int iters, const
 #pragma unroll
     for (int s = 0; s < CNP; s++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) p[s][e] *= eb[e >> 1];
+      for (int e = 0; e < 4; e++) p[s][e] *= cr.eb[e >> 1];
     bar_rows(rt); /* the row tile's scores are in; every read of its x is done */
     cheb_mm16<CNP, false, false>(p, ahl, CH / 2, r0, kt, CH / 2, wj, KD / 8, CH);
-    float w[2];
-#pragma unroll
-    for (int i = 0; i < 2; i++) w[i] = step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om[i]) : 1.0f;
+    const float w[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
 #pragma unroll
     for (int s = 0; s < CNP; s++) {
       const int col = (wj + s * CWPR) * 8 + 2 * q;
@@ -832,15 +826,15 @@ __device__ __forceinline__ void solve_cheb_bf(int L, float *sm, int iters, const
         float2 *xa = at_f2(xf, KD / 2, t, col >> 1);
         const float2 xc = *xa;
         const float b0 = t < L ? ldop(rhs + t * rrs + col) : 0.0f, b1 = t < L ? ldop(rhs + t * rrs + col + 1) : 0.0f;
-        const float cs = step[i] * w[i], mo = w[i] - 1.0f;
-        *xa = make_float2(xc.x - cs * (p[s][2 * i] + lam[i] * xc.x - b0) + mo * (xc.x - xp[s][2 * i]),
-                          xc.y - cs * (p[s][2 * i + 1] + lam[i] * xc.y - b1) + mo * (xc.y - xp[s][2 * i + 1]));
+        const float cs = cr.step[i] * w[i], mo = w[i] - 1.0f;
+        *xa = make_float2(xc.x - cs * (p[s][2 * i] + cr.lam[i] * xc.x - b0) + mo * (xc.x - xp[s][2 * i]),
+                          xc.y - cs * (p[s][2 * i + 1] + cr.lam[i] * xc.y - b1) + mo * (xc.y - xp[s][2 * i + 1]));
         xp[s][2 * i] = xc.x;
         xp[s][2 * i + 1] = xc.y;
       }
     }
 #pragma unroll
-    for (int i = 0; i < 2; i++) if (step[i] > 0.0f) om[i] = w[i];
+    for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = w[i];
     bar_rows(rt); /* the new x is in; every read of the scores is done */
   }
 #pragma unroll

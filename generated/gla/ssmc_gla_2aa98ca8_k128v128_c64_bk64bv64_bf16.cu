@@ -343,7 +343,7 @@ __device__ __forceinline__ float warp_sum(float v) {
 }
 /* Sum of v over the block of nt threads (every thread gets it); red: 32 floats of shared memory. */
 __device__ float block_sum(float v, float *red, int nt) {
-  for (int o = 16; o; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  v = warp_sum(v);
   __syncthreads();
   if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
   __syncthreads();

@@ -127,12 +127,6 @@ static inline void mma16(float *d, const unsigned *a, const unsigned *b) {
               [](float (*A)[4], int row, int k) { return emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k); },
               [](float (*B)[2], int k, int col) { return emu_bf(B[col * 4 + (k & 7) / 2][k >> 3], k); });
 }
-static inline unsigned emu_bf1(float f) { /* round to nearest even, NaN kept */
-  unsigned u = __float_as_uint(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x40u;
-  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-}
-static inline unsigned bf2(float x0, float x1) { return emu_bf1(x0) | emu_bf1(x1) << 16; }
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }
 static inline void cp_async16(float *dst, const float *src) { memcpy(dst, src, 16); }

@@ -163,12 +163,6 @@ __device__ __forceinline__ void mma16(float *d, const unsigned *a, const unsigne
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-/* a bf16 pair (x0 the lower half), each rounded to nearest even */
-__device__ __forceinline__ unsigned bf2(float x0, float x1) {
-  unsigned d;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(x1), "f"(x0));
-  return d;
-}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -195,6 +189,19 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 #endif
+/* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */
+__device__ __forceinline__ unsigned bf2(float x0, float x1) {
+#ifdef SSMC_EMU
+  unsigned short h[2];
+  st1b(h, x0);
+  st1b(h + 1, x1);
+  return (unsigned)h[0] | (unsigned)h[1] << 16;
+#else
+  unsigned d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(x1), "f"(x0));
+  return d;
+#endif
+}
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;

@@ -164,12 +164,6 @@ __device__ __forceinline__ void mma16(float *d, const unsigned *a, const unsigne
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
-/* a bf16 pair (x0 the lower half), each rounded to nearest even */
-__device__ __forceinline__ unsigned bf2(float x0, float x1) {
-  unsigned d;
-  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(x1), "f"(x0));
-  return d;
-}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -196,6 +190,19 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 #endif
+/* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */
+__device__ __forceinline__ unsigned bf2(float x0, float x1) {
+#ifdef SSMC_EMU
+  unsigned short h[2];
+  st1b(h, x0);
+  st1b(h + 1, x1);
+  return (unsigned)h[0] | (unsigned)h[1] << 16;
+#else
+  unsigned d;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(x1), "f"(x0));
+  return d;
+#endif
+}
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -574,6 +581,22 @@ struct cheb_rows {
   }
   __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
 };
+/* x_t to xo + t * xrs for the lane's tokens t < L and columns (the accumulator layout); xat(t, col):
+ * the pair x_t[col], x_t[col + 1] */
+template <typename F>
+__device__ __forceinline__ void cheb_out(float *xo, long long xrs, int L, int r0, int wj, F xat) {
+  const int g = (threadIdx.x & 31) >> 2, q = threadIdx.x & 3;
+#pragma unroll
+  for (int s = 0; s < CNP; s++) {
+    const int col = (wj + s * CWPR) * 8 + 2 * q;
+    if (col >= KD) break;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + g + 8 * i;
+      if (t < L) { const float2 v = xat(t, col); xo[t * xrs + col] = v.x; xo[t * xrs + col + 1] = v.y; }
+    }
+  }
+}
 /* c[NS][4] += the tf32 three-product a . b over kd for this warp's 8-column tiles j = wj + s CWPR < nj
  * (a row-major at ap (pitch lda, the lane's row and column already added), b(k, j) at bp[k brs + j bcs]) */
 template <int NS, int lda, int brs, int bcs>
@@ -673,16 +696,7 @@ __device__ __forceinline__ void solve_cheb(int L, float *sm, int iters, const T 
     for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = w[i];
     bar_rows(rt); /* the new x is in; every read of the scores is done */
   }
-#pragma unroll
-  for (int s = 0; s < CNP; s++) {
-    const int col = (wj + s * CWPR) * 8 + 2 * q;
-    if (col >= KD) break;
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-      const int t = r0 + g + 8 * i;
-      if (t < L) { xo[t * xrs + col] = x[t * SKP + col]; xo[t * xrs + col + 1] = x[t * SKP + col + 1]; }
-    }
-  }
+  cheb_out(xo, xrs, L, r0, wj, [&](int t, int col) { return make_float2(x[t * SKP + col], x[t * SKP + col + 1]); });
   __syncthreads();
 }
 /* Tiles of bf16 pairs for solve_cheb_bf, rows of np pairs, no padding: the pair index XOR (row & 7) * 4
@@ -837,16 +851,7 @@ __device__ __forceinline__ void solve_cheb_bf(int L, float *sm, int iters, const
     for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = w[i];
     bar_rows(rt); /* the new x is in; every read of the scores is done */
   }
-#pragma unroll
-  for (int s = 0; s < CNP; s++) {
-    const int col = (wj + s * CWPR) * 8 + 2 * q;
-    if (col >= KD) break;
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-      const int t = r0 + g + 8 * i;
-      if (t < L) { const float2 v = *at_f2(xf, KD / 2, t, col >> 1); xo[t * xrs + col] = v.x; xo[t * xrs + col + 1] = v.y; }
-    }
-  }
+  cheb_out(xo, xrs, L, r0, wj, [&](int t, int col) { return *at_f2(xf, KD / 2, t, col >> 1); });
   /* H0 and the keys back (the keys from their hi tile, exact) */
   __syncthreads();
 #pragma unroll

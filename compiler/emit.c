@@ -263,8 +263,8 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
 /* The module's last line states its stages (the template lays out their shared memory):
  *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S;
  *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
- *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q]   (or: fused none; or seq in its place:
- *      the entry NAME_seq in the fused slot) */
+ *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q]   (or: fused none; or seq or solve in its
+ *      place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -293,7 +293,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
     if (!strcmp(stage, "decode_large") && (sscanf(l, " from_pct=%d%n", &k->cuda.decode_large_from_pct, &m) != 1 ||
                                            k->cuda.decode_large_from_pct < 1))
       return diag_at(d, NULL, 0, 0, "internal: decode_large without from_pct in %s", k->cu_path);
-    const int alt = !strcmp(stage, "fused") || !strcmp(stage, "seq"); /* the forward's other variant */
+    const int alt = !strncmp(l, " fbv=", 5); /* the forward's other variant (fused, seq, a solve's solve) */
     if (alt && (sscanf(l, " fbv=%d pre=%d from_pct=%d%n", &k->cuda.fused_bv, &k->cuda.fused_pre, &k->cuda.fused_from_pct,
                        &m) != 3 ||
                 k->cuda.fused_bv < 1 || k->cuda.fused_pre < 0 || k->cuda.fused_from_pct < 0))

@@ -73,7 +73,7 @@ typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, in
  * has up to SSMC_MAX_STAGES forward stages, run in order on one stream, and
  * one decode stage. Each stage's grid is one of the kinds below; its block is
  * `threads` threads with `smem` bytes of dynamic shared memory. */
-#define SSMC_MAX_STAGES 4
+#define SSMC_MAX_STAGES 6 /* 5 with a solve: hchain, psolve, prep, scan, out */
 enum {
   SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
   SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */
@@ -124,8 +124,8 @@ typedef struct ssmc_cuda_kernel {
    * decode stage only. ssmc_cuda_decode_stage says which one runs. */
   ssmc_cuda_stage decode_large;
   int32_t decode_large_from_pct; /* decode_large from n_seqs * h_v >= this percent of the SM count on */
-  /* appended: the chunk-to-chunk pass and the readout in one stage (entry NULL where the module has
-   * none): the forward is then fwd[0 .. fused_pre - 1] and this stage (same arguments and workspace),
+  /* appended: the forward's other variant, a chunk-to-chunk pass in one stage (entry NULL where the
+   * module has none): the forward is then fwd[0 .. fused_pre - 1] and this stage (same arguments and workspace),
    * in place of every fwd[] stage from n_seqs * h_v * (V / fused_bv) >= fused_from_pct percent of the
    * SM count on (0: never by itself; it runs only when asked for). ssmc_cuda_fwd_fused says which. */
   ssmc_cuda_stage fused;
@@ -133,7 +133,8 @@ typedef struct ssmc_cuda_kernel {
   int32_t fused_pre;
   int32_t fused_from_pct;
   /* appended: the fwd[] stages that run after `fused` (0 for the chunk-to-chunk pass with its readout;
-   * 1 for a sequential state pass, `seq`, whose chunk-start states the out stage reads) */
+   * 1 for a sequential state pass, `seq`, whose chunk-start states the out stage reads; a solve's
+   * sequential `solve`, in place of the chunk-parallel hchain and psolve: its chunk stages) */
   int32_t fused_post;
 } ssmc_cuda_kernel;
 

@@ -295,11 +295,11 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${n
  * state into the backward's (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}, 1) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true, false>(a, ws);
+  prep_body<MM_TF3, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<true>(a, ws);
+  state_body<MM_TF3>(a, ws);
 }
 @ else
 /* ---------------------------------------------------------------- stages fprep, fscan */
@@ -310,7 +310,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_f
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true, true, true>(a, ws);
+  prep_body<MM_TF3, true, true>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -329,7 +329,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
 @ if diag then
-  diag_scores<NT, KP, CP, true>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
+  diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
 @ else
   mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -457,7 +457,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     float *kq = r1 + 2 * CH * KP;
     for (int e = threadIdx.x; e < CH * KD; e += NT) kq[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
     __syncthreads();
-    diag_scores<NT, KP, CP, true>(am, kq, kc, b, L);
+    diag_scores<NT, KP, CP, MM_TF3>(am, kq, kc, b, L);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
       am[t * CP + s] = s < t && t < L ? -ee[t] * am[t * CP + s] : 0.0f;
@@ -472,7 +472,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   }
   __syncthreads();
 @   end
-  unit_lower_inverse<NT, true>(tm, am, sm + BV_RR);
+  unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
@@ -822,15 +822,6 @@ static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the sol
 #define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
 #define G2_DB X_RHO2 /* the log decay's direct term, R_t */
 #define G2_RR X_OM
-/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
-__device__ float solve_load(float *sm, const float *src) {
-  float *hf = sm + X_HF;
-  float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[(e / KD) * SKP + e % KD] = v; s += v * v; }
-  __syncthreads();
-  return block_sum(s, sm + X_RED, SNT);
-}
-
 /* ---------------------------------------------------------------- stage hstate */
 /* H's recurrence alone (the forward's solve without its Chebyshev steps): each chunk-start H into the
  * workspace, the final H into the backward's (a.state_out). */
@@ -839,18 +830,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hstate(ssmc_fwd_a
   (void)g;
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  const float *h0 = a.state_in[${sv.state}];
-  solve_unpack(sm, h0 ? h0 + slot * ${NPK} : nullptr);
-  for (long long c = 0; c * CH < it.T; c++) {
-    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
-    float *hs = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK + BC_H0; /* (K, K) */
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + (e / KD) * SKP + e % KD];
-    solve_coefs(a, it, it.t0 + c * CH, L, sm);
-    solve_advance(L, sm);
-  }
-  float *ho = a.state_out[${sv.state}];
-  if (ho) solve_pack(ho + slot * ${NPK}, sm);
+  solve_chain_h(a, it, sm, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK);
 }
 
 /* ---------------------------------------------------------------- stage xsolve */
@@ -861,24 +841,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_a
   const bws_t w = bws_of(a, ws);
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
-  const item_t it = ch.it;
-  const int L = ch.L;
-  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
-  const float n2 = solve_load(sm, w.bchunk + cs * BW_CHUNK + BC_H0);
-  solve_coefs(a, it, tok, L, sm);
-  solve_norms(L, sm, n2);
-@   local rx = P.inputs[sv.rhs + 1]
-@   local RH = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'
-@   local rhh = rx.heads == 'qk' and 'it.hq' or 'it.h'
-#if SOLVE_CHEB_BF
-  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD,
-                (long long)${RH} * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK,
-                w.bchunk + cs * BW_CHUNK + BC_H0);
-#else
-  solve_cheb(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD,
-             (long long)${RH} * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK);
-#endif
+  float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
+  solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
 }
+@ local rx = P.inputs[sv.rhs + 1]
 
 /* ---------------------------------------------------------------- stage gsolve */
 /* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx); the right-hand

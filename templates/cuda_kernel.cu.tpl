@@ -240,7 +240,8 @@
 @ local WS_KD = WS_U + V
 @ local WS_TOK = WS_KD + K
 @ local WS_ZD = K * V
-@ local WS_CHUNK = WS_ZD + K
+@ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K or 0) -- a solve's psolve: the chunk-start H (K x K) first
+@ local SOLVE_SEQ_PCT = 95 -- the sequential solve from this percent of the SM count in work items on (H200, bf16 K = V = 128: B8 H16 (97%) 25.4 ms vs psolve 25.8; B4 (48%) 24.5 vs 13.5)
 @ -- decode without a solve (two stages, the same body): each thread holds R key rows x 4 consecutive
 @ -- value columns of the state in registers, read and written in 16-byte pieces; a block covers dbv
 @ -- columns (cg = dbv / 4 column groups) and all K rows: nrp = threads / cg row parts, row part rp
@@ -374,7 +375,12 @@
 #define PARTS ${math.max(1, K // 32)}
 #define DBV ${DBV}
 @ end
-#define MM_SPLIT ${(P.dtype == 'f32' or sv) and 'true' or 'false'} /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+/* tile products' precision (mm's SPLIT): one tf32 product; bf16 hi + lo parts, three products (about
+ * 2^-17 relative, where kd % 16 == 0, else as MM_TF3); tf32 hi + lo parts, three products (about fp32) */
+#define MM_TF32 0
+#define MM_BF3 1
+#define MM_TF3 2
+#define MM_SPLIT ${(P.dtype == 'f32' or sv) and 'MM_BF3' or 'MM_TF32'} /* f32 inputs, and a solve's x (its readout cancels) */
 #define KP ${KP}
 #define BVP ${BVP}
 #define CP ${CP}
@@ -509,8 +515,9 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * a and b in shared memory, as float or as bf16 (exact in tf32), c a float tile there (leading
  * dimension ldc) or in global memory (8-byte aligned, ldc even), aliasing neither, or any target
  * of mm_to (see gmat); m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a block barrier. Tensor
- * cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each float operand is split into
- * tf32 hi + lo and three products are summed (about fp32 accuracy; a bf16 operand has no lo part).
+ * cores (mma.sync m16n8k8 tf32, fp32 accumulation); split forms (SPLIT: MM_BF3, MM_TF3) part each
+ * float operand into hi + lo (bf16 in mma.sync m16n8k16, or tf32) and sum three products (a bf16
+ * operand has no lo part).
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
@@ -572,6 +579,37 @@ __device__ __forceinline__ unsigned bf2(float x0, float x1) {
   return d;
 #endif
 }
+/* The split form's k16 step (mm_tiles with SPLIT, kd % 16 == 0): mma16 on bf16 hi + lo parts, three
+ * products (about 2^-17 relative; a bf16 operand exact, no lo part) where tf32 takes six. Its k slots
+ * are permuted alike in a and b (slots 2q, 2q+1 hold k = q, q + 4; slots 2q + 8, 2q + 9 hold q + 8,
+ * q + 12), so every fragment element is read from the address of the tf32 layout (the same banks). */
+__device__ __forceinline__ void hl_pair(float x0, float x1, unsigned &h, unsigned &l) {
+  h = bf2(x0, x1);
+  l = bf2(x0 - __uint_as_float(h << 16), x1 - __uint_as_float(h & 0xffff0000u));
+}
+__device__ __forceinline__ void hl_pair(const unsigned short *p0, const unsigned short *p1, unsigned &h, unsigned &l) {
+  h = (unsigned)*p0 | (unsigned)*p1 << 16;
+  l = 0u;
+}
+__device__ __forceinline__ void hl_pair(const float *p0, const float *p1, unsigned &h, unsigned &l) { hl_pair(*p0, *p1, h, l); }
+/* one k16 step of a 16 x 8*NS tile: a(i, k) at ap[i*ars + k*acs], b(k, j) at bp[k*brs + j*bcs] (lane offsets applied) */
+template <int NS, int ars, int acs, int brs, int bcs, bool SE, typename TA, typename TB>
+__device__ __forceinline__ void mm_k16(float (*d)[4], float (*e)[4], float (*f)[4], const TA *ap, const TB *bp) {
+  constexpr bool SA = sizeof(TA) == 4, SB = sizeof(TB) == 4;
+  unsigned ah[4], al[4];
+#pragma unroll
+  for (int r = 0; r < 4; r++) /* r: row g + 8 (r & 1), k q + 8 (r >> 1), and + 4 */
+    hl_pair(ap + (r & 1) * 8 * ars + (r >> 1) * 8 * acs, ap + (r & 1) * 8 * ars + ((r >> 1) * 8 + 4) * acs, ah[r], al[r]);
+#pragma unroll
+  for (int s = 0; s < NS; s++) {
+    unsigned bh[2], bl[2];
+    hl_pair(bp + s * 8 * bcs, bp + s * 8 * bcs + 4 * brs, bh[0], bl[0]);
+    hl_pair(bp + s * 8 * bcs + 8 * brs, bp + s * 8 * bcs + 12 * brs, bh[1], bl[1]);
+    if (SA) mma16(SE ? e[SE ? s : 0] : d[s], al, bh);
+    if (SB) mma16(SE ? f[SE ? s : 0] : d[s], ah, bl);
+    mma16(d[s], ah, bh);
+  }
+}
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -594,7 +632,7 @@ template <typename T> struct gmat {
 };
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
-template <int NB, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+template <int NB, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
 __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   constexpr bool SA = SPLIT && sizeof(TA) == 4, SB = SPLIT && sizeof(TB) == 4, SE = SEP && (SA || SB);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
@@ -609,7 +647,11 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
     const TA *ap = a + (i0 + g) * ars + q * acs;
     const TB *bp = b + q * brs + (j0 + g) * bcs;
-    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    if (k16)
+      for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
+        mm_k16<NB / 8, ars, acs, brs, bcs, SE>(d, e, f, ap, bp);
+    for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
@@ -636,8 +678,8 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
-template <int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+/* the strides are constants (immediate offsets); SPLIT: the precision (MM_TF32, MM_BF3, MM_TF3); SEP: see mm_tiles */
+template <int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
 __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
@@ -650,7 +692,7 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -663,7 +705,11 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
-    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    if (k16)
+      for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
+        mm_k16<NB / 8, ars, acs, brs, bcs, SEP>(d, e, f, ap, bp);
+    for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
@@ -691,7 +737,7 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP>
 __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
@@ -699,18 +745,19 @@ __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, i
   else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
+/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
+ * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
 template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
 __device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
 }
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
@@ -743,6 +790,10 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
 /* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
+__device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
+  return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
 }
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
@@ -896,12 +947,12 @@ __device__ __forceinline__ void solve_mask(int g0, int L, float *sm) {
 __device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
   const float *hf = sm + X_HF, *kc = sm + X_KC, *mk = sm + X_MK, *eb = sm + X_EB;
   float *ax = sm + X_AX;
-  mm<SKP, SKP, 1, 1, SKP, true, true>(p, x, hf, ${GS}, KD, KD, false); /* H0 read as its transpose */
-  mm<SCP, SKP, 1, 1, SKP, true, true>(ax, x, kc, ${GS}, CH, KD, false);
+  mm<SKP, SKP, 1, 1, SKP, MM_SPLIT, true>(p, x, hf, ${GS}, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP, MM_SPLIT, true>(ax, x, kc, ${GS}, CH, KD, false);
   for (int e = threadIdx.x; e < ${GS} * CH; e += SNT) ax[(e / CH) * SCP + e % CH] *= mk[(e / CH) * SCP + e % CH];
   for (int e = threadIdx.x; e < ${GS} * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= eb[e / KD];
   __syncthreads();
-  mm<SKP, SCP, 1, SKP, 1, true, true>(p, ax, kc, ${GS}, KD, CH, true);
+  mm<SKP, SCP, 1, SKP, 1, MM_SPLIT, true>(p, ax, kc, ${GS}, KD, CH, true);
 }
 @ -- solve_cheb: all the chunk's tokens at once where a warp's share of H_t x, x_{r-1} and b fits its
 @ -- registers (CNP 8-column tiles each), else GS tokens at a time through shared memory. Warp w owns
@@ -1315,39 +1366,85 @@ __device__ void solve_pack(float *hp, const float *sm) {
     hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
   }
 }
-extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
+@ local rx = P.inputs[sv.rhs + 1]
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) once hf holds its start H and n2 = ||H||_F^2: the
+ * per-token coefficients and norms, then r Chebyshev steps; x_t to xo + (t a.h_v + h) xs; hsave: K x K
+ * floats of global memory for solve_cheb_bf */
+__device__ __forceinline__ void solve_chunk(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm, float n2,
+                                            float *xo, int xs, float *hsave) {
+  (void)hsave;
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
   const int iters = a.iters > 0 ? a.iters : ${sv.iters};
-  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
-  const int xs = a.aux_out[0] ? KD : WS_TOK;
+  const ${rx.gate and 'float' or 'elem_t'} *rhs = (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'} + ${rx.heads == 'qk' and 'it.hq' or 'it.h'}) * KD;
+  const long long rrs = (long long)${rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'} * KD;
+@ if CHEB_BF then
+  solve_cheb_bf(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, hsave);
+@ else
+  solve_cheb(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+@ end
+}
+/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
+__device__ float solve_load(float *sm, const float *src) {
+  float *hf = sm + X_HF;
+  float s = 0.0f;
+  for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4) {
+    const float4 v = *(const float4 *)(src + e);
+    *(float4 *)(hf + (e / KD) * SKP + e % KD) = v;
+    s += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+  }
+  __syncthreads();
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* H's recurrence for item it: per chunk each(c0, L, n2) with hf its start H (n2 = ||H||_F^2), which
+ * leaves the chunk's coefficients in sm (solve_coefs), then H's advance; the final H (packed) to state_out */
+template <typename F> __device__ __forceinline__ void solve_chain(const ssmc_fwd_args &a, const item_t &it, float *sm, F each) {
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[${sv.state}];
-  float n2 = solve_unpack(sm, h0 ? h0 + slot * ${K * (K + 1) // 2} : nullptr); /* ||H||_F^2 of the chunk-start state */
-@ if CHEB_BF then
-  /* H0's fp32 copy while the Chebyshev steps run: the workspace of the item's first chunk slot (the chunk
-   * stages fill it after this stage) */
-  float *hsave = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
-@ end
+  float n2 = solve_unpack(sm, h0 ? h0 + slot * ${K * (K + 1) // 2} : nullptr);
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    solve_coefs(a, it, tok, L, sm);
-    solve_norms(L, sm, n2);
-@   local rx = P.inputs[sv.rhs + 1]
-@   local RH = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'
-@   local rhh = rx.heads == 'qk' and 'it.hq' or 'it.h'
-@   if CHEB_BF then
-    solve_cheb_bf(L, sm, iters, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD, (long long)${RH} * KD,
-                  xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, hsave);
-@   else
-    solve_cheb(L, sm, iters, (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${RH} + ${rhh}) * KD, (long long)${RH} * KD,
-               xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
-@   end
+    each(c0, L, n2);
     n2 = solve_advance(L, sm);
   }
   float *ho = a.state_out[${sv.state}];
   if (ho) solve_pack(ho + slot * ${K * (K + 1) // 2}, sm);
+}
+/* H's recurrence alone: chunk c's start H (K, K) to hs + c cs */
+__device__ void solve_chain_h(const ssmc_fwd_args &a, const item_t &it, float *sm, float *hs, long long cs) {
+  solve_chain(a, it, sm, [&](long long c0, int L, float) {
+    float *h = hs + (c0 / CH) * cs;
+    for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
+      *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
+    solve_coefs(a, it, it.t0 + c0, L, sm);
+  });
+}
+/* the solve's x: to aux_out[0] (T_total, h_v, K) when given, else into the workspace */
+#define SOLVE_XO (a.aux_out[0] ? (float *)a.aux_out[0] : ws)
+#define SOLVE_XS (a.aux_out[0] ? KD : WS_TOK)
+/* The forward's solve, two forms. solve (items): one block walks a sequence's chunks in order, H on chip
+ * (the runtime's pick from enough work items on, as the fused pass: the forward's `fused` slot). hchain
+ * (items) then psolve (chunks), for few items: H's recurrence alone, each chunk-start H into its chunk
+ * slot of the workspace (the chunk stages after psolve overwrite it), then every chunk's x at once. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  /* H0's fp32 copy while the Chebyshev steps run (solve_cheb_bf): the workspace of the item's first chunk
+   * slot (the chunk stages fill it after this stage) */
+  float *hsave = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
+  solve_chain(a, it, sm, [&](long long c0, int L, float n2) { solve_chunk(a, it, it.t0 + c0, L, sm, n2, SOLVE_XO, SOLVE_XS, hsave); });
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hchain(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  solve_chain_h(a, it, sm, ws_chunk(a, ws, slot0_of(a, it.n), it.h), (long long)a.h_v * WS_CHUNK);
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  float *hs = ws_chunk(a, ws, blockIdx.x, ch.it.h);
+  solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), SOLVE_XO, SOLVE_XS, hs);
 }
 @ end
 
@@ -1478,7 +1575,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
  * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
  * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
  * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
-template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
+template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
   for (int j = threadIdx.x; j < CH; j += NT) {
@@ -1498,12 +1595,12 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 
 @ end
 /* ---------------------------------------------------------------- stage prep */
-/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs MM_TF3).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -1530,7 +1627,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
   __syncthreads();
 @   coefs()
   /* the chunk's decay, for the state pass */
-  float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
+  float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
 @   if m.delta then
 @     -- am = T diag(f(s)) (C, C), f a C expression of the column s
@@ -1598,7 +1695,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
 }
 
 /* ---------------------------------------------------------------- stage state */
-template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.state};
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -1607,7 +1704,7 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
   float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's tiles are fetched while the chunk before is computed */
@@ -1664,7 +1761,7 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const int e = ((int)blockIdx.y * ${NT.scan} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
   const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK + e;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[${m.state}];
   float4 z = z0 ? *(const float4 *)(z0 + slot * ${K * V} + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   const long long nc = (it.T + CH - 1) / CH;
@@ -1743,7 +1840,7 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
  * row's r to the next (afterwards kc's rows s < C - 16 hold k_s e^{b_{C-17} - b_s}, the rest is as
  * loaded: the fused pass forms kd from that), the query rows then times e^r. S: the products'
  * precision. Ends with a block barrier. */
-template <int NT, int QLD, int ALD, bool S>
+template <int NT, int QLD, int ALD, int S>
 __device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int L) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
@@ -1794,7 +1891,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ bind_inputs('O_', not_val, raw_key)
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
    * w v) of the state stage, the inputs, the query's sources in global memory */
-  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *zs = ws_chunk(a, ws, slot0_of(a, it.n) + ch.c0 / CH, it.h);
 @ if sv then
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   const int xs = a.aux_out[0] ? KD : WS_TOK;
@@ -1973,7 +2070,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
   (void)ee;
 @ bind_inputs('F_', not_val, raw_key)
   /* the chunk-start states of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[${m.state}];
   tile_in<NT, KD, FBV>(z, FBVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
 @ local QC = input_copies('F_', not_val, 'FBV', 'FBVP', 'v0', raw_key)
@@ -2480,7 +2577,10 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 
 @ local stages = {}
-@ if sv then stages[#stages + 1] = string.format('solve grid=items threads=%d smem=%d', SNT, XOFF * 4) end
+@ if sv then
+@   stages[#stages + 1] = string.format('hchain grid=items threads=%d smem=%d', SNT, XOFF * 4)
+@   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
+@ end
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ if m.delta then
 @   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
@@ -2489,4 +2589,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or 'fused none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}

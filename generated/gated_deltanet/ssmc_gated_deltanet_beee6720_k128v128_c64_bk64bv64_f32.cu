@@ -12,7 +12,12 @@
 #define SNT 256
 #define SKP (KD + 4) /* row pitch of the solve stage's [.][K] tiles */
 #define SCP (CH + 4) /* and of its [.][C] tiles */
-#define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+/* tile products' precision (mm's SPLIT): one tf32 product; bf16 hi + lo parts, three products (about
+ * 2^-17 relative, where kd % 16 == 0, else as MM_TF3); tf32 hi + lo parts, three products (about fp32) */
+#define MM_TF32 0
+#define MM_BF3 1
+#define MM_TF3 2
+#define MM_SPLIT MM_BF3 /* f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
 #define CP 68
@@ -139,8 +144,9 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * a and b in shared memory, as float or as bf16 (exact in tf32), c a float tile there (leading
  * dimension ldc) or in global memory (8-byte aligned, ldc even), aliasing neither, or any target
  * of mm_to (see gmat); m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a block barrier. Tensor
- * cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each float operand is split into
- * tf32 hi + lo and three products are summed (about fp32 accuracy; a bf16 operand has no lo part).
+ * cores (mma.sync m16n8k8 tf32, fp32 accumulation); split forms (SPLIT: MM_BF3, MM_TF3) part each
+ * float operand into hi + lo (bf16 in mma.sync m16n8k16, or tf32) and sum three products (a bf16
+ * operand has no lo part).
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
@@ -202,6 +208,37 @@ __device__ __forceinline__ unsigned bf2(float x0, float x1) {
   return d;
 #endif
 }
+/* The split form's k16 step (mm_tiles with SPLIT, kd % 16 == 0): mma16 on bf16 hi + lo parts, three
+ * products (about 2^-17 relative; a bf16 operand exact, no lo part) where tf32 takes six. Its k slots
+ * are permuted alike in a and b (slots 2q, 2q+1 hold k = q, q + 4; slots 2q + 8, 2q + 9 hold q + 8,
+ * q + 12), so every fragment element is read from the address of the tf32 layout (the same banks). */
+__device__ __forceinline__ void hl_pair(float x0, float x1, unsigned &h, unsigned &l) {
+  h = bf2(x0, x1);
+  l = bf2(x0 - __uint_as_float(h << 16), x1 - __uint_as_float(h & 0xffff0000u));
+}
+__device__ __forceinline__ void hl_pair(const unsigned short *p0, const unsigned short *p1, unsigned &h, unsigned &l) {
+  h = (unsigned)*p0 | (unsigned)*p1 << 16;
+  l = 0u;
+}
+__device__ __forceinline__ void hl_pair(const float *p0, const float *p1, unsigned &h, unsigned &l) { hl_pair(*p0, *p1, h, l); }
+/* one k16 step of a 16 x 8*NS tile: a(i, k) at ap[i*ars + k*acs], b(k, j) at bp[k*brs + j*bcs] (lane offsets applied) */
+template <int NS, int ars, int acs, int brs, int bcs, bool SE, typename TA, typename TB>
+__device__ __forceinline__ void mm_k16(float (*d)[4], float (*e)[4], float (*f)[4], const TA *ap, const TB *bp) {
+  constexpr bool SA = sizeof(TA) == 4, SB = sizeof(TB) == 4;
+  unsigned ah[4], al[4];
+#pragma unroll
+  for (int r = 0; r < 4; r++) /* r: row g + 8 (r & 1), k q + 8 (r >> 1), and + 4 */
+    hl_pair(ap + (r & 1) * 8 * ars + (r >> 1) * 8 * acs, ap + (r & 1) * 8 * ars + ((r >> 1) * 8 + 4) * acs, ah[r], al[r]);
+#pragma unroll
+  for (int s = 0; s < NS; s++) {
+    unsigned bh[2], bl[2];
+    hl_pair(bp + s * 8 * bcs, bp + s * 8 * bcs + 4 * brs, bh[0], bl[0]);
+    hl_pair(bp + s * 8 * bcs + 8 * brs, bp + s * 8 * bcs + 12 * brs, bh[1], bl[1]);
+    if (SA) mma16(SE ? e[SE ? s : 0] : d[s], al, bh);
+    if (SB) mma16(SE ? f[SE ? s : 0] : d[s], ah, bl);
+    mma16(d[s], ah, bh);
+  }
+}
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -224,7 +261,7 @@ template <typename T> struct gmat {
 };
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
-template <int NB, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+template <int NB, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
 __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   constexpr bool SA = SPLIT && sizeof(TA) == 4, SB = SPLIT && sizeof(TB) == 4, SE = SEP && (SA || SB);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
@@ -239,7 +276,11 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
     const TA *ap = a + (i0 + g) * ars + q * acs;
     const TB *bp = b + q * brs + (j0 + g) * bcs;
-    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    if (k16)
+      for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
+        mm_k16<NB / 8, ars, acs, brs, bcs, SE>(d, e, f, ap, bp);
+    for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
@@ -266,8 +307,8 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
-template <int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+/* the strides are constants (immediate offsets); SPLIT: the precision (MM_TF32, MM_BF3, MM_TF3); SEP: see mm_tiles */
+template <int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
 __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
@@ -280,7 +321,7 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -293,7 +334,11 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
-    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    if (k16)
+      for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
+        mm_k16<NB / 8, ars, acs, brs, bcs, SEP>(d, e, f, ap, bp);
+    for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
@@ -321,7 +366,7 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP>
 __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
@@ -329,18 +374,19 @@ __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, i
   else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
+/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
+ * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
 template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
 __device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
 }
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
@@ -373,6 +419,10 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
 /* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
+__device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
+  return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
 }
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
@@ -478,7 +528,7 @@ enum {
  * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
  * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
  * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
-template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
+template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
   for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
   __syncthreads();
   for (int j = threadIdx.x; j < CH; j += NT) {
@@ -497,12 +547,12 @@ template <int NT, bool S = MM_SPLIT> __device__ void unit_lower_inverse(float *t
 }
 
 /* ---------------------------------------------------------------- stage prep */
-/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs MM_TF3).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -556,7 +606,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
   /* the chunk's decay, for the state pass */
-  float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
+  float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   float *am = sm + P_A, *tm = sm + P_T;
   /* kd = K e^{b_L - b} (C, K), for the state pass */
@@ -587,7 +637,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
 }
 
 /* ---------------------------------------------------------------- stage state */
-template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -596,7 +646,7 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
   float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's tiles are fetched while the chunk before is computed */
@@ -669,7 +719,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   (void)in;
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
    * w v) of the state stage, the inputs, the query's sources in global memory */
-  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *zs = ws_chunk(a, ws, slot0_of(a, it.n) + ch.c0 / CH, it.h);
   tile_regs<NT, CH, KD, elem_t> r_q1;
   r_q1.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   tile_regs<NT, CH, 128, elem_t> r_in1;
@@ -1134,11 +1184,11 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * state into the backward's (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true, false>(a, ws);
+  prep_body<MM_TF3, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<true>(a, ws);
+  state_body<MM_TF3>(a, ws);
 }
 
 /* ---------------------------------------------------------------- stage bprep */
@@ -1294,7 +1344,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
-  unit_lower_inverse<NT, true>(tm, am, sm + BV_RR);
+  unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);

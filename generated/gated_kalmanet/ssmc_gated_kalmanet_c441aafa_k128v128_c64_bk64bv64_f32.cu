@@ -15,7 +15,12 @@
 #define DNT 512
 #define PARTS 4
 #define DBV 128
-#define MM_SPLIT true /* about fp32 accuracy: f32 inputs, and a solve's x (its readout cancels) */
+/* tile products' precision (mm's SPLIT): one tf32 product; bf16 hi + lo parts, three products (about
+ * 2^-17 relative, where kd % 16 == 0, else as MM_TF3); tf32 hi + lo parts, three products (about fp32) */
+#define MM_TF32 0
+#define MM_BF3 1
+#define MM_TF3 2
+#define MM_SPLIT MM_BF3 /* f32 inputs, and a solve's x (its readout cancels) */
 #define KP 132
 #define BVP 72
 #define CP 68
@@ -140,8 +145,9 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * a and b in shared memory, as float or as bf16 (exact in tf32), c a float tile there (leading
  * dimension ldc) or in global memory (8-byte aligned, ldc even), aliasing neither, or any target
  * of mm_to (see gmat); m % 16 == 0, n % 8 == 0, kd % 8 == 0; ends with a block barrier. Tensor
- * cores (mma.sync m16n8k8 tf32, fp32 accumulation); with MM_SPLIT each float operand is split into
- * tf32 hi + lo and three products are summed (about fp32 accuracy; a bf16 operand has no lo part).
+ * cores (mma.sync m16n8k8 tf32, fp32 accumulation); split forms (SPLIT: MM_BF3, MM_TF3) part each
+ * float operand into hi + lo (bf16 in mma.sync m16n8k16, or tf32) and sum three products (a bf16
+ * operand has no lo part).
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
@@ -203,6 +209,37 @@ __device__ __forceinline__ unsigned bf2(float x0, float x1) {
   return d;
 #endif
 }
+/* The split form's k16 step (mm_tiles with SPLIT, kd % 16 == 0): mma16 on bf16 hi + lo parts, three
+ * products (about 2^-17 relative; a bf16 operand exact, no lo part) where tf32 takes six. Its k slots
+ * are permuted alike in a and b (slots 2q, 2q+1 hold k = q, q + 4; slots 2q + 8, 2q + 9 hold q + 8,
+ * q + 12), so every fragment element is read from the address of the tf32 layout (the same banks). */
+__device__ __forceinline__ void hl_pair(float x0, float x1, unsigned &h, unsigned &l) {
+  h = bf2(x0, x1);
+  l = bf2(x0 - __uint_as_float(h << 16), x1 - __uint_as_float(h & 0xffff0000u));
+}
+__device__ __forceinline__ void hl_pair(const unsigned short *p0, const unsigned short *p1, unsigned &h, unsigned &l) {
+  h = (unsigned)*p0 | (unsigned)*p1 << 16;
+  l = 0u;
+}
+__device__ __forceinline__ void hl_pair(const float *p0, const float *p1, unsigned &h, unsigned &l) { hl_pair(*p0, *p1, h, l); }
+/* one k16 step of a 16 x 8*NS tile: a(i, k) at ap[i*ars + k*acs], b(k, j) at bp[k*brs + j*bcs] (lane offsets applied) */
+template <int NS, int ars, int acs, int brs, int bcs, bool SE, typename TA, typename TB>
+__device__ __forceinline__ void mm_k16(float (*d)[4], float (*e)[4], float (*f)[4], const TA *ap, const TB *bp) {
+  constexpr bool SA = sizeof(TA) == 4, SB = sizeof(TB) == 4;
+  unsigned ah[4], al[4];
+#pragma unroll
+  for (int r = 0; r < 4; r++) /* r: row g + 8 (r & 1), k q + 8 (r >> 1), and + 4 */
+    hl_pair(ap + (r & 1) * 8 * ars + (r >> 1) * 8 * acs, ap + (r & 1) * 8 * ars + ((r >> 1) * 8 + 4) * acs, ah[r], al[r]);
+#pragma unroll
+  for (int s = 0; s < NS; s++) {
+    unsigned bh[2], bl[2];
+    hl_pair(bp + s * 8 * bcs, bp + s * 8 * bcs + 4 * brs, bh[0], bl[0]);
+    hl_pair(bp + s * 8 * bcs + 8 * brs, bp + s * 8 * bcs + 12 * brs, bh[1], bl[1]);
+    if (SA) mma16(SE ? e[SE ? s : 0] : d[s], al, bh);
+    if (SB) mma16(SE ? f[SE ? s : 0] : d[s], ah, bl);
+    mma16(d[s], ah, bh);
+  }
+}
 /* Targets of a tile product: a float tile with a constant leading dimension (smem or global) */
 template <int ldc> struct cmat {
   float *p;
@@ -225,7 +262,7 @@ template <typename T> struct gmat {
 };
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
-template <int NB, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+template <int NB, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
 __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   constexpr bool SA = SPLIT && sizeof(TA) == 4, SB = SPLIT && sizeof(TB) == 4, SE = SEP && (SA || SB);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
@@ -240,7 +277,11 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
     const TA *ap = a + (i0 + g) * ars + q * acs;
     const TB *bp = b + q * brs + (j0 + g) * bcs;
-    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    if (k16)
+      for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
+        mm_k16<NB / 8, ars, acs, brs, bcs, SE>(d, e, f, ap, bp);
+    for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
@@ -267,8 +308,8 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
   }
 }
-/* the strides are constants (immediate offsets); SPLIT: the three-product fp32-accurate form (MM_SPLIT); SEP: see mm_tiles */
-template <int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
+/* the strides are constants (immediate offsets); SPLIT: the precision (MM_TF32, MM_BF3, MM_TF3); SEP: see mm_tiles */
+template <int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
 __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   /* the widest tiles that still give every warp one */
   const int warps = (int)(blockDim.x >> 5);
@@ -281,7 +322,7 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
-template <int NB, int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP = false>
+template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -294,7 +335,11 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
-    for (int k0 = 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
+    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    if (k16)
+      for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
+        mm_k16<NB / 8, ars, acs, brs, bcs, SEP>(d, e, f, ap, bp);
+    for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
@@ -322,7 +367,7 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT, bool SEP>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP>
 __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
@@ -330,18 +375,19 @@ __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, i
   else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
 }
-template <int ldc, int ars, int acs, int brs, int bcs, bool SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel) */
+/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
+ * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
 template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
 __device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, true>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
 }
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
@@ -374,6 +420,10 @@ __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
 /* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
+__device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
+  return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
 }
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
@@ -544,12 +594,12 @@ __device__ __forceinline__ void solve_mask(int g0, int L, float *sm) {
 __device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
   const float *hf = sm + X_HF, *kc = sm + X_KC, *mk = sm + X_MK, *eb = sm + X_EB;
   float *ax = sm + X_AX;
-  mm<SKP, SKP, 1, 1, SKP, true, true>(p, x, hf, 16, KD, KD, false); /* H0 read as its transpose */
-  mm<SCP, SKP, 1, 1, SKP, true, true>(ax, x, kc, 16, CH, KD, false);
+  mm<SKP, SKP, 1, 1, SKP, MM_SPLIT, true>(p, x, hf, 16, KD, KD, false); /* H0 read as its transpose */
+  mm<SCP, SKP, 1, 1, SKP, MM_SPLIT, true>(ax, x, kc, 16, CH, KD, false);
   for (int e = threadIdx.x; e < 16 * CH; e += SNT) ax[(e / CH) * SCP + e % CH] *= mk[(e / CH) * SCP + e % CH];
   for (int e = threadIdx.x; e < 16 * KD; e += SNT) p[(e / KD) * SKP + e % KD] *= eb[e / KD];
   __syncthreads();
-  mm<SKP, SCP, 1, SKP, 1, true, true>(p, ax, kc, 16, KD, CH, true);
+  mm<SKP, SCP, 1, SKP, 1, MM_SPLIT, true>(p, ax, kc, 16, KD, CH, true);
 }
 #define CWPR 2 /* solve_cheb: warps a row tile */
 #define CNP 8 /* its 8-column tiles of P (H_t x) a warp */
@@ -737,37 +787,91 @@ __device__ void solve_pack(float *hp, const float *sm) {
     hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
   }
 }
-extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) once hf holds its start H and n2 = ||H||_F^2: the
+ * per-token coefficients and norms, then r Chebyshev steps; x_t to xo + (t a.h_v + h) xs; hsave: K x K
+ * floats of global memory for solve_cheb_bf */
+__device__ __forceinline__ void solve_chunk(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm, float n2,
+                                            float *xo, int xs, float *hsave) {
+  (void)hsave;
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
   const int iters = a.iters > 0 ? a.iters : 30;
-  float *xo = a.aux_out[0] ? (float *)a.aux_out[0] : ws; /* (T_total, h_v, K) or in the workspace */
-  const int xs = a.aux_out[0] ? KD : WS_TOK;
+  const elem_t *rhs = (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD;
+  const long long rrs = (long long)a.h_qk * KD;
+  solve_cheb(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+}
+/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
+__device__ float solve_load(float *sm, const float *src) {
+  float *hf = sm + X_HF;
+  float s = 0.0f;
+  for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4) {
+    const float4 v = *(const float4 *)(src + e);
+    *(float4 *)(hf + (e / KD) * SKP + e % KD) = v;
+    s += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+  }
+  __syncthreads();
+  return block_sum(s, sm + X_RED, SNT);
+}
+/* H's recurrence for item it: per chunk each(c0, L, n2) with hf its start H (n2 = ||H||_F^2), which
+ * leaves the chunk's coefficients in sm (solve_coefs), then H's advance; the final H (packed) to state_out */
+template <typename F> __device__ __forceinline__ void solve_chain(const ssmc_fwd_args &a, const item_t &it, float *sm, F each) {
   const long long slot = it.n * a.h_v + it.h;
   const float *h0 = a.state_in[0];
-  float n2 = solve_unpack(sm, h0 ? h0 + slot * 8256 : nullptr); /* ||H||_F^2 of the chunk-start state */
+  float n2 = solve_unpack(sm, h0 ? h0 + slot * 8256 : nullptr);
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    solve_coefs(a, it, tok, L, sm);
-    solve_norms(L, sm, n2);
-    solve_cheb(L, sm, iters, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD,
-               xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
+    each(c0, L, n2);
     n2 = solve_advance(L, sm);
   }
   float *ho = a.state_out[0];
   if (ho) solve_pack(ho + slot * 8256, sm);
 }
+/* H's recurrence alone: chunk c's start H (K, K) to hs + c cs */
+__device__ void solve_chain_h(const ssmc_fwd_args &a, const item_t &it, float *sm, float *hs, long long cs) {
+  solve_chain(a, it, sm, [&](long long c0, int L, float) {
+    float *h = hs + (c0 / CH) * cs;
+    for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
+      *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
+    solve_coefs(a, it, it.t0 + c0, L, sm);
+  });
+}
+/* the solve's x: to aux_out[0] (T_total, h_v, K) when given, else into the workspace */
+#define SOLVE_XO (a.aux_out[0] ? (float *)a.aux_out[0] : ws)
+#define SOLVE_XS (a.aux_out[0] ? KD : WS_TOK)
+/* The forward's solve, two forms. solve (items): one block walks a sequence's chunks in order, H on chip
+ * (the runtime's pick from enough work items on, as the fused pass: the forward's `fused` slot). hchain
+ * (items) then psolve (chunks), for few items: H's recurrence alone, each chunk-start H into its chunk
+ * slot of the workspace (the chunk stages after psolve overwrite it), then every chunk's x at once. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_solve(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  /* H0's fp32 copy while the Chebyshev steps run (solve_cheb_bf): the workspace of the item's first chunk
+   * slot (the chunk stages fill it after this stage) */
+  float *hsave = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
+  solve_chain(a, it, sm, [&](long long c0, int L, float n2) { solve_chunk(a, it, it.t0 + c0, L, sm, n2, SOLVE_XO, SOLVE_XS, hsave); });
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_hchain(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  solve_chain_h(a, it, sm, ws_chunk(a, ws, slot0_of(a, it.n), it.h), (long long)a.h_v * WS_CHUNK);
+}
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_psolve(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  float *hs = ws_chunk(a, ws, blockIdx.x, ch.it.h);
+  solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), SOLVE_XO, SOLVE_XS, hs);
+}
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
 /* ---------------------------------------------------------------- stage prep */
-/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs S = true).
+/* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs MM_TF3).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -826,7 +930,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
   /* the chunk's decay, for the state pass */
-  float *zd = ws + a.t_total * a.h_v * WS_TOK + ((long long)blockIdx.x * a.h_v + it.h) * WS_CHUNK + WS_ZD;
+  float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
@@ -841,7 +945,7 @@ template <bool S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep
 }
 
 /* ---------------------------------------------------------------- stage state */
-template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -850,7 +954,7 @@ template <bool S> __device__ __forceinline__ void state_body(const ssmc_fwd_args
   /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
   float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[1];
   tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's tiles are fetched while the chunk before is computed */
@@ -903,7 +1007,7 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const int e = ((int)blockIdx.y * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
   const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
-  float *zs = ws + a.t_total * a.h_v * WS_TOK + (slot0_of(a, it.n) * a.h_v + it.h) * (long long)WS_CHUNK + e;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[1];
   float4 z = z0 ? *(const float4 *)(z0 + slot * 16384 + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   const long long nc = (it.T + CH - 1) / CH;
@@ -952,7 +1056,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_kalmanet_c441aaf
   (void)in;
   /* every copy of the block in flight at once: the chunk-start state tile and u (pseudo-values, or
    * w v) of the state stage, the inputs, the query's sources in global memory */
-  const float *zs = ws + a.t_total * a.h_v * WS_TOK + ((slot0_of(a, it.n) + ch.c0 / CH) * a.h_v + it.h) * (long long)WS_CHUNK;
+  const float *zs = ws_chunk(a, ws, slot0_of(a, it.n) + ch.c0 / CH, it.h);
   const float *xsrc = a.aux_out[0] ? (const float *)a.aux_out[0] : ws; /* the solve stage's x */
   const int xs = a.aux_out[0] ? KD : WS_TOK;
   tile_regs<NT, CH, KD, elem_t> r_q1;
@@ -1596,7 +1700,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 solve grid=items threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=141568; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; fused none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hchain grid=items threads=256 smem=162944; psolve grid=chunks threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=141568; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=95 post=3
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1702,7 +1806,7 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<true, true, true>(a, ws);
+  prep_body<MM_TF3, true, true>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -2131,15 +2235,6 @@ static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the sol
 #define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
 #define G2_DB X_RHO2 /* the log decay's direct term, R_t */
 #define G2_RR X_OM
-/* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
-__device__ float solve_load(float *sm, const float *src) {
-  float *hf = sm + X_HF;
-  float s = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD; e += SNT) { const float v = src[e]; hf[(e / KD) * SKP + e % KD] = v; s += v * v; }
-  __syncthreads();
-  return block_sum(s, sm + X_RED, SNT);
-}
-
 /* ---------------------------------------------------------------- stage hstate */
 /* H's recurrence alone (the forward's solve without its Chebyshev steps): each chunk-start H into the
  * workspace, the final H into the backward's (a.state_out). */
@@ -2148,18 +2243,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   (void)g;
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  const float *h0 = a.state_in[0];
-  solve_unpack(sm, h0 ? h0 + slot * 8256 : nullptr);
-  for (long long c = 0; c * CH < it.T; c++) {
-    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
-    float *hs = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK + BC_H0; /* (K, K) */
-    for (int e = threadIdx.x; e < KD * KD; e += SNT) hs[e] = sm[X_HF + (e / KD) * SKP + e % KD];
-    solve_coefs(a, it, it.t0 + c * CH, L, sm);
-    solve_advance(L, sm);
-  }
-  float *ho = a.state_out[0];
-  if (ho) solve_pack(ho + slot * 8256, sm);
+  solve_chain_h(a, it, sm, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK);
 }
 
 /* ---------------------------------------------------------------- stage xsolve */
@@ -2170,20 +2254,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const bws_t w = bws_of(a, ws);
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
-  const item_t it = ch.it;
-  const int L = ch.L;
-  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
-  const float n2 = solve_load(sm, w.bchunk + cs * BW_CHUNK + BC_H0);
-  solve_coefs(a, it, tok, L, sm);
-  solve_norms(L, sm, n2);
-#if SOLVE_CHEB_BF
-  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : 30, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD,
-                (long long)a.h_qk * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK,
-                w.bchunk + cs * BW_CHUNK + BC_H0);
-#else
-  solve_cheb(L, sm, a.iters > 0 ? a.iters : 30, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD,
-             (long long)a.h_qk * KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK);
-#endif
+  float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
+  solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
 }
 
 /* ---------------------------------------------------------------- stage gsolve */

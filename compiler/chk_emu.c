@@ -20,6 +20,7 @@ extern const char ssmc_hdr_ssmc_kernel[];   /* runtime/ssmc_kernel.h */
 typedef int (*emu_launch_fn)(void *fn, int sig, const unsigned *g, int nt, void **params);
 struct chk_emu {
   char cache[512], cxx[256];
+  int sm90a; /* SSMC_EMU_ARCH=sm_90a: the modules' sm_90a paths (wgmma), else their sm_80 ones */
   const ssmc_kernel *k; /* the kernel whose module is loaded, and its name (a later kernel may reuse the address) */
   char kname[160];
   void *so;
@@ -48,6 +49,7 @@ static int ensure_module(chk_emu *g, const ssmc_kernel *k, char *err, size_t n) 
   h = spec_fnv1a(ssmc_emu_emu_cuda, strlen(ssmc_emu_emu_cuda), h);
   h = spec_fnv1a(ssmc_hdr_ssmc_kernel, strlen(ssmc_hdr_ssmc_kernel), h);
   h = spec_fnv1a(g->cxx, strlen(g->cxx), h);
+  h = spec_fnv1a(g->sm90a ? "sm_90a" : "sm_80", g->sm90a ? 6 : 5, h);
   char so[700];
   snprintf(so, sizeof so, "%s/emu-%016llx.so", g->cache, (unsigned long long)h);
   if (access(so, R_OK)) {
@@ -62,8 +64,8 @@ static int ensure_module(chk_emu *g, const ssmc_kernel *k, char *err, size_t n) 
     snprintf(f_log, sizeof f_log, "%s/log", dir);
     int rc = write_file(f_src, k->cuda->source) || write_file(f_emu, ssmc_emu_emu_cuda) || write_file(f_hdr, ssmc_hdr_ssmc_kernel);
     if (!rc) {
-      snprintf(cmd, sizeof cmd, "%s " EMU_CXX_FLAGS " -include '%s' -I '%s' -x c++ '%s' -o '%s' > '%s' 2>&1", g->cxx, f_emu, dir,
-               f_src, f_so, f_log);
+      snprintf(cmd, sizeof cmd, "%s " EMU_CXX_FLAGS "%s -include '%s' -I '%s' -x c++ '%s' -o '%s' > '%s' 2>&1", g->cxx,
+               g->sm90a ? " -DSSMC_EMU_WG" : "", f_emu, dir, f_src, f_so, f_log);
       rc = system(cmd) != 0;
       if (rc) {
         char log[1200] = "";
@@ -183,8 +185,12 @@ static void emu_set_fwd_variant(void *ctx, int v) {
 }
 
 chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
-  const char *cxx = getenv("CXX");
+  const char *cxx = getenv("CXX"), *arch = getenv("SSMC_EMU_ARCH");
   if (!cxx || !*cxx) cxx = "c++";
+  if (arch && *arch && strcmp(arch, "sm_80") && strcmp(arch, "sm_90a")) {
+    snprintf(err, n, "SSMC_EMU_ARCH=%s: the emulation runs sm_80 or sm_90a", arch);
+    return NULL;
+  }
   char cmd[400];
   snprintf(cmd, sizeof cmd, "%s --version > /dev/null 2>&1", cxx);
   if (system(cmd)) { snprintf(err, n, "no C++ compiler runs ('%s'; set CXX)", cxx); return NULL; }
@@ -192,6 +198,7 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   chk_emu *g = calloc(1, sizeof *g);
   snprintf(g->cache, sizeof g->cache, "%s", cache_dir);
   snprintf(g->cxx, sizeof g->cxx, "%s", cxx);
+  g->sm90a = arch && !strcmp(arch, "sm_90a");
   g->fwd_variant = RT_FWD_AUTO;
   g->decode_variant = RT_DECODE_AUTO;
   g->be = (chk_backend){"cuda-emu", emu_fwd, emu_decode, g, emu_bwd, emu_decode_variants, emu_set_decode_variant,

@@ -127,6 +127,36 @@ static inline void mma16(float *d, const unsigned *a, const unsigned *b) {
               [](float (*A)[4], int row, int k) { return emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k); },
               [](float (*B)[2], int k, int col) { return emu_bf(B[col * 4 + (k & 7) / 2][k >> 3], k); });
 }
+/* wgmma m64nNk8 tf32 (SSMC_EMU_WG: the sm_90a path), operands in shared memory through their
+ * descriptors as PTX documents them (start address, LBO along k, SBO along m or n, in 16-byte units;
+ * K-major, no swizzle: element (r, k) at start + (r / 8) SBO + (k / 4) LBO + (r % 8) 16 + (k % 4) 4
+ * bytes), read as tf32 (the lower 13 bits dropped); lane 4 g + q of warp w of the warpgroup holds
+ * D[16 w + g (+ 8)][8 i + 2 q (+ 1)] in d[4 i ..]. Synchronous here, so the fences and waits are
+ * nothing. */
+static inline unsigned __cvta_generic_to_shared(const void *p) { return (unsigned)((const char *)p - (const char *)sm); }
+static inline void __syncwarp(unsigned = 0xffffffffu) { emu_warp_sync(); }
+static inline float emu_wg_el(uint64_t desc, int r, int k) {
+  const unsigned start = (unsigned)(desc & 0x3fff) << 4, lbo = (unsigned)(desc >> 16 & 0x3fff) << 4,
+                 sbo = (unsigned)(desc >> 32 & 0x3fff) << 4;
+  if (desc >> 62) abort(); /* a swizzled layout: not emulated */
+  float x;
+  memcpy(&x, (const char *)sm + start + (r >> 3) * sbo + (k >> 2) * lbo + (r & 7) * 16 + (k & 3) * 4, 4);
+  return __uint_as_float(__float_as_uint(x) & 0xffffe000u);
+}
+template <int N> static inline void wg_mma(float *d, unsigned long long da, unsigned long long db) {
+  const int w = emu_t.warp & 3, g = emu_t.lane >> 2, q = emu_t.lane & 3;
+  for (int i = 0; i < N / 8; i++)
+    for (int o = 0; o < 4; o++) {
+      const int row = 16 * w + g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
+      float s = 0.0f;
+      for (int k = 0; k < 8; k++) s += emu_wg_el(da, row, k) * emu_wg_el(db, col, k);
+      d[4 * i + o] += s;
+    }
+}
+static inline void wg_fence() {}
+static inline void wg_commit() {}
+static inline void wg_wait0() {}
+static inline void fence_async_smem() {}
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }
 static inline void cp_async16(float *dst, const float *src) { memcpy(dst, src, 16); }

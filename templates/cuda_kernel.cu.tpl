@@ -168,6 +168,13 @@
 @   OL = out_layout(OBV)
 @   if OUT_MINB == 2 then NT.out = 256 end
 @ end
+@ -- The out stage's product y = [q~ e^b | A] [Z; u] on sm_90a: wgmma (m64 N k8 tf32, both operands
+@ -- in shared memory as K-major core matrices, no register fragments), each warpgroup a WGN-column
+@ -- slice of the value tile. Where it is the single-tf32 product anyway (a bf16 module without a
+@ -- solve), A's scores are a plain tile product (no per-key decay) and a chunk is 64 tokens
+@ -- (wgmma's m); elsewhere, and on sm_80, mma.sync as above.
+@ local WGN = OBV // (NT.out // 128)
+@ local WG = P.dtype == 'bf16' and not sv and not diag and C == 64 and WGN % 8 == 0 and WGN >= 8 and WGN <= 256
 @ -- prep with an erase: 256-thread blocks, as many an SM as the shared memory allows up to 3, where
 @ -- that is 2 or more (H200, GDN prep at B8: 721 us with three of 256 threads, 839 us with two of
 @ -- 512, 1180 us with one of 512 and float tiles); else (and without an erase) 512 threads
@@ -381,12 +388,21 @@
 #define MM_BF3 1
 #define MM_TF3 2
 #define MM_SPLIT ${(P.dtype == 'f32' or sv) and 'MM_BF3' or 'MM_TF32'} /* f32 inputs, and a solve's x (its readout cancels) */
+/* SSMC_WG: the out stage's product through wgmma (sm_90a; in the CPU emulation where asked for) */
+#if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define SSMC_WG ${WG and 1 or 0}
+#else
+#define SSMC_WG 0
+#endif
 #define KP ${KP}
 #define BVP ${BVP}
 #define CP ${CP}
 #define VPF ${VPF}
 #define OBV ${OBV} /* the out stage's value tile */
 #define OBVP ${OBVP}
+@ if WG then
+#define WGN ${WGN} /* the columns of a warpgroup's share of the out stage's wgmma product */
+@ end
 @ if FUSED then
 #define FBV ${FBV} /* the fused stage's value tile */
 #define FBVP ${vpad(FBV)}
@@ -446,6 +462,12 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
+/* x rounded to tf32 (to nearest, ties away: cvt.rna), as a float */
+__device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
+/* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
+ * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
+ * (SBO): element (n, k) at core_at(n, k, sbo) */
+__device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * 32 + (n & 7) * 4 + (k & 3); }
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
@@ -474,6 +496,21 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* into wgmma's K-major operand (core_at): element (t, d) at n = d, k = k0 + t, times coef(t),
+   * rounded to tf32 (rows past L: 0) */
+  template <typename F> __device__ __forceinline__ void put_core(float *dst, int k0, int sbo, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v >= NV) continue;
+      const float4 x = r[i].f();
+      const float c = t < L ? coef(t) : 0.0f;
+      dst[core_at(d, k0 + t, sbo)] = tf32_rna(x.x * c);
+      dst[core_at(d + 1, k0 + t, sbo)] = tf32_rna(x.y * c);
+      dst[core_at(d + 2, k0 + t, sbo)] = tf32_rna(x.z * c);
+      dst[core_at(d + 3, k0 + t, sbo)] = tf32_rna(x.w * c);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -565,7 +602,38 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+@ if WG then
+#if SSMC_WG
+/* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
+ * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
+ * asynchronous until wg_wait0. Generic stores to the operands need fence_async_smem before the
+ * barrier that precedes the product. */
+__device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+__device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+@   local regs, outs = {}, {}
+@   for i = 0, WGN // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
+template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned long long da, unsigned long long db);
+template <> __device__ __forceinline__ void wg_mma<${WGN}>(float *d, unsigned long long da, unsigned long long db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %${WGN // 2 + 2}, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n${WGN}k8.f32.tf32.tf32 {${table.concat(regs, ', ')}}, %${WGN // 2}, %${WGN // 2 + 1}, p, 1, 1;\n}"
+               : ${table.concat(outs, ', ')}
+               : "l"(da), "l"(db), "r"(1));
+}
 #endif
+@ end
+#endif
+@ if WG then
+#if SSMC_WG
+/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO 128 bytes
+ * (along k), SBO sbo floats (along m or n); adding 16 moves it 256 bytes on: the next 8 k */
+__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (128ull >> 4) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
+}
+#endif
+@ end
 /* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */
 __device__ __forceinline__ unsigned bf2(float x0, float x1) {
 #ifdef SSMC_EMU
@@ -1886,6 +1954,12 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
    * over the tile's (pseudo-)values; kc (C, KP) the key as loaded */
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
+@ if WG then
+#if SSMC_WG
+  constexpr int WK = KD + CH, WSB = 8 * WK; /* the product's k; zu's SBO in floats */
+  (void)z; (void)u;
+#endif
+@ end
   ${KEY_PTR} *kc = (${KEY_PTR} *)(sm + O_IN${m.key});
   (void)zdec;
 @ bind_inputs('O_', not_val, raw_key)
@@ -1920,30 +1994,105 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ end
 @ copies_decl(OC)
 @ copies_fetch(OC, 'tok', 'L')
+@ local ZC = {OC[#OC - 1], OC[#OC]}
+@ local ru = setmetatable({coef = not m.delta and '[&](int t_) { return ew[t_]; }' or nil}, {__index = OC[#OC]})
+@ table.remove(OC); table.remove(OC)
 @ copies_put(OC)
+@ -- [Z; u] into zu: as rows (K + C, OBVP), or with wgmma as its K-major operand (n = value column,
+@ -- k = the row; SBO 8 (K + C) floats); ws: the coefficients of u
+@ local function put_zu(ws)
+@   if WG then
+#if SSMC_WG
+  r_z.put_core(zu, 0, WSB, KD, one_t());
+  ${ZC[2].name}.put_core(zu, KD, WSB, L, ${ws and ru.coef or 'one_t()'});
+#else
+@   end
+@ copies_put({ZC[1], ws and ru or ZC[2]})
+@   if WG then
+#endif
+@   end
+@ end
+@ put_zu(false)
   __syncthreads();
 @ coefs()
 @ if not m.delta then
+@   if WG then
+#if SSMC_WG
+  for (int e = threadIdx.x; e < CH * OBV; e += NT) {
+    const int t = e % CH, i = core_at(e / CH, KD + t, WSB);
+    zu[i] = tf32_rna(zu[i] * ew[t]);
+  }
+#else
+@   end
   for (int e = threadIdx.x; e < CH * OBV; e += NT) u[(e / OBV) * OBVP + e % OBV] *= ew[e / OBV];
+@   if WG then
+#endif
+@   end
 @ end
   /* q~ = sum of coefficient * source; A(t, s) = q~_t . (k_s decayed from s to t), s <= t */
 @ build_qa_qt(QC)
   __syncthreads();
 @ qa_scores()
+@ if WG then
+#if SSMC_WG
+  /* qa into wgmma's K-major operand, in place and rounded to tf32: each warp one group of 8 rows,
+   * which keep their space (SBO 8 QAP floats) */
+  for (int rg = threadIdx.x >> 5; rg < CH / 8; rg += NT / 32) {
+    float *base = qa + rg * 8 * QAP;
+    const int lane = threadIdx.x & 31;
+    float4 x[WK / 16];
+#pragma unroll
+    for (int i = 0; i < WK / 16; i++) {
+      const int e = lane + 32 * i; /* float4 e: row e % 8, columns 4 (e / 8).. */
+      x[i] = *(const float4 *)(base + (e & 7) * QAP + (e >> 3) * 4);
+    }
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < WK / 16; i++)
+      *(float4 *)(base + 4 * (lane + 32 * i)) = make_float4(tf32_rna(x[i].x), tf32_rna(x[i].y), tf32_rna(x[i].z), tf32_rna(x[i].w));
+  }
+#endif
+@ end
   /* y = (q~ * e^b) Z + A u */
   for (;;) {
     const bool next = v0 + OBV < VD;
     if (next) { /* the next value tile's state and u, in flight during this one's products */
       v0 += OBV;
-@ copies_fetch({OC[#OC - 1], OC[#OC]}, 'tok', 'L')
+@ copies_fetch(ZC, 'tok', 'L')
       v0 -= OBV;
     }
-    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
-                           CH, OBV, KD + CH, false);
+    const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L};
+@ if WG then
+#if SSMC_WG
+    fence_async_smem();
+    __syncthreads();
+    { /* warpgroup w: columns w WGN.. of the tile, 64 x WGN x (K + C) */
+      const int w = threadIdx.x >> 7, lane = threadIdx.x & 31, r0 = 16 * ((threadIdx.x >> 5) & 3) + (lane >> 2), c0 = w * WGN + 2 * (lane & 3);
+      const unsigned long long da = wg_desc(qa, 8 * QAP), db = wg_desc(zu + w * (WGN / 8) * WSB, WSB);
+      float d[WGN / 2];
+#pragma unroll
+      for (int i = 0; i < WGN / 2; i++) d[i] = 0.0f;
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < WK / 8; k++) wg_mma<WGN>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int s = 0; s < WGN / 8; s++) {
+        yo.store2(r0, c0 + 8 * s, d[4 * s], d[4 * s + 1]);
+        yo.store2(r0 + 8, c0 + 8 * s, d[4 * s + 2], d[4 * s + 3]);
+      }
+    }
+    __syncthreads();
+#else
+@ end
+    mm_to<QAP, 1, OBVP, 1>(yo, qa, zu, CH, OBV, KD + CH, false);
+@ if WG then
+#endif
+@ end
     if (!next) break;
     v0 += OBV;
-@ local ru = setmetatable({coef = not m.delta and '[&](int t_) { return ew[t_]; }' or nil}, {__index = OC[#OC]})
-@ copies_put({OC[#OC - 1], ru})
+@ put_zu(true)
     __syncthreads();
   }
 }

@@ -2,7 +2,7 @@
  * decay (examples/my_ssm.yaml), a gated delta rule (tests/fixtures/specs/emu_delta.yaml: the erase
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
- * emu_solve_bf.yaml) — runs through check's CPU emulation
+ * emu_solve_bf.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
@@ -19,8 +19,8 @@
 #include "gen.h"
 
 /* every kernel of the spec (dtype -1) or those of one dtype (0 f32, 1 bf16), solver iterations iters
- * (0: the spec's) */
-static void check_spec_with(const char *rel, int dtype, int iters) {
+ * (0: the spec's); must: text each module's source has (NULL: none) */
+static void check_spec_with(const char *rel, int dtype, int iters, const char *must) {
   char path[1024], err[2048], cache[] = "/tmp/ssmc_t_emu_XXXXXX";
   snprintf(path, sizeof path, "%s/%s", SSMC_SOURCE_DIR, rel);
   ck_assert_ptr_nonnull(mkdtemp(cache));
@@ -37,6 +37,7 @@ static void check_spec_with(const char *rel, int dtype, int iters) {
     ck_assert_int_eq(build_get(&g.u[0]->k[j], &g.u[0]->fam, 1, NULL, &bk, &d), 0);
     const int fused = 1; /* every module here has the other forward variant (fused, seq or solve) */
     ck_assert_int_eq(bk.k->cuda->fused.entry != NULL, fused);
+    if (must) ck_assert_msg(strstr(bk.k->cuda->source, must) != NULL, "%s: no '%s' in its module", bk.k->name, must);
     FILE *out = tmpfile();
     chk_result r;
     const int failed = chk_kernel(&g.u[0]->fam, bk.k, &co, out, &r);
@@ -67,7 +68,7 @@ static void check_spec_with(const char *rel, int dtype, int iters) {
   ck_assert_int_eq(system(path), 0);
 }
 
-static void check_spec(const char *rel) { check_spec_with(rel, -1, 0); }
+static void check_spec(const char *rel) { check_spec_with(rel, -1, 0, NULL); }
 
 START_TEST(scalar_decay_every_stage_matches_oracle) { check_spec("examples/my_ssm.yaml"); }
 END_TEST
@@ -89,7 +90,17 @@ END_TEST
 
 /* the bf16 module of a solve at K = C = 64: its Chebyshev steps in bf16 m16n8k16 on hi + lo parts (forward
  * solve, backward xsolve and gsolve); 8 iterations, as the emulation is slow */
-START_TEST(solve_bf16_products_match_oracle) { check_spec_with("tests/fixtures/specs/emu_solve_bf.yaml", 1, 8); }
+START_TEST(solve_bf16_products_match_oracle) { check_spec_with("tests/fixtures/specs/emu_solve_bf.yaml", 1, 8, NULL); }
+END_TEST
+
+/* the sm_90a path: the out stage's product through wgmma (emulated from its operands' descriptors as
+ * PTX documents them), a bf16 module at chunk 64, with and without an erase */
+START_TEST(wgmma_out_matches_oracle) {
+  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
+  check_spec_with("tests/fixtures/specs/emu_wg.yaml", 1, 0, "#define SSMC_WG 1");
+  check_spec_with("tests/fixtures/specs/emu_wg_scalar.yaml", 1, 0, "#define SSMC_WG 1");
+  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+}
 END_TEST
 
 Suite *emu_suite(void) {
@@ -102,6 +113,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, solve_every_stage_matches_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);
+  tcase_add_test(tc, wgmma_out_matches_oracle);
   suite_add_tcase(s, tc);
   return s;
 }

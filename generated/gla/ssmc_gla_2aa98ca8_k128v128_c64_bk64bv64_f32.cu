@@ -18,6 +18,12 @@
 #define MM_BF3 1
 #define MM_TF3 2
 #define MM_SPLIT MM_BF3 /* f32 inputs, and a solve's x (its readout cancels) */
+/* SSMC_WG: the out stage's product through wgmma (sm_90a; in the CPU emulation where asked for) */
+#if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define SSMC_WG 0
+#else
+#define SSMC_WG 0
+#endif
 #define KP 132
 #define BVP 40
 #define CP 68
@@ -75,6 +81,12 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
+/* x rounded to tf32 (to nearest, ties away: cvt.rna), as a float */
+__device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
+/* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
+ * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
+ * (SBO): element (n, k) at core_at(n, k, sbo) */
+__device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * 32 + (n & 7) * 4 + (k & 3); }
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
@@ -103,6 +115,21 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
         if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       }
       *o = x;
+    }
+  }
+  /* into wgmma's K-major operand (core_at): element (t, d) at n = d, k = k0 + t, times coef(t),
+   * rounded to tf32 (rows past L: 0) */
+  template <typename F> __device__ __forceinline__ void put_core(float *dst, int k0, int sbo, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      if (v >= NV) continue;
+      const float4 x = r[i].f();
+      const float c = t < L ? coef(t) : 0.0f;
+      dst[core_at(d, k0 + t, sbo)] = tf32_rna(x.x * c);
+      dst[core_at(d + 1, k0 + t, sbo)] = tf32_rna(x.y * c);
+      dst[core_at(d + 2, k0 + t, sbo)] = tf32_rna(x.z * c);
+      dst[core_at(d + 3, k0 + t, sbo)] = tf32_rna(x.w * c);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -763,8 +790,8 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
   r_u.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L);
       v0 -= OBV;
     }
-    mm_to<QAP, 1, OBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
-                           CH, OBV, KD + CH, false);
+    const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L};
+    mm_to<QAP, 1, OBVP, 1>(yo, qa, zu, CH, OBV, KD + CH, false);
     if (!next) break;
     v0 += OBV;
   r_z.put(z, OBVP, KD, one_t(), false);

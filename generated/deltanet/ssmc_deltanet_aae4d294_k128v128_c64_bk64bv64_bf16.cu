@@ -18,8 +18,10 @@
 #define MM_BF3 1
 #define MM_TF3 2
 #define MM_SPLIT MM_TF32 /* f32 inputs, and a solve's x (its readout cancels) */
-/* SSMC_WG: the out stage's product through wgmma (sm_90a; in the CPU emulation where asked for) */
-#if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* SSMC_WG: the out stage's product through wgmma, on sm_90a where asked for (SSMC_WGMMA=1 when
+ * compiled: measured slower than mma.sync on an H200, bench/2026-11-24-gpu-h200-wgmma), and in the
+ * CPU emulation of sm_90a */
+#if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL) && defined(SSMC_WGMMA)
 #define SSMC_WG 1
 #else
 #define SSMC_WG 0
@@ -127,10 +129,11 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
-      dst[core_at(d, k0 + t, sbo)] = tf32_rna(x.x * c);
-      dst[core_at(d + 1, k0 + t, sbo)] = tf32_rna(x.y * c);
-      dst[core_at(d + 2, k0 + t, sbo)] = tf32_rna(x.z * c);
-      dst[core_at(d + 3, k0 + t, sbo)] = tf32_rna(x.w * c);
+      float *o = dst + core_at(d, k0 + t, sbo); /* d % 4 == 0: n = d..d + 3 in one core matrix, 4 floats apart */
+      o[0] = tf32_rna(x.x * c);
+      o[4] = tf32_rna(x.y * c);
+      o[8] = tf32_rna(x.z * c);
+      o[12] = tf32_rna(x.w * c);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -755,7 +758,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   float *qa = sm + O_QA, *zu = sm + O_ZU, *b = sm + O_B, *ew = sm + O_EW, *ee = sm + O_EE;
   float *zdec = sm + O_ZDEC, *fr = sm + O_F, *qt = qa, *am = qa + KD, *z = zu, *u = zu + KD * OBVP;
 #if SSMC_WG
-  constexpr int WK = KD + CH, WSB = 8 * WK; /* the product's k; zu's SBO in floats */
+  /* the product's k; zu's SBO in floats, 4 (mod 32): put_core's stores (8 columns of 4 rows a warp) free
+   * of bank conflicts */
+  constexpr int WK = KD + CH, WSB = 8 * WK + 4;
+  static_assert((OBV / 8) * WSB <= WK * OBVP, "zu holds the product's operand B");
   (void)z; (void)u;
 #endif
   const elem_t *kc = (const elem_t *)(sm + O_IN1);

@@ -18,8 +18,10 @@
 #define MM_BF3 1
 #define MM_TF3 2
 #define MM_SPLIT MM_BF3 /* f32 inputs, and a solve's x (its readout cancels) */
-/* SSMC_WG: the out stage's product through wgmma (sm_90a; in the CPU emulation where asked for) */
-#if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
+/* SSMC_WG: the out stage's product through wgmma, on sm_90a where asked for (SSMC_WGMMA=1 when
+ * compiled: measured slower than mma.sync on an H200, bench/2026-11-24-gpu-h200-wgmma), and in the
+ * CPU emulation of sm_90a */
+#if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL) && defined(SSMC_WGMMA)
 #define SSMC_WG 0
 #else
 #define SSMC_WG 0
@@ -126,10 +128,11 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
-      dst[core_at(d, k0 + t, sbo)] = tf32_rna(x.x * c);
-      dst[core_at(d + 1, k0 + t, sbo)] = tf32_rna(x.y * c);
-      dst[core_at(d + 2, k0 + t, sbo)] = tf32_rna(x.z * c);
-      dst[core_at(d + 3, k0 + t, sbo)] = tf32_rna(x.w * c);
+      float *o = dst + core_at(d, k0 + t, sbo); /* d % 4 == 0: n = d..d + 3 in one core matrix, 4 floats apart */
+      o[0] = tf32_rna(x.x * c);
+      o[4] = tf32_rna(x.y * c);
+      o[8] = tf32_rna(x.z * c);
+      o[12] = tf32_rna(x.w * c);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */

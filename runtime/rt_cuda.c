@@ -164,11 +164,8 @@ int rt_nvrtc_compile(const char *src, const char *name, const char *arch, const 
   if (rt_nvrtc_open(err, errlen)) return -1;
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  /* SSMC_WGMMA=1: the modules' wgmma paths on sm_90a (templates/cuda_kernel.cu.tpl, SSMC_WG; measured
-   * slower than mma.sync so far, so not the default) */
-  const char *wg = getenv("SSMC_WGMMA");
-  const char *opts[] = {archopt, "--std=c++17", "--ptxas-options=-v", "-default-device", "--extra-device-vectorization", "-DSSMC_WGMMA"};
-  int nopt = (int)(sizeof opts / sizeof *opts) - !(wg && !strcmp(wg, "1"));
+  const char *opts[] = {archopt, "--std=c++17", "--ptxas-options=-v", "-default-device", "--extra-device-vectorization"};
+  int nopt = (int)(sizeof opts / sizeof *opts);
   uint64_t h = fnv(src, strlen(src), 0xcbf29ce484222325ULL);
   h = fnv(ssmc_hdr_ssmc_kernel, strlen(ssmc_hdr_ssmc_kernel), h);
   for (int i = 0; i < nopt; i++) h = fnv(opts[i], strlen(opts[i]) + 1, h);

@@ -2004,7 +2004,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ table.remove(OC); table.remove(OC)
 @ copies_put(OC)
 @ -- [Z; u] into zu: as rows (K + C, OBVP), or with wgmma as its K-major operand (n = value column,
-@ -- k = the row; SBO 8 (K + C) floats); ws: the coefficients of u
+@ -- k = the row; SBO WSB floats); ws: the coefficients of u
 @ local function put_zu(ws)
 @   if WG then
 #if SSMC_WG

@@ -19,7 +19,7 @@
 #define MM_TF3 2
 #define MM_SPLIT MM_TF32 /* f32 inputs, and a solve's x (its readout cancels) */
 /* SSMC_WG: the out stage's product through wgmma on sm_90a (H200, Mamba-2 B8 T4096 H16: out 676 us
- * against 705 with mma.sync; bench/2026-11-24-gpu-h200-wgmma), and in the CPU emulation of sm_90a */
+ * against 705 with mma.sync; bench/, the gpu-h200-wgmma record), and in the CPU emulation of sm_90a */
 #if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define SSMC_WG 1
 #else

@@ -82,7 +82,7 @@ __device__ __forceinline__ void st4(unsigned short *p, float4 v) {
   *(uint2 *)p = make_uint2((unsigned)h[0] | (unsigned)h[1] << 16, (unsigned)h[2] | (unsigned)h[3] << 16);
 }
 struct one_t { __device__ float operator()(int) const { return 1.0f; } };
-/* x rounded to tf32 (to nearest, ties away: cvt.rna), as a float */
+/* x rounded to tf32 (to nearest, ties away: cvt.rna.tf32.f32 in two integer operations), as a float */
 __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
 /* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
  * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
@@ -179,9 +179,7 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * Each warp owns 16 x NB tiles of c. Leading dimensions = 4 (mod 32) for row-major float operands
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
-__device__ __forceinline__ unsigned tf32(float x) { /* cvt.rna.tf32.f32 in two integer operations */
-  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-}
+__device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_rna(x)); } /* a tf32 operand's bits */
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
 /* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of

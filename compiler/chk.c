@@ -136,9 +136,12 @@ static void out_to_double(chk_batch *b) {
     b->out_d[j] = b->k->dtype == SSMC_BF16 ? orc_bf16_to_f32(((uint16_t *)b->out_k)[j]) : ((float *)b->out_k)[j];
 }
 
-const char *chk_fwd_label(const ssmc_kernel *k, int v, char *buf, size_t n) {
-  if (!v || !k->cuda || !k->cuda->fused.entry) return "fwd";
-  snprintf(buf, n, "fwd-%s", k->cuda->fused.entry + strlen(k->name) + 1);
+const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n) {
+  if (!v || !k->cuda) return "fwd";
+  ssmc_cuda_kernel c;
+  ssmc_cuda_for_device(k->cuda, cc_major, &c);
+  if (!c.fused.entry) return "fwd";
+  snprintf(buf, n, "fwd-%s", c.fused.entry + strlen(k->name) + 1);
   return buf;
 }
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
@@ -450,7 +453,7 @@ static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opt
       if (nv > 1) be->set_fwd_variant(be->ctx, v);
       chk_run_fwd(b, k, o->threads, o->iters);
       char lab[48];
-      compare(b, &orc, k->name, sh->name, chk_fwd_label(k, v, lab, sizeof lab), out, r, 1);
+      compare(b, &orc, k->name, sh->name, chk_fwd_label(k, be->cc_major, v, lab, sizeof lab), out, r, 1);
     }
     if (nv > 1) be->set_fwd_variant(be->ctx, -1);
   }

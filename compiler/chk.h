@@ -29,6 +29,7 @@ typedef struct chk_backend {
   /* appended: forward variants (NULL: one), the same way (CUDA: the staged forward, the fused one) */
   int (*fwd_variants)(void *ctx, const ssmc_kernel *k);
   void (*set_fwd_variant)(void *ctx, int variant);
+  int cc_major; /* appended: the (emulated) device's compute capability (ssmc_cuda_for_device); 0 on the CPU */
 } chk_backend;
 
 typedef struct {
@@ -64,7 +65,7 @@ const chk_backend *chk_batch_backend(const chk_batch *b);
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
 /* the row label of forward variant v (0: the staged forward "fwd"; 1: "fwd-" and the CUDA module's
  * other variant, fused or seq) into buf */
-const char *chk_fwd_label(const ssmc_kernel *k, int v, char *buf, size_t n);
+const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n);
 /* Multiplies input i by f (kernel buffers re-rounded for bf16): e.g. stronger decays. */
 void chk_batch_scale_input(chk_batch *b, int i, double f);
 /* The same forward, and nothing else (no conversion of the outputs): what bench times. */

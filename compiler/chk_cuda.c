@@ -213,7 +213,7 @@ chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   g->decode_variant = RT_DECODE_AUTO;
   g->fwd_variant = RT_FWD_AUTO;
   g->be = (chk_backend){"cuda",          cuda_fwd,     cuda_decode, g, cuda_bwd, cuda_decode_variants, cuda_set_decode_variant,
-                        cuda_fwd_variants, cuda_set_fwd_variant};
+                        cuda_fwd_variants, cuda_set_fwd_variant, rt_cuda_device(c)->cc_major};
   return g;
 }
 

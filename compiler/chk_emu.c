@@ -113,7 +113,11 @@ static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int6
   if (ensure_module(g, k, err, n)) return -1;
   ssmc_fwd_args d = *a;
   d.t_total = t_total;
-  const ssmc_cuda_kernel *c = k->cuda;
+  ssmc_cuda_kernel cd; /* as the emulated device runs it */
+  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, &cd);
+  ssmc_kernel kd = *k;
+  kd.cuda = &cd;
+  const ssmc_cuda_kernel *c = &cd;
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
   memset(d.out, 0xff, (size_t)t_total * a->h_v * k->V * esz);
   for (int i = 0; i < k->n_aux; i++)
@@ -130,7 +134,7 @@ static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int6
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
   const int ns = ssmc_cuda_fwd_stages(c, fused, st);
   int rc = 0;
-  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, k, st[i], 0, a->n_seqs, a->h_v, slots, params, err, n);
+  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, &kd, st[i], 0, a->n_seqs, a->h_v, slots, params, err, n);
   free(ws);
   return rc;
 }
@@ -179,7 +183,10 @@ static int emu_decode_variants(void *ctx, const ssmc_kernel *k) { (void)ctx; ret
 static void emu_set_decode_variant(void *ctx, int v) {
   ((chk_emu *)ctx)->decode_variant = v < 0 ? RT_DECODE_AUTO : v ? RT_DECODE_LARGE : RT_DECODE_SMALL;
 }
-static int emu_fwd_variants(void *ctx, const ssmc_kernel *k) { (void)ctx; return k->cuda && k->cuda->fused.entry ? 2 : 1; }
+static int emu_fwd_variants(void *ctx, const ssmc_kernel *k) {
+  const chk_emu *g = ctx;
+  return k->cuda && (k->cuda->fused.entry || (g->sm90a && k->cuda->fused_sm90.entry)) ? 2 : 1;
+}
 static void emu_set_fwd_variant(void *ctx, int v) {
   ((chk_emu *)ctx)->fwd_variant = v < 0 ? RT_FWD_AUTO : v ? RT_FWD_FUSED : RT_FWD_STAGED;
 }
@@ -202,7 +209,7 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   g->fwd_variant = RT_FWD_AUTO;
   g->decode_variant = RT_DECODE_AUTO;
   g->be = (chk_backend){"cuda-emu", emu_fwd, emu_decode, g, emu_bwd, emu_decode_variants, emu_set_decode_variant,
-                        emu_fwd_variants, emu_set_fwd_variant};
+                        emu_fwd_variants, emu_set_fwd_variant, g->sm90a ? 9 : 8};
   return g;
 }
 

@@ -74,7 +74,7 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
   case 0: return &c->decode;
   case 1: return &c->decode_large;
   case 2: return &c->fused;
-  default: return i - nf - 3 < c->n_bwd ? &c->bwd[i - nf - 3] : NULL;
+  default: return i - nf - 3 < c->n_bwd ? &c->bwd[i - nf - 3] : i - nf - 3 == c->n_bwd ? &c->fused_sm90 : NULL;
   }
 }
 
@@ -95,7 +95,7 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
                    ek->cu_path);
   }
   const char *over = NULL;
-  int over_smem = 0;
+  int over_smem = 0, over_max = 0;
   const ssmc_cuda_stage *st;
   for (int i = 0; (st = cuc_stage(&ek->cuda, i)); i++) {
     if (!st->entry) continue; /* no decode_large, no fused */
@@ -105,18 +105,21 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
       rt_nvrtc_out_free(&o);
       return diag_at(d, NULL, 0, 0, "internal: no ptxas report for %s", st->entry);
     }
-    const int smem = pi.smem_static + st->smem, big = smem > CUC_SMEM_MAX;
+    const int max = st == &ek->cuda.fused_sm90 ? CUC_SMEM_MAX_SM90 : CUC_SMEM_MAX;
+    const int smem = pi.smem_static + st->smem, big = smem > max;
+    char mark[32] = "";
+    if (big) snprintf(mark, sizeof mark, "  OVER %d KiB", max / 1024);
     fprintf(out, "%-64s %-6s %4d regs %6d B smem static %7d B smem dynamic %5d B local %5d/%d B spill st/ld%s%s\n",
             st->entry, arch, pi.regs, pi.smem_static, st->smem, pi.stack, pi.spill_stores, pi.spill_loads,
-            o.from_cache ? "  (cached)" : "", big ? "  OVER 160 KiB" : "");
-    if (big && !over) over = st->entry, over_smem = smem;
+            o.from_cache ? "  (cached)" : "", mark);
+    if (big && !over) over = st->entry, over_smem = smem, over_max = max;
   }
   rt_nvrtc_out_free(&o);
   if (over) /* it compiles, but no launch could give it that much: as much an error as a compile error */
     return diag_at(d, NULL, 0, 0,
-                   "stage %s needs %d B of shared memory, more than the %d B (160 KiB) a block may use on every "
-                   "supported GPU (the template has no smaller blocking for these dims)",
-                   over, over_smem, CUC_SMEM_MAX);
+                   "stage %s needs %d B of shared memory, more than the %d B a block may use on every "
+                   "GPU it is for (the template has no smaller blocking for these dims)",
+                   over, over_smem, over_max);
   return 0;
 }
 

@@ -6,10 +6,13 @@
 #include "emit.h"
 #include "rt_cuda.h"
 
-/* Shared memory a block may use on every supported GPU (an A100 has 163 KiB). */
+/* Shared memory a block may use on every supported GPU (an A100 has 163 KiB); a stage of sm_90 only
+ * (fused_sm90) on an H100/H200 (227 KiB). */
 #define CUC_SMEM_MAX (160 * 1024)
+#define CUC_SMEM_MAX_SM90 (227 * 1024)
 
-/* Stage i of a module in order: the forward stages, decode, decode_large, fused, the backward stages;
+/* Stage i of a module in order: the forward stages, decode, decode_large, fused, the backward stages,
+ * fused_sm90;
  * an absent one (no decode_large, no fused) has entry NULL; NULL past the last. */
 const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i);
 /* Compiles ek's CUDA module for arch and prints one line per stage; on a

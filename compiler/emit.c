@@ -264,7 +264,9 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
  *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S;
  *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
  *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q]   (or: fused none; or seq or solve in its
- *      place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=) */
+ *      place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=);
+ *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q   (or: fused90 none): the fused slot of
+ *      sm_90 devices (its pre must be the fused slot's) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -280,8 +282,12 @@ static int parse_launch(emit_kernel *k, diag *d) {
     char stage[32], grid[32];
     ssmc_cuda_stage st = {0};
     int n = 0;
-    if (!strncmp(l, "decode_large none", 17) || !strncmp(l, "fused none", 10)) { /* one decode stage only; no fused one */
-      l += l[0] == 'd' ? 17 : 10;
+    const char *none[] = {"decode_large none", "fused none", "fused90 none"}; /* one decode stage only; no fused one */
+    int skip = 0;
+    for (int j = 0; j < 3 && !skip; j++)
+      if (!strncmp(l, none[j], strlen(none[j]))) skip = (int)strlen(none[j]);
+    if (skip) {
+      l += skip;
       while (*l == ';' || *l == ' ') l++;
       continue;
     }
@@ -294,13 +300,16 @@ static int parse_launch(emit_kernel *k, diag *d) {
                                            k->cuda.decode_large_from_pct < 1))
       return diag_at(d, NULL, 0, 0, "internal: decode_large without from_pct in %s", k->cu_path);
     const int alt = !strncmp(l, " fbv=", 5); /* the forward's other variant (fused, seq, a solve's solve) */
-    if (alt && (sscanf(l, " fbv=%d pre=%d from_pct=%d%n", &k->cuda.fused_bv, &k->cuda.fused_pre, &k->cuda.fused_from_pct,
-                       &m) != 3 ||
-                k->cuda.fused_bv < 1 || k->cuda.fused_pre < 0 || k->cuda.fused_from_pct < 0))
+    const int sm90 = alt && !strcmp(stage, "fused90");
+    int32_t *bv = sm90 ? &k->cuda.fused_sm90_bv : &k->cuda.fused_bv, *pct = sm90 ? &k->cuda.fused_sm90_from_pct : &k->cuda.fused_from_pct;
+    int32_t *post = sm90 ? &k->cuda.fused_sm90_post : &k->cuda.fused_post, pre = 0;
+    if (alt && (sscanf(l, " fbv=%d pre=%d from_pct=%d%n", bv, &pre, pct, &m) != 3 || *bv < 1 || pre < 0 || *pct < 0 ||
+                (sm90 && pre != k->cuda.fused_pre)))
       return diag_at(d, NULL, 0, 0, "internal: %s without fbv, pre and from_pct in %s", stage, k->cu_path);
+    if (alt && !sm90) k->cuda.fused_pre = pre;
     l += m;
     m = 0;
-    if (alt && sscanf(l, " post=%d%n", &k->cuda.fused_post, &m) == 1 && k->cuda.fused_post < 0)
+    if (alt && sscanf(l, " post=%d%n", post, &m) == 1 && *post < 0)
       return diag_at(d, NULL, 0, 0, "internal: %s with a negative post in %s", stage, k->cu_path);
     l += m;
     char *semi = strchr(grid, ';');
@@ -310,6 +319,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
     else if (!strcmp(stage, "decode_large")) k->cuda.decode_large = st;
+    else if (sm90) k->cuda.fused_sm90 = st;
     else if (alt) k->cuda.fused = st;
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
@@ -423,6 +433,10 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   desc_stage(&b, &k->cuda.fused);
   emit_add(&b, ",\n  .fused_bv = %d,\n  .fused_pre = %d,\n  .fused_from_pct = %d,\n  .fused_post = %d,\n", k->cuda.fused_bv,
            k->cuda.fused_pre, k->cuda.fused_from_pct, k->cuda.fused_post);
+  emit_add(&b, "  .fused_sm90 = ");
+  desc_stage(&b, &k->cuda.fused_sm90);
+  emit_add(&b, ",\n  .fused_sm90_bv = %d,\n  .fused_sm90_from_pct = %d,\n  .fused_sm90_post = %d,\n", k->cuda.fused_sm90_bv,
+           k->cuda.fused_sm90_from_pct, k->cuda.fused_sm90_post);
   emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
   for (int i = 0; i < k->cuda.n_bwd; i++) {
     if (i) emit_add(&b, ", ");
@@ -507,6 +521,10 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       else emit_add(&b, "run only when asked for)\n");
     } else
       emit_add(&b, "  cuda_stage fused none\n");
+    if (k->cuda.fused_sm90.entry)
+      emit_add(&b, "  cuda_stage %s grid=(N*h_v, V/%d) threads=%d smem=%d (sm_90: the fused slot, from N*h_v*V/%d >= %d%% "
+               "of the SMs on)\n", k->cuda.fused_sm90.entry, k->cuda.fused_sm90_bv, k->cuda.fused_sm90.threads,
+               k->cuda.fused_sm90.smem, k->cuda.fused_sm90_bv, k->cuda.fused_sm90_from_pct);
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
       emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid_names[st->grid], st->threads,

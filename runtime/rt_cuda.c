@@ -419,7 +419,9 @@ void rt_cuda_event_free(rt_cuda *c, void *ev) { if (ev) c->EventDestroy(ev); }
 /* ------------------------------------------------------------ kernels */
 
 struct rt_cuda_mod {
-  const ssmc_kernel *k;
+  const ssmc_kernel *k; /* &kdev: the kernel as this device runs it (ssmc_cuda_for_device) */
+  ssmc_kernel kdev;
+  ssmc_cuda_kernel cdev;
   void *mod;
   void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *bwd[SSMC_MAX_BWD_STAGES];
 };
@@ -470,7 +472,10 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   void *mod = module_from_source(c, k->cuda->source, name, cache_dir, from_cache, err, errlen);
   if (!mod) return NULL;
   rt_cuda_mod *m = calloc(1, sizeof *m);
-  m->k = k;
+  ssmc_cuda_for_device(k->cuda, c->info.cc_major, &m->cdev);
+  m->kdev = *k;
+  m->kdev.cuda = &m->cdev;
+  m->k = k = &m->kdev;
   m->mod = mod;
   int bad = 0;
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);

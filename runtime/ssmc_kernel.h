@@ -136,6 +136,11 @@ typedef struct ssmc_cuda_kernel {
    * 1 for a sequential state pass, `seq`, whose chunk-start states the out stage reads; a solve's
    * sequential `solve`, in place of the chunk-parallel hchain and psolve: its chunk stages) */
   int32_t fused_post;
+  /* appended: the fused slot on devices of compute capability 9 (sm_90a: wgmma), entry NULL where the
+   * module has none. There it replaces fused, fused_bv, fused_from_pct and fused_post (fused_pre
+   * stays); ssmc_cuda_for_device makes the table a device runs. Its body is empty on other targets. */
+  ssmc_cuda_stage fused_sm90;
+  int32_t fused_sm90_bv, fused_sm90_from_pct, fused_sm90_post;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -229,6 +234,15 @@ static inline const ssmc_cuda_stage *ssmc_cuda_decode_stage(const ssmc_cuda_kern
                                                             int32_t sm_count) {
   if (!c->decode_large.entry) return &c->decode;
   return (int64_t)n_seqs * h_v * 100 >= (int64_t)c->decode_large_from_pct * sm_count ? &c->decode_large : &c->decode;
+}
+/* The table a device of compute capability cc_major runs: c, with the fused slot of sm_90 there. */
+static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major, ssmc_cuda_kernel *out) {
+  *out = *c;
+  if (cc_major != 9 || !c->fused_sm90.entry) return;
+  out->fused = c->fused_sm90;
+  out->fused_bv = c->fused_sm90_bv;
+  out->fused_from_pct = c->fused_sm90_from_pct;
+  out->fused_post = c->fused_sm90_post;
 }
 /* Whether the forward of n_seqs sequences and h_v value heads on a device of sm_count SMs runs the fused
  * stage (else the fwd[] stages): where the module has one that runs by itself, from enough blocks on

@@ -175,6 +175,41 @@
 @ -- (wgmma's m); elsewhere, and on sm_80, mma.sync as above.
 @ local WGN = OBV // (NT.out // 128)
 @ local WG = P.dtype == 'bf16' and not sv and not diag and C == 64 and WGN % 8 == 0 and WGN >= 8 and WGN <= 256
+@ -- stage fused90 (sm_90a): the whole forward of a scalar decay without an erase in one pass per
+@ -- (sequence, value head), every product on wgmma, the state in the accumulators of the update's
+@ -- product (fp32; each warpgroup half the value width) and, rounded to tf32, in shared memory as the
+@ -- readout's operand. Where every query source comes from global memory, a bf16 module, chunk 64
+@ -- (wgmma's m), and its K-major operands fit 227 KiB: q~ and the key (C, K), the key again (K, C)
+@ -- for the update, u' (V, C), A (C, C), the state (V, K); SBO 8 (k extent) + 4 floats each.
+@ -- The update's m (64) runs over the value rows: V = 128, one half a warpgroup, or V = 64, the keys
+@ -- halved between the warpgroups (HZN: the update's n, the keys of a warpgroup's state).
+@ local HZN = V == 128 and K or K // 2
+@ local HF = P.dtype == 'bf16' and not sv and not diag and not m.delta and C == 64 and (V == 64 or V == 128)
+@              and HZN % 8 == 0 and HZN <= 256
+@ for _, q in ipairs(P.q) do
+@   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
+@   if not x or x.smem then HF = false end
+@ end
+@ local HL
+@ if HF then
+@   HL = new_layout()
+@   alloc_inputs(HL, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
+@   HL.alloc('QT', C // 8 * (8 * K + 4)); HL.alloc('KS', C // 8 * (8 * K + 4)); HL.alloc('KT', K // 8 * (8 * C + 4))
+@   HL.alloc('UT', V // 8 * (8 * C + 4)); HL.alloc('AM', C // 8 * (8 * C + 4)); HL.alloc('ST', V // 8 * (8 * K + 4))
+@   HL.alloc('B', C); HL.alloc('EW', C); HL.alloc('EE', C); HL.alloc('ZDEC', K); HL.alloc('F', C)
+@   HF = HL.off * 4 <= 227 * 1024
+@ end
+@ local HF_FROM_PCT = 50
+@ -- the wgmma widths the module's products use
+@ local WG_NS = {}
+@ if WG then WG_NS[#WG_NS + 1] = WGN end
+@ if HF then
+@   for _, n in ipairs({C // 2, V // 2, HZN}) do
+@     local dup = false
+@     for _, o in ipairs(WG_NS) do dup = dup or o == n end
+@     if not dup then WG_NS[#WG_NS + 1] = n end
+@   end
+@ end
 @ -- prep with an erase: 256-thread blocks, as many an SM as the shared memory allows up to 3, where
 @ -- that is 2 or more (H200, GDN prep at B8: 721 us with three of 256 threads, 839 us with two of
 @ -- 512, 1180 us with one of 512 and float tiles); else (and without an erase) 512 threads
@@ -391,10 +426,11 @@
 /* SSMC_WG: the out stage's product through wgmma on sm_90a (H200, Mamba-2 B8 T4096 H16: out 676 us
  * against 705 with mma.sync; bench/, the gpu-h200-wgmma record), and in the CPU emulation of sm_90a */
 #if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define SSMC_WG ${WG and 1 or 0}
+#define SSMC_SM90 1
 #else
-#define SSMC_WG 0
+#define SSMC_SM90 0
 #endif
+#define SSMC_WG (SSMC_SM90 && ${WG and 1 or 0})
 #define KP ${KP}
 #define BVP ${BVP}
 #define CP ${CP}
@@ -474,13 +510,24 @@ __device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) 
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D, typename T> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
+  static_assert(!G8 || ROWS % 8 == 0, "G8 tiles are groups of 8 rows");
   raw4<T> r[PER];
+  /* the row t and column d of the thread's i-th four elements: row by row, or with G8 eight rows at a
+   * time, consecutive threads down the rows (a warp: 8 rows x 16 columns; into wgmma's operands) */
+  __device__ __forceinline__ static int row_of(int i, int &d) {
+    const int v = (int)threadIdx.x + i * NTH;
+    if (!G8) { const int t = v / (D / 4); d = (v - t * (D / 4)) * 4; return t; }
+    const int w = v % (2 * D);
+    d = (w >> 3) * 4;
+    return v / (2 * D) * 8 + (w & 7);
+  }
   __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v < NV && t < L) r[i].load(src + t * rs + d);
       else r[i].zero();
     }
@@ -488,7 +535,8 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
   template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
@@ -504,7 +552,8 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
   template <typename F> __device__ __forceinline__ void put_core(float *dst, int k0, int sbo, int L, F coef) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
@@ -515,11 +564,28 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
       o[12] = tf32_rna(x.w * c);
     }
   }
+  /* into wgmma's K-major operand untransposed: element (t, d) at n = t, k = d (+)= coef(t) times it,
+   * rounded to tf32 (rows past L: 0, or kept with acc) */
+  template <typename F> __device__ __forceinline__ void put_core_rows(float *dst, int sbo, int L, F coef, bool acc) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      if (v >= NV || (acc && t >= L)) continue;
+      float4 x = r[i].f();
+      float4 *o = (float4 *)(dst + core_at(t, d, sbo)); /* k = d..d + 3: one row of a core matrix */
+      const float c = t < L ? coef(t) : 0.0f;
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
+      *o = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
@@ -602,8 +668,8 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
-@ if WG then
-#if SSMC_WG
+@ if #WG_NS > 0 then
+#if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
  * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
  * asynchronous until wg_wait0. Generic stores to the operands need fence_async_smem before the
@@ -612,20 +678,22 @@ __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.alig
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-@   local regs, outs = {}, {}
-@   for i = 0, WGN // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned long long da, unsigned long long db);
-template <> __device__ __forceinline__ void wg_mma<${WGN}>(float *d, unsigned long long da, unsigned long long db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %${WGN // 2 + 2}, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n${WGN}k8.f32.tf32.tf32 {${table.concat(regs, ', ')}}, %${WGN // 2}, %${WGN // 2 + 1}, p, 1, 1;\n}"
+@   for _, n in ipairs(WG_NS) do
+@     local regs, outs = {}, {}
+@     for i = 0, n // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
+template <> __device__ __forceinline__ void wg_mma<${n}>(float *d, unsigned long long da, unsigned long long db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %${n // 2 + 2}, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${table.concat(regs, ', ')}}, %${n // 2}, %${n // 2 + 1}, p, 1, 1;\n}"
                : ${table.concat(outs, ', ')}
                : "l"(da), "l"(db), "r"(1));
 }
+@   end
 #endif
 @ end
 #endif
-@ if WG then
-#if SSMC_WG
+@ if #WG_NS > 0 then
+#if SSMC_SM90
 /* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO 128 bytes
  * (along k), SBO sbo floats (along m or n); adding 16 moves it 256 bytes on: the next 8 k */
 __device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
@@ -906,6 +974,7 @@ enum {
 @   end
 @ end
 @ if sv then layout_enum('X_', XL, XL.off) end
+@ if HF then layout_enum('H_', HL, HL.off) end
 @ if not sv then layout_enum('D_', DSM.lay, DSM.off); layout_enum('DL_', DLP.lay, DLP.off) end
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
@@ -1556,7 +1625,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @ local function copies_decl(l)
 @   for _, c in ipairs(l) do
 @     if c.D then
-  tile_regs<NT, ${c.rows}, ${c.D}, ${c.T}> ${c.name};
+  tile_regs<NT, ${c.rows}, ${c.D}, ${c.T}${c.g8 and ', true' or ''}> ${c.name};
 @     else
   col_regs<NT, ${c.rows}> ${c.name};
 @     end
@@ -2250,6 +2319,175 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 }
 @ end
 
+@ if HF then
+
+/* ---------------------------------------------------------------- stage fused90 */
+/* sm_90a: the whole forward in one pass, one block per (sequence, value head), two warpgroups, every
+ * product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
+ * lives in the update's accumulators (warpgroup w: value rows w V/2.., all K keys, fp32) and, rounded
+ * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
+ * w C/2..) masked with e^{b_t - b_s} in registers into am; y = diag(e^b) (q~ Z) + A u (warpgroup w:
+ * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
+ * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
+ * on devices of compute capability 9 only (ssmc_cuda_for_device). */
+extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */
+  extern __shared__ float sm[];
+  (void)ws;
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h;
+  const int v0 = 0; /* the value input's copies: the whole width */
+  /* qt, ks (C, K): q~ and the key; kt (K, C): the key times e^{b_L - b}; ut (V, C): u = w v; am (C, C):
+   * the masked scores; st (V, K): the chunk-start state */
+  float *qt = sm + H_QT, *ks = sm + H_KS, *kt = sm + H_KT, *ut = sm + H_UT, *am = sm + H_AM, *st = sm + H_ST;
+  float *b = sm + H_B, *ew = sm + H_EW, *ee = sm + H_EE, *zdec = sm + H_ZDEC, *fr = sm + H_F;
+  (void)ee;
+@ bind_inputs('H_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
+  const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int r0 = 16 * w4 + g;  /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  /* the state's part of the warpgroup: z[4 i + o] = Z'(zv0 + r0 + 8 (o / 2), zk0 + 8 i + 2 q + o % 2) (value,
+   * key), from and to the (K, V) states in global memory, and into st (tf32) */
+  constexpr int ZN = ${HZN};
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  float z[ZN / 2];
+  const float *z0 = a.state_in[${m.state}];
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++)
+      z[4 * i + o] = z0 ? z0[slot * ${K * V} + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] : 0.0f;
+  auto put_state = [&]() {
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        *(float2 *)(st + core_at(zv0 + r0 + 8 * h, zk0 + 8 * i + 2 * q, SQ)) =
+            make_float2(tf32_rna(z[4 * i + 2 * h]), tf32_rna(z[4 * i + 2 * h + 1]));
+  };
+  put_state();
+@ local HC = input_copies('H_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
+@ local KC = input_copies('H_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
+@ KC.name, KC.g8 = 'r_key', true
+@ local VC = value_copy('VD', 'VD')
+@ VC.g8 = true
+@ local HQ = {}
+@ for i, q in ipairs(P.q) do
+@   local x = P.inputs[tonumber(q.src) + 1]
+@   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
+@   HQ[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = 'elem_t', g8 = true,
+@            coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
+@            src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
+@            rs = '(long long)' .. H .. ' * KD'}
+@ end
+@ local HALL = {KC, VC}
+@ for _, c in ipairs(HQ) do HALL[#HALL + 1] = c end
+@ for _, c in ipairs(HC) do HALL[#HALL + 1] = c end
+@ copies_decl(HALL)
+  const int L0 = (int)(it.T < CH ? it.T : CH);
+@ copies_fetch(HALL, 'it.t0', 'L0')
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    __syncthreads(); /* the last chunk's products are done with every operand */
+@ copies_put(HC)
+    __syncthreads();
+@ coefs()
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    __syncthreads();
+    r_key.put_core_rows(ks, SQ, L, one_t(), false);
+    r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
+    r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
+@ for i, c in ipairs(HQ) do
+@   if i > 1 then
+    __syncthreads();
+@   end
+    ${c.name}.put_core_rows(qt, SQ, L, ${c.coef}, ${i > 1 and 'true' or 'false'});
+@ end
+    if (c0 + CH < it.T) { /* the next chunk's inputs, in flight during this one's products */
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+@ copies_fetch(HALL, 'tn', 'Ln')
+    }
+    fence_async_smem();
+    __syncthreads();
+    { /* A = q~ k' (warpgroup w: columns s = w C/2..), masked: e^{b_t - b_s} for s <= t < L, else 0 */
+      float d[CH / 4];
+#pragma unroll
+      for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
+      const unsigned long long da = wg_desc(qt, SQ), db = wg_desc(ks + w * (CH / 16) * SQ, SQ);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < KD / 8; k++) wg_mma<CH / 2>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int i = 0; i < CH / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
+          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * expf(b[t] - b[s]) : 0.0f;
+          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * expf(b[t] - b[s + 1]) : 0.0f;
+          *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
+        }
+    }
+    fence_async_smem();
+    __syncthreads();
+    { /* y = diag(e^b) (q~ Z) + A u: warpgroup w's value columns */
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      unsigned long long da = wg_desc(qt, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < KD / 8; k++) wg_mma<VD / 2>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+      const float e0 = r0 < L ? expf(b[r0]) : 0.0f, e1 = r0 + 8 < L ? expf(b[r0 + 8]) : 0.0f;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
+      da = wg_desc(am, SC);
+      db = wg_desc(ut + w * (VD / 16) * SC, SC);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < CH / 8; k++) wg_mma<VD / 2>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+      const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + w * (VD / 2), (long long)a.h_v * VD, L};
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++) {
+        yo.store2(r0, 8 * i + 2 * q, d[4 * i], d[4 * i + 1]);
+        yo.store2(r0 + 8, 8 * i + 2 * q, d[4 * i + 2], d[4 * i + 3]);
+      }
+    }
+    { /* Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) */
+      const float zd = zdec[0];
+#pragma unroll
+      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+      const unsigned long long da = wg_desc(ut + (zv0 / 8) * SC, SC), db = wg_desc(kt + (zk0 / 8) * SC, SC);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < CH / 8; k++) wg_mma<ZN>(z, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+    }
+    __syncthreads(); /* every warp's readout is done with st (at V = 64 another warpgroup's rows too) */
+    put_state();     /* for the next chunk's readout */
+  }
+  float *zo = a.state_out[${m.state}];
+  if (zo)
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++)
+        zo[slot * ${K * V} + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] = z[4 * i + o];
+#else
+  (void)a; (void)ws;
+#endif
+}
+@ end
+
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 @ -- the token's inputs into shared memory (prefix: the stage's layout, nt: its threads)
 @ local function decode_inputs(prefix, nt)
@@ -2742,4 +2980,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=0 from_pct=%d post=0', HL.off * 4, V, HF_FROM_PCT) or 'fused90 none'}

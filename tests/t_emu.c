@@ -55,7 +55,7 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
     }
     ck_assert_msg(failed == 0 && r.failed == 0 && !bad[0], "%s: %d of %d rows failed:\n%s", bk.k->name, r.failed, r.rows, bad);
     char lab[48], other[64] = ""; /* the other forward variant's y row */
-    if (fused) snprintf(other, sizeof other, "%s y", chk_fwd_label(bk.k, 1, lab, sizeof lab));
+    if (fused) snprintf(other, sizeof other, "%s y", chk_fwd_label(bk.k, chk_emu_backend(emu)->cc_major, 1, lab, sizeof lab));
     for (const char *what = "decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
       ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
     if (fused) ck_assert_msg(strstr(text, other) != NULL, "%s: no '%s' row", bk.k->name, other);
@@ -97,8 +97,18 @@ END_TEST
  * PTX documents them), a bf16 module at chunk 64, with and without an erase */
 START_TEST(wgmma_out_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_wg.yaml", 1, 0, "#define SSMC_WG 1");
-  check_spec_with("tests/fixtures/specs/emu_wg_scalar.yaml", 1, 0, "#define SSMC_WG 1");
+  check_spec_with("tests/fixtures/specs/emu_wg.yaml", 1, 0, "#define SSMC_WG (SSMC_SM90 && 1)");
+  check_spec_with("tests/fixtures/specs/emu_wg_scalar.yaml", 1, 0, "#define SSMC_WG (SSMC_SM90 && 1)");
+  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+}
+END_TEST
+
+/* the sm_90a fused pass fused90 (every product on wgmma), in the fused slot of the emulated sm_90a:
+ * check's fwd-fused90 rows; V = 128 (a value half a warpgroup) and V = 64 (a key half) */
+START_TEST(fused90_matches_oracle) {
+  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
+  check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, "_fused90(ssmc_fwd_args a");
+  check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, "_fused90(ssmc_fwd_args a");
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST
@@ -114,6 +124,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);
   tcase_add_test(tc, wgmma_out_matches_oracle);
+  tcase_add_test(tc, fused90_matches_oracle);
   suite_add_tcase(s, tc);
   return s;
 }

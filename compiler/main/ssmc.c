@@ -252,7 +252,7 @@ static int bench_gpu(gen_set *g, const opts *o) {
         } else {
           snprintf(shape, sizeof shape, "B%d T%d H%d%s", o->B, o->T, o->H, nfv > 1 && v == fpick ? "*" : "");
           char lab[48];
-          gpu_row(bk.k->name, chk_fwd_label(bk.k, v, lab, sizeof lab), shape, &r, &cl);
+          gpu_row(bk.k->name, chk_fwd_label(bk.k, rt_cuda_device(c)->cc_major, v, lab, sizeof lab), shape, &r, &cl);
         }
       }
       if (!rc) {

@@ -21,10 +21,11 @@
 /* SSMC_WG: the out stage's product through wgmma on sm_90a (H200, Mamba-2 B8 T4096 H16: out 676 us
  * against 705 with mma.sync; bench/, the gpu-h200-wgmma record), and in the CPU emulation of sm_90a */
 #if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define SSMC_WG 0
+#define SSMC_SM90 1
 #else
-#define SSMC_WG 0
+#define SSMC_SM90 0
 #endif
+#define SSMC_WG (SSMC_SM90 && 0)
 #define KP 132
 #define BVP 40
 #define CP 68
@@ -93,13 +94,24 @@ __device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) 
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D, typename T> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
+  static_assert(!G8 || ROWS % 8 == 0, "G8 tiles are groups of 8 rows");
   raw4<T> r[PER];
+  /* the row t and column d of the thread's i-th four elements: row by row, or with G8 eight rows at a
+   * time, consecutive threads down the rows (a warp: 8 rows x 16 columns; into wgmma's operands) */
+  __device__ __forceinline__ static int row_of(int i, int &d) {
+    const int v = (int)threadIdx.x + i * NTH;
+    if (!G8) { const int t = v / (D / 4); d = (v - t * (D / 4)) * 4; return t; }
+    const int w = v % (2 * D);
+    d = (w >> 3) * 4;
+    return v / (2 * D) * 8 + (w & 7);
+  }
   __device__ __forceinline__ void fetch(const T *src, long long rs, int L) {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v < NV && t < L) r[i].load(src + t * rs + d);
       else r[i].zero();
     }
@@ -107,7 +119,8 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
   template <typename F> __device__ __forceinline__ void put(float *dst, int ld, int L, F coef, bool acc) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
@@ -123,7 +136,8 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
   template <typename F> __device__ __forceinline__ void put_core(float *dst, int k0, int sbo, int L, F coef) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
@@ -134,11 +148,28 @@ template <int NTH, int ROWS, int D, typename T> struct tile_regs {
       o[12] = tf32_rna(x.w * c);
     }
   }
+  /* into wgmma's K-major operand untransposed: element (t, d) at n = t, k = d (+)= coef(t) times it,
+   * rounded to tf32 (rows past L: 0, or kept with acc) */
+  template <typename F> __device__ __forceinline__ void put_core_rows(float *dst, int sbo, int L, F coef, bool acc) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      if (v >= NV || (acc && t >= L)) continue;
+      float4 x = r[i].f();
+      float4 *o = (float4 *)(dst + core_at(t, d, sbo)); /* k = d..d + 3: one row of a core matrix */
+      const float c = t < L ? coef(t) : 0.0f;
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
+      *o = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll
     for (int i = 0; i < PER; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
       if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
@@ -880,6 +911,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   }
 }
 
+
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
 /* ---------------------------------------------------------------- stages decode, decode_large */
@@ -1032,7 +1064,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 
 
 // ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0 post=0
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0 post=0; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

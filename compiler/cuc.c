@@ -117,9 +117,9 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
   rt_nvrtc_out_free(&o);
   if (over) /* it compiles, but no launch could give it that much: as much an error as a compile error */
     return diag_at(d, NULL, 0, 0,
-                   "stage %s needs %d B of shared memory, more than the %d B a block may use on every "
+                   "stage %s needs %d B of shared memory, more than the %d B (%d KiB) a block may use on every "
                    "GPU it is for (the template has no smaller blocking for these dims)",
-                   over, over_smem, over_max);
+                   over, over_smem, over_max, over_max / 1024);
   return 0;
 }
 

@@ -304,9 +304,9 @@ static int parse_launch(emit_kernel *k, diag *d) {
     int32_t *bv = sm90 ? &k->cuda.fused_sm90_bv : &k->cuda.fused_bv, *pct = sm90 ? &k->cuda.fused_sm90_from_pct : &k->cuda.fused_from_pct;
     int32_t *post = sm90 ? &k->cuda.fused_sm90_post : &k->cuda.fused_post, pre = 0;
     if (alt && (sscanf(l, " fbv=%d pre=%d from_pct=%d%n", bv, &pre, pct, &m) != 3 || *bv < 1 || pre < 0 || *pct < 0 ||
-                (sm90 && pre != k->cuda.fused_pre)))
+                (sm90 && k->cuda.fused.entry && pre != k->cuda.fused_pre)))
       return diag_at(d, NULL, 0, 0, "internal: %s without fbv, pre and from_pct in %s", stage, k->cu_path);
-    if (alt && !sm90) k->cuda.fused_pre = pre;
+    if (alt && (!sm90 || !k->cuda.fused.entry)) k->cuda.fused_pre = pre;
     l += m;
     m = 0;
     if (alt && sscanf(l, " post=%d%n", post, &m) == 1 && *post < 0)

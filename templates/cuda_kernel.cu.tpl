@@ -175,8 +175,8 @@
 @ -- (wgmma's m); elsewhere, and on sm_80, mma.sync as above.
 @ local WGN = OBV // (NT.out // 128)
 @ local WG = P.dtype == 'bf16' and not sv and not diag and C == 64 and WGN % 8 == 0 and WGN >= 8 and WGN <= 256
-@ -- stage fused90 (sm_90a): the whole forward of a scalar decay without an erase in one pass per
-@ -- (sequence, value head), every product on wgmma, the state in the accumulators of the update's
+@ -- stage fused90 (sm_90a): the whole forward of a scalar decay (with a rank-1 erase: after prep) in one
+@ -- pass per (sequence, value head), every product on wgmma, the state in the accumulators of the update's
 @ -- product (fp32; each warpgroup half the value width) and, rounded to tf32, in shared memory as the
 @ -- readout's operand. Where every query source comes from global memory, a bf16 module, chunk 64
 @ -- (wgmma's m), and its K-major operands fit 227 KiB: q~ and the key (C, K), the key again (K, C)
@@ -184,7 +184,7 @@
 @ -- The update's m (64) runs over the value rows: V = 128, one half a warpgroup, or V = 64, the keys
 @ -- halved between the warpgroups (HZN: the update's n, the keys of a warpgroup's state).
 @ local HZN = V == 128 and K or K // 2
-@ local HF = P.dtype == 'bf16' and not sv and not diag and not m.delta and C == 64 and (V == 64 or V == 128)
+@ local HF = P.dtype == 'bf16' and not sv and not diag and C == 64 and (V == 64 or V == 128)
 @              and HZN % 8 == 0 and HZN <= 256
 @ for _, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]
@@ -199,6 +199,11 @@
 @   HL.alloc('B', C); HL.alloc('EW', C); HL.alloc('EE', C); HL.alloc('ZDEC', K); HL.alloc('F', C)
 @   HF = HL.off * 4 <= 227 * 1024
 @ end
+@ -- Picked from (sequences x value heads) >= 50% of the SMs on: its time is one chunk chain (flat until the
+@ -- blocks exceed the SMs), the staged forward's grows with the batch. H200, bf16, T = 4096, fused90 vs
+@ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8
+@ -- 0.690 vs 1.439, B16 1.372 vs 2.840; GDN B4 1.313 vs 1.161, B8 1.665 vs 2.285; Mamba-2 K = V = 64 H32
+@ -- B2 0.382 vs 0.345, B4 0.383 vs 0.670; B1 T32768 (16 blocks) 5.40 vs 1.50.
 @ local HF_FROM_PCT = 50
 @ -- the wgmma widths the module's products use
 @ local WG_NS = {}
@@ -2322,11 +2327,12 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @ if HF then
 
 /* ---------------------------------------------------------------- stage fused90 */
-/* sm_90a: the whole forward in one pass, one block per (sequence, value head), two warpgroups, every
- * product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
+/* sm_90a: the forward (with a rank-1 erase: after prep) in one pass, one block per (sequence, value
+ * head), two warpgroups, every product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
  * lives in the update's accumulators (warpgroup w: value rows w V/2.., all K keys, fp32) and, rounded
  * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
- * w C/2..) masked with e^{b_t - b_s} in registers into am; y = diag(e^b) (q~ Z) + A u (warpgroup w:
+ * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = U + W Z
+ * from prep's U and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
@@ -2342,7 +2348,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
    * the masked scores; st (V, K): the chunk-start state */
   float *qt = sm + H_QT, *ks = sm + H_KS, *kt = sm + H_KT, *ut = sm + H_UT, *am = sm + H_AM, *st = sm + H_ST;
   float *b = sm + H_B, *ew = sm + H_EW, *ee = sm + H_EE, *zdec = sm + H_ZDEC, *fr = sm + H_F;
-  (void)ee;
+  (void)ee; (void)ew; (void)v0;
 @ bind_inputs('H_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
   const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
   const int r0 = 16 * w4 + g;  /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
@@ -2369,7 +2375,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 @ local HC = input_copies('H_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
 @ local KC = input_copies('H_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @ KC.name, KC.g8 = 'r_key', true
-@ local VC = value_copy('VD', 'VD')
+@ local VC = m.delta and ws_copy('r_w', 'KD', 'ks', 'SQ', 'WS_W') or value_copy('VD', 'VD') -- prep's W, or the value
 @ VC.g8 = true
 @ local HQ = {}
 @ for i, q in ipairs(P.q) do
@@ -2381,15 +2387,22 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 @            src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
 @            rs = '(long long)' .. H .. ' * KD'}
 @ end
-@ local HALL = {KC, VC}
+@ -- HALL: the copies in flight during the last chunk's products; prep's W (VC with an erase) is fetched at
+@ -- the chunk's start instead (put after the scores: its registers stay free during the readout)
+@ local HALL = {KC}
+@ if not m.delta then HALL[#HALL + 1] = VC end
 @ for _, c in ipairs(HQ) do HALL[#HALL + 1] = c end
 @ for _, c in ipairs(HC) do HALL[#HALL + 1] = c end
 @ copies_decl(HALL)
+@ if m.delta then copies_decl({VC}) end
   const int L0 = (int)(it.T < CH ? it.T : CH);
 @ copies_fetch(HALL, 'it.t0', 'L0')
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
+@ if m.delta then
+@   copies_fetch({VC}, 'tok', 'L')
+@ end
     __syncthreads(); /* the last chunk's products are done with every operand */
 @ copies_put(HC)
     __syncthreads();
@@ -2398,18 +2411,23 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
     __syncthreads();
     r_key.put_core_rows(ks, SQ, L, one_t(), false);
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
+@ if not m.delta then
     r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
+@ end
 @ for i, c in ipairs(HQ) do
 @   if i > 1 then
     __syncthreads();
 @   end
     ${c.name}.put_core_rows(qt, SQ, L, ${c.coef}, ${i > 1 and 'true' or 'false'});
 @ end
-    if (c0 + CH < it.T) { /* the next chunk's inputs, in flight during this one's products */
-      const long long tn = tok + CH;
-      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    const bool next = c0 + CH < it.T;
+    const long long tn = tok + CH;
+    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+@ if not m.delta then
+    if (next) { /* the next chunk's inputs, in flight during this one's products */
 @ copies_fetch(HALL, 'tn', 'Ln')
     }
+@ end
     fence_async_smem();
     __syncthreads();
     { /* A = q~ k' (warpgroup w: columns s = w C/2..), masked: e^{b_t - b_s} for s <= t < L, else 0 */
@@ -2432,6 +2450,40 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
           *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
         }
     }
+@ if m.delta then
+    __syncthreads(); /* the scores are done with ks: W into its place */
+    r_w.put_core_rows(ks, SQ, L, one_t(), false);
+    /* prep's U (warpgroup w's value columns), the accumulators of u = U + W Z */
+    float du[VD / 4];
+#pragma unroll
+    for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = r0 + 8 * h;
+        const float2 x = t < L ? *(const float2 *)((const float *)ws + ((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q)
+                               : make_float2(0.0f, 0.0f);
+        du[4 * i + 2 * h] = x.x;
+        du[4 * i + 2 * h + 1] = x.y;
+      }
+    fence_async_smem();
+    __syncthreads();
+    { /* u = U + W Z (warpgroup w's value columns), into ut as the readout's and the update's operand */
+      const unsigned long long da = wg_desc(ks, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < KD / 8; k++) wg_mma<VD / 2>(du, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++)
+          ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+    }
+    if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
+@ copies_fetch(HALL, 'tn', 'Ln')
+    }
+@ end
     fence_async_smem();
     __syncthreads();
     { /* y = diag(e^b) (q~ Z) + A u: warpgroup w's value columns */
@@ -2980,4 +3032,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=0 from_pct=%d post=0', HL.off * 4, V, HF_FROM_PCT) or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0', HL.off * 4, V, FUSED_PRE, HF_FROM_PCT) or 'fused90 none'}

@@ -269,6 +269,24 @@ template <> __device__ __forceinline__ void wg_mma<16>(float *d, unsigned long l
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
                : "l"(da), "l"(db), "r"(1));
 }
+template <> __device__ __forceinline__ void wg_mma<32>(float *d, unsigned long long da, unsigned long long db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+               : "l"(da), "l"(db), "r"(1));
+}
+template <> __device__ __forceinline__ void wg_mma<64>(float *d, unsigned long long da, unsigned long long db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "l"(da), "l"(db), "r"(1));
+}
+template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned long long da, unsigned long long db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "l"(da), "l"(db), "r"(1));
+}
 #endif
 #endif
 #if SSMC_SM90
@@ -583,6 +601,22 @@ enum {
   F_F = 31040,
   F_W = 31104,
   F_TOTAL = 39552
+};
+enum {
+  H_IN3 = 0,
+  H_IN4 = 64,
+  H_QT = 128,
+  H_KS = 8352,
+  H_KT = 16576,
+  H_UT = 24832,
+  H_AM = 33088,
+  H_ST = 37216,
+  H_B = 53664,
+  H_EW = 53728,
+  H_EE = 53792,
+  H_ZDEC = 53856,
+  H_F = 53984,
+  H_TOTAL = 54048
 };
 enum {
   D_IN0 = 0,
@@ -1039,6 +1073,214 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
 }
 
 
+/* ---------------------------------------------------------------- stage fused90 */
+/* sm_90a: the forward (with a rank-1 erase: after prep) in one pass, one block per (sequence, value
+ * head), two warpgroups, every product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
+ * lives in the update's accumulators (warpgroup w: value rows w V/2.., all K keys, fp32) and, rounded
+ * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
+ * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = U + W Z
+ * from prep's U and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
+ * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
+ * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
+ * on devices of compute capability 9 only (ssmc_cuda_for_device). */
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */
+  extern __shared__ float sm[];
+  (void)ws;
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h;
+  const int v0 = 0; /* the value input's copies: the whole width */
+  /* qt, ks (C, K): q~ and the key; kt (K, C): the key times e^{b_L - b}; ut (V, C): u = w v; am (C, C):
+   * the masked scores; st (V, K): the chunk-start state */
+  float *qt = sm + H_QT, *ks = sm + H_KS, *kt = sm + H_KT, *ut = sm + H_UT, *am = sm + H_AM, *st = sm + H_ST;
+  float *b = sm + H_B, *ew = sm + H_EW, *ee = sm + H_EE, *zdec = sm + H_ZDEC, *fr = sm + H_F;
+  (void)ee; (void)ew; (void)v0;
+  float *in[SSMC_MAX_IO];
+  in[3] = sm + H_IN3;
+  in[4] = sm + H_IN4;
+  (void)in;
+  const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int r0 = 16 * w4 + g;  /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  /* the state's part of the warpgroup: z[4 i + o] = Z'(zv0 + r0 + 8 (o / 2), zk0 + 8 i + 2 q + o % 2) (value,
+   * key), from and to the (K, V) states in global memory, and into st (tf32) */
+  constexpr int ZN = 128;
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  float z[ZN / 2];
+  const float *z0 = a.state_in[0];
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++)
+      z[4 * i + o] = z0 ? z0[slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] : 0.0f;
+  auto put_state = [&]() {
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        *(float2 *)(st + core_at(zv0 + r0 + 8 * h, zk0 + 8 * i + 2 * q, SQ)) =
+            make_float2(tf32_rna(z[4 * i + 2 * h]), tf32_rna(z[4 * i + 2 * h + 1]));
+  };
+  put_state();
+  tile_regs<NT, CH, 128, elem_t, true> r_key;
+  tile_regs<NT, CH, KD, elem_t, true> r_q1;
+  col_regs<NT, CH> r_in3;
+  col_regs<NT, CH> r_in4;
+  tile_regs<NT, CH, KD, float, true> r_w;
+  const int L0 = (int)(it.T < CH ? it.T : CH);
+  r_key.fetch((const elem_t *)a.in[1] + ((it.t0) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L0);
+  r_q1.fetch((const elem_t *)a.in[0] + (it.t0 * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L0);
+  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
+  r_in4.fetch((const float *)a.in[4] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+  r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
+    __syncthreads(); /* the last chunk's products are done with every operand */
+  r_in3.put(sm + H_IN3, 1);
+  r_in4.put(sm + H_IN4, 1);
+    __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+      ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    __syncthreads();
+    r_key.put_core_rows(ks, SQ, L, one_t(), false);
+    r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
+    r_q1.put_core_rows(qt, SQ, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+    const bool next = c0 + CH < it.T;
+    const long long tn = tok + CH;
+    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    fence_async_smem();
+    __syncthreads();
+    { /* A = q~ k' (warpgroup w: columns s = w C/2..), masked: e^{b_t - b_s} for s <= t < L, else 0 */
+      float d[CH / 4];
+#pragma unroll
+      for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
+      const unsigned long long da = wg_desc(qt, SQ), db = wg_desc(ks + w * (CH / 16) * SQ, SQ);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < KD / 8; k++) wg_mma<CH / 2>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int i = 0; i < CH / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
+          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * expf(b[t] - b[s]) : 0.0f;
+          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * expf(b[t] - b[s + 1]) : 0.0f;
+          *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
+        }
+    }
+    __syncthreads(); /* the scores are done with ks: W into its place */
+    r_w.put_core_rows(ks, SQ, L, one_t(), false);
+    /* prep's U (warpgroup w's value columns), the accumulators of u = U + W Z */
+    float du[VD / 4];
+#pragma unroll
+    for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = r0 + 8 * h;
+        const float2 x = t < L ? *(const float2 *)((const float *)ws + ((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q)
+                               : make_float2(0.0f, 0.0f);
+        du[4 * i + 2 * h] = x.x;
+        du[4 * i + 2 * h + 1] = x.y;
+      }
+    fence_async_smem();
+    __syncthreads();
+    { /* u = U + W Z (warpgroup w's value columns), into ut as the readout's and the update's operand */
+      const unsigned long long da = wg_desc(ks, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < KD / 8; k++) wg_mma<VD / 2>(du, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++)
+          ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+    }
+    if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
+  r_key.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
+  r_q1.fetch((const elem_t *)a.in[0] + (tn * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, Ln);
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+  r_in4.fetch((const float *)a.in[4] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+    }
+    fence_async_smem();
+    __syncthreads();
+    { /* y = diag(e^b) (q~ Z) + A u: warpgroup w's value columns */
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      unsigned long long da = wg_desc(qt, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < KD / 8; k++) wg_mma<VD / 2>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+      const float e0 = r0 < L ? expf(b[r0]) : 0.0f, e1 = r0 + 8 < L ? expf(b[r0 + 8]) : 0.0f;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
+      da = wg_desc(am, SC);
+      db = wg_desc(ut + w * (VD / 16) * SC, SC);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < CH / 8; k++) wg_mma<VD / 2>(d, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+      const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + w * (VD / 2), (long long)a.h_v * VD, L};
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++) {
+        yo.store2(r0, 8 * i + 2 * q, d[4 * i], d[4 * i + 1]);
+        yo.store2(r0 + 8, 8 * i + 2 * q, d[4 * i + 2], d[4 * i + 3]);
+      }
+    }
+    { /* Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) */
+      const float zd = zdec[0];
+#pragma unroll
+      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+      const unsigned long long da = wg_desc(ut + (zv0 / 8) * SC, SC), db = wg_desc(kt + (zk0 / 8) * SC, SC);
+      wg_fence();
+#pragma unroll 4
+      for (int k = 0; k < CH / 8; k++) wg_mma<ZN>(z, da + 16 * k, db + 16 * k);
+      wg_commit();
+      wg_wait0();
+    }
+    __syncthreads(); /* every warp's readout is done with st (at V = 64 another warpgroup's rows too) */
+    put_state();     /* for the next chunk's readout */
+  }
+  float *zo = a.state_out[0];
+  if (zo)
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++)
+        zo[slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] = z[4 * i + o];
+#else
+  (void)a; (void)ws;
+#endif
+}
+
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
 /* ---------------------------------------------------------------- stages decode, decode_large */
@@ -1230,7 +1472,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 
 
 // ssmc-bodies prep threads=256 smem=75520 state threads=512 smem=123392
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75520; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0; fused90 none
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75520; state grid=items_vtiles threads=512 smem=123392; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

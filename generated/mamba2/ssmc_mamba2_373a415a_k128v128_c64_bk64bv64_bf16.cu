@@ -1024,11 +1024,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 /* ---------------------------------------------------------------- stage fused90 */
-/* sm_90a: the whole forward in one pass, one block per (sequence, value head), two warpgroups, every
- * product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
+/* sm_90a: the forward (with a rank-1 erase: after prep) in one pass, one block per (sequence, value
+ * head), two warpgroups, every product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
  * lives in the update's accumulators (warpgroup w: value rows w V/2.., all K keys, fp32) and, rounded
  * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
- * w C/2..) masked with e^{b_t - b_s} in registers into am; y = diag(e^b) (q~ Z) + A u (warpgroup w:
+ * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = U + W Z
+ * from prep's U and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
@@ -1044,7 +1045,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
    * the masked scores; st (V, K): the chunk-start state */
   float *qt = sm + H_QT, *ks = sm + H_KS, *kt = sm + H_KT, *ut = sm + H_UT, *am = sm + H_AM, *st = sm + H_ST;
   float *b = sm + H_B, *ew = sm + H_EW, *ee = sm + H_EE, *zdec = sm + H_ZDEC, *fr = sm + H_F;
-  (void)ee;
+  (void)ee; (void)ew; (void)v0;
   float *in[SSMC_MAX_IO];
   in[3] = sm + H_IN3;
   (void)in;
@@ -1112,9 +1113,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
     r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
     r_q1.put_core_rows(qt, SQ, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
-    if (c0 + CH < it.T) { /* the next chunk's inputs, in flight during this one's products */
-      const long long tn = tok + CH;
-      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    const bool next = c0 + CH < it.T;
+    const long long tn = tok + CH;
+    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    if (next) { /* the next chunk's inputs, in flight during this one's products */
   r_key.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
   r_u.fetch((const elem_t *)a.in[2] + (tn * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, Ln);
   r_q1.fetch((const elem_t *)a.in[0] + (tn * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, Ln);

@@ -453,7 +453,7 @@ static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opt
       if (nv > 1) be->set_fwd_variant(be->ctx, v);
       chk_run_fwd(b, k, o->threads, o->iters);
       char lab[48];
-      compare(b, &orc, k->name, sh->name, chk_fwd_label(k, be->cc_major, v, lab, sizeof lab), out, r, 1);
+      compare(b, &orc, k->name, sh->name, chk_fwd_label(k, be ? be->cc_major : 0, v, lab, sizeof lab), out, r, 1);
     }
     if (nv > 1) be->set_fwd_variant(be->ctx, -1);
   }

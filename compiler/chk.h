@@ -64,7 +64,7 @@ const chk_backend *chk_batch_backend(const chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
 /* the row label of forward variant v (0: the staged forward "fwd"; 1: "fwd-" and the CUDA module's
- * other variant, fused or seq) into buf */
+ * other variant as a device of compute capability cc_major runs it: fused, seq, solve or fused90) into buf */
 const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n);
 /* Multiplies input i by f (kernel buffers re-rounded for bf16): e.g. stronger decays. */
 void chk_batch_scale_input(chk_batch *b, int i, double f);

@@ -184,7 +184,9 @@
 @ -- The update's m (64) runs over the value rows: V = 128, one half a warpgroup, or V = 64, the keys
 @ -- halved between the warpgroups (HZN: the update's n, the keys of a warpgroup's state).
 @ local HZN = V == 128 and K or K // 2
-@ local HF = P.dtype == 'bf16' and not sv and not diag and C == 64 and (V == 64 or V == 128)
+@ -- With an erase only at V = 128: at V = 64 the fused pass (mma.sync, two blocks an SM) is faster (H200,
+@ -- GDN K = V = 64 B8 T4096 H32: fused90 1.950 ms, fused 1.86, staged 2.100; bench/2026-11-23-gpu-h200-fused90).
+@ local HF = P.dtype == 'bf16' and not sv and not diag and C == 64 and (V == 128 or (V == 64 and not m.delta))
 @              and HZN % 8 == 0 and HZN <= 256
 @ for _, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]

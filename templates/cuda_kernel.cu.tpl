@@ -1940,6 +1940,16 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
 @   return {name = 'r_u', rows = 'CH', D = vw, T = 'elem_t', dst = 'u', ld = vld, rs = '(long long)' .. H .. ' * VD',
 @           src = function(tok) return string.format('(const elem_t *)a.in[%d] + (%s * %s + %s) * VD + v0', m.val, tok, H, hh) end}
 @ end
+@ -- the copy of query term i (coefficient times an input in global memory) into qt's rows (pitch QAP)
+@ local function query_copy(i, q)
+@   local x = P.inputs[tonumber(q.src) + 1]
+@   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
+@   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
+@   return {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = 'elem_t', dst = 'qt', ld = 'QAP', acc = i > 1,
+@           coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
+@           src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
+@           rs = '(long long)' .. H .. ' * KD'}
+@ end
 @ -- qa's q~ (C, K) = sum of coefficient * source: a source kept on chip read there (the raw key through
 @ -- ldop), another put from its copy in registers (puts[i]); a block barrier between terms
 @ local function build_qa_qt(puts)
@@ -2225,15 +2235,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @ end
 @ local FQ = {}
 @ for i, q in ipairs(P.q) do
-@   local x = P.inputs[tonumber(q.src) + 1]
-@   if not x.smem then
-@     local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
-@     local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
-@     FQ[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = 'elem_t', dst = 'qt', ld = 'QAP', acc = i > 1,
-@              coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
-@              src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
-@              rs = '(long long)' .. H .. ' * KD'}
-@   end
+@   if not P.inputs[tonumber(q.src) + 1].smem then FQ[i] = query_copy(i, q) end
 @ end
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -2331,7 +2333,8 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 /* ---------------------------------------------------------------- stage fused90 */
 /* sm_90a: the forward (with a rank-1 erase: after prep) in one pass, one block per (sequence, value
  * head), two warpgroups, every product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
- * lives in the update's accumulators (warpgroup w: value rows w V/2.., all K keys, fp32) and, rounded
+ * lives in the update's accumulators (fp32; warpgroup w: at V = 128 value rows 64 w.. and every key, at
+ * V = 64 every value row and keys w K/2..) and, rounded
  * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
  * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = U + W Z
  * from prep's U and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
@@ -2381,13 +2384,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 @ VC.g8 = true
 @ local HQ = {}
 @ for i, q in ipairs(P.q) do
-@   local x = P.inputs[tonumber(q.src) + 1]
-@   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
-@   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
-@   HQ[i] = {name = 'r_q' .. i, rows = 'CH', D = 'KD', T = 'elem_t', g8 = true,
-@            coef = '[&](int t_) { return (float)(' .. q.coef .. '); }',
-@            src = function(tok) return string.format('(const elem_t *)a.in[%s] + (%s * %s + %s) * KD', q.src, tok, H, hh) end,
-@            rs = '(long long)' .. H .. ' * KD'}
+@   HQ[i] = query_copy(i, q)
+@   HQ[i].g8 = true -- put into qt's core matrices (put_core_rows)
 @ end
 @ -- HALL: the copies in flight during the last chunk's products; prep's W (VC with an erase) is fetched at
 @ -- the chunk's start instead (put after the scores: its registers stay free during the readout)

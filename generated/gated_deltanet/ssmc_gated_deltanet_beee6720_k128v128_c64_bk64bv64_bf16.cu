@@ -1076,7 +1076,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
 /* ---------------------------------------------------------------- stage fused90 */
 /* sm_90a: the forward (with a rank-1 erase: after prep) in one pass, one block per (sequence, value
  * head), two warpgroups, every product on wgmma (tf32, operands in shared memory as K-major core matrices: core_at). The state
- * lives in the update's accumulators (warpgroup w: value rows w V/2.., all K keys, fp32) and, rounded
+ * lives in the update's accumulators (fp32; warpgroup w: at V = 128 value rows 64 w.. and every key, at
+ * V = 64 every value row and keys w K/2..) and, rounded
  * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
  * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = U + W Z
  * from prep's U and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:

@@ -23,6 +23,6 @@ for rev in "$@"; do
   mkdir -p ".gpu/tpl-$name"
   git archive "$name" templates | tar -x -C ".gpu/tpl-$name" --strip-components=1
 done
-# the anchor scripts (../shared does not travel with the checkout)
+# the anchor scripts (../shared does not travel with the checkout; .anchors is ignored: carry it, with .fla/.mamba/.hmf)
 if [ -d ../shared/anchors ]; then rm -rf .anchors && mkdir -p .anchors && cp ../shared/anchors/*.py .anchors/; fi
 echo "packed .gpu/ ($(du -sh .gpu | cut -f1)); on the GPU machine: scripts/gpu.sh (carry .gpu)"

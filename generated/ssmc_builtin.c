@@ -420,9 +420,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "d264eead3d84a682",
-  "2287a867d522ee56",
+  "114f349e0b256527",
   "7b1c511fe40088d6",
-  "716904c255252501",
+  "9e53f49f2ee1eea8",
   "77906af887ffd7b2",
   "74f0ce2db57041ed",
   "7201e8b951002351",
@@ -430,6 +430,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "c52ce3fbb8d96cd5",
   "b967aae75983c98a",
   "69eaddea9e9bf96a",
-  "f030aa39471b6ad5",
+  "aaaf31ba34dc85ba",
   0,
 };

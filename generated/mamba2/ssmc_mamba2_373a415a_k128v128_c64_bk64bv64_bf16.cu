@@ -296,6 +296,23 @@ __device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
   const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
   return (a >> 4 & 0x3fffu) | (128ull >> 4) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
 }
+/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on, issued and
+ * waited for */
+template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  wg_fence();
+#pragma unroll 4
+  for (int k = 0; k < KS; k++) wg_mma<N>(d, da + 16 * k, db + 16 * k);
+  wg_commit();
+  wg_wait0();
+}
+/* such a product's accumulators into y: the warp's rows r0 and r0 + 8, columns c0 + 8 i (and + 1) */
+template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y, const float *d, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < N / 8; i++) {
+    y.store2(r0, c0 + 8 * i, d[4 * i], d[4 * i + 1]);
+    y.store2(r0 + 8, c0 + 8 * i, d[4 * i + 2], d[4 * i + 3]);
+  }
+}
 #endif
 /* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */
 __device__ __forceinline__ unsigned bf2(float x0, float x1) {
@@ -918,16 +935,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       float d[WGN / 2];
 #pragma unroll
       for (int i = 0; i < WGN / 2; i++) d[i] = 0.0f;
-      wg_fence();
-#pragma unroll 4
-      for (int k = 0; k < WK / 8; k++) wg_mma<WGN>(d, da + 16 * k, db + 16 * k);
-      wg_commit();
-      wg_wait0();
-#pragma unroll
-      for (int s = 0; s < WGN / 8; s++) {
-        yo.store2(r0, c0 + 8 * s, d[4 * s], d[4 * s + 1]);
-        yo.store2(r0 + 8, c0 + 8 * s, d[4 * s + 2], d[4 * s + 3]);
-      }
+      wg_product<WGN, WK / 8>(d, da, db);
+      wg_store<WGN>(yo, d, r0, c0);
     }
     __syncthreads();
 #else
@@ -1057,12 +1066,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   constexpr int ZN = 128;
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
   float z[ZN / 2];
+  auto z_at = [&](int i, int o) { /* z[4 i + o]'s place in a (K, V) state */
+    return slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
+  };
   const float *z0 = a.state_in[0];
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++)
-      z[4 * i + o] = z0 ? z0[slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] : 0.0f;
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
   auto put_state = [&]() {
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -1130,11 +1141,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
 #pragma unroll
       for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
       const unsigned long long da = wg_desc(qt, SQ), db = wg_desc(ks + w * (CH / 16) * SQ, SQ);
-      wg_fence();
-#pragma unroll 4
-      for (int k = 0; k < KD / 8; k++) wg_mma<CH / 2>(d, da + 16 * k, db + 16 * k);
-      wg_commit();
-      wg_wait0();
+      wg_product<CH / 2, KD / 8>(d, da, db);
 #pragma unroll
       for (int i = 0; i < CH / 16; i++)
 #pragma unroll
@@ -1152,38 +1159,22 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
 #pragma unroll
       for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
       unsigned long long da = wg_desc(qt, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
-      wg_fence();
-#pragma unroll 4
-      for (int k = 0; k < KD / 8; k++) wg_mma<VD / 2>(d, da + 16 * k, db + 16 * k);
-      wg_commit();
-      wg_wait0();
+      wg_product<VD / 2, KD / 8>(d, da, db);
       const float e0 = r0 < L ? expf(b[r0]) : 0.0f, e1 = r0 + 8 < L ? expf(b[r0 + 8]) : 0.0f;
 #pragma unroll
       for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
       da = wg_desc(am, SC);
       db = wg_desc(ut + w * (VD / 16) * SC, SC);
-      wg_fence();
-#pragma unroll 4
-      for (int k = 0; k < CH / 8; k++) wg_mma<VD / 2>(d, da + 16 * k, db + 16 * k);
-      wg_commit();
-      wg_wait0();
+      wg_product<VD / 2, CH / 8>(d, da, db);
       const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + w * (VD / 2), (long long)a.h_v * VD, L};
-#pragma unroll
-      for (int i = 0; i < VD / 16; i++) {
-        yo.store2(r0, 8 * i + 2 * q, d[4 * i], d[4 * i + 1]);
-        yo.store2(r0 + 8, 8 * i + 2 * q, d[4 * i + 2], d[4 * i + 3]);
-      }
+      wg_store<VD / 2>(yo, d, r0, 2 * q);
     }
     { /* Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) */
       const float zd = zdec[0];
 #pragma unroll
       for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
       const unsigned long long da = wg_desc(ut + (zv0 / 8) * SC, SC), db = wg_desc(kt + (zk0 / 8) * SC, SC);
-      wg_fence();
-#pragma unroll 4
-      for (int k = 0; k < CH / 8; k++) wg_mma<ZN>(z, da + 16 * k, db + 16 * k);
-      wg_commit();
-      wg_wait0();
+      wg_product<ZN, CH / 8>(z, da, db);
     }
     __syncthreads(); /* every warp's readout is done with st (at V = 64 another warpgroup's rows too) */
     put_state();     /* for the next chunk's readout */
@@ -1193,8 +1184,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-      for (int o = 0; o < 4; o++)
-        zo[slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] = z[4 * i + o];
+      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
 #else
   (void)a; (void)ws;
 #endif

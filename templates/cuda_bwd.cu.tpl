@@ -3,7 +3,8 @@
 @ device helpers (tile_in/tile_out, mm, chunk_of, item_of, unit_lower_inverse) and its macros (KD, VD,
 @ CH, KP, CP, WS_*) and the forward's prep and state or scan bodies (prep_body, state_body, scan_body),
 @ which it runs first.
-@ Every tile product is mm32 (about fp32-accurate whatever the dtype: the gradients cancel, the decay's most).
+@ Every tile product is mmb: about fp32-accurate (the gradients cancel, the decay's most), or one tf32 product where
+@ the oracle rows show that enough (MM_BWD).
 @ Parameters: the table P of cpu_bwd.c.tpl (compiler/emb.c) plus CC (the module's chunk) and CBV.
 @ With y = (q~ e^b) Z0 + A u and Z_L = diag(e^{b_L}) Z0 + kd' u per chunk (u = U + W Z0 with a rank-1
 @ erase), the adjoints are du = A' dY + kd dZ_L and dZ0 = diag(e^{b_L}) dZ_L + (q~ e^b)' dY + W' du;
@@ -50,6 +51,8 @@
 @ local NT = 512
 @ local NTS = 128 -- bscan (no erase): four state elements a thread, as the forward's scan
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
+@ local BG2 = true
+@ local BWD_TF1 = P.dtype == 'bf16' and not m.delta and not sv
 @ -- every stage: __launch_bounds__(threads, 1): one block an SM is what their shared memory allows anyway, and
 @ -- ptxas otherwise aims at two and spills
 @ local function ld4(n) return n + (4 - n) % 32 end -- row-major operands and results
@@ -94,8 +97,11 @@
 @ local function bprep_layout()
 @   local L = new_layout()
 @   alloc_scalars(L)
-@   L.alloc('B', diag and C * KPn or C); L.alloc('QT', C * KPn); L.alloc('KC', C * KPn); L.alloc('A', C * CPn)
-@   L.alloc('DY', C * ld8(BV2)); L.alloc('OU', C * ld8(BV2)); L.alloc('OZ', K * ld8(BV2))
+@   L.alloc('B', diag and C * KPn or C); L.alloc('QT', C * KPn); L.alloc('A', C * CPn)
+@   -- the key tile is spent once the scores are formed: the value loop's tiles in its place
+@   local kc = L.off
+@   L.alloc('KC', math.max(C * KPn, (2 * C + K) * ld8(BV2)))
+@   L[#L + 1] = {'DY', kc}; L[#L + 1] = {'OU', kc + C * ld8(BV2)}; L[#L + 1] = {'OZ', kc + 2 * C * ld8(BV2)}
 @   return L
 @ end
 @ local function bstate_layout(bv)
@@ -145,8 +151,18 @@
 @ while BVB > 8 and bstate_layout(BVB).off * 4 > 160 * 1024 do BVB = BVB // 2 end
 @ local BVPB = ld8(BVB)
 @ local BVL = V -- bval's value tile of dZ_L (no erase)
-@ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > 160 * 1024 do BVL = BVL // 2 end
+@ local TWO_SMEM = 113 * 1024 -- two blocks an SM
+@ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (BG2 and not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
 @ local PL, SL, VL, GL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), bgrad_layout(), brows_layout()
+@ -- bprep, bval, bgrad: two blocks an SM of 256 threads where their shared memory allows (one block's loads
+@ -- and barriers under the other's products) and no per-key decay loop wants more than 128 registers
+@ local function two(lay)
+@   if BG2 and not diag and lay.off * 4 <= TWO_SMEM then return 256, 2 end
+@   return NTG, 1
+@ end
+@ local NTP, BP_MINB = two(PL)
+@ local NTV, BV_MINB = two(VL)
+@ local NTB, BG_MINB = two(GL)
 @ local function layout_enum(prefix, lay)
 enum {
 @   for _, w in ipairs(lay) do
@@ -270,8 +286,8 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 @   end
   __syncthreads();
 @ end
-@ local function stage_head(name, grid_chunks, nt)
-extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${name}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+@ local function stage_head(name, grid_chunks, nt, minb)
+extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, ${minb or 1}) ${P.name}_${name}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = ${nt or 'NT_BWD'};
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -287,6 +303,15 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, 1) ${P.name}_${n
 @   end
 @ end
 #define NT_BWD ${NT}
+/* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
+ * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
+ * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
+#define MM_BWD ${BWD_TF1 and 'MM_TF32' or 'MM_TF3'}
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+}
 
 @ if m.delta then
 /* ---------------------------------------------------------------- stages fprep, fstate */
@@ -319,7 +344,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 @ end
 
 /* ---------------------------------------------------------------- stage bprep */
-@ stage_head('bprep', true, NTG)
+@ stage_head('bprep', true, NTP, BP_MINB)
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
 @ load_scalars('BP_')
 @ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
@@ -331,7 +356,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 @ if diag then
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
 @ else
-  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
@@ -344,8 +369,8 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
     tile_in<NT, CH, BV2>(dy, ${ld8(BV2)}, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
                          one_t(), false);
     __syncthreads();
-    mm32<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1>(ou, am, dy, CH, BV2, CH, false);
-    mm32<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1>(ou, am, dy, CH, BV2, CH, false);
+    mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
     __syncthreads();
@@ -379,7 +404,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
 @ end
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
     __syncthreads();
-    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
     for (int e = threadIdx.x; e < KD * BVB; e += NT) {
       const int k = e / BVB, j = e - k * BVB;
@@ -387,7 +412,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
     }
 @ if m.delta then
     __syncthreads();
-    mm32<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+    mmb<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
 @ end
   }
   float *dzi = g.dstate_in[${m.state}];
@@ -438,7 +463,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ end
 
 /* ---------------------------------------------------------------- stage bval */
-@ stage_head('bval', true, NTG)
+@ stage_head('bval', true, NTV, BV_MINB)
   float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
 @ load_scalars('BV_')
 @ if m.delta then
@@ -465,7 +490,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     __syncthreads();
   }
 @   else
-  mm32<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
@@ -477,7 +502,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
   __syncthreads();
-  mm32<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
+  mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
 @ else
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
@@ -489,7 +514,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   for (int v0 = 0; v0 < VD; v0 += ${BVL}) {
     tile_in<NT, KD, ${BVL}>(dzl, ${ld8(BVL)}, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
     __syncthreads();
-    mm32<VPF, KP, 1, ${ld8(BVL)}, 1>(dr + v0, kd, dzl, CH, ${BVL}, KD, true);
+    mmb<VPF, KP, 1, ${ld8(BVL)}, 1>(dr + v0, kd, dzl, CH, ${BVL}, KD, true);
   }
 @ end
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
@@ -516,7 +541,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-@ stage_head('bgrad', true, NTG)
+@ stage_head('bgrad', true, NTB, BG_MINB)
   const int k0 = blockIdx.z * BK;
   float *p1 = sm + BG_P1, *p2 = sm + BG_P2, *da = sm + BG_DA, *zld = sm + BG_ZLD, *ew = sm + BG_EW, *ee = sm + BG_EE;
 @ if m.delta then
@@ -542,17 +567,19 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
       tile_in<NT, CH, BVG>(dr, ${BVPG}, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
 @ end
       __syncthreads();
-      for (int r = threadIdx.x; r < BK; r += NT) {
-        float s = 0.0f;
-        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * ${BVPG} + j];
-        zld[r] += s;
+@ if scalar_db or diag then
+      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
+        const int j = threadIdx.x & 31;
+        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * ${BVPG} + j] : 0.0f);
+        if (j == 0) zld[r] += s;
       }
-      mm32<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mm32<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mm32<CP, ${BVPG}, 1, 1, ${BVPG}>(da, dy, uu, CH, CH, BVG, v0 > 0);
+@ end
+      mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, ${BVPG}, 1, 1, ${BVPG}>(da, dy, uu, CH, CH, BVG, v0 > 0);
 @ if m.delta then
-      mm32<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p3, dr, z0, CH, BK, BVG, v0 > 0);
-      mm32<CP, ${BVPG}, 1, 1, ${BVPG}>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+      mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mmb<CP, ${BVPG}, 1, 1, ${BVPG}>(dg, dr, uu, CH, CH, BVG, v0 > 0);
 @ end
     }
   }
@@ -615,13 +642,13 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     p2[t * ${BKP4} + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
-  mm32<${BKP4}, CP, 1, ${KCP}, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mm32<${BKP4}, 1, CP, ${KCP}, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<${BKP4}, CP, 1, ${KCP}, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<${BKP4}, 1, CP, ${KCP}, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 @   if m.delta then
-  mm32<${BKP4}, CP, 1, ${KCP}, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  mmb<${BKP4}, CP, 1, ${KCP}, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mm32<${BKP4}, 1, CP, ${KCP}, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<${BKP4}, 1, CP, ${KCP}, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 @   end
 #define EB(t, k) expf(b[t])
 @ end
@@ -934,9 +961,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
   __syncthreads();
   const float c0 = expf(2.0f * hb[0]) * rr[0];
   for (int i0 = 0; i0 < KD; i0 += QR) {
-    mm32<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
-    mm32<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
-    mm32<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
+    mmb<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
+    mmb<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
+    mmb<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
     for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
     __syncthreads();
   }
@@ -1020,28 +1047,28 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
   const float hle = hb[CH - 1];
   /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
   for (int pass = 0; pass < 2; pass++) {
-    mm32<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    mmb<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
       mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
     }
     __syncthreads();
-    mm32<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
+    mmb<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
   }
   /* the cn_s H_s terms through the chunk's keys */
-  mm32<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
+  mmb<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, j = e - t * CH;
     mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
   }
   __syncthreads();
-  mm32<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
+  mmb<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
   /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
   for (int half = 0; half < 2; half++)
     for (int which = 0; which < 2; which++) {
       tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
       __syncthreads();
-      mm32<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
+      mmb<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
       for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
         const int t = e / (KD / 2), j = e - t * (KD / 2);
         qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];
@@ -1086,10 +1113,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ else
 @   st[#st + 1] = string.format('fscan grid=items_elems threads=%d smem=0', P.FSCAN.threads)
 @ end
-@ stage('bprep', 'chunks', PL, NTG or NT)
+@ stage('bprep', 'chunks', PL, NTP or NT)
 @ if m.delta then stage('bstate', 'items_bvtiles', SL) else stage('bscan', 'items_elems', {off = 0}, NTS) end
-@ stage('bval', 'chunks', VL, NTG or NT)
-@ stage('bgrad', 'chunks_ktiles', GL, NTG or NT); stage('brows', 'chunks', RL)
+@ stage('bval', 'chunks', VL, NTV or NT)
+@ stage('bgrad', 'chunks_ktiles', GL, NTB or NT); stage('brows', 'chunks', RL)
 @ if sv then
 @   local XS = P.FSOLVE.smem
 @   table.insert(st, 1, string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS))

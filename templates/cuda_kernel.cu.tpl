@@ -913,12 +913,6 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
- * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
-}
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {

@@ -440,12 +440,6 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
- * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
-}
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {
@@ -1171,12 +1165,12 @@ enum {
   BP_IN4 = 64,
   BP_B = 128,
   BP_QT = 192,
-  BP_KC = 8640,
-  BP_A = 17088,
-  BP_DY = 21440,
-  BP_OU = 24000,
-  BP_OZ = 26560,
-  BP_TOTAL = 31680
+  BP_A = 8640,
+  BP_KC = 12992,
+  BP_DY = 12992,
+  BP_OU = 15552,
+  BP_OZ = 18112,
+  BP_TOTAL = 23232
 };
 enum {
   BS_DZ = 0,
@@ -1236,6 +1230,15 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 }
 
 #define NT_BWD 512
+/* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
+ * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
+ * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
+#define MM_BWD MM_TF3
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+}
 
 /* ---------------------------------------------------------------- stages fprep, fstate */
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
@@ -1251,8 +1254,8 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage bprep */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1292,7 +1295,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
-  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
@@ -1304,8 +1307,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
                          one_t(), false);
     __syncthreads();
-    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
-    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mmb<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
@@ -1336,14 +1339,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     tile_in<NT, CH, KD>(sm + BS_W, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
     __syncthreads();
-    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
     for (int e = threadIdx.x; e < KD * BVB; e += NT) {
       const int k = e / BVB, j = e - k * BVB;
       dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
     }
     __syncthreads();
-    mm32<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+    mmb<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
   }
   float *dzi = g.dstate_in[0];
   if (dzi) {
@@ -1353,8 +1356,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 /* ---------------------------------------------------------------- stage bval */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1397,7 +1400,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   }
   __syncthreads();
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
-  mm32<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
@@ -1408,7 +1411,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
   __syncthreads();
-  mm32<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
+  mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
@@ -1464,16 +1467,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
       tile_in<NT, CH, BVG>(dr, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
       __syncthreads();
-      for (int r = threadIdx.x; r < BK; r += NT) {
-        float s = 0.0f;
-        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
-        zld[r] += s;
+      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
+        const int j = threadIdx.x & 31;
+        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j] : 0.0f);
+        if (j == 0) zld[r] += s;
       }
-      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p3, dr, z0, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(dg, dr, uu, CH, CH, BVG, v0 > 0);
     }
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -1518,12 +1521,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     p2[t * 68 + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
-  mm32<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mm32<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
-  mm32<68, CP, 1, 72, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  mmb<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mm32<68, 1, CP, 72, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<68, 1, CP, 72, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 #define EB(t, k) expf(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -1659,4 +1662,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=512 smem=126720; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=512 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

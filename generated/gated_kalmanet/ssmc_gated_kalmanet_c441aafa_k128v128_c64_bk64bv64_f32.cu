@@ -441,12 +441,6 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
- * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
-}
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {
@@ -1792,12 +1786,12 @@ enum {
   BP_IN5 = 128,
   BP_B = 192,
   BP_QT = 256,
-  BP_KC = 8704,
-  BP_A = 17152,
-  BP_DY = 21504,
-  BP_OU = 24064,
-  BP_OZ = 26624,
-  BP_TOTAL = 31744
+  BP_A = 8704,
+  BP_KC = 13056,
+  BP_DY = 13056,
+  BP_OU = 15616,
+  BP_OZ = 18176,
+  BP_TOTAL = 23296
 };
 enum {
   BS_DZ = 0,
@@ -1814,10 +1808,10 @@ enum {
   BV_R1 = 192,
   BV_KD = 8896,
   BV_DZL = 17344,
-  BV_B = 34752,
-  BV_EW = 34816,
-  BV_EE = 34880,
-  BV_TOTAL = 34944
+  BV_B = 26560,
+  BV_EW = 26624,
+  BV_EE = 26688,
+  BV_TOTAL = 26752
 };
 enum {
   BG_IN3 = 0,
@@ -1856,6 +1850,15 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 }
 
 #define NT_BWD 512
+/* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
+ * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
+ * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
+#define MM_BWD MM_TF3
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+}
 
 /* ---------------------------------------------------------------- stages fprep, fscan */
 /* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
@@ -1873,8 +1876,8 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
 }
 
 /* ---------------------------------------------------------------- stage bprep */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1922,7 +1925,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
                         [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
-  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
@@ -1934,8 +1937,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
     tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
                          one_t(), false);
     __syncthreads();
-    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
-    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mmb<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
@@ -1982,8 +1985,8 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
 }
 
 /* ---------------------------------------------------------------- stage bval */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -2005,14 +2008,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
   for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
   /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
-   * (K, 136) from bscan, a value tile of 128 columns at a time */
+   * (K, 72) from bscan, a value tile of 64 columns at a time */
   float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
   tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
-  for (int v0 = 0; v0 < VD; v0 += 128) {
-    tile_in<NT, KD, 128>(dzl, 136, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
+  for (int v0 = 0; v0 < VD; v0 += 64) {
+    tile_in<NT, KD, 64>(dzl, 72, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
     __syncthreads();
-    mm32<VPF, KP, 1, 136, 1>(dr + v0, kd, dzl, CH, 128, KD, true);
+    mmb<VPF, KP, 1, 72, 1>(dr + v0, kd, dzl, CH, 64, KD, true);
   }
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
@@ -2032,8 +2035,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -2067,14 +2070,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
       tile_in<NT, BK, BVG>(z0, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
       tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
       __syncthreads();
-      for (int r = threadIdx.x; r < BK; r += NT) {
-        float s = 0.0f;
-        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
-        zld[r] += s;
+      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
+        const int j = threadIdx.x & 31;
+        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j] : 0.0f);
+        if (j == 0) zld[r] += s;
       }
-      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
     }
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -2123,8 +2126,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
     p2[t * 68 + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
-  mm32<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mm32<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 #define EB(t, k) expf(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -2408,9 +2411,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   __syncthreads();
   const float c0 = expf(2.0f * hb[0]) * rr[0];
   for (int i0 = 0; i0 < KD; i0 += QR) {
-    mm32<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
-    mm32<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
-    mm32<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
+    mmb<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
+    mmb<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
+    mmb<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
     for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
     __syncthreads();
   }
@@ -2502,28 +2505,28 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const float hle = hb[CH - 1];
   /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
   for (int pass = 0; pass < 2; pass++) {
-    mm32<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    mmb<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
       mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
     }
     __syncthreads();
-    mm32<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
+    mmb<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
   }
   /* the cn_s H_s terms through the chunk's keys */
-  mm32<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
+  mmb<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, j = e - t * CH;
     mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
   }
   __syncthreads();
-  mm32<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
+  mmb<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
   /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
   for (int half = 0; half < 2; half++)
     for (int which = 0; which < 2; which++) {
       tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
       __syncthreads();
-      mm32<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
+      mmb<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
       for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
         const int t = e / (KD / 2), j = e - t * (KD / 2);
         qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];
@@ -2554,4 +2557,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=512 smem=126976; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=512 smem=139776; bgrad grid=chunks_ktiles threads=512 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

@@ -440,12 +440,6 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
- * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
-}
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {
@@ -1087,12 +1081,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 enum {
   BP_B = 0,
   BP_QT = 8448,
-  BP_KC = 16896,
-  BP_A = 25344,
-  BP_DY = 29696,
-  BP_OU = 32256,
-  BP_OZ = 34816,
-  BP_TOTAL = 39936
+  BP_A = 16896,
+  BP_KC = 21248,
+  BP_DY = 21248,
+  BP_OU = 23808,
+  BP_OZ = 26368,
+  BP_TOTAL = 31488
 };
 enum {
   BS_DZ = 0,
@@ -1140,6 +1134,15 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 }
 
 #define NT_BWD 512
+/* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
+ * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
+ * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
+#define MM_BWD MM_TF32
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+}
 
 /* ---------------------------------------------------------------- stages fprep, fscan */
 /* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
@@ -1192,8 +1195,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
     tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
                          one_t(), false);
     __syncthreads();
-    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
-    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mmb<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
@@ -1264,7 +1267,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   for (int v0 = 0; v0 < VD; v0 += 128) {
     tile_in<NT, KD, 128>(dzl, 136, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
     __syncthreads();
-    mm32<VPF, KP, 1, 136, 1>(dr + v0, kd, dzl, CH, 128, KD, true);
+    mmb<VPF, KP, 1, 136, 1>(dr + v0, kd, dzl, CH, 128, KD, true);
   }
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
@@ -1313,14 +1316,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
       tile_in<NT, BK, BVG>(z0, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
       tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
       __syncthreads();
-      for (int r = threadIdx.x; r < BK; r += NT) {
-        float s = 0.0f;
-        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
-        zld[r] += s;
+      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
+        const int j = threadIdx.x & 31;
+        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j] : 0.0f);
+        if (j == 0) zld[r] += s;
       }
-      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
     }
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -1466,4 +1469,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=159744; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=107264; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=107264; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0

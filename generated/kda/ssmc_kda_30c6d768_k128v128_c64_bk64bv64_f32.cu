@@ -438,12 +438,6 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
- * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
-}
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {
@@ -1063,12 +1057,12 @@ enum {
   BP_IN4 = 0,
   BP_B = 64,
   BP_QT = 8512,
-  BP_KC = 16960,
-  BP_A = 25408,
-  BP_DY = 29760,
-  BP_OU = 32320,
-  BP_OZ = 34880,
-  BP_TOTAL = 40000
+  BP_A = 16960,
+  BP_KC = 21312,
+  BP_DY = 21312,
+  BP_OU = 23872,
+  BP_OZ = 26432,
+  BP_TOTAL = 31552
 };
 enum {
   BS_DZ = 0,
@@ -1123,6 +1117,15 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 }
 
 #define NT_BWD 512
+/* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
+ * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
+ * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
+#define MM_BWD MM_TF3
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+}
 
 /* ---------------------------------------------------------------- stages fprep, fstate */
 /* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
@@ -1175,8 +1178,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
                          one_t(), false);
     __syncthreads();
-    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
-    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mmb<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
@@ -1207,14 +1210,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
     tile_in<NT, CH, KD>(sm + BS_W, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
     __syncthreads();
-    mm32<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
     for (int e = threadIdx.x; e < KD * BVB; e += NT) {
       const int k = e / BVB, j = e - k * BVB;
       dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
     }
     __syncthreads();
-    mm32<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+    mmb<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
   }
   float *dzi = g.dstate_in[0];
   if (dzi) {
@@ -1273,7 +1276,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   float *du = r1, *dr = r1 + CH * VPF;
   tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
   __syncthreads();
-  mm32<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
+  mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
@@ -1327,16 +1330,16 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
       tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
       tile_in<NT, CH, BVG>(dr, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
       __syncthreads();
-      for (int r = threadIdx.x; r < BK; r += NT) {
-        float s = 0.0f;
-        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
-        zld[r] += s;
+      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
+        const int j = threadIdx.x & 31;
+        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j] : 0.0f);
+        if (j == 0) zld[r] += s;
       }
-      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p3, dr, z0, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(dg, dr, uu, CH, CH, BVG, v0 > 0);
     }
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -1505,4 +1508,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=160000; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -501,12 +501,6 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
-/* mm about fp32-accurate whatever the inputs (the backward's: its gradients cancel; the decay gradient's
- * identity takes MM_BF3's 2^-17 up past its bound at the edge inputs) */
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mm32(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_TF3>(c, a, b, m, n, kd, acc);
-}
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {
@@ -1366,12 +1360,12 @@ enum {
   BP_IN3 = 0,
   BP_B = 64,
   BP_QT = 128,
-  BP_KC = 8576,
-  BP_A = 17024,
-  BP_DY = 21376,
-  BP_OU = 23936,
-  BP_OZ = 26496,
-  BP_TOTAL = 31616
+  BP_A = 8576,
+  BP_KC = 12928,
+  BP_DY = 12928,
+  BP_OU = 15488,
+  BP_OZ = 18048,
+  BP_TOTAL = 23168
 };
 enum {
   BS_DZ = 0,
@@ -1386,10 +1380,10 @@ enum {
   BV_R1 = 64,
   BV_KD = 8768,
   BV_DZL = 17216,
-  BV_B = 34624,
-  BV_EW = 34688,
-  BV_EE = 34752,
-  BV_TOTAL = 34816
+  BV_B = 26432,
+  BV_EW = 26496,
+  BV_EE = 26560,
+  BV_TOTAL = 26624
 };
 enum {
   BG_IN3 = 0,
@@ -1424,6 +1418,15 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 }
 
 #define NT_BWD 512
+/* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
+ * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
+ * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
+#define MM_BWD MM_TF32
+template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
+__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+}
 
 /* ---------------------------------------------------------------- stages fprep, fscan */
 /* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
@@ -1441,8 +1444,8 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_mamba2_373a415a_k128v128_
 }
 
 /* ---------------------------------------------------------------- stage bprep */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1480,7 +1483,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
-  mm32<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
@@ -1492,8 +1495,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
     tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
                          one_t(), false);
     __syncthreads();
-    mm32<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
-    mm32<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
+    mmb<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
@@ -1540,8 +1543,8 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_mamba2_373a415a_k128v128_
 }
 
 /* ---------------------------------------------------------------- stage bval */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bval(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1559,14 +1562,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f : 0.0f;
   /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
-   * (K, 136) from bscan, a value tile of 128 columns at a time */
+   * (K, 72) from bscan, a value tile of 64 columns at a time */
   float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
   tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
-  for (int v0 = 0; v0 < VD; v0 += 128) {
-    tile_in<NT, KD, 128>(dzl, 136, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
+  for (int v0 = 0; v0 < VD; v0 += 64) {
+    tile_in<NT, KD, 64>(dzl, 72, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
     __syncthreads();
-    mm32<VPF, KP, 1, 136, 1>(dr + v0, kd, dzl, CH, 128, KD, true);
+    mmb<VPF, KP, 1, 72, 1>(dr + v0, kd, dzl, CH, 64, KD, true);
   }
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
@@ -1586,8 +1589,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1617,14 +1620,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
       tile_in<NT, BK, BVG>(z0, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
       tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
       __syncthreads();
-      for (int r = threadIdx.x; r < BK; r += NT) {
-        float s = 0.0f;
-        for (int j = 0; j < BVG; j++) s += zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j];
-        zld[r] += s;
+      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
+        const int j = threadIdx.x & 31;
+        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * 36 + j] : 0.0f);
+        if (j == 0) zld[r] += s;
       }
-      mm32<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mm32<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mm32<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);
     }
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -1667,8 +1670,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
     p2[t * 68 + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
-  mm32<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mm32<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 #define EB(t, k) expf(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -1790,4 +1793,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=512 smem=126464; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=512 smem=139264; bgrad grid=chunks_ktiles threads=512 smem=90368; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=256 smem=90368; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -1,0 +1,28 @@
+#!/bin/bash
+# call 5: Mamba-2 backward variants (as call 4), B8 T4096 and B1 T32768 H16 bf16; per-stage ncu of the tree
+export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d)
+S=.gpu/ssmc
+tp() { case $1 in base) echo "--templates .gpu/tpl-base";; z|zb) echo "--templates .gpu/tpl-$1";; tree) echo "";; esac; }
+for rep in 1 2; do
+  for v in base zb tree; do
+    timeout 100 $S bench $(tp $v) --backend cuda --dtype bf16 --decode 1 --reps 10 dsl/families/mamba2.yaml --B 8 --T 4096 --H 16 > $OUT/m2-b8-$v-$rep.txt 2>&1
+    echo "mamba2 B8 $v $rep: $(grep -E ' (bwd|fwd\+bwd) ' $OUT/m2-b8-$v-$rep.txt | awk '{print $2, $6}' | tr '\n' ' ')"
+  done
+done
+for v in base tree; do
+  timeout 100 $S bench $(tp $v) --backend cuda --dtype bf16 --decode 1 --reps 5 dsl/families/mamba2.yaml --B 1 --T 32768 --H 16 > $OUT/m2-b1-$v.txt 2>&1
+  echo "mamba2 B1 T32768 $v: $(grep -E ' (bwd|fwd\+bwd) ' $OUT/m2-b1-$v.txt | awk '{print $2, $6}' | tr '\n' ' ')"
+done
+for f in mamba2 gated_deltanet; do
+timeout 120 ncu --metrics gpu__time_duration.sum --csv $S bench --backend cuda --dtype bf16 --decode 1 --reps 1 dsl/families/$f.yaml --B 8 --T 4096 --H 16 > $OUT/ncu.csv 2>/dev/null
+python3 - $OUT/ncu.csv <<'PY' | tee $OUT/stages-$f.txt
+import csv,sys,collections
+rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>10]
+h=rows[0]; ki=h.index('Kernel Name'); vi=h.index('Metric Value')
+t=collections.OrderedDict()
+for r in rows[1:]:
+  n=r[ki].split('(')[0].split('_')[-1]; t.setdefault(n,[]).append(float(r[vi].replace(',',''))/1000)
+print('ncu tree (locked clocks, us):', ' '.join(f"{n} {v[-1]:.0f}" for n,v in t.items() if n not in ('empty','decode','large','mma')))
+PY
+done
+rm -f $OUT/ncu.csv

@@ -13,7 +13,7 @@
 @          u), fp32-accurate.
 @   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
 @          and kd, U = diag(w) V per token) and its elementwise scan (the chunk-start states in place
-@          of dZ), fp32-accurate.
+@          of dZ), with the backward's tile products (MM_BWD).
 @   bprep  (chunks): q~, the masked scores A; A' dY into the workspace (du's chunk-local part) and
 @          (q~ e^b)' dY (dZ0's), for all chunks at once.
 @   bstate (with an erase; sequence, value head, value tile): the only sequential pass, last chunk to
@@ -328,14 +328,14 @@ extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_f
 }
 @ else
 /* ---------------------------------------------------------------- stages fprep, fscan */
-/* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
+/* The forward's prep and scan, recomputed with the backward's tile products (MM_BWD):
  * fprep, all chunks at once: each chunk's own part of the next chunk-start state dZ = kd' U (K, V) into
  * its slot, and kd (C, K), U = diag(w) V (C, V) per token (bval and bgrad read them); fscan: the
  * elementwise pass that puts the chunk-start states in place of dZ, the final state into the
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_TF3, true, true>(a, ws);
+  prep_body<MM_BWD, true, true>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;

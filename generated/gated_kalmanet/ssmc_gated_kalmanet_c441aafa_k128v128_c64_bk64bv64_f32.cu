@@ -1861,14 +1861,14 @@ __device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, i
 }
 
 /* ---------------------------------------------------------------- stages fprep, fscan */
-/* The forward's prep and scan, recomputed with about fp32-accurate tile products whatever the dtype:
+/* The forward's prep and scan, recomputed with the backward's tile products (MM_BWD):
  * fprep, all chunks at once: each chunk's own part of the next chunk-start state dZ = kd' U (K, V) into
  * its slot, and kd (C, K), U = diag(w) V (C, V) per token (bval and bgrad read them); fscan: the
  * elementwise pass that puts the chunk-start states in place of dZ, the final state into the
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_TF3, true, true>(a, ws);
+  prep_body<MM_BWD, true, true>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;

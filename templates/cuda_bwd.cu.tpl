@@ -51,10 +51,9 @@
 @ local NT = 512
 @ local NTS = 128 -- bscan (no erase): four state elements a thread, as the forward's scan
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
-@ local BG2 = true
 @ local BWD_TF1 = P.dtype == 'bf16' and not m.delta and not sv
-@ -- every stage: __launch_bounds__(threads, 1): one block an SM is what their shared memory allows anyway, and
-@ -- ptxas otherwise aims at two and spills
+@ -- every stage declares its blocks an SM in __launch_bounds__ (one, or two where two()): ptxas otherwise aims
+@ -- at more and spills
 @ local function ld4(n) return n + (4 - n) % 32 end -- row-major operands and results
 @ local function ld8(n) return n + (8 - n) % 32 end -- [k][j] operands
 @ local KPn, CPn = K + 4, C + 4
@@ -152,12 +151,12 @@
 @ local BVPB = ld8(BVB)
 @ local BVL = V -- bval's value tile of dZ_L (no erase)
 @ local TWO_SMEM = 113 * 1024 -- two blocks an SM
-@ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (BG2 and not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
+@ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
 @ local PL, SL, VL, GL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), bgrad_layout(), brows_layout()
 @ -- bprep, bval, bgrad: two blocks an SM of 256 threads where their shared memory allows (one block's loads
 @ -- and barriers under the other's products) and no per-key decay loop wants more than 128 registers
 @ local function two(lay)
-@   if BG2 and not diag and lay.off * 4 <= TWO_SMEM then return 256, 2 end
+@   if not diag and lay.off * 4 <= TWO_SMEM then return 256, 2 end
 @   return NTG, 1
 @ end
 @ local NTP, BP_MINB = two(PL)
@@ -555,9 +554,11 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ if m.delta then
     float *dr = dz + BK * ${BVPG};
 @ end
+    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
+@ if scalar_db or diag then
     const float *zl = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
-    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
+@ end
     for (int v0 = 0; v0 < VD; v0 += BVG) {
       tile_in<NT, CH, BVG>(dy, ${BVPG}, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
       tile_in<NT, CH, BVG>(uu, ${BVPG}, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);

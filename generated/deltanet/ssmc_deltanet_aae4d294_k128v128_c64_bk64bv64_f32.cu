@@ -1419,8 +1419,6 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   {
     float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
     float *dr = dz + BK * 36;
-    const float *zl = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
-                                         : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
     for (int v0 = 0; v0 < VD; v0 += BVG) {
       tile_in<NT, CH, BVG>(dy, 36, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);

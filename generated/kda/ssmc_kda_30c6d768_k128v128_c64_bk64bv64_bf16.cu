@@ -1320,9 +1320,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   {
     float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
     float *dr = dz + BK * 36;
+    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
     const float *zl = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
-    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
     for (int v0 = 0; v0 < VD; v0 += BVG) {
       tile_in<NT, CH, BVG>(dy, 36, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
       tile_in<NT, CH, BVG>(uu, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);

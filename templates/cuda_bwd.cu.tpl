@@ -227,6 +227,29 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
   for (int t = threadIdx.x; t < CH; t += NT) in[${x.idx}][t] = t < L ? ((const float *)a.in[${x.idx}])[(tok + t) * a.h_v + it.h] : 0.0f;
 @   end
 @ end
+@ -- a loop's tiles through registers (tile_regs): ptiles_fetch issues every load of a step and returns,
+@ -- so the loads fly under the products of the step before; ptiles_put writes them to shared memory
+@ -- (dst, ld; a tile without dst stays in registers). src(v0): the C address of the step at column v0.
+@ local function ptile(name, rows, D, T, dst, ld, src, rs, L)
+@   return {name = name, rows = rows, D = D, T = T, dst = dst, ld = ld, src = src, rs = rs, L = L or 'L'}
+@ end
+@ local function ptiles_decl(l)
+@   for _, c in ipairs(l) do
+    tile_regs<NT, ${c.rows}, ${c.D}, ${c.T}> ${c.name};
+@   end
+@ end
+@ local function ptiles_fetch(l, v0)
+@   for _, c in ipairs(l) do
+    ${c.name}.fetch(${c.src(v0)}, ${c.rs}, ${c.L});
+@   end
+@ end
+@ local function ptiles_put(l)
+@   for _, c in ipairs(l) do
+@     if c.dst then
+    ${c.name}.put(${c.dst}, ${c.ld}, ${c.L}, one_t(), false);
+@     end
+@   end
+@ end
 @ -- rows of [K] input x from token tok, key columns k0 .. k0 + n, into dst (ld), scaled by coef (a C
 @ -- expression of t_) and added (acc)
 @ local function load_k(x, dst, ld, k0, n, coef, acc)
@@ -307,6 +330,30 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, ${minb or 1}) ${
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
  * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
 #define MM_BWD ${BWD_TF1 and 'MM_TF32' or 'MM_TF3'}
+/* Row dots of two tiles in the same threads' registers (same shape): acc[i] += the sum over row t of
+ * a(t, d) b(t, d), t the row of the thread's i-th four elements; the D/4 threads of a row (neighbouring
+ * lanes) sum by shuffles, so each of them holds the row's dot. row_dots_put: dst[t] = acc (the row's
+ * first thread). */
+template <int NTH, int ROWS, int D>
+__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+  static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
+    const float4 x = a.r[i].f(), y = b.r[i].f();
+    float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
+    for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    acc[i] += s;
+  }
+}
+template <int NTH, int ROWS, int D>
+__device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const tile_regs<NTH, ROWS, D, float> &) {
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
+    int d;
+    const int v = (int)threadIdx.x + i * NTH, t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
+    if (v < ROWS * D / 4 && d == 0) dst[t] = acc[i];
+  }
+}
 template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
 __device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
@@ -345,6 +392,9 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 /* ---------------------------------------------------------------- stage bprep */
 @ stage_head('bprep', true, NTP, BP_MINB)
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+@ local pt = {ptile('r_dy', 'CH', 'BV2', 'elem_t', 'dy', ld8(BV2), function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD')}
+@ ptiles_decl(pt)
+@ ptiles_fetch(pt, '0') -- the first value tile's loads fly while the scores are formed
 @ load_scalars('BP_')
 @ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
   __syncthreads();
@@ -365,9 +415,11 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
-    tile_in<NT, CH, BV2>(dy, ${ld8(BV2)}, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
-                         one_t(), false);
+@ ptiles_put(pt)
     __syncthreads();
+    if (v0 + BV2 < VD) {
+@ ptiles_fetch(pt, 'v0 + BV2')
+    }
     mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1>(ou, am, dy, CH, BV2, CH, false);
     mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
@@ -389,19 +441,38 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
   float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
   const float *dzo = g.dstate_out[${m.state}];
   tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
-  for (long long c = (it.T + CH - 1) / CH - 1; c >= 0; c--) {
-    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
-    const long long tok = it.t0 + c * CH, cs = (s0 + c) * a.h_v + it.h;
+  /* a chunk's tiles through registers: the next chunk's loads (tok_, cs_, L_) fly under this one's products */
+@ local function tk(col) return function(x) return 'w.ftok + (tok' .. x .. ' * a.h_v + it.h) * WS_TOK + ' .. col end end
+@ local st = {
+@   ptile('r_du', 'CH', 'BVB', 'float', 'du', 'BVPB', function(x) return 'w.btok + (tok' .. x .. ' * a.h_v + it.h) * BW_TOK + BT_DU + v0' end, '(long long)a.h_v * BW_TOK', 'L_'),
+@   ptile('r_dzl', 'KD', 'BVB', 'float', 'dzl', 'BVPB', function(x) return 'w.bchunk + cs' .. x .. ' * BW_CHUNK + BC_DZLOC + v0' end, 'VD', 'KD'),
+@   ptile('r_kd', 'CH', 'KD', 'float', 'kd', 'KP', tk('WS_KD'), '(long long)a.h_v * WS_TOK', 'L_'),
+@ }
+@ if m.delta then
+@   st[#st + 1] = ptile('r_w', 'CH', 'KD', 'float', 'sm + BS_W', 'KP', tk('WS_W'), '(long long)a.h_v * WS_TOK', 'L_')
+@ end
+@ ptiles_decl(st)
+  col_regs<NT, KD> r_zd;
+  const long long nc = (it.T + CH - 1) / CH;
+  long long tok_ = it.t0 + (nc - 1) * CH, cs_ = (s0 + nc - 1) * a.h_v + it.h;
+  int L_ = (int)(it.T - (nc - 1) * CH);
+  if (nc > 0) {
+@ ptiles_fetch(st, '_')
+    r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
+  }
+  for (long long c = nc - 1; c >= 0; c--) {
+    const int L = L_;
+    const long long tok = tok_, cs = cs_;
     float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
     __syncthreads();
     tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    tile_in<NT, CH, BVB>(du, BVPB, dut, (long long)a.h_v * BW_TOK, L, one_t(), false);
-    tile_in<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, KD, one_t(), false);
-    tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
-@ if m.delta then
-    tile_in<NT, CH, KD>(sm + BS_W, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
-@ end
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
+@ ptiles_put(st)
+    r_zd.put(zdec, 1);
+    if (c > 0) {
+      tok_ -= CH; cs_ -= a.h_v; L_ = CH;
+@ ptiles_fetch(st, '_')
+      r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
+    }
     __syncthreads();
     mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
@@ -467,6 +538,9 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ load_scalars('BV_')
 @ if m.delta then
   float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+@   local dt = {ptile('r_du', 'CH', 'VD', 'float', 'du', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK')}
+@   ptiles_decl(dt)
+@   ptiles_fetch(dt) -- du's loads fly while T is formed
 @   load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
 @   if diag then
   float *b = r1 + CH * KP;
@@ -499,7 +573,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
-  tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
+@   ptiles_put(dt)
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
@@ -508,11 +582,22 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
    * (K, ${ld8(BVL)}) from bscan, a value tile of ${BVL} columns at a time */
   float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
-  tile_in<NT, CH, VD>(dr, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
-  tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
+  {
+@   local rt = {ptile('r_dr', 'CH', 'VD', 'float', 'dr', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK'),
+@               ptile('r_kd', 'CH', 'KD', 'float', 'kd', 'KP', function() return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD' end, '(long long)a.h_v * WS_TOK')}
+@   ptiles_decl(rt)
+@   ptiles_fetch(rt)
+@   ptiles_put(rt)
+  }
+@   local zt = {ptile('r_dzl', 'KD', BVL, 'float', 'dzl', ld8(BVL), function(v) return 'w.bchunk + cs * BW_CHUNK + BC_DZEND + ' .. v end, 'VD', 'KD')}
+@   ptiles_decl(zt)
+@   ptiles_fetch(zt, '0')
   for (int v0 = 0; v0 < VD; v0 += ${BVL}) {
-    tile_in<NT, KD, ${BVL}>(dzl, ${ld8(BVL)}, w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, KD, one_t(), false);
+@   ptiles_put(zt)
     __syncthreads();
+    if (v0 + ${BVL} < VD) {
+@   ptiles_fetch(zt, 'v0 + ' .. BVL)
+    }
     mmb<VPF, KP, 1, ${ld8(BVL)}, 1>(dr + v0, kd, dzl, CH, ${BVL}, KD, true);
   }
 @ end
@@ -548,33 +633,40 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ end
 @ load_scalars('BG_')
   /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
-   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row */
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
+   * before this one's products (registers), so their latency hides under them. */
   {
     float *dy = sm + BG_R, *uu = dy + CH * ${BVPG}, *z0 = uu + CH * ${BVPG}, *dz = z0 + BK * ${BVPG};
 @ if m.delta then
     float *dr = dz + BK * ${BVPG};
 @ end
-    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
-@ if scalar_db or diag then
+@ local zdot = scalar_db or diag
+@ local vt = {
+@   ptile('r_dy', 'CH', 'BVG', 'elem_t', 'dy', BVPG, function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD'),
+@   ptile('r_uu', 'CH', 'BVG', 'float', 'uu', BVPG, function(v) return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + ' .. v end, '(long long)a.h_v * WS_TOK'),
+@   ptile('r_z0', 'BK', 'BVG', 'float', 'z0', BVPG, function(v) return 'w.fchunk + cs * WS_CHUNK + k0 * VD + ' .. v end, 'VD', 'BK'),
+@   ptile('r_dz', 'BK', 'BVG', 'float', 'dz', BVPG, function(v) return 'w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + ' .. v end, 'VD', 'BK'),
+@ }
+@ if m.delta then
+@   vt[#vt + 1] = ptile('r_dr', 'CH', 'BVG', 'float', 'dr', BVPG, function(v) return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + ' .. v end, '(long long)a.h_v * BW_TOK')
+@ end
+@ if zdot then -- Z_L's rows stay in registers: their dot with dZ_L's is summed there, over the row's threads
+@   vt[#vt + 1] = ptile('r_zl', 'BK', 'BVG', 'float', nil, nil, function(v) return 'zl + k0 * VD + ' .. v end, 'VD', 'BK')
     const float *zl = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+    float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
 @ end
+@ ptiles_decl(vt)
+@ ptiles_fetch(vt, '0')
     for (int v0 = 0; v0 < VD; v0 += BVG) {
-      tile_in<NT, CH, BVG>(dy, ${BVPG}, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
-      tile_in<NT, CH, BVG>(uu, ${BVPG}, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
-      tile_in<NT, BK, BVG>(z0, ${BVPG}, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
-      tile_in<NT, BK, BVG>(dz, ${BVPG}, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
-@ if m.delta then
-      tile_in<NT, CH, BVG>(dr, ${BVPG}, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
+@ ptiles_put(vt)
+@ if zdot then
+      row_dots(zacc, r_zl, r_dz);
 @ end
       __syncthreads();
-@ if scalar_db or diag then
-      for (int r = threadIdx.x >> 5; r < BK; r += NT / 32) { /* a warp a key row, its lanes over the columns */
-        const int j = threadIdx.x & 31;
-        const float s = warp_sum(j < BVG ? zl[(k0 + r) * VD + v0 + j] * dz[r * ${BVPG} + j] : 0.0f);
-        if (j == 0) zld[r] += s;
+      if (v0 + BVG < VD) {
+@ ptiles_fetch(vt, 'v0 + BVG')
       }
-@ end
       mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p1, dy, z0, CH, BK, BVG, v0 > 0);
       mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p2, uu, dz, CH, BK, BVG, v0 > 0);
       mmb<CP, ${BVPG}, 1, 1, ${BVPG}>(da, dy, uu, CH, CH, BVG, v0 > 0);
@@ -583,6 +675,9 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
       mmb<CP, ${BVPG}, 1, 1, ${BVPG}>(dg, dr, uu, CH, CH, BVG, v0 > 0);
 @ end
     }
+@ if zdot then
+    row_dots_put(zld, zacc, r_zl);
+@ end
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * ${KCP};

@@ -1205,6 +1205,30 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
  * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
 #define MM_BWD MM_TF3
+/* Row dots of two tiles in the same threads' registers (same shape): acc[i] += the sum over row t of
+ * a(t, d) b(t, d), t the row of the thread's i-th four elements; the D/4 threads of a row (neighbouring
+ * lanes) sum by shuffles, so each of them holds the row's dot. row_dots_put: dst[t] = acc (the row's
+ * first thread). */
+template <int NTH, int ROWS, int D>
+__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+  static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
+    const float4 x = a.r[i].f(), y = b.r[i].f();
+    float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
+    for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    acc[i] += s;
+  }
+}
+template <int NTH, int ROWS, int D>
+__device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const tile_regs<NTH, ROWS, D, float> &) {
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
+    int d;
+    const int v = (int)threadIdx.x + i * NTH, t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
+    if (v < ROWS * D / 4 && d == 0) dst[t] = acc[i];
+  }
+}
 template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
 __device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
@@ -1237,6 +1261,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+    tile_regs<NT, CH, BV2, elem_t> r_dy;
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -1271,9 +1297,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
-    tile_in<NT, CH, BV2>(dy, 40, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L,
-                         one_t(), false);
+    r_dy.put(dy, 40, L, one_t(), false);
     __syncthreads();
+    if (v0 + BV2 < VD) {
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
+    }
     mmb<40, 1, CP, 40, 1>(ou, am, dy, CH, BV2, CH, false);
     mmb<40, 1, KP, 40, 1>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
@@ -1294,17 +1322,41 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
   const float *dzo = g.dstate_out[0];
   tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
-  for (long long c = (it.T + CH - 1) / CH - 1; c >= 0; c--) {
-    const int L = (int)(it.T - c * CH < CH ? it.T - c * CH : CH);
-    const long long tok = it.t0 + c * CH, cs = (s0 + c) * a.h_v + it.h;
+  /* a chunk's tiles through registers: the next chunk's loads (tok_, cs_, L_) fly under this one's products */
+    tile_regs<NT, CH, BVB, float> r_du;
+    tile_regs<NT, KD, BVB, float> r_dzl;
+    tile_regs<NT, CH, KD, float> r_kd;
+    tile_regs<NT, CH, KD, float> r_w;
+  col_regs<NT, KD> r_zd;
+  const long long nc = (it.T + CH - 1) / CH;
+  long long tok_ = it.t0 + (nc - 1) * CH, cs_ = (s0 + nc - 1) * a.h_v + it.h;
+  int L_ = (int)(it.T - (nc - 1) * CH);
+  if (nc > 0) {
+    r_du.fetch(w.btok + (tok_ * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L_);
+    r_dzl.fetch(w.bchunk + cs_ * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+    r_kd.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L_);
+    r_w.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L_);
+    r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
+  }
+  for (long long c = nc - 1; c >= 0; c--) {
+    const int L = L_;
+    const long long tok = tok_, cs = cs_;
     float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
     __syncthreads();
     tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    tile_in<NT, CH, BVB>(du, BVPB, dut, (long long)a.h_v * BW_TOK, L, one_t(), false);
-    tile_in<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, KD, one_t(), false);
-    tile_in<NT, CH, KD>(kd, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L, one_t(), false);
-    tile_in<NT, CH, KD>(sm + BS_W, KP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L, one_t(), false);
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = w.fchunk[cs * WS_CHUNK + WS_ZD + k];
+    r_du.put(du, BVPB, L_, one_t(), false);
+    r_dzl.put(dzl, BVPB, KD, one_t(), false);
+    r_kd.put(kd, KP, L_, one_t(), false);
+    r_w.put(sm + BS_W, KP, L_, one_t(), false);
+    r_zd.put(zdec, 1);
+    if (c > 0) {
+      tok_ -= CH; cs_ -= a.h_v; L_ = CH;
+    r_du.fetch(w.btok + (tok_ * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L_);
+    r_dzl.fetch(w.bchunk + cs_ * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+    r_kd.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L_);
+    r_w.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L_);
+      r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
+    }
     __syncthreads();
     mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
@@ -1341,6 +1393,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   in[3] = sm + BV_IN3;
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+    tile_regs<NT, CH, VD, float> r_du;
+    r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
   tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         one_t(), false);
   float *b = sm + BV_B;
@@ -1373,7 +1427,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
-  tile_in<NT, CH, VD>(du, VPF, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L, one_t(), false);
+    r_du.put(du, VPF, L, one_t(), false);
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
@@ -1415,18 +1469,35 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   in[3] = sm + BG_IN3;
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
-   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row */
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
+   * before this one's products (registers), so their latency hides under them. */
   {
     float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
     float *dr = dz + BK * 36;
-    for (int r = threadIdx.x; r < BK; r += NT) zld[r] = 0.0f;
+    tile_regs<NT, CH, BVG, elem_t> r_dy;
+    tile_regs<NT, CH, BVG, float> r_uu;
+    tile_regs<NT, BK, BVG, float> r_z0;
+    tile_regs<NT, BK, BVG, float> r_dz;
+    tile_regs<NT, CH, BVG, float> r_dr;
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
     for (int v0 = 0; v0 < VD; v0 += BVG) {
-      tile_in<NT, CH, BVG>(dy, 36, (const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L, one_t(), false);
-      tile_in<NT, CH, BVG>(uu, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, L, one_t(), false);
-      tile_in<NT, BK, BVG>(z0, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0, VD, BK, one_t(), false);
-      tile_in<NT, BK, BVG>(dz, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0, VD, BK, one_t(), false);
-      tile_in<NT, CH, BVG>(dr, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L, one_t(), false);
+    r_dy.put(dy, 36, L, one_t(), false);
+    r_uu.put(uu, 36, L, one_t(), false);
+    r_z0.put(z0, 36, BK, one_t(), false);
+    r_dz.put(dz, 36, BK, one_t(), false);
+    r_dr.put(dr, 36, L, one_t(), false);
       __syncthreads();
+      if (v0 + BVG < VD) {
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
+    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
+    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
+    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
+    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
+      }
       mmb<68, 36, 1, 1, 36>(p1, dy, z0, CH, BK, BVG, v0 > 0);
       mmb<68, 36, 1, 1, 36>(p2, uu, dz, CH, BK, BVG, v0 > 0);
       mmb<CP, 36, 1, 1, 36>(da, dy, uu, CH, CH, BVG, v0 > 0);

@@ -52,6 +52,10 @@
 @ local NTS = 128 -- bscan (no erase): four state elements a thread, as the forward's scan
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
 @ local BWD_TF1 = P.dtype == 'bf16' and not m.delta and not sv
+@ -- operands exact in tf32 (mmb's XA, XB): dY and an input's rows loaded as given (bf16, not a gate)
+@ local function xin(x) return (P.dtype == 'bf16' and not x.gate) and 'true' or 'false' end
+@ local DYX, KX = P.dtype == 'bf16' and 'true' or 'false', xin(P.inputs[m.key + 1])
+@ local SKX = sv and xin(P.inputs[sv.key + 1]) -- the solve's keys
 @ -- every stage declares its blocks an SM in __launch_bounds__ (one, or two where two()): ptxas otherwise aims
 @ -- at more and spills
 @ local function ld4(n) return n + (4 - n) % 32 end -- row-major operands and results
@@ -354,9 +358,11 @@ __device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const
     if (v < ROWS * D / 4 && d == 0) dst[t] = acc[i];
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs, typename TA, typename TB>
-__device__ __forceinline__ void mmb(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_BWD>(c, a, b, m, n, kd, acc);
+/* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
+ * and no lo product (MM_TF3: two products instead of three) */
+template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false>
+__device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB>(c, a, b, m, n, kd, acc);
 }
 
 @ if m.delta then
@@ -405,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 @ if diag then
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
 @ else
-  mmb<CP, KP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP, false, ${KX}>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
@@ -420,8 +426,8 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
     if (v0 + BV2 < VD) {
 @ ptiles_fetch(pt, 'v0 + BV2')
     }
-    mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1>(ou, am, dy, CH, BV2, CH, false);
-    mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}>(ou, am, dy, CH, BV2, CH, false);
+    mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1, false, ${DYX}>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
     __syncthreads();
@@ -563,7 +569,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     __syncthreads();
   }
 @   else
-  mmb<CP, KP, 1, 1, KP>(am, kc, kc, CH, CH, KD, false);
+  mmb<CP, KP, 1, 1, KP, ${KX}, ${KX}>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
@@ -650,6 +656,10 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ if m.delta then
 @   vt[#vt + 1] = ptile('r_dr', 'CH', 'BVG', 'float', 'dr', BVPG, function(v) return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + ' .. v end, '(long long)a.h_v * BW_TOK')
 @ end
+@ -- c (ldc) [+]= x y' over the value tile (x, y: rows of it; xa: x exact in tf32)
+@ local function vmm(c, ldc, x, y, m, n, xa)
+      mmb<${ldc}, ${BVPG}, 1, 1, ${BVPG}, ${xa or 'false'}>(${c}, ${x}, ${y}, ${m}, ${n}, BVG, v0 > 0);
+@ end
 @ if zdot then -- Z_L's rows stay in registers: their dot with dZ_L's is summed there, over the row's threads
 @   vt[#vt + 1] = ptile('r_zl', 'BK', 'BVG', 'float', nil, nil, function(v) return 'zl + k0 * VD + ' .. v end, 'VD', 'BK')
     const float *zl = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
@@ -667,12 +677,12 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
       if (v0 + BVG < VD) {
 @ ptiles_fetch(vt, 'v0 + BVG')
       }
-      mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mmb<CP, ${BVPG}, 1, 1, ${BVPG}>(da, dy, uu, CH, CH, BVG, v0 > 0);
+@ vmm('p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX)
+@ vmm('p2', BKP4, 'uu', 'dz', 'CH', 'BK')
+@ vmm('da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX)
 @ if m.delta then
-      mmb<${BKP4}, ${BVPG}, 1, 1, ${BVPG}>(p3, dr, z0, CH, BK, BVG, v0 > 0);
-      mmb<CP, ${BVPG}, 1, 1, ${BVPG}>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+@   vmm('p3', BKP4, 'dr', 'z0', 'CH', 'BK')
+@   vmm('dg', 'CP', 'dr', 'uu', 'CH', 'CH')
 @ end
     }
 @ if zdot then
@@ -738,13 +748,13 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     p2[t * ${BKP4} + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
-  mmb<${BKP4}, CP, 1, ${KCP}, 1>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
   mmb<${BKP4}, 1, CP, ${KCP}, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 @   if m.delta then
-  mmb<${BKP4}, CP, 1, ${KCP}, 1>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<${BKP4}, 1, CP, ${KCP}, 1>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<${BKP4}, 1, CP, ${KCP}, 1, false, ${KX}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 @   end
 #define EB(t, k) expf(b[t])
 @ end
@@ -1059,7 +1069,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
   for (int i0 = 0; i0 < KD; i0 += QR) {
     mmb<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
     mmb<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
-    mmb<KD, 1, KD, KD, 1>(out, kr + i0, kk, QR, KD, CH, true);
+    mmb<KD, 1, KD, KD, 1, false, ${SKX}>(out, kr + i0, kk, QR, KD, CH, true);
     for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
     __syncthreads();
   }
@@ -1143,7 +1153,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
   const float hle = hb[CH - 1];
   /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
   for (int pass = 0; pass < 2; pass++) {
-    mmb<CH, KD, 1, 1, KD>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    mmb<CH, KD, 1, 1, KD, false, ${SKX}>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
       mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
@@ -1152,19 +1162,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
     mmb<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
   }
   /* the cn_s H_s terms through the chunk's keys */
-  mmb<CH, KD, 1, 1, KD>(mt, kc, kc, CH, CH, KD, false);
+  mmb<CH, KD, 1, 1, KD, ${SKX}, ${SKX}>(mt, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, j = e - t * CH;
     mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
   }
   __syncthreads();
-  mmb<KD, CH, 1, KD, 1>(qv, mt, kc, CH, KD, CH, true);
+  mmb<KD, CH, 1, KD, 1, false, ${SKX}>(qv, mt, kc, CH, KD, CH, true);
   /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
   for (int half = 0; half < 2; half++)
     for (int which = 0; which < 2; which++) {
       tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
       __syncthreads();
-      mmb<KD / 2, KD, 1, KD / 2, 1>(gh, kc, xs, CH, KD / 2, KD, false);
+      mmb<KD / 2, KD, 1, KD / 2, 1, ${SKX}>(gh, kc, xs, CH, KD / 2, KD, false);
       for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
         const int t = e / (KD / 2), j = e - t * (KD / 2);
         qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];

@@ -360,9 +360,9 @@ __device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
  * and no lo product (MM_TF3: two products instead of three) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false>
+template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true>
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 
 @ if m.delta then
@@ -426,7 +426,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
     if (v0 + BV2 < VD) {
 @ ptiles_fetch(pt, 'v0 + BV2')
     }
-    mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}>(ou, am, dy, CH, BV2, CH, false);
+    mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
     mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1, false, ${DYX}>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
@@ -656,9 +656,10 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ if m.delta then
 @   vt[#vt + 1] = ptile('r_dr', 'CH', 'BVG', 'float', 'dr', BVPG, function(v) return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + ' .. v end, '(long long)a.h_v * BW_TOK')
 @ end
-@ -- c (ldc) [+]= x y' over the value tile (x, y: rows of it; xa: x exact in tf32)
+@ -- c (ldc) [+]= x y' over the value tile (x, y: rows of it; xa: x exact in tf32); the products of a step
+@ -- only read its tiles: one barrier after all of them
 @ local function vmm(c, ldc, x, y, m, n, xa)
-      mmb<${ldc}, ${BVPG}, 1, 1, ${BVPG}, ${xa or 'false'}>(${c}, ${x}, ${y}, ${m}, ${n}, BVG, v0 > 0);
+      mmb<${ldc}, ${BVPG}, 1, 1, ${BVPG}, ${xa or 'false'}, false, false>(${c}, ${x}, ${y}, ${m}, ${n}, BVG, v0 > 0);
 @ end
 @ if zdot then -- Z_L's rows stay in registers: their dot with dZ_L's is summed there, over the row's threads
 @   vt[#vt + 1] = ptile('r_zl', 'BK', 'BVG', 'float', nil, nil, function(v) return 'zl + k0 * VD + ' .. v end, 'VD', 'BK')
@@ -684,6 +685,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   vmm('p3', BKP4, 'dr', 'z0', 'CH', 'BK')
 @   vmm('dg', 'CP', 'dr', 'uu', 'CH', 'CH')
 @ end
+      __syncthreads();
     }
 @ if zdot then
     row_dots_put(zld, zacc, r_zl);

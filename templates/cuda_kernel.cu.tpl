@@ -897,19 +897,21 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP, bool XA = false, bool XB = false>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP, bool XA = false, bool XB = false, bool SYNC = true>
 __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
   else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
   else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
-  __syncthreads();
+  if (SYNC) __syncthreads();
 }
 /* XA, XB: float operands whose every element is exact in tf32 (rows of bf16 inputs): no rounding at each
- * use, no lo part */
-template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, bool XA = false, bool XB = false>
+ * use, no lo part. SYNC = false: no barrier at the end (the caller's, after products that only read the
+ * same operands; a warp owns the same tiles of c in every call of the same shape) */
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, bool XA = false, bool XB = false,
+          bool SYNC = true>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
+  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {

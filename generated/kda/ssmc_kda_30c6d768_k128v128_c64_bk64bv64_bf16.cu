@@ -422,19 +422,21 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
     }
   }
 }
-template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP, bool XA = false, bool XB = false>
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP, bool XA = false, bool XB = false, bool SYNC = true>
 __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   const int warps = (int)(blockDim.x >> 5);
   if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
   else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
   else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
-  __syncthreads();
+  if (SYNC) __syncthreads();
 }
 /* XA, XB: float operands whose every element is exact in tf32 (rows of bf16 inputs): no rounding at each
- * use, no lo part */
-template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, bool XA = false, bool XB = false>
+ * use, no lo part. SYNC = false: no barrier at the end (the caller's, after products that only read the
+ * same operands; a warp owns the same tiles of c in every call of the same shape) */
+template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, bool XA = false, bool XB = false,
+          bool SYNC = true>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
+  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
@@ -1150,9 +1152,9 @@ __device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
  * and no lo product (MM_TF3: two products instead of three) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false>
+template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true>
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 
 /* ---------------------------------------------------------------- stages fprep, fstate */
@@ -1210,7 +1212,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     if (v0 + BV2 < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
     }
-    mmb<40, 1, CP, 40, 1, false, true>(ou, am, dy, CH, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
     mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
@@ -1410,11 +1412,12 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
     r_zl.fetch(zl + k0 * VD + v0 + BVG, VD, BK);
       }
-      mmb<68, 36, 1, 1, 36, true>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mmb<CP, 36, 1, 1, 36, true>(da, dy, uu, CH, CH, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false>(p3, dr, z0, CH, BK, BVG, v0 > 0);
-      mmb<CP, 36, 1, 1, 36, false>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36, true, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36, true, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36, false, false, false>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36, false, false, false>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+      __syncthreads();
     }
     row_dots_put(zld, zacc, r_zl);
   }

@@ -1,0 +1,19 @@
+#!/bin/bash
+# session 15 call 8: one barrier after a step's products (bgrad's value loop, bprep's first product) vs 8e39a9c; checks; racecheck
+export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d)
+S=.gpu/ssmc
+tp() { case $1 in base) echo "--templates .gpu/tpl-8e39a9c";; tree) echo "";; esac; }
+for f in mamba2 gated_deltanet gla; do
+  timeout 200 $S check --backend cuda --quick dsl/families/$f.yaml > $OUT/check-$f.txt 2>&1
+  echo "check $f: $(tail -1 $OUT/check-$f.txt)"
+done
+for rep in 1 2; do
+  for f in mamba2 gated_deltanet; do
+    for v in base tree; do
+      timeout 100 $S bench $(tp $v) --backend cuda --dtype bf16 --decode 1 --reps 10 dsl/families/$f.yaml --B 8 --T 4096 --H 16 > $OUT/b8-$f-$v-$rep.txt 2>&1
+      echo "$f B8 $v $rep: $(grep -E ' (bwd|fwd\+bwd) ' $OUT/b8-$f-$v-$rep.txt | awk '{print $2, $6}' | tr '\n' ' ')"
+    done
+  done
+done
+timeout 170 compute-sanitizer --tool racecheck $S check --backend cuda --quick --dtype bf16 dsl/families/mamba2.yaml > $OUT/race-mamba2.txt 2>&1
+echo "racecheck mamba2: $(grep -E 'RACECHECK SUMMARY|comparisons' $OUT/race-mamba2.txt | tail -2 | tr '\n' '|')"

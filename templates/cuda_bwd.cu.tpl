@@ -233,7 +233,8 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 @ end
 @ -- a loop's tiles through registers (tile_regs): ptiles_fetch issues every load of a step and returns,
 @ -- so the loads fly under the products of the step before; ptiles_put writes them to shared memory
-@ -- (dst, ld; a tile without dst stays in registers). src(v0): the C address of the step at column v0.
+@ -- (dst, ld; a tile without dst stays in registers). src(s): the C address of step s, as ptiles_fetch's
+@ -- caller names it (a value column; bstate: the suffix of the next chunk's tok_ and cs_; none for one step).
 @ local function ptile(name, rows, D, T, dst, ld, src, rs, L)
 @   return {name = name, rows = rows, D = D, T = T, dst = dst, ld = ld, src = src, rs = rs, L = L or 'L'}
 @ end

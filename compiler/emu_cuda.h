@@ -153,6 +153,13 @@ template <int N> static inline void wg_mma(float *d, unsigned long long da, unsi
       d[4 * i + o] += s;
     }
 }
+/* ldmatrix of 32-bit elements: lane 4 g + q gets word q of row g of block i from lane 8 i + g's address */
+static inline void ldsm4(unsigned *r, const float *p) {
+  for (int i = 0; i < 4; i++) memcpy(&r[i], emu_shfl(p, 8 * i + (emu_t.lane >> 2), false) + (emu_t.lane & 3), 4);
+}
+static inline void ldsm2(unsigned *r, const float *p) {
+  for (int i = 0; i < 2; i++) memcpy(&r[i], emu_shfl(p, 8 * i + (emu_t.lane >> 2), false) + (emu_t.lane & 3), 4);
+}
 static inline void wg_fence() {}
 static inline void wg_commit() {}
 static inline void wg_wait0() {}
@@ -160,6 +167,10 @@ static inline void fence_async_smem() {}
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }
 static inline void cp_async16(float *dst, const float *src) { memcpy(dst, src, 16); }
+static inline void cp_async16_z(float *dst, const float *src, bool ok) {
+  if (ok) memcpy(dst, src, 16);
+  else memset(dst, 0, 16);
+}
 static inline unsigned long long evict_first() { return 0; }
 static inline void cp_async16_hint(float *dst, const float *src, unsigned long long) { memcpy(dst, src, 16); }
 static inline void cp_async_commit() {}

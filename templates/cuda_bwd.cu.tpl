@@ -130,16 +130,20 @@
 @ end
 @ local BKP4, KCP = ld4(BK), ld8(BK)
 @ local BVPG = ld4(BVG)
-@ local function bgrad_layout()
+@ local ZDOT = scalar_db or diag -- bgrad sums Z_L . dZ_L per key row
+@ -- bgrad's value-loop tiles (racc: one buffer of two, with Z_L's): dY, u, [dr] (C rows), Z0, dZ_L, [Z_L] (BK rows)
+@ local function vtiles(racc) return ((m.delta and 3 or 2) * C + ((racc and ZDOT) and 3 or 2) * BK) * BVPG end
+@ local function bgrad_layout(racc)
 @   local L = new_layout()
 @   alloc_scalars(L)
-@   local vloop = (m.delta and 3 or 2) * C * BVPG + 2 * BK * BVPG
 @   local post = 2 * C * KCP + (diag and C * BKP4 or 0)
-@   L.alloc('R', math.max(vloop, post))
+@   L.alloc('R', math.max(vtiles(racc), post))
 @   -- DA: dA (C, CPn), then with an erase dk's row part (C, BKP4) in its place (wider when the chunk is
-@   -- shorter than the key tile)
+@   -- shorter than the key tile); racc: the second buffer of the value loop's tiles in P1 .. DA/DG
+@   local p0 = L.off
 @   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * math.max(CPn, m.delta and BKP4 or 0))
 @   if m.delta then L.alloc('P3', C * BKP4); L.alloc('DG', C * CPn) end
+@   if racc and L.off - p0 < vtiles(racc) then L.alloc('PAD', vtiles(racc) - (L.off - p0)) end
 @   if not diag then L.alloc('B', C) end
 @   L.alloc('EW', C); L.alloc('EE', C); L.alloc('ZLD', BK)
 @   return L
@@ -156,7 +160,7 @@
 @ local BVL = V -- bval's value tile of dZ_L (no erase)
 @ local TWO_SMEM = 113 * 1024 -- two blocks an SM
 @ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
-@ local PL, SL, VL, GL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), bgrad_layout(), brows_layout()
+@ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), brows_layout()
 @ -- bprep, bval, bgrad: two blocks an SM of 256 threads where their shared memory allows (one block's loads
 @ -- and barriers under the other's products) and no per-key decay loop wants more than 128 registers
 @ local function two(lay)
@@ -165,7 +169,26 @@
 @ end
 @ local NTP, BP_MINB = two(PL)
 @ local NTV, BV_MINB = two(VL)
+@ -- bgrad's value loop (RACC): its products in registers across the loop (mm_acc) and its tiles in two
+@ -- buffers filled by cp.async (one barrier a step), where the accumulators take at most half of a
+@ -- thread's registers, 5/16 with the split products' hi and lo fragments (NVRTC 13, 128 registers:
+@ -- Mamba-2 bf16's 48 do not spill, its f32 module's and GKA's 48 in the split form spill 64-96 B,
+@ -- GDN's 40 at most 16); else the products through shared memory, the tiles through registers (ptile)
+@ local function acc_regs(M, N, nt) -- mm_acc's tiles: 16 x NB, TPW a warp
+@   local W = nt // 32
+@   local NB = (N % 32 == 0 and (M // 16) * (N // 32) >= W) and 32 or (N % 16 == 0 and (M // 16) * (N // 16) >= W) and 16 or 8
+@   return math.ceil((M // 16) * (N // NB) / W) * NB // 2
+@ end
+@ local RACC, GL = true, bgrad_layout(true)
 @ local NTB, BG_MINB = two(GL)
+@ do
+@   local nt = NTB or NT
+@   local regs = (m.delta and 3 or 2) * acc_regs(C, BK, nt) + (m.delta and 2 or 1) * acc_regs(C, C, nt)
+@   if regs > math.min(255, 65536 // (nt * (BG_MINB or 1))) * (BWD_TF1 and 8 or 5) // 16 then
+@     RACC, GL = false, bgrad_layout(false)
+@     NTB, BG_MINB = two(GL)
+@   end
+@ end
 @ local function layout_enum(prefix, lay)
 enum {
 @   for _, w in ipairs(lay) do
@@ -335,23 +358,33 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, ${minb or 1}) ${
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
  * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
 #define MM_BWD ${BWD_TF1 and 'MM_TF32' or 'MM_TF3'}
-/* Row dots of two tiles in the same threads' registers (same shape): acc[i] += the sum over row t of
- * a(t, d) b(t, d), t the row of the thread's i-th four elements; the D/4 threads of a row (neighbouring
- * lanes) sum by shuffles, so each of them holds the row's dot. row_dots_put: dst[t] = acc (the row's
- * first thread). */
-template <int NTH, int ROWS, int D>
-__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+/* Row dots of two ROWS x D tiles: acc[i] += the sum over row t of a(t, d) b(t, d), t the row of the
+ * thread's i-th four elements (tile_regs's row_of); the D/4 threads of a row (neighbouring lanes) sum by
+ * shuffles, so each of them holds the row's dot. row_dots: the tiles in the same threads' registers;
+ * row_dots_sm: in shared memory (leading dimension ld). row_dots_put: dst[t] = acc (the row's first
+ * thread). */
+template <int D> __device__ __forceinline__ float row_dot4(float4 x, float4 y) {
   static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
-#pragma unroll
-  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
-    const float4 x = a.r[i].f(), y = b.r[i].f();
-    float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
-    for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    acc[i] += s;
-  }
+  float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
+  for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  return s;
 }
 template <int NTH, int ROWS, int D>
-__device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const tile_regs<NTH, ROWS, D, float> &) {
+__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += row_dot4<D>(a.r[i].f(), b.r[i].f());
+}
+template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
+    int d;
+    const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
+    const bool in = (int)threadIdx.x + i * NTH < ROWS * D / 4;
+    const float4 z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    acc[i] += row_dot4<D>(in ? *(const float4 *)(a + t * ld + d) : z, in ? *(const float4 *)(b + t * ld + d) : z);
+  }
+}
+template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
@@ -641,55 +674,105 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ load_scalars('BG_')
   /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
    * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
-   * before this one's products (registers), so their latency hides under them. */
+   * before this one's products, so their latency hides under them. */
   {
-    float *dy = sm + BG_R, *uu = dy + CH * ${BVPG}, *z0 = uu + CH * ${BVPG}, *dz = z0 + BK * ${BVPG};
-@ if m.delta then
-    float *dr = dz + BK * ${BVPG};
-@ end
-@ local zdot = scalar_db or diag
+@ -- the loop's tiles: name, rows, element type, source at value column v, row stride, rows loaded
 @ local vt = {
-@   ptile('r_dy', 'CH', 'BVG', 'elem_t', 'dy', BVPG, function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD'),
-@   ptile('r_uu', 'CH', 'BVG', 'float', 'uu', BVPG, function(v) return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + ' .. v end, '(long long)a.h_v * WS_TOK'),
-@   ptile('r_z0', 'BK', 'BVG', 'float', 'z0', BVPG, function(v) return 'w.fchunk + cs * WS_CHUNK + k0 * VD + ' .. v end, 'VD', 'BK'),
-@   ptile('r_dz', 'BK', 'BVG', 'float', 'dz', BVPG, function(v) return 'w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + ' .. v end, 'VD', 'BK'),
+@   {'dy', 'CH', 'elem_t', function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD', 'L'},
+@   {'uu', 'CH', 'float', function(v) return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + ' .. v end, '(long long)a.h_v * WS_TOK', 'L'},
+@   {'z0', 'BK', 'float', function(v) return 'w.fchunk + cs * WS_CHUNK + k0 * VD + ' .. v end, 'VD', 'BK'},
+@   {'dz', 'BK', 'float', function(v) return 'w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + ' .. v end, 'VD', 'BK'},
 @ }
 @ if m.delta then
-@   vt[#vt + 1] = ptile('r_dr', 'CH', 'BVG', 'float', 'dr', BVPG, function(v) return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + ' .. v end, '(long long)a.h_v * BW_TOK')
+@   vt[#vt + 1] = {'dr', 'CH', 'float', function(v) return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + ' .. v end, '(long long)a.h_v * BW_TOK', 'L'}
 @ end
-@ -- c (ldc) [+]= x y' over the value tile (x, y: rows of it; xa: x exact in tf32); the products of a step
-@ -- only read its tiles: one barrier after all of them
-@ local function vmm(c, ldc, x, y, m, n, xa)
-      mmb<${ldc}, ${BVPG}, 1, 1, ${BVPG}, ${xa or 'false'}, false, false>(${c}, ${x}, ${y}, ${m}, ${n}, BVG, v0 > 0);
-@ end
-@ if zdot then -- Z_L's rows stay in registers: their dot with dZ_L's is summed there, over the row's threads
-@   vt[#vt + 1] = ptile('r_zl', 'BK', 'BVG', 'float', nil, nil, function(v) return 'zl + k0 * VD + ' .. v end, 'VD', 'BK')
-    const float *zl = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
-                                         : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+@ if ZDOT then
+    const float *zlg = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
+                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+@   vt[#vt + 1] = {'zl', 'BK', 'float', function(v) return 'zlg + k0 * VD + ' .. v end, 'VD', 'BK'}
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
 @ end
-@ ptiles_decl(vt)
-@ ptiles_fetch(vt, '0')
-    for (int v0 = 0; v0 < VD; v0 += BVG) {
-@ ptiles_put(vt)
-@ if zdot then
-      row_dots(zacc, r_zl, r_dz);
+@ -- the loop's products c (ldc) += x y' over the value tile (x, y: rows of it; xa: x exact in tf32); a
+@ -- step's products only read its tiles
+@ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK'}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
+@ if m.delta then
+@   vp[#vp + 1] = {'p3', BKP4, 'dr', 'z0', 'CH', 'BK'}; vp[#vp + 1] = {'dg', 'CP', 'dr', 'uu', 'CH', 'CH'}
 @ end
+@ if RACC then
+    /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
+     * accumulators are in registers), filled by cp.async except dY (bf16: through registers) */
+@   local off, vo = 0, {}
+@   for _, t in ipairs(vt) do vo[t[1]] = off; off = off + (t[2] == 'CH' and C or BK) * BVPG end
+@   for _, c in ipairs(vp) do
+    mm_acc<NT, ${c[5]}, ${c[6]}, MM_BWD, ${c[7] or 'false'}> acc_${c[1]};
+    acc_${c[1]}.zero();
+@   end
+@   local function fill(v, b)
+@     for _, t in ipairs(vt) do
+@       if t[1] == 'dy' then
+      r_dy.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
+@       else
+      tile_cp<NT, ${t[2]}, BVG>(${b} + ${vo[t[1]]}, ${BVPG}, ${t[4](v)}, ${t[5]}, ${t[6]});
+@       end
+@     end
+      cp_async_commit();
+@   end
+    tile_regs<NT, CH, BVG, elem_t> r_dy;
+    {
+@   fill('0', 'sm + BG_R')
+    }
+    for (int v0 = 0, i = 0; v0 < VD; v0 += BVG, i ^= 1) {
+@   for _, t in ipairs(vt) do
+      float *${t[1]} = sm + (i ? BG_P1 : BG_R) + ${vo[t[1]]};
+@   end
+      r_dy.put(dy, ${BVPG}, L, one_t(), false);
+      cp_async_wait<0>();
+      __syncthreads(); /* the buffer read two steps ago is free: every thread's products of that step are done */
+      if (v0 + BVG < VD) {
+@   fill('v0 + BVG', '(sm + (i ? BG_R : BG_P1))')
+      }
+@   if ZDOT then
+      row_dots_sm<NT, BK, BVG>(zacc, zl, dz, ${BVPG});
+@   end
+@   for _, c in ipairs(vp) do
+      acc_${c[1]}.step<${BVPG}, ${BVPG}>(${c[3]}, ${c[4]}, BVG);
+@   end
+    }
+    __syncthreads();
+@   for _, c in ipairs(vp) do
+    acc_${c[1]}.store(${c[1]}, ${c[2]});
+@   end
+@ else
+    /* the products through shared memory (mmb); the tiles through registers (ptile) */
+@   local off, ptl = 0, {}
+@   for _, t in ipairs(vt) do
+@     if t[1] == 'zl' then -- Z_L's rows stay in registers: their dot with dZ_L's is summed there
+@       ptl[#ptl + 1] = ptile('r_zl', t[2], 'BVG', t[3], nil, nil, t[4], t[5], t[6])
+@     else
+    float *${t[1]} = sm + BG_R + ${off};
+@       ptl[#ptl + 1] = ptile('r_' .. t[1], t[2], 'BVG', t[3], t[1], BVPG, t[4], t[5], t[6])
+@       off = off + (t[2] == 'CH' and C or BK) * BVPG
+@     end
+@   end
+@   ptiles_decl(ptl)
+@   ptiles_fetch(ptl, '0')
+    for (int v0 = 0; v0 < VD; v0 += BVG) {
+@   ptiles_put(ptl)
+@   if ZDOT then
+      row_dots(zacc, r_zl, r_dz);
+@   end
       __syncthreads();
       if (v0 + BVG < VD) {
-@ ptiles_fetch(vt, 'v0 + BVG')
+@   ptiles_fetch(ptl, 'v0 + BVG')
       }
-@ vmm('p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX)
-@ vmm('p2', BKP4, 'uu', 'dz', 'CH', 'BK')
-@ vmm('da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX)
-@ if m.delta then
-@   vmm('p3', BKP4, 'dr', 'z0', 'CH', 'BK')
-@   vmm('dg', 'CP', 'dr', 'uu', 'CH', 'CH')
-@ end
-      __syncthreads();
+@   for _, c in ipairs(vp) do
+      mmb<${c[2]}, ${BVPG}, 1, 1, ${BVPG}, ${c[7] or 'false'}, false, false>(${c[1]}, ${c[3]}, ${c[4]}, ${c[5]}, ${c[6]}, BVG, v0 > 0);
+@   end
+      __syncthreads(); /* one barrier after a step's products */
     }
-@ if zdot then
-    row_dots_put(zld, zacc, r_zl);
+@ end
+@ if ZDOT then
+    row_dots_put<NT, BK, BVG>(zld, zacc);
 @ end
   }
   /* this key tile of k and q~ (over the value loop's tiles) */

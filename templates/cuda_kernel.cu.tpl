@@ -650,6 +650,17 @@ __device__ __forceinline__ void mma16(float *d, const unsigned *a, const unsigne
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* ldmatrix of 32-bit elements: an 8 x 4 block of them is an 8 x 8 block of b16 ones, so lane 4 g + q gets
+ * element (g, q) of each block, mma8's fragment layout; block i's 8 row addresses (16-byte aligned) from
+ * lanes 8 i .. 8 i + 7 (x2: lanes 0 .. 15) */
+__device__ __forceinline__ void ldsm4(unsigned *r, const float *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
+__device__ __forceinline__ void ldsm2(unsigned *r, const float *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -663,6 +674,11 @@ __device__ __forceinline__ void st_state4(float *p, float4 v) {
 __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+/* the same, or 16 zero bytes where !ok (src is not read) */
+__device__ __forceinline__ void cp_async16_z(float *dst, const float *src, bool ok) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
 }
 __device__ __forceinline__ unsigned long long evict_first() {
   unsigned long long pol;
@@ -726,6 +742,16 @@ template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y
 }
 #endif
 @ end
+/* dst[t * ld + d] = src[t * rs + d] for t < L (rows past L: 0) by cp.async (complete at cp_async_wait);
+ * D % 4 == 0, rows 16-byte aligned. */
+template <int NTH, int ROWS, int D>
+__device__ __forceinline__ void tile_cp(float *dst, int ld, const float *src, long long rs, int L) {
+#pragma unroll
+  for (int i = 0; i < (ROWS * D / 4 + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    if (v < ROWS * D / 4) cp_async16_z(dst + t * ld + d, t < L ? src + t * rs + d : src, t < L);
+  }
+}
 /* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */
 __device__ __forceinline__ unsigned bf2(float x0, float x1) {
 #ifdef SSMC_EMU
@@ -917,6 +943,92 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
+
+/* A tile product accumulated in registers over the steps of a loop: c (M x N) += a b' over kd each step,
+ * a(i, k) = a[i * LDA + k], b(j, k) = b[j * LDB + k], float tiles in shared memory with k contiguous
+ * (16-byte aligned; LDA, LDB = 4 (mod 32): conflict-free), so each fragment is one ldmatrix (ldsm4).
+ * Each warp owns the same TPW tiles of 16 x NB (NB as mm_f picks it) in every step: no accumulator
+ * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
+ * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
+/* sm_80: the split form's fragments one k step at a time (NVRTC 13 spills 16-32 B of GDN's and DeltaNet's
+ * bgrad at 128 registers otherwise); sm_90: four (H200 GDN B8 bwd: 8.6 ms, 9.1 one at a time) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define MM_ACC_SPLIT_UNROLL 1
+#else
+#define MM_ACC_SPLIT_UNROLL 4
+#endif
+template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
+  static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
+  static constexpr int W = NTH / 32;
+  static constexpr int NB = N % 32 == 0 && (M / 16) * (N / 32) >= W ? 32 : N % 16 == 0 && (M / 16) * (N / 16) >= W ? 16 : 8;
+  static constexpr int TN = N / NB, TILES = (M / 16) * TN, TPW = (TILES + W - 1) / W;
+  float d[TPW][NB / 8][4];
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int u = 0; u < TPW; u++)
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) d[u][s][0] = d[u][s][1] = d[u][s][2] = d[u][s][3] = 0.0f;
+  }
+  template <int LDA, int LDB> __device__ __forceinline__ void step(const float *a, const float *b, int kd) {
+    static_assert(LDA % 4 == 0 && LDB % 4 == 0, "16-byte rows");
+    const int lane = threadIdx.x & 31, mi = lane >> 3, r = lane & 7;
+#pragma unroll
+    for (int u = 0; u < TPW; u++) {
+      const int tile = (int)(threadIdx.x >> 5) + u * W;
+      if (TILES % W && tile >= TILES) break;
+      const int i0 = tile / TN * 16, j0 = tile % TN * NB;
+      /* ldmatrix blocks: a's rows i0 (+ 8), k + 0 (+ 4): {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]};
+       * b's rows j0 + 8 s (+ 8), k + 0 (+ 4): the fragments of two n tiles */
+      const float *ap = a + (i0 + r + (mi & 1) * 8) * LDA + (mi >> 1) * 4;
+      const float *bp = b + (j0 + r + (mi >> 1) * 8) * LDB + (mi & 1) * 4;
+#pragma unroll(SPLIT ? MM_ACC_SPLIT_UNROLL : 4)
+      for (int k0 = 0; k0 < kd; k0 += 8) {
+        unsigned ah[4], al[4];
+        ldsm4(ah, ap + k0);
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+          const float x = __uint_as_float(ah[e]);
+          if (!XA) ah[e] = tf32(x);
+          al[e] = SPLIT ? tf32(x - __uint_as_float(ah[e])) : 0u;
+        }
+#pragma unroll
+        for (int s = 0; s < NB / 8; s += 2) {
+          unsigned bb[4];
+          if (s + 1 < NB / 8) ldsm4(bb, bp + s * 8 * LDB + k0);
+          else ldsm2(bb, bp + s * 8 * LDB + k0);
+#pragma unroll
+          for (int h = 0; h < 2 && s + h < NB / 8; h++) {
+            unsigned bh[2], bl[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+              const float x = __uint_as_float(bb[2 * h + e]);
+              bh[e] = XB ? bb[2 * h + e] : tf32(x);
+              bl[e] = SPLIT ? tf32(x - __uint_as_float(bh[e])) : 0u;
+            }
+            if (SPLIT && !XA) mma8(d[u][s + h], al, bh);
+            if (SPLIT && !XB) mma8(d[u][s + h], ah, bl);
+            mma8(d[u][s + h], ah, bh);
+          }
+        }
+      }
+    }
+  }
+  __device__ __forceinline__ void store(float *c, int ldc) const {
+    const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+#pragma unroll
+    for (int u = 0; u < TPW; u++) {
+      const int tile = (int)(threadIdx.x >> 5) + u * W;
+      if (TILES % W && tile >= TILES) break;
+      const int i0 = tile / TN * 16, j0 = tile % TN * NB;
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q;
+        *(float2 *)c0 = make_float2(d[u][s][0], d[u][s][1]);
+        *(float2 *)(c0 + 8 * ldc) = make_float2(d[u][s][2], d[u][s][3]);
+      }
+    }
+  }
+};
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {

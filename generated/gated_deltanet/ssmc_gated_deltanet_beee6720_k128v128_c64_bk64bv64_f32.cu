@@ -227,6 +227,17 @@ __device__ __forceinline__ void mma16(float *d, const unsigned *a, const unsigne
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+/* ldmatrix of 32-bit elements: an 8 x 4 block of them is an 8 x 8 block of b16 ones, so lane 4 g + q gets
+ * element (g, q) of each block, mma8's fragment layout; block i's 8 row addresses (16-byte aligned) from
+ * lanes 8 i .. 8 i + 7 (x2: lanes 0 .. 15) */
+__device__ __forceinline__ void ldsm4(unsigned *r, const float *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
+__device__ __forceinline__ void ldsm2(unsigned *r, const float *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -241,6 +252,11 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
 }
+/* the same, or 16 zero bytes where !ok (src is not read) */
+__device__ __forceinline__ void cp_async16_z(float *dst, const float *src, bool ok) {
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(ok ? 16 : 0) : "memory");
+}
 __device__ __forceinline__ unsigned long long evict_first() {
   unsigned long long pol;
   asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
@@ -253,6 +269,16 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 #endif
+/* dst[t * ld + d] = src[t * rs + d] for t < L (rows past L: 0) by cp.async (complete at cp_async_wait);
+ * D % 4 == 0, rows 16-byte aligned. */
+template <int NTH, int ROWS, int D>
+__device__ __forceinline__ void tile_cp(float *dst, int ld, const float *src, long long rs, int L) {
+#pragma unroll
+  for (int i = 0; i < (ROWS * D / 4 + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    if (v < ROWS * D / 4) cp_async16_z(dst + t * ld + d, t < L ? src + t * rs + d : src, t < L);
+  }
+}
 /* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */
 __device__ __forceinline__ unsigned bf2(float x0, float x1) {
 #ifdef SSMC_EMU
@@ -444,6 +470,92 @@ template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, boo
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
+
+/* A tile product accumulated in registers over the steps of a loop: c (M x N) += a b' over kd each step,
+ * a(i, k) = a[i * LDA + k], b(j, k) = b[j * LDB + k], float tiles in shared memory with k contiguous
+ * (16-byte aligned; LDA, LDB = 4 (mod 32): conflict-free), so each fragment is one ldmatrix (ldsm4).
+ * Each warp owns the same TPW tiles of 16 x NB (NB as mm_f picks it) in every step: no accumulator
+ * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
+ * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
+/* sm_80: the split form's fragments one k step at a time (NVRTC 13 spills 16-32 B of GDN's and DeltaNet's
+ * bgrad at 128 registers otherwise); sm_90: four (H200 GDN B8 bwd: 8.6 ms, 9.1 one at a time) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define MM_ACC_SPLIT_UNROLL 1
+#else
+#define MM_ACC_SPLIT_UNROLL 4
+#endif
+template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
+  static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
+  static constexpr int W = NTH / 32;
+  static constexpr int NB = N % 32 == 0 && (M / 16) * (N / 32) >= W ? 32 : N % 16 == 0 && (M / 16) * (N / 16) >= W ? 16 : 8;
+  static constexpr int TN = N / NB, TILES = (M / 16) * TN, TPW = (TILES + W - 1) / W;
+  float d[TPW][NB / 8][4];
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int u = 0; u < TPW; u++)
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) d[u][s][0] = d[u][s][1] = d[u][s][2] = d[u][s][3] = 0.0f;
+  }
+  template <int LDA, int LDB> __device__ __forceinline__ void step(const float *a, const float *b, int kd) {
+    static_assert(LDA % 4 == 0 && LDB % 4 == 0, "16-byte rows");
+    const int lane = threadIdx.x & 31, mi = lane >> 3, r = lane & 7;
+#pragma unroll
+    for (int u = 0; u < TPW; u++) {
+      const int tile = (int)(threadIdx.x >> 5) + u * W;
+      if (TILES % W && tile >= TILES) break;
+      const int i0 = tile / TN * 16, j0 = tile % TN * NB;
+      /* ldmatrix blocks: a's rows i0 (+ 8), k + 0 (+ 4): {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]};
+       * b's rows j0 + 8 s (+ 8), k + 0 (+ 4): the fragments of two n tiles */
+      const float *ap = a + (i0 + r + (mi & 1) * 8) * LDA + (mi >> 1) * 4;
+      const float *bp = b + (j0 + r + (mi >> 1) * 8) * LDB + (mi & 1) * 4;
+#pragma unroll(SPLIT ? MM_ACC_SPLIT_UNROLL : 4)
+      for (int k0 = 0; k0 < kd; k0 += 8) {
+        unsigned ah[4], al[4];
+        ldsm4(ah, ap + k0);
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+          const float x = __uint_as_float(ah[e]);
+          if (!XA) ah[e] = tf32(x);
+          al[e] = SPLIT ? tf32(x - __uint_as_float(ah[e])) : 0u;
+        }
+#pragma unroll
+        for (int s = 0; s < NB / 8; s += 2) {
+          unsigned bb[4];
+          if (s + 1 < NB / 8) ldsm4(bb, bp + s * 8 * LDB + k0);
+          else ldsm2(bb, bp + s * 8 * LDB + k0);
+#pragma unroll
+          for (int h = 0; h < 2 && s + h < NB / 8; h++) {
+            unsigned bh[2], bl[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+              const float x = __uint_as_float(bb[2 * h + e]);
+              bh[e] = XB ? bb[2 * h + e] : tf32(x);
+              bl[e] = SPLIT ? tf32(x - __uint_as_float(bh[e])) : 0u;
+            }
+            if (SPLIT && !XA) mma8(d[u][s + h], al, bh);
+            if (SPLIT && !XB) mma8(d[u][s + h], ah, bl);
+            mma8(d[u][s + h], ah, bh);
+          }
+        }
+      }
+    }
+  }
+  __device__ __forceinline__ void store(float *c, int ldc) const {
+    const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+#pragma unroll
+    for (int u = 0; u < TPW; u++) {
+      const int tile = (int)(threadIdx.x >> 5) + u * W;
+      if (TILES % W && tile >= TILES) break;
+      const int i0 = tile / TN * 16, j0 = tile % TN * NB;
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        float *c0 = c + (i0 + g) * ldc + j0 + s * 8 + 2 * q;
+        *(float2 *)c0 = make_float2(d[u][s][0], d[u][s][1]);
+        *(float2 *)(c0 + 8 * ldc) = make_float2(d[u][s][2], d[u][s][3]);
+      }
+    }
+  }
+};
 
 /* Sum over the 32 lanes of a warp (every lane gets it). */
 __device__ __forceinline__ float warp_sum(float v) {
@@ -1201,16 +1313,16 @@ enum {
   BG_IN3 = 0,
   BG_IN4 = 64,
   BG_R = 128,
-  BG_P1 = 11648,
-  BG_P2 = 16000,
-  BG_DA = 20352,
-  BG_P3 = 24704,
-  BG_DG = 29056,
-  BG_B = 33408,
-  BG_EW = 33472,
-  BG_EE = 33536,
-  BG_ZLD = 33600,
-  BG_TOTAL = 33664
+  BG_P1 = 13952,
+  BG_P2 = 18304,
+  BG_DA = 22656,
+  BG_P3 = 27008,
+  BG_DG = 31360,
+  BG_B = 35712,
+  BG_EW = 35776,
+  BG_EE = 35840,
+  BG_ZLD = 35904,
+  BG_TOTAL = 35968
 };
 enum {
   BR_IN3 = 0,
@@ -1239,23 +1351,33 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
  * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
 #define MM_BWD MM_TF3
-/* Row dots of two tiles in the same threads' registers (same shape): acc[i] += the sum over row t of
- * a(t, d) b(t, d), t the row of the thread's i-th four elements; the D/4 threads of a row (neighbouring
- * lanes) sum by shuffles, so each of them holds the row's dot. row_dots_put: dst[t] = acc (the row's
- * first thread). */
-template <int NTH, int ROWS, int D>
-__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+/* Row dots of two ROWS x D tiles: acc[i] += the sum over row t of a(t, d) b(t, d), t the row of the
+ * thread's i-th four elements (tile_regs's row_of); the D/4 threads of a row (neighbouring lanes) sum by
+ * shuffles, so each of them holds the row's dot. row_dots: the tiles in the same threads' registers;
+ * row_dots_sm: in shared memory (leading dimension ld). row_dots_put: dst[t] = acc (the row's first
+ * thread). */
+template <int D> __device__ __forceinline__ float row_dot4(float4 x, float4 y) {
   static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
-#pragma unroll
-  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
-    const float4 x = a.r[i].f(), y = b.r[i].f();
-    float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
-    for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    acc[i] += s;
-  }
+  float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
+  for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  return s;
 }
 template <int NTH, int ROWS, int D>
-__device__ __forceinline__ void row_dots_put(float *dst, const float *acc, const tile_regs<NTH, ROWS, D, float> &) {
+__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += row_dot4<D>(a.r[i].f(), b.r[i].f());
+}
+template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
+#pragma unroll
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
+    int d;
+    const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
+    const bool in = (int)threadIdx.x + i * NTH < ROWS * D / 4;
+    const float4 z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    acc[i] += row_dot4<D>(in ? *(const float4 *)(a + t * ld + d) : z, in ? *(const float4 *)(b + t * ld + d) : z);
+  }
+}
+template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
@@ -1514,49 +1636,66 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
   /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
    * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
-   * before this one's products (registers), so their latency hides under them. */
+   * before this one's products, so their latency hides under them. */
   {
-    float *dy = sm + BG_R, *uu = dy + CH * 36, *z0 = uu + CH * 36, *dz = z0 + BK * 36;
-    float *dr = dz + BK * 36;
-    const float *zl = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
-                                         : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+    const float *zlg = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
+                                          : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
+    /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
+     * accumulators are in registers), filled by cp.async except dY (bf16: through registers) */
+    mm_acc<NT, CH, BK, MM_BWD, false> acc_p1;
+    acc_p1.zero();
+    mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;
+    acc_p2.zero();
+    mm_acc<NT, CH, CH, MM_BWD, false> acc_da;
+    acc_da.zero();
+    mm_acc<NT, CH, BK, MM_BWD, false> acc_p3;
+    acc_p3.zero();
+    mm_acc<NT, CH, CH, MM_BWD, false> acc_dg;
+    acc_dg.zero();
     tile_regs<NT, CH, BVG, elem_t> r_dy;
-    tile_regs<NT, CH, BVG, float> r_uu;
-    tile_regs<NT, BK, BVG, float> r_z0;
-    tile_regs<NT, BK, BVG, float> r_dz;
-    tile_regs<NT, CH, BVG, float> r_dr;
-    tile_regs<NT, BK, BVG, float> r_zl;
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
-    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
-    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-    r_zl.fetch(zl + k0 * VD + 0, VD, BK);
-    for (int v0 = 0; v0 < VD; v0 += BVG) {
-    r_dy.put(dy, 36, L, one_t(), false);
-    r_uu.put(uu, 36, L, one_t(), false);
-    r_z0.put(z0, 36, BK, one_t(), false);
-    r_dz.put(dz, 36, BK, one_t(), false);
-    r_dr.put(dr, 36, L, one_t(), false);
-      row_dots(zacc, r_zl, r_dz);
-      __syncthreads();
-      if (v0 + BVG < VD) {
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
-    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
-    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
-    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
-    r_zl.fetch(zl + k0 * VD + v0 + BVG, VD, BK);
-      }
-      mmb<68, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
-      mmb<CP, 36, 1, 1, 36, false, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false, false, false>(p3, dr, z0, CH, BK, BVG, v0 > 0);
-      mmb<CP, 36, 1, 1, 36, false, false, false>(dg, dr, uu, CH, CH, BVG, v0 > 0);
-      __syncthreads();
+    {
+      r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+      tile_cp<NT, CH, BVG>(sm + BG_R + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+      tile_cp<NT, BK, BVG>(sm + BG_R + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+      tile_cp<NT, BK, BVG>(sm + BG_R + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+      tile_cp<NT, CH, BVG>(sm + BG_R + 9216, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
+      tile_cp<NT, BK, BVG>(sm + BG_R + 11520, 36, zlg + k0 * VD + 0, VD, BK);
+      cp_async_commit();
     }
-    row_dots_put(zld, zacc, r_zl);
+    for (int v0 = 0, i = 0; v0 < VD; v0 += BVG, i ^= 1) {
+      float *dy = sm + (i ? BG_P1 : BG_R) + 0;
+      float *uu = sm + (i ? BG_P1 : BG_R) + 2304;
+      float *z0 = sm + (i ? BG_P1 : BG_R) + 4608;
+      float *dz = sm + (i ? BG_P1 : BG_R) + 6912;
+      float *dr = sm + (i ? BG_P1 : BG_R) + 9216;
+      float *zl = sm + (i ? BG_P1 : BG_R) + 11520;
+      r_dy.put(dy, 36, L, one_t(), false);
+      cp_async_wait<0>();
+      __syncthreads(); /* the buffer read two steps ago is free: every thread's products of that step are done */
+      if (v0 + BVG < VD) {
+      r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
+      tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
+      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
+      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
+      tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 9216, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
+      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 11520, 36, zlg + k0 * VD + v0 + BVG, VD, BK);
+      cp_async_commit();
+      }
+      row_dots_sm<NT, BK, BVG>(zacc, zl, dz, 36);
+      acc_p1.step<36, 36>(dy, z0, BVG);
+      acc_p2.step<36, 36>(uu, dz, BVG);
+      acc_da.step<36, 36>(dy, uu, BVG);
+      acc_p3.step<36, 36>(dr, z0, BVG);
+      acc_dg.step<36, 36>(dr, uu, BVG);
+    }
+    __syncthreads();
+    acc_p1.store(p1, 68);
+    acc_p2.store(p2, 68);
+    acc_da.store(da, CP);
+    acc_p3.store(p3, 68);
+    acc_dg.store(dg, CP);
+    row_dots_put<NT, BK, BVG>(zld, zacc);
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * 72;
@@ -1741,4 +1880,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=134656; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

@@ -700,7 +700,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ end
 @ if RACC then
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
-     * accumulators are in registers), filled by cp.async except dY (bf16: through registers) */
+     * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
 @   local off, vo = 0, {}
 @   for _, t in ipairs(vt) do vo[t[1]] = off; off = off + (t[2] == 'CH' and C or BK) * BVPG end
 @   for _, c in ipairs(vp) do
@@ -727,7 +727,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   end
       r_dy.put(dy, ${BVPG}, L, one_t(), false);
       cp_async_wait<0>();
-      __syncthreads(); /* the buffer read two steps ago is free: every thread's products of that step are done */
+      __syncthreads(); /* this step's tiles are in; the other buffer's step (the last) has every thread's products done */
       if (v0 + BVG < VD) {
 @   fill('v0 + BVG', '(sm + (i ? BG_R : BG_P1))')
       }

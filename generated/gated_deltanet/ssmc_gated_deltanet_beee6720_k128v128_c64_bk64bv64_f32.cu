@@ -471,12 +471,6 @@ __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, in
   mm_to<ars, acs, brs, bcs, SPLIT, SEP>(cmat<ldc>{c}, a, b, m, n, kd, acc);
 }
 
-/* A tile product accumulated in registers over the steps of a loop: c (M x N) += a b' over kd each step,
- * a(i, k) = a[i * LDA + k], b(j, k) = b[j * LDB + k], float tiles in shared memory with k contiguous
- * (16-byte aligned; LDA, LDB = 4 (mod 32): conflict-free), so each fragment is one ldmatrix (ldsm4).
- * Each warp owns the same TPW tiles of 16 x NB (NB as mm_f picks it) in every step: no accumulator
- * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
- * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
 /* sm_80: the split form's fragments one k step at a time (NVRTC 13 spills 16-32 B of GDN's and DeltaNet's
  * bgrad at 128 registers otherwise); sm_90: four (H200 GDN B8 bwd: 8.6 ms, 9.1 one at a time) */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
@@ -484,6 +478,12 @@ __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, in
 #else
 #define MM_ACC_SPLIT_UNROLL 4
 #endif
+/* A tile product accumulated in registers over the steps of a loop: c (M x N) += a b' over kd each step,
+ * a(i, k) = a[i * LDA + k], b(j, k) = b[j * LDB + k], float tiles in shared memory with k contiguous
+ * (16-byte aligned; LDA, LDB = 4 (mod 32): conflict-free), so each fragment is one ldmatrix (ldsm4).
+ * Each warp owns the same TPW tiles of 16 x NB (NB as mm_f picks it) in every step: no accumulator
+ * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
+ * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
 template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
   static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
   static constexpr int W = NTH / 32;
@@ -1642,7 +1642,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
-     * accumulators are in registers), filled by cp.async except dY (bf16: through registers) */
+     * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
     mm_acc<NT, CH, BK, MM_BWD, false> acc_p1;
     acc_p1.zero();
     mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;
@@ -1672,7 +1672,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       float *zl = sm + (i ? BG_P1 : BG_R) + 11520;
       r_dy.put(dy, 36, L, one_t(), false);
       cp_async_wait<0>();
-      __syncthreads(); /* the buffer read two steps ago is free: every thread's products of that step are done */
+      __syncthreads(); /* this step's tiles are in; the other buffer's step (the last) has every thread's products done */
       if (v0 + BVG < VD) {
       r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
       tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);

@@ -174,7 +174,7 @@
 @ -- thread's registers, 5/16 with the split products' hi and lo fragments (NVRTC 13, 128 registers:
 @ -- Mamba-2 bf16's 48 do not spill, its f32 module's and GKA's 48 in the split form spill 64-96 B,
 @ -- GDN's 40 at most 16); else the products through shared memory, the tiles through registers (ptile)
-@ local function acc_regs(M, N, nt) -- mm_acc's tiles: 16 x NB, TPW a warp
+@ local function acc_regs(M, N, nt) -- mm_acc's tiles: 16 x NB (mm_nb's rule), TPW a warp
 @   local W = nt // 32
 @   local NB = (N % 32 == 0 and (M // 16) * (N // 32) >= W) and 32 or (N % 16 == 0 and (M // 16) * (N // 16) >= W) and 16 or 8
 @   return math.ceil((M // 16) * (N // NB) / W) * NB // 2

@@ -209,6 +209,15 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
 __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_rna(x)); } /* a tf32 operand's bits */
+/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest, rounded */
+template <bool X = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
+  h = X ? __float_as_uint(x) : tf32(x);
+  l = tf32(x - __uint_as_float(h));
+}
+/* the widest tiles of c, 16 x mm_nb, that still give every one of the warps one (mm_to's and mm_f's rule) */
+__device__ __forceinline__ constexpr int mm_nb(int m, int n, int warps) {
+  return n % 32 == 0 && (m / 16) * (n / 32) >= warps ? 32 : n % 16 == 0 && (m / 16) * (n / 16) >= warps ? 16 : 8;
+}
 __device__ __forceinline__ float ldop(const float *p) { return *p; }
 __device__ __forceinline__ float ldop(const unsigned short *p) { return __uint_as_float((unsigned)*p << 16); }
 /* The module's inline PTX is in mma8 and the helpers below it; SSMC_EMU (the CPU emulation of
@@ -424,17 +433,15 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = XA ? __float_as_uint(af[r]) : tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
-      (void)al;
+      for (int r = 0; r < 4; r++) tf32_hl<XA>(af[r], ah[r], al[r]);
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
-        unsigned bh[2] = {XB ? __float_as_uint(bf[0]) : tf32(bf[0]), XB ? __float_as_uint(bf[1]) : tf32(bf[1])};
+        unsigned bh[2], bl[2];
+        tf32_hl<XB>(bf[0], bh[0], bl[0]);
+        tf32_hl<XB>(bf[1], bh[1], bl[1]);
         if (SPLIT && !XA) mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
-        if (SPLIT && !XB) {
-          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
-          mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
-        }
+        if (SPLIT && !XB) mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         mma8(d[s], ah, bh);
       }
     }
@@ -485,7 +492,7 @@ __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, in
 template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
   static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
   static constexpr int W = NTH / 32;
-  static constexpr int NB = N % 32 == 0 && (M / 16) * (N / 32) >= W ? 32 : N % 16 == 0 && (M / 16) * (N / 16) >= W ? 16 : 8;
+  static constexpr int NB = mm_nb(M, N, W);
   static constexpr int TN = N / NB, TILES = (M / 16) * TN, TPW = (TILES + W - 1) / W;
   float d[TPW][NB / 8][4];
   __device__ __forceinline__ void zero() {
@@ -511,11 +518,7 @@ template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> st
         unsigned ah[4], al[4];
         ldsm4(ah, ap + k0);
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-          const float x = __uint_as_float(ah[e]);
-          if (!XA) ah[e] = tf32(x);
-          al[e] = SPLIT ? tf32(x - __uint_as_float(ah[e])) : 0u;
-        }
+        for (int e = 0; e < 4; e++) tf32_hl<XA>(__uint_as_float(ah[e]), ah[e], al[e]);
 #pragma unroll
         for (int s = 0; s < NB / 8; s += 2) {
           unsigned bb[4];
@@ -525,11 +528,7 @@ template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> st
           for (int h = 0; h < 2 && s + h < NB / 8; h++) {
             unsigned bh[2], bl[2];
 #pragma unroll
-            for (int e = 0; e < 2; e++) {
-              const float x = __uint_as_float(bb[2 * h + e]);
-              bh[e] = XB ? bb[2 * h + e] : tf32(x);
-              bl[e] = SPLIT ? tf32(x - __uint_as_float(bh[e])) : 0u;
-            }
+            for (int e = 0; e < 2; e++) tf32_hl<XB>(__uint_as_float(bb[2 * h + e]), bh[e], bl[e]);
             if (SPLIT && !XA) mma8(d[u][s + h], al, bh);
             if (SPLIT && !XB) mma8(d[u][s + h], ah, bl);
             mma8(d[u][s + h], ah, bh);

@@ -208,6 +208,7 @@ typedef struct {
   void *ws, *bws;
   void *slots[64]; /* decode: the slot table of each copy */
   int variant;     /* forward: RT_FWD_*; decode: RT_DECODE_* */
+  int bwd_variant; /* RT_BWD_* */
 } call;
 
 static int run_fwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
@@ -218,7 +219,7 @@ static int run_fwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
 static int run_bwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
   for (int i = 0; i < cl->k->n_inputs; i++) cl->ba.in[i] = cl->u->in[copy][i];
-  return rt_cuda_bwd(c, m, &cl->ba, cl->bws, NULL);
+  return rt_cuda_bwd_variant(c, m, &cl->ba, cl->bwd_variant, cl->bws, NULL);
 }
 static int run_fwd_bwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   return run_fwd(c, m, p, copy) || run_bwd(c, m, p, copy);
@@ -260,12 +261,12 @@ int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
 }
 
 int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
-                   int iters, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n) {
+                   int iters, int variant, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n) {
   int64_t tt = (int64_t)B * T;
   chk_shape sh = {"bench", 1, {(int)tt}, H, H, 0};
   chk_batch *b = chk_batch_new(f, k, &sh, 4321);
   inputs u = {0};
-  call cl = {.k = k, .u = &u, .variant = RT_FWD_AUTO};
+  call cl = {.k = k, .u = &u, .variant = RT_FWD_AUTO, .bwd_variant = variant};
   float *st[SSMC_MAX_IO] = {0}, *dst[SSMC_MAX_IO] = {0}, *din[SSMC_MAX_IO] = {0};
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, tt, H), out_b = (size_t)tt * H * k->V * esz;
   size_t g_b = 0; /* the gradients: fp32 in each input's layout */
@@ -292,13 +293,17 @@ int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
   for (int i = 0; i < k->n_inputs; i++) cl.ba.din[i] = din[i];
   cl.ba.dout = cl.fa.out; /* dy: the forward's output buffer (values do not change the time) */
   if (!rc) rc = time_calls(c, m, &cl, run_bwd, u.copies, reps, &bwd->ms, err, n);
-  if (!rc) rc = time_calls(c, m, &cl, run_fwd_bwd, u.copies, reps, &both->ms, err, n);
-  bwd->copies = both->copies = u.copies;
-  bwd->host_us = both->host_us = 0;
+  if (!rc && both) rc = time_calls(c, m, &cl, run_fwd_bwd, u.copies, reps, &both->ms, err, n);
+  bwd->copies = u.copies;
+  bwd->host_us = 0;
   bwd->flops = bench_cuda_bwd_flops(f) * (double)tt * H;
-  both->flops = bwd->flops + bench_cuda_chunk_flops(f, iters) * (double)tt * H;
   bwd->bytes = (double)(in_b + out_b + g_b + 3 * state_bytes(k, (int64_t)B * H));
-  both->bytes = bwd->bytes + (double)(in_b + out_b + 2 * state_bytes(k, (int64_t)B * H));
+  if (both) {
+    both->copies = u.copies;
+    both->host_us = 0;
+    both->flops = bwd->flops + bench_cuda_chunk_flops(f, iters) * (double)tt * H;
+    both->bytes = bwd->bytes + (double)(in_b + out_b + 2 * state_bytes(k, (int64_t)B * H));
+  }
   free_inputs(c, k, &u);
   for (int i = 0; i < k->n_states; i++) { rt_cuda_free(c, st[i]); rt_cuda_free(c, dst[i]); }
   for (int i = 0; i < k->n_inputs; i++) rt_cuda_free(c, din[i]);

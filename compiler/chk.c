@@ -5,6 +5,7 @@
 #include "orc_rand.h"
 #include "orc_ref.h"
 #include "orc_tol.h"
+#include "rt_cuda.h"
 #include "rt_exec.h"
 #include <math.h>
 #include <stdlib.h>
@@ -140,7 +141,9 @@ const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, 
   if (!v || !k->cuda) return "fwd";
   ssmc_cuda_kernel c;
   ssmc_cuda_for_device(k->cuda, cc_major, &c);
-  if (!c.fused.entry) return "fwd";
+  const int variant = rt_fwd_variant_at(&c, v);
+  if (variant == RT_FWD_NARROW) return c.narrow_bv ? "fwd-narrow" : "fwd";
+  if (variant != RT_FWD_FUSED) return "fwd";
   snprintf(buf, n, "fwd-%s", c.fused.entry + strlen(k->name) + 1);
   return buf;
 }

@@ -30,6 +30,10 @@ typedef struct chk_backend {
   int (*fwd_variants)(void *ctx, const ssmc_kernel *k);
   void (*set_fwd_variant)(void *ctx, int variant);
   int cc_major; /* appended: the (emulated) device's compute capability (ssmc_cuda_for_device); 0 on the CPU */
+  /* appended: backward variants (NULL: one), the same way (CUDA: the wide and the narrow forms of the
+   * chunk-to-chunk stages) */
+  int (*bwd_variants)(void *ctx, const ssmc_kernel *k);
+  void (*set_bwd_variant)(void *ctx, int variant);
 } chk_backend;
 
 typedef struct {
@@ -63,8 +67,9 @@ const char *chk_batch_error(const chk_batch *b);
 const chk_backend *chk_batch_backend(const chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
-/* the row label of forward variant v (0: the staged forward "fwd"; 1: "fwd-" and the CUDA module's
- * other variant as a device of compute capability cc_major runs it: fused, seq, solve or fused90) into buf */
+/* the row label of forward variant v (0: the staged forward "fwd"; then "fwd-" and the CUDA module's
+ * fused slot as a device of compute capability cc_major runs it: fused, seq, solve or fused90; then
+ * "fwd-narrow": the narrow forms of the chunk-to-chunk stages) into buf */
 const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n);
 /* Multiplies input i by f (kernel buffers re-rounded for bf16): e.g. stronger decays. */
 void chk_batch_scale_input(chk_batch *b, int i, double f);

@@ -222,11 +222,6 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
     chk_run_fwd(b, k, o->threads, o->iters);
     aux = chk_batch_x(b);
   }
-  if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k)) {
-    fprintf(out, "%-44s %-14s error: the backward could not run\n", k->name, shape);
-    r->rows++;
-    r->failed++;
-  }
   /* Without a solve: one oracle gradient. With a solve, three fp64 references:
    *   implicit: the kernels' formula (g = CH_r(H + lI, dx) at the Chebyshev x) in fp64 — judged
    *             (the kernel's rounding);
@@ -241,26 +236,42 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
       fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
   double bound = orc_tol_bound(ORC_TOL_GRAD);
   int judge_exact = exact_judged(b, k, o, shape, out);
-  for (int m = 0; m < modes; m++) {
-    static const char *const vsn[3] = {" vs implicit", " vs exact", " vs cheb"};
-    const char *vs = k->n_aux ? vsn[m] : "";
-    double jb = !k->n_aux || m == 0 || (m == 1 && judge_exact) ? bound : 0;
-    char what[64];
-    for (int i = 0; i < k->n_inputs; i++) {
-      double *g = malloc(sizeof(double) * (size_t)(nin[i] + 1));
-      for (int64_t j = 0; j < nin[i]; j++) g[j] = dink[i][j];
-      snprintf(what, sizeof what, "bwd d%s%s", k->input_names[i], vs);
-      chkb_row(out, r, k->name, shape, what, g, dind[m][i], nin[i], jb);
-      free(g);
+  /* every backward variant of the backend (CUDA: the wide and the narrow chunk-to-chunk stages) */
+  const int nv = be && be->bwd_variants ? be->bwd_variants(be->ctx, k) : 1;
+  for (int v = 0; v < nv; v++) {
+    const char *lab = v ? "bwd-narrow" : "bwd";
+    if (nv > 1) be->set_bwd_variant(be->ctx, v);
+    for (int i = 0; i < k->n_inputs; i++)
+      for (int64_t j = 0; j < nin[i]; j++) dink[i][j] = NAN;
+    for (int i = 0; i < k->n_states; i++)
+      for (int64_t j = 0; j < nst[i]; j++) ds0k[i][j] = NAN;
+    if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k)) {
+      fprintf(out, "%-44s %-14s error: the %s could not run\n", k->name, shape, v ? "narrow backward" : "backward");
+      r->rows++;
+      r->failed++;
     }
-    for (int i = 0; i < k->n_states; i++) {
-      double *g = malloc(sizeof(double) * (size_t)(nst[i] + 1));
-      for (int64_t j = 0; j < nst[i]; j++) g[j] = ds0k[i][j];
-      snprintf(what, sizeof what, "bwd d%s0%s", k->state_names[i], vs);
-      chkb_row(out, r, k->name, shape, what, g, ds0d[m][i], nst[i], jb);
-      free(g);
+    for (int m = 0; m < modes; m++) {
+      static const char *const vsn[3] = {" vs implicit", " vs exact", " vs cheb"};
+      const char *vs = k->n_aux ? vsn[m] : "";
+      double jb = !k->n_aux || m == 0 || (m == 1 && judge_exact) ? bound : 0;
+      char what[64];
+      for (int i = 0; i < k->n_inputs; i++) {
+        double *g = malloc(sizeof(double) * (size_t)(nin[i] + 1));
+        for (int64_t j = 0; j < nin[i]; j++) g[j] = dink[i][j];
+        snprintf(what, sizeof what, "%s d%s%s", lab, k->input_names[i], vs);
+        chkb_row(out, r, k->name, shape, what, g, dind[m][i], nin[i], jb);
+        free(g);
+      }
+      for (int i = 0; i < k->n_states; i++) {
+        double *g = malloc(sizeof(double) * (size_t)(nst[i] + 1));
+        for (int64_t j = 0; j < nst[i]; j++) g[j] = ds0k[i][j];
+        snprintf(what, sizeof what, "%s d%s0%s", lab, k->state_names[i], vs);
+        chkb_row(out, r, k->name, shape, what, g, ds0d[m][i], nst[i], jb);
+        free(g);
+      }
     }
   }
+  if (nv > 1) be->set_bwd_variant(be->ctx, -1);
   for (int i = 0; i < k->n_states; i++) {
     free(dsok[i]); free(dsod[i]); free(ds0k[i]);
     for (int m = 0; m < 3; m++) free(ds0d[m][i]);

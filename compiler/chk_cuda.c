@@ -15,7 +15,8 @@ struct chk_cuda {
   rt_cuda_mod *m;
   int from_cache;
   int decode_variant; /* RT_DECODE_AUTO, _SMALL or _LARGE */
-  int fwd_variant;    /* RT_FWD_AUTO, _STAGED or _FUSED */
+  int fwd_index;      /* the forward variant: rt_cuda_fwd_variant_at's index, -1: RT_FWD_AUTO */
+  int bwd_variant;    /* RT_BWD_AUTO, _WIDE or _NARROW */
   chk_backend be;
 };
 
@@ -82,7 +83,10 @@ static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int
   void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");
-  else if (rt_cuda_fwd_variant(g->c, g->m, &d, g->fwd_variant, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  else if (rt_cuda_fwd_variant(g->c, g->m, &d, g->fwd_index < 0 ? RT_FWD_AUTO : rt_cuda_fwd_variant_at(g->m, g->fwd_index), ws,
+                               NULL) ||
+           rt_cuda_sync(g->c))
+    rc = fail(g, err, n, k->name);
   if (!rc && rt_cuda_d2h(g->c, a->out, d.out, out_b)) rc = fail(g, err, n, "copy back");
   for (int i = 0; i < k->n_aux && !rc; i++)
     if (a->aux_out[i] && rt_cuda_d2h(g->c, a->aux_out[i], d.aux_out[i], aux_b)) rc = fail(g, err, n, "copy back");
@@ -158,7 +162,7 @@ static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int
   void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");
-  else if (rt_cuda_bwd(g->c, g->m, &d, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  else if (rt_cuda_bwd_variant(g->c, g->m, &d, g->bwd_variant, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
   for (int i = 0; i < k->n_inputs && !rc; i++) {
     if (a->din[i] && rt_cuda_d2h(g->c, a->din[i], d.din[i], grad_bytes(k, i, t_total, a->h_qk, a->h_v)))
       rc = fail(g, err, n, "copy back");
@@ -193,15 +197,24 @@ static void cuda_set_decode_variant(void *ctx, int variant) {
   ((chk_cuda *)ctx)->decode_variant = variant < 0 ? RT_DECODE_AUTO : variant ? RT_DECODE_LARGE : RT_DECODE_SMALL;
 }
 
-/* the staged forward and the fused one where the module has both */
+/* the staged forward, and the fused one and the narrow one where the module has them */
 static int cuda_fwd_variants(void *ctx, const ssmc_kernel *k) {
   chk_cuda *g = ctx;
   char err[512];
   if (ensure_module(g, k, err, sizeof err)) return 1; /* the forward call reports the failure */
   return rt_cuda_fwd_variants(g->m);
 }
-static void cuda_set_fwd_variant(void *ctx, int variant) {
-  ((chk_cuda *)ctx)->fwd_variant = variant < 0 ? RT_FWD_AUTO : variant ? RT_FWD_FUSED : RT_FWD_STAGED;
+static void cuda_set_fwd_variant(void *ctx, int variant) { ((chk_cuda *)ctx)->fwd_index = variant < 0 ? -1 : variant; }
+
+/* the wide forms of the chunk-to-chunk stages and the narrow ones where the module has both */
+static int cuda_bwd_variants(void *ctx, const ssmc_kernel *k) {
+  chk_cuda *g = ctx;
+  char err[512];
+  if (ensure_module(g, k, err, sizeof err)) return 1; /* the backward call reports the failure */
+  return rt_cuda_bwd_variants(g->m);
+}
+static void cuda_set_bwd_variant(void *ctx, int variant) {
+  ((chk_cuda *)ctx)->bwd_variant = variant < 0 ? RT_BWD_AUTO : variant ? RT_BWD_NARROW : RT_BWD_WIDE;
 }
 
 chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
@@ -211,9 +224,11 @@ chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   g->c = c;
   g->cache_dir = cache_dir;
   g->decode_variant = RT_DECODE_AUTO;
-  g->fwd_variant = RT_FWD_AUTO;
+  g->fwd_index = -1;
+  g->bwd_variant = RT_BWD_AUTO;
   g->be = (chk_backend){"cuda",          cuda_fwd,     cuda_decode, g, cuda_bwd, cuda_decode_variants, cuda_set_decode_variant,
-                        cuda_fwd_variants, cuda_set_fwd_variant, rt_cuda_device(c)->cc_major};
+                        cuda_fwd_variants, cuda_set_fwd_variant, rt_cuda_device(c)->cc_major, cuda_bwd_variants,
+                        cuda_set_bwd_variant};
   return g;
 }
 

@@ -25,7 +25,8 @@ struct chk_emu {
   char kname[160];
   void *so;
   emu_launch_fn launch;
-  int fwd_variant, decode_variant; /* RT_FWD_*, RT_DECODE_* */
+  int fwd_index; /* the forward variant (rt_fwd_variant_at's index; -1: RT_FWD_AUTO) */
+  int decode_variant, bwd_variant; /* RT_DECODE_*, RT_BWD_* */
   chk_backend be;
 };
 
@@ -126,13 +127,16 @@ static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int6
     if (d.state_out[i] && d.state_out[i] != d.state_in[i]) memset(d.state_out[i], 0xff, (size_t)a->n_seqs * a->h_v * k->state_size[i] * 4);
   float *ws = poisoned(rt_cuda_fwd_ws_bytes(k, &d));
   if (!ws) { snprintf(err, n, "out of memory"); return -1; }
-  const int fused = g->fwd_variant == RT_FWD_FUSED ||
-                    (g->fwd_variant == RT_FWD_AUTO && ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
+  const int variant = g->fwd_index < 0 ? RT_FWD_AUTO : rt_fwd_variant_at(c, g->fwd_index);
+  const int fused = variant == RT_FWD_FUSED ||
+                    (variant == RT_FWD_AUTO && ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
+  const int narrow = variant == RT_FWD_NARROW ||
+                     (variant == RT_FWD_AUTO && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
   if (fused && !c->fused.entry) { free(ws); snprintf(err, n, "%s has no fused forward stage", k->name); return -1; }
   const int64_t slots = ssmc_chunk_slots(k, &d);
   void *params[] = {&d, &ws};
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int ns = ssmc_cuda_fwd_stages(c, fused, st);
+  const int ns = ssmc_cuda_fwd_stages(c, fused, !fused && narrow, st);
   int rc = 0;
   for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, &kd, st[i], 0, a->n_seqs, a->h_v, slots, params, err, n);
   free(ws);
@@ -172,9 +176,13 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   ssmc_fwd_args f = rt_cuda_bwd_fwd_args(k, &b, ws);
   const int64_t slots = ssmc_chunk_slots(k, &f);
   void *fparams[] = {&f, &ws}, *bparams[] = {&f, &b, &ws};
+  const int narrow = g->bwd_variant == RT_BWD_NARROW ||
+                     (g->bwd_variant == RT_BWD_AUTO && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
   int rc = 0;
-  for (int i = 0; i < c->bwd_fwd && !rc; i++) rc = run_stage(g, k, &c->fwd[i], 0, f.n_seqs, f.h_v, slots, fparams, err, n);
-  for (int i = 0; i < c->n_bwd && !rc; i++) rc = run_stage(g, k, &c->bwd[i], 1, f.n_seqs, f.h_v, slots, bparams, err, n);
+  for (int i = 0; i < c->bwd_fwd && !rc; i++)
+    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) rc = run_stage(g, k, &c->fwd[i], 0, f.n_seqs, f.h_v, slots, fparams, err, n);
+  for (int i = 0; i < c->n_bwd && !rc; i++)
+    if (ssmc_cuda_stage_runs(&c->bwd[i], narrow)) rc = run_stage(g, k, &c->bwd[i], 1, f.n_seqs, f.h_v, slots, bparams, err, n);
   free(ws);
   return rc;
 }
@@ -185,10 +193,15 @@ static void emu_set_decode_variant(void *ctx, int v) {
 }
 static int emu_fwd_variants(void *ctx, const ssmc_kernel *k) {
   const chk_emu *g = ctx;
-  return k->cuda && (k->cuda->fused.entry || (g->sm90a && k->cuda->fused_sm90.entry)) ? 2 : 1;
+  ssmc_cuda_kernel cd;
+  if (!k->cuda) return 1;
+  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, &cd);
+  return rt_fwd_variant_count(&cd);
 }
-static void emu_set_fwd_variant(void *ctx, int v) {
-  ((chk_emu *)ctx)->fwd_variant = v < 0 ? RT_FWD_AUTO : v ? RT_FWD_FUSED : RT_FWD_STAGED;
+static void emu_set_fwd_variant(void *ctx, int v) { ((chk_emu *)ctx)->fwd_index = v < 0 ? -1 : v; }
+static int emu_bwd_variants(void *ctx, const ssmc_kernel *k) { (void)ctx; return k->cuda ? rt_bwd_variant_count(k->cuda) : 1; }
+static void emu_set_bwd_variant(void *ctx, int v) {
+  ((chk_emu *)ctx)->bwd_variant = v < 0 ? RT_BWD_AUTO : v ? RT_BWD_NARROW : RT_BWD_WIDE;
 }
 
 chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
@@ -206,10 +219,11 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   snprintf(g->cache, sizeof g->cache, "%s", cache_dir);
   snprintf(g->cxx, sizeof g->cxx, "%s", cxx);
   g->sm90a = arch && !strcmp(arch, "sm_90a");
-  g->fwd_variant = RT_FWD_AUTO;
+  g->fwd_index = -1;
   g->decode_variant = RT_DECODE_AUTO;
+  g->bwd_variant = RT_BWD_AUTO;
   g->be = (chk_backend){"cuda-emu", emu_fwd, emu_decode, g, emu_bwd, emu_decode_variants, emu_set_decode_variant,
-                        emu_fwd_variants, emu_set_fwd_variant, g->sm90a ? 9 : 8};
+                        emu_fwd_variants, emu_set_fwd_variant, g->sm90a ? 9 : 8, emu_bwd_variants, emu_set_bwd_variant};
   return g;
 }
 

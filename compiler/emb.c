@@ -152,7 +152,7 @@ static void lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) 
 static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
- * threads and shared memory of its prep and state stages; FSCAN: the threads of its scan stage (no erase);
+ * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; FSCAN: the threads of its scan stage (no erase);
  * FSOLVE: of its solve stage), NULL for the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
@@ -197,9 +197,14 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
   emit_add(&b, "  },\n");
   /* the forward's prep and state bodies, which the backward runs again (the forward module states their blocks) */
   const char *bodies = cu && cu->source ? strstr(cu->source, "// ssmc-bodies ") : NULL;
-  int pt, ps, st, ss;
-  if (bodies && sscanf(bodies, "// ssmc-bodies prep threads=%d smem=%d state threads=%d smem=%d", &pt, &ps, &st, &ss) == 4)
+  int pt, ps, st, ss, nt, ns, nbv, used = 0;
+  if (bodies && sscanf(bodies, "// ssmc-bodies prep threads=%d smem=%d state threads=%d smem=%d%n", &pt, &ps, &st, &ss,
+                       &used) == 4) {
     emit_add(&b, "  FPREP = {threads = %d, smem = %d}, FSTATE = {threads = %d, smem = %d},\n", pt, ps, st, ss);
+    /* and the state pass's narrow form where it has one (FSTATE_N: its threads, shared memory, value tile) */
+    if (sscanf(bodies + used, " state_n threads=%d smem=%d nbv=%d", &nt, &ns, &nbv) == 3)
+      emit_add(&b, "  FSTATE_N = {threads = %d, smem = %d, nbv = %d},\n", nt, ns, nbv);
+  }
   for (int i = 0; cu && i < cu->n_fwd; i++) { /* the forward's scan (no erase), which the backward runs again */
     const char *e = cu->fwd[i].entry;
     size_t l = e ? strlen(e) : 0;

@@ -250,7 +250,7 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
 
 static const char *const grid_names[] = {"items", "items_vtiles", "items_dtiles", "chunks",
                                           "chunks_vtiles", "chunks_ktiles", "items_bvtiles", "items_elems",
-                                          "items_ftiles"};
+                                          "items_ftiles", "items_ntiles"};
 
 /* One stage of a launch line: its entry <kernel>_<stage> (named in k->cu_entries by the caller) and grid kind. */
 static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc_cuda_stage *st) {
@@ -258,6 +258,18 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
   for (int g = 0; g < (int)(sizeof grid_names / sizeof *grid_names); g++)
     if (!strcmp(grid, grid_names[g])) { st->grid = g; return 0; }
   return -1;
+}
+
+/* A stage's form after its fields: " when=wide", or " when=narrow" (the forward's first narrow stage also
+ * states the module's narrow tile: " nbv=B below_pct=P"); l moves past them. -1: a narrow stage without
+ * the module's narrow tile, or a narrow grid on a stage that is not narrow. */
+static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
+  int m = 0;
+  if (!strncmp(*l, " when=wide", 10)) st->when = SSMC_STAGE_WIDE, *l += 10;
+  else if (!strncmp(*l, " when=narrow", 12)) st->when = SSMC_STAGE_NARROW, *l += 12;
+  if (sscanf(*l, " nbv=%d below_pct=%d%n", &k->cuda.narrow_bv, &k->cuda.narrow_below_pct, &m) == 2) *l += m;
+  if (st->when == SSMC_STAGE_NARROW && (k->cuda.narrow_bv < 1 || k->cuda.narrow_below_pct < 1)) return -1;
+  return (st->grid == SSMC_GRID_ITEMS_NTILES) != (st->when == SSMC_STAGE_NARROW) ? -1 : 0;
 }
 
 /* The module's last line states its stages (the template lays out their shared memory):
@@ -314,7 +326,8 @@ static int parse_launch(emit_kernel *k, diag *d) {
     l += m;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
-    if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
+    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st))
+      return diag_at(d, NULL, 0, 0, "internal: bad grid or form in %s", k->cu_path);
     snprintf(k->cu_entries[i], sizeof k->cu_entries[i], "%s_%s", k->name, stage);
     st.entry = k->cu_entries[i];
     if (!strcmp(stage, "decode")) k->cuda.decode = st;
@@ -356,13 +369,14 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
       return diag_at(d, NULL, 0, 0, "internal: bad backward launch line in %s", k->cu_path);
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
-    if (parse_stage(k, stage, grid, &st)) return diag_at(d, NULL, 0, 0, "internal: bad grid in %s", k->cu_path);
+    l += n;
+    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st))
+      return diag_at(d, NULL, 0, 0, "internal: bad grid or form in %s", k->cu_path);
     st.entry = k->cu_entries[EMIT_BWD_ENTRY0 + i];
     char entry[sizeof k->cu_entries[0]];
     snprintf(entry, sizeof entry, "%s_%s", k->name, stage);
     memcpy(k->cu_entries[EMIT_BWD_ENTRY0 + i], entry, sizeof entry);
     k->cuda.bwd[k->cuda.n_bwd++] = st;
-    l += n;
     while (*l == ';' || *l == ' ') l++;
   }
   return 0;
@@ -406,9 +420,21 @@ static void c_string_literal(emit_buf *b, const char *s, size_t n) {
 static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
   static const char *const kinds[] = {"SSMC_GRID_ITEMS",         "SSMC_GRID_ITEMS_VTILES",  "SSMC_GRID_ITEMS_DTILES",
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
-                                      "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS",   "SSMC_GRID_ITEMS_FTILES"};
+                                      "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS",   "SSMC_GRID_ITEMS_FTILES",
+                                      "SSMC_GRID_ITEMS_NTILES"};
+  static const char *const whens[] = {"", ", SSMC_STAGE_WIDE", ", SSMC_STAGE_NARROW"};
   if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
-  else emit_add(b, "{\"%s\", %s, %d, %d}", st->entry, kinds[st->grid], st->threads, st->smem);
+  else emit_add(b, "{\"%s\", %s, %d, %d%s}", st->entry, kinds[st->grid], st->threads, st->smem, whens[st->when]);
+}
+
+/* a manifest line's note on a stage's form (SSMC_STAGE_*) */
+static const char *form(const emit_kernel *k, const ssmc_cuda_stage *st) {
+  static char buf[96];
+  if (st->when == SSMC_STAGE_WIDE) return " (wide form)";
+  if (st->when != SSMC_STAGE_NARROW) return "";
+  snprintf(buf, sizeof buf, " (narrow form: in place of the wide one below N*h_v*V/%d < %d%% of the SMs)", k->cuda.bv,
+           k->cuda.narrow_below_pct);
+  return buf;
 }
 
 char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
@@ -437,6 +463,8 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   desc_stage(&b, &k->cuda.fused_sm90);
   emit_add(&b, ",\n  .fused_sm90_bv = %d,\n  .fused_sm90_from_pct = %d,\n  .fused_sm90_post = %d,\n", k->cuda.fused_sm90_bv,
            k->cuda.fused_sm90_from_pct, k->cuda.fused_sm90_post);
+  if (k->cuda.narrow_bv)
+    emit_add(&b, "  .narrow_bv = %d,\n  .narrow_below_pct = %d,\n", k->cuda.narrow_bv, k->cuda.narrow_below_pct);
   emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
   for (int i = 0; i < k->cuda.n_bwd; i++) {
     if (i) emit_add(&b, ", ");
@@ -503,8 +531,10 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       else if (st->grid == SSMC_GRID_CHUNKS_VTILES) snprintf(grid, sizeof grid, "(chunks, h_v, V/%d)", k->cuda.bv);
       else if (st->grid == SSMC_GRID_ITEMS_ELEMS) snprintf(grid, sizeof grid, "(N*h_v, K*V/%d)", 4 * st->threads);
       else if (st->grid != SSMC_GRID_ITEMS)
-        snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES ? k->cuda.bv : k->cuda.decode_bv);
-      emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid, st->threads, st->smem);
+        snprintf(grid, sizeof grid, "(N*h_v, V/%d)", st->grid == SSMC_GRID_ITEMS_VTILES   ? k->cuda.bv
+                                                     : st->grid == SSMC_GRID_ITEMS_NTILES ? k->cuda.narrow_bv
+                                                                                          : k->cuda.decode_bv);
+      emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d%s\n", st->entry, grid, st->threads, st->smem, form(k, st));
     }
     if (k->cuda.decode_large.entry)
       emit_add(&b, "  cuda_stage %s grid=(N*h_v) threads=%d smem=%d (in place of decode from N*h_v >= %d%% of the SMs on)\n",
@@ -527,8 +557,8 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
                k->cuda.fused_sm90.smem, k->cuda.fused_sm90_bv, k->cuda.fused_sm90_from_pct);
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
-      emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d\n", st->entry, grid_names[st->grid], st->threads,
-             st->smem);
+      emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d%s\n", st->entry, grid_names[st->grid], st->threads,
+               st->smem, form(k, st));
     }
     if (k->cuda.n_bwd)
       emit_add(&b, "  cuda_bwd runs the forward's first %d stages first; workspace after the forward's: %lld floats per"

@@ -514,10 +514,14 @@ static int launch(rt_cuda *c, void *fn, const ssmc_kernel *k, const ssmc_cuda_st
   return 0;
 }
 
-int rt_cuda_fwd_variants(const rt_cuda_mod *m) { return m->fused ? 2 : 1; }
+int rt_cuda_fwd_variants(const rt_cuda_mod *m) { return rt_fwd_variant_count(m->k->cuda); }
+int rt_cuda_fwd_variant_at(const rt_cuda_mod *m, int v) { return rt_fwd_variant_at(m->k->cuda, v); }
 
 int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
-  return ssmc_cuda_fwd_fused(m->k->cuda, n_seqs, h_v, m->k->V, c->info.sm_count) ? RT_FWD_FUSED : RT_FWD_STAGED;
+  const ssmc_cuda_kernel *ck = m->k->cuda;
+  const int sms = c->info.sm_count;
+  if (ssmc_cuda_fwd_fused(ck, n_seqs, h_v, m->k->V, sms)) return RT_FWD_FUSED;
+  return ssmc_cuda_narrow(ck, n_seqs, h_v, m->k->V, sms) ? RT_FWD_NARROW : RT_FWD_STAGED;
 }
 
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream) {
@@ -541,7 +545,7 @@ int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int 
   void *params[] = {&arg, &ws};
   const ssmc_cuda_kernel *ck = m->k->cuda;
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, st);
+  const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, st);
   for (int i = 0; i < n; i++)
     if (launch(c, st[i] == &ck->fused ? m->fused : m->fwd[st[i] - ck->fwd], m->k, st[i], a->n_seqs, a->h_v, slots, params,
                stream))
@@ -587,7 +591,17 @@ size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
   return (size_t)n * sizeof(float);
 }
 
+int rt_cuda_bwd_variants(const rt_cuda_mod *m) { return rt_bwd_variant_count(m->k->cuda); }
+
+int rt_cuda_bwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
+  return ssmc_cuda_narrow(m->k->cuda, n_seqs, h_v, m->k->V, c->info.sm_count) ? RT_BWD_NARROW : RT_BWD_WIDE;
+}
+
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream) {
+  return rt_cuda_bwd_variant(c, m, g, RT_BWD_AUTO, ws, stream);
+}
+
+int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int variant, void *ws, void *stream) {
   const ssmc_kernel *k = m->k;
   if (!k->cuda->n_bwd) {
     snprintf(c->err, sizeof c->err, "%s has no CUDA backward (its module declares no backward stages)", k->name);
@@ -603,10 +617,16 @@ int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, vo
   b.t_total = a.t_total;
   const int64_t slots = ssmc_chunk_slots(k, &a);
   void *fparams[] = {&a, &ws}, *bparams[] = {&a, &b, &ws};
+  if (variant == RT_BWD_AUTO) variant = rt_cuda_bwd_pick(c, m, a.n_seqs, a.h_v);
+  const int narrow = variant == RT_BWD_NARROW;
   for (int i = 0; i < k->cuda->bwd_fwd; i++)
-    if (launch(c, m->fwd[i], k, &k->cuda->fwd[i], a.n_seqs, a.h_v, slots, fparams, stream)) return -1;
+    if (ssmc_cuda_stage_runs(&k->cuda->fwd[i], narrow) &&
+        launch(c, m->fwd[i], k, &k->cuda->fwd[i], a.n_seqs, a.h_v, slots, fparams, stream))
+      return -1;
   for (int i = 0; i < k->cuda->n_bwd; i++)
-    if (launch(c, m->bwd[i], k, &k->cuda->bwd[i], a.n_seqs, a.h_v, slots, bparams, stream)) return -1;
+    if (ssmc_cuda_stage_runs(&k->cuda->bwd[i], narrow) &&
+        launch(c, m->bwd[i], k, &k->cuda->bwd[i], a.n_seqs, a.h_v, slots, bparams, stream))
+      return -1;
   return 0;
 }
 

@@ -83,14 +83,21 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
 /* Launches every forward stage on `stream` (NULL: the default stream); a holds
  * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
-/* Forward variants: RT_FWD_AUTO (ssmc_cuda_fwd_fused's rule), RT_FWD_STAGED (the fwd[] stages),
- * RT_FWD_FUSED (the one-stage forward; an error where the module has none). */
-enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1 };
+/* Forward variants: RT_FWD_AUTO (ssmc_cuda_fwd_fused's rule, then ssmc_cuda_narrow's), RT_FWD_STAGED (the
+ * fwd[] stages, the wide forms), RT_FWD_FUSED (the one-stage forward; an error where the module has none),
+ * RT_FWD_NARROW (the fwd[] stages, the narrow forms; the staged forward where the module has none). */
+enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1, RT_FWD_NARROW = 2 };
 int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream);
 /* The variant RT_FWD_AUTO runs for n_seqs sequences and h_v value heads on this device. */
 int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v);
-/* How many forward variants the module has (1 or 2). */
+/* How many forward variants the module has (1 to 3) and the v-th (RT_FWD_*): staged, then fused and narrow
+ * where it has them (c: the table as the device runs it, ssmc_cuda_for_device) */
+static inline int rt_fwd_variant_count(const ssmc_cuda_kernel *c) { return 1 + (c->fused.entry != 0) + (c->narrow_bv > 0); }
+static inline int rt_fwd_variant_at(const ssmc_cuda_kernel *c, int v) {
+  return v <= 0 ? RT_FWD_STAGED : v == 1 && c->fused.entry ? RT_FWD_FUSED : RT_FWD_NARROW;
+}
 int rt_cuda_fwd_variants(const rt_cuda_mod *m);
+int rt_cuda_fwd_variant_at(const rt_cuda_mod *m, int v);
 /* One decode step; the stage is ssmc_cuda_decode_stage's pick for the batch and this device. */
 int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *stream);
 /* The chunkwise backward (ssmc_kernel.h: the forward's first bwd_fwd stages, then the backward's), device
@@ -100,6 +107,15 @@ size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g);
  * inputs and initial states, no output, the final states into the backward's part of ws. */
 ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws);
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream);
+/* Backward variants: RT_BWD_AUTO (ssmc_cuda_narrow's rule), RT_BWD_WIDE and RT_BWD_NARROW (the forms of the
+ * chunk-to-chunk stages; RT_BWD_NARROW is RT_BWD_WIDE where the module has no narrow form) */
+enum { RT_BWD_AUTO = -1, RT_BWD_WIDE = 0, RT_BWD_NARROW = 1 };
+int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int variant, void *ws, void *stream);
+/* The variant RT_BWD_AUTO runs for n_seqs sequences and h_v value heads on this device. */
+int rt_cuda_bwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v);
+/* How many backward variants the module has (1 or 2). */
+static inline int rt_bwd_variant_count(const ssmc_cuda_kernel *c) { return c->n_bwd && c->narrow_bv ? 2 : 1; }
+int rt_cuda_bwd_variants(const rt_cuda_mod *m);
 /* Decode variants: RT_DECODE_AUTO (the rule above), RT_DECODE_SMALL (`decode`), RT_DECODE_LARGE
  * (`decode_large`; an error where the module has none). */
 enum { RT_DECODE_AUTO = -1, RT_DECODE_SMALL = 0, RT_DECODE_LARGE = 1 };

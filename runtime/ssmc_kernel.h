@@ -84,12 +84,17 @@ enum {
   SSMC_GRID_ITEMS_BVTILES = 6, /* (N * h_v, V / bwd_bv) blocks: one per backward value tile */
   SSMC_GRID_ITEMS_ELEMS = 7,   /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
                                   (K, V) main state a thread */
-  SSMC_GRID_ITEMS_FTILES = 8   /* (N * h_v, V / fused_bv) blocks: one per value tile of the fused pass */
+  SSMC_GRID_ITEMS_FTILES = 8,  /* (N * h_v, V / fused_bv) blocks: one per value tile of the fused pass */
+  SSMC_GRID_ITEMS_NTILES = 9   /* (N * h_v, V / narrow_bv) blocks: one per value tile of a narrow stage */
 };
+/* A stage's `when`: always, or one of a chunk-to-chunk stage's two forms, of which a call runs one (the
+ * wide, value tile bv / bwd_bv; the narrow, narrow_bv columns a block, for few work items: ssmc_cuda_narrow). */
+enum { SSMC_STAGE_ALWAYS = 0, SSMC_STAGE_WIDE = 1, SSMC_STAGE_NARROW = 2 };
 #define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
   int32_t grid, threads, smem;
+  int32_t when;               /* appended: SSMC_STAGE_* */
 } ssmc_cuda_stage;
 typedef struct ssmc_cuda_kernel {
   const char *source;         /* CUDA C++ text of the module (includes "ssmc_kernel.h") */
@@ -141,6 +146,11 @@ typedef struct ssmc_cuda_kernel {
    * stays); ssmc_cuda_for_device makes the table a device runs. Its body is empty on other targets. */
   ssmc_cuda_stage fused_sm90;
   int32_t fused_sm90_bv, fused_sm90_from_pct, fused_sm90_post;
+  /* appended: the narrow forms of the chunk-to-chunk stages (fwd[] and bwd[] entries with when =
+   * SSMC_STAGE_NARROW, each after its wide form), narrow_bv value columns a block (0: the module has
+   * none); a call runs them in place of the wide forms where the wide grid, n_seqs * h_v * (V / bv)
+   * blocks, is below narrow_below_pct percent of the SM count (ssmc_cuda_narrow) */
+  int32_t narrow_bv, narrow_below_pct;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -235,6 +245,17 @@ static inline const ssmc_cuda_stage *ssmc_cuda_decode_stage(const ssmc_cuda_kern
   if (!c->decode_large.entry) return &c->decode;
   return (int64_t)n_seqs * h_v * 100 >= (int64_t)c->decode_large_from_pct * sm_count ? &c->decode_large : &c->decode;
 }
+/* Whether a call of n_seqs sequences and h_v value heads on a device of sm_count SMs runs the narrow forms of
+ * the chunk-to-chunk stages: where the module has them and the wide grid leaves SMs idle along the chain.
+ * Monotone: once wide, wide for every larger batch. */
+static inline int ssmc_cuda_narrow(const ssmc_cuda_kernel *c, int32_t n_seqs, int32_t h_v, int32_t V, int32_t sm_count) {
+  if (!c->narrow_bv) return 0;
+  return (int64_t)n_seqs * h_v * (V / c->bv) * 100 < (int64_t)c->narrow_below_pct * sm_count;
+}
+/* Whether stage st runs in a call that runs the narrow forms (narrow) or the wide ones. */
+static inline int ssmc_cuda_stage_runs(const ssmc_cuda_stage *st, int narrow) {
+  return st->when == SSMC_STAGE_ALWAYS || st->when == (narrow ? SSMC_STAGE_NARROW : SSMC_STAGE_WIDE);
+}
 /* The table a device of compute capability cc_major runs: c, with the fused slot of sm_90 there. */
 static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major, ssmc_cuda_kernel *out) {
   *out = *c;
@@ -253,15 +274,16 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
   return (int64_t)n_seqs * h_v * (V / c->fused_bv) * 100 >= (int64_t)c->fused_from_pct * sm_count;
 }
 /* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
- * fwd[] stages, or with fused the first fused_pre of them, `fused`, and the last fused_post. Every
- * launcher (the runtime, check's emulation) runs exactly these. */
-static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, const ssmc_cuda_stage **st) {
-  const int n = fused ? c->fused_pre : c->n_fwd;
-  for (int i = 0; i < n; i++) st[i] = &c->fwd[i];
+ * fwd[] stages that run (narrow: ssmc_cuda_stage_runs), or with fused the first fused_pre of fwd[],
+ * `fused`, and the last fused_post. Every launcher (the runtime, check's emulation) runs exactly these. */
+static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, const ssmc_cuda_stage **st) {
+  int n = 0;
+  for (int i = 0; i < (fused ? c->fused_pre : c->n_fwd); i++)
+    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) st[n++] = &c->fwd[i];
   if (!fused) return n;
-  st[n] = &c->fused;
-  for (int i = 0; i < c->fused_post; i++) st[n + 1 + i] = &c->fwd[c->n_fwd - c->fused_post + i];
-  return n + 1 + c->fused_post;
+  st[n++] = &c->fused;
+  for (int i = 0; i < c->fused_post; i++) st[n++] = &c->fwd[c->n_fwd - c->fused_post + i];
+  return n;
 }
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */
@@ -275,6 +297,7 @@ static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *s
             : st->grid == SSMC_GRID_ITEMS_DTILES  ? (uint32_t)(k->V / k->cuda->decode_bv)
             : st->grid == SSMC_GRID_ITEMS_BVTILES ? (uint32_t)(k->V / k->cuda->bwd_bv)
             : st->grid == SSMC_GRID_ITEMS_FTILES  ? (uint32_t)(k->V / k->cuda->fused_bv)
+            : st->grid == SSMC_GRID_ITEMS_NTILES  ? (uint32_t)(k->V / k->cuda->narrow_bv)
             : st->grid == SSMC_GRID_ITEMS_ELEMS   ? (uint32_t)(((int64_t)k->K * k->V + 4 * st->threads - 1) / (4 * st->threads))
                                                   : 1u;
   grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)

@@ -161,6 +161,9 @@
 @ local TWO_SMEM = 113 * 1024 -- two blocks an SM
 @ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
 @ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), brows_layout()
+@ -- bstate's narrow form (the forward's state pass's: cuda_kernel.cu.tpl's NBV, NNT), where the forward has one
+@ local NS = P.FSTATE_N
+@ local SLN = NS and m.delta and BVB > NS.nbv and bstate_layout(NS.nbv)
 @ -- bprep, bval, bgrad: two blocks an SM of 256 threads where their shared memory allows (one block's loads
 @ -- and barriers under the other's products) and no per-key decay loop wants more than 128 registers
 @ local function two(lay)
@@ -203,8 +206,6 @@ enum {
 #define NKT ${NKT}
 #define BV2 ${BV2}
 #define BVG ${BVG}
-#define BVB ${BVB}
-#define BVPB ${BVPB}
 #define BW_TOK ${BW_TOK}     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU ${BT_DU}
 #define BT_DCW ${BT_DCW}
@@ -227,6 +228,7 @@ enum {
 #define BW_QK ${BW_QK}       /* per token and value head with grouped heads: the q/k gradients before their sum */
 @ layout_enum('BP_', PL)
 @ layout_enum('BS_', SL)
+@ if SLN then layout_enum('BN_', SLN) end
 @ layout_enum('BV_', VL)
 @ layout_enum('BG_', GL)
 @ layout_enum('BR_', RL)
@@ -410,8 +412,14 @@ extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}, 1) ${P.name}_fp
 }
 extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<MM_TF3>(a, ws);
+  state_body<MM_TF3, st_wide>(a, ws);
 }
+@ if NS then
+extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_fstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  state_body<MM_TF3, st_narrow>(a, ws);
+}
+@ end
 @ else
 /* ---------------------------------------------------------------- stages fprep, fscan */
 /* The forward's prep and scan, recomputed with the backward's tile products (MM_BWD):
@@ -470,15 +478,17 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 
 @ if m.delta then
 /* ---------------------------------------------------------------- stage bstate */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+/* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
+ * cuda_kernel.cu.tpl's state_body) */
+template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
+  constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
-  float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
+  float *dz = sm + LY::oDZ, *du = sm + LY::oDU, *dzl = sm + LY::oDZL, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[${m.state}];
   tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
   /* a chunk's tiles through registers: the next chunk's loads (tok_, cs_, L_) fly under this one's products */
@@ -489,7 +499,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
 @   ptile('r_kd', 'CH', 'KD', 'float', 'kd', 'KP', tk('WS_KD'), '(long long)a.h_v * WS_TOK', 'L_'),
 @ }
 @ if m.delta then
-@   st[#st + 1] = ptile('r_w', 'CH', 'KD', 'float', 'sm + BS_W', 'KP', tk('WS_W'), '(long long)a.h_v * WS_TOK', 'L_')
+@   st[#st + 1] = ptile('r_w', 'CH', 'KD', 'float', 'sm + LY::oW', 'KP', tk('WS_W'), '(long long)a.h_v * WS_TOK', 'L_')
 @ end
 @ ptiles_decl(st)
   col_regs<NT, KD> r_zd;
@@ -514,7 +524,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
       r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
     }
     __syncthreads();
-    mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
     for (int e = threadIdx.x; e < KD * BVB; e += NT) {
       const int k = e / BVB, j = e - k * BVB;
@@ -522,7 +532,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
     }
 @ if m.delta then
     __syncthreads();
-    mmb<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true); /* + W' du */
 @ end
   }
   float *dzi = g.dstate_in[${m.state}];
@@ -531,6 +541,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
   }
 }
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC }; };
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  bstate_body<bs_wide>(a, g, ws);
+}
+@   if SLN then
+struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC }; };
+extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  bstate_body<bs_narrow>(a, g, ws);
+}
+@   end
 @ else
 /* ---------------------------------------------------------------- stage bscan */
 /* Without an erase the chunk-to-chunk adjoint is elementwise, dZ0_c = diag(e^{b_L,c}) dZ_L,c + (q~e^b)'dY_c
@@ -1301,12 +1321,20 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ local function stage(name, grid, lay, nt) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, nt or NT, lay.off * 4) end
 @ st[#st + 1] = string.format('fprep grid=chunks threads=%d smem=%d', P.FPREP.threads, P.FPREP.smem)
 @ if m.delta then
-@   st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d', P.FSTATE.threads, P.FSTATE.smem)
+@   st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d%s', P.FSTATE.threads, P.FSTATE.smem, NS and ' when=wide' or '')
+@   if NS then
+@     st[#st + 1] = string.format('fstate_n grid=items_ntiles threads=%d smem=%d when=narrow', NS.threads, NS.smem)
+@   end
 @ else
 @   st[#st + 1] = string.format('fscan grid=items_elems threads=%d smem=0', P.FSCAN.threads)
 @ end
 @ stage('bprep', 'chunks', PL, NTP or NT)
-@ if m.delta then stage('bstate', 'items_bvtiles', SL) else stage('bscan', 'items_elems', {off = 0}, NTS) end
+@ if m.delta then
+@   stage('bstate', 'items_bvtiles', SL)
+@   if SLN then st[#st] = st[#st] .. ' when=wide'; stage('bstate_n', 'items_ntiles', SLN, NS.threads); st[#st] = st[#st] .. ' when=narrow' end
+@ else
+@   stage('bscan', 'items_elems', {off = 0}, NTS)
+@ end
 @ stage('bval', 'chunks', VL, NTV or NT)
 @ stage('bgrad', 'chunks_ktiles', GL, NTB or NT); stage('brows', 'chunks', RL)
 @ if sv then

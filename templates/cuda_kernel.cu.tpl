@@ -154,6 +154,13 @@
 @   -- nothing fits 160 KiB: the smallest tried stays (the launch says what the device allows)
 @ end
 @ local XOFF = XL.off
+@ -- The state pass's narrow form (state_body): NBV value columns a block, NNT threads, for few work items: the
+@ -- runtime runs it in place of the wide one where the wide grid, (sequences x value heads x V / BV) blocks,
+@ -- is below NARROW_PCT percent of the SM count. H200, GDN bf16 B1 T32768 H16 (32 wide blocks), with the
+@ -- module's tile at 16 instead of 64: state 4419 -> 2250 us, the backward's fstate 6140 -> 2888, bstate
+@ -- 6619 -> 3056 (ncu; bench/, the gpu-h200-narrow record). SNL: its layout (nil: no narrow form).
+@ local NBV, NNT, NARROW_PCT = 16, 256, 75
+@ local SNL = m.delta and BV > NBV and V % NBV == 0 and (layouts(NBV))
 @ -- The out stage's value tile: the widest (from BV down to 16) whose layout lets two blocks share an
 @ -- SM (228 KiB on sm_90: up to 110 KiB a block); else BV, one block an SM. Two blocks overlap one's
 @ -- loads and barriers with the other's products (one 512-thread block an SM left them exposed). Not
@@ -1098,7 +1105,7 @@ enum {
   ${prefix}TOTAL = ${total}
 };
 @ end
-@ for _, st in ipairs({{'P_', PL}, {'S_', SL}, {'O_', OL}, {'F_', FL or {}}}) do
+@ for _, st in ipairs({{'P_', PL}, {'S_', SL}, {'SN_', SNL or {}}, {'O_', OL}, {'F_', FL or {}}}) do
 @   if #st[2] > 0 then
 @     local has = false
 @     for _, w in ipairs(st[2]) do has = has or w[1] == 'IN' .. m.diag_in end
@@ -1965,21 +1972,26 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
 }
 
 /* ---------------------------------------------------------------- stage state */
-template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = ${NT.state};
+/* The chunk-to-chunk pass of a rank-1 erase in one of two forms (LY): wide (the module's value tile BV,
+ * NT.state threads) and, where few (sequence, value head) pairs leave most SMs idle along the sequential
+ * chain, narrow: NBV value columns a block, fewer threads, its small products latency-bound (SEP: three
+ * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
+template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+  constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
+  constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BV;
+  const int v0 = blockIdx.y * SBV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
-  float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
+  /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
+  float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[${m.state}];
-  tile_in<NT, KD, BV>(z, BVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
+  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * ${K * V} + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's tiles are fetched while the chunk before is computed */
-@ local SC = {ws_copy('r_kd', 'KD', 'kd', 'KP', 'WS_KD'), ws_copy('r_u', 'BV', 'u', 'BVP', 'WS_U + v0')}
-@ if m.delta then SC[#SC + 1] = ws_copy('r_w', 'KD', 'sm + S_W', 'KP', 'WS_W') end
+@ local SC = {ws_copy('r_kd', 'KD', 'kd', 'KP', 'WS_KD'), ws_copy('r_u', 'SBV', 'u', 'SBVP', 'WS_U + v0')}
+@ if m.delta then SC[#SC + 1] = ws_copy('r_w', 'KD', 'sm + LY::oW', 'KP', 'WS_W') end
 @ SC[#SC + 1] = {name = 'r_zd', rows = 1, D = 'KD', T = 'float', dst = 'zdec', ld = 'KD', rs = 0, L = 1,
 @                src = function(tok) return 'zs + ((' .. tok .. ' - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD' end}
 @ copies_decl(SC)
@@ -1988,7 +2000,7 @@ template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args 
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
-    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
+    tile_out<NT, KD, SBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
 @ copies_put(SC)
     if (c0 + CH < it.T) {
       const long long tn = tok + CH;
@@ -1998,26 +2010,35 @@ template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args 
     __syncthreads();
 @ if m.delta then
     /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<BVP, KP, 1, BVP, 1, S>(u, sm + S_W, z, CH, BV, KD, true);
-    tile_out<NT, CH, BV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, BVP, L);
+    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, sm + LY::oW, z, CH, SBV, KD, true);
+    tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, SBVP, L);
 @ end
     /* Z = diag(e^{b_L}) Z + kd' u */
-    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < KD * SBV; e += NT) z[(e / SBV) * SBVP + e % SBV] *= zdec[e / SBV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
+    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true);
   }
   float *zo = a.state_out[${m.state}];
   if (zo) {
     __syncthreads();
-    tile_out<NT, KD, BV>(zo + slot * ${K * V} + v0, VD, z, BVP, KD);
+    tile_out<NT, KD, SBV>(zo + slot * ${K * V} + v0, VD, z, SBVP, KD);
   }
 }
+@ if m.delta then
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = ${NT.state}, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC }; };
+@   if SNL then
+struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC }; };
+@   end
+@ end
 
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, ${m.delta and 'false' or 'true'}>(a, ws);
 }
 @ if m.delta then
-extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_wide>(a, ws); }
+@   if SNL then
+extern "C" __global__ void __launch_bounds__(${NNT}, 1) ${P.name}_state_n(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_narrow>(a, ws); }
+@   end
 @ else
 
 /* ---------------------------------------------------------------- stage scan */
@@ -3121,10 +3142,13 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
 @ if m.delta then
-@   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d', NT.state, SL.off * 4)
+@   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d%s', NT.state, SL.off * 4, SNL and ' when=wide' or '')
+@   if SNL then
+@     stages[#stages + 1] = string.format('state_n grid=items_ntiles threads=%d smem=%d when=narrow nbv=%d below_pct=%d', NNT, SNL.off * 4, NBV, NARROW_PCT)
+@   end
 @ else
 @   stages[#stages + 1] = string.format('scan grid=items_elems threads=%d smem=0', NT.scan)
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}
+// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}
 // ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0', HL.off * 4, V, FUSED_PRE, HF_FROM_PCT) or 'fused90 none'}

@@ -44,16 +44,44 @@ START_TEST(every_module_compiles_without_spills) {
     for (int j = 0; j < g.u[i]->nk; j++) {
       const emit_kernel *ek = &g.u[i]->k[j];
       ck_assert_int_ge(ek->cuda.n_fwd, 1);
+      const int erase = g.u[i]->fam.main.delta;
+      /* the narrow forms of the chunk-to-chunk stages (state, fstate, bstate: an erase, the value tile over 16):
+       * each right after its wide form, named <wide>_n, on the narrow grid; every stage of the forward and
+       * the backward in the staged order once the narrow ones are set aside (narrow_of: the wide form's
+       * list without them) */
+      const int narrow = erase && ek->cuda.bv > 16;
+      ck_assert_int_eq(ek->cuda.narrow_bv, narrow ? 16 : 0);
+      if (narrow) ck_assert_int_gt(ek->cuda.narrow_below_pct, 0);
+      ssmc_cuda_kernel w = ek->cuda; /* the wide forms only */
+      w.n_fwd = w.n_bwd = 0;
+      for (int pass = 0; pass < 2; pass++) {
+        const ssmc_cuda_stage *all = pass ? ek->cuda.bwd : ek->cuda.fwd;
+        const int n = pass ? ek->cuda.n_bwd : ek->cuda.n_fwd;
+        ssmc_cuda_stage *keep = pass ? w.bwd : w.fwd;
+        int *nk = pass ? &w.n_bwd : &w.n_fwd, nn = 0;
+        for (int s = 0; s < n; s++) {
+          const ssmc_cuda_stage *st = &all[s];
+          if (st->when != SSMC_STAGE_NARROW) { keep[(*nk)++] = *st; continue; }
+          nn++;
+          ck_assert_int_eq(st->grid, SSMC_GRID_ITEMS_NTILES);
+          ck_assert_int_gt(s, 0);
+          ck_assert_int_eq(all[s - 1].when, SSMC_STAGE_WIDE);
+          char want[200];
+          snprintf(want, sizeof want, "%s_n", all[s - 1].entry);
+          ck_assert_str_eq(st->entry, want);
+        }
+        ck_assert_int_eq(nn, narrow ? pass ? 2 : 1 : 0); /* state; fstate and bstate */
+      }
+      const ssmc_cuda_kernel *wk = &w;
       /* [hchain, psolve,] prep, state (an erase) or scan (elementwise), out: the chunk-parallel stages around
        * the sequential passes (a solve's H chain, the main state's) */
-      ck_assert_int_eq(ek->cuda.n_fwd, g.u[i]->fam.has_solve ? 5 : 3);
+      ck_assert_int_eq(wk->n_fwd, g.u[i]->fam.has_solve ? 5 : 3);
       if (g.u[i]->fam.has_solve) {
         ck_assert_int_eq(ek->cuda.fwd[0].grid, SSMC_GRID_ITEMS);
         ck_assert_int_eq(ek->cuda.fwd[1].grid, SSMC_GRID_CHUNKS);
         ck_assert_int_ge(ek->cuda.ws_chunk_floats, (int64_t)g.u[i]->spec->K * g.u[i]->spec->K); /* psolve's H */
       }
-      const ssmc_cuda_stage *f3 = &ek->cuda.fwd[ek->cuda.n_fwd - 3];
-      const int erase = g.u[i]->fam.main.delta;
+      const ssmc_cuda_stage *f3 = &wk->fwd[wk->n_fwd - 3];
       ck_assert_int_eq(f3[0].grid, SSMC_GRID_CHUNKS);
       ck_assert_int_eq(f3[1].grid, erase ? SSMC_GRID_ITEMS_VTILES : SSMC_GRID_ITEMS_ELEMS);
       ck_assert_str_eq(f3[1].entry + strlen(ek->name) + 1, erase ? "state" : "scan");
@@ -63,7 +91,7 @@ START_TEST(every_module_compiles_without_spills) {
        * bval, bgrad, brows, breduce; without an erase the two sequential passes are elementwise scans
        * (fscan, bscan); a solve readout adds hstate and xsolve in front and gsolve, hadj and sgrad before
        * breduce */
-      const int nb = ek->cuda.n_bwd, sv = g.u[i]->fam.has_solve;
+      const int nb = wk->n_bwd, sv = g.u[i]->fam.has_solve;
       ck_assert_int_eq(nb, sv ? 13 : 8);
       {
         static const char *const names[2][13] = {
@@ -81,8 +109,8 @@ START_TEST(every_module_compiles_without_spills) {
           int grid = grids[sv][s];
           if (!erase && !strcmp(name, "fstate")) name = "fscan", grid = SSMC_GRID_ITEMS_ELEMS;
           if (!erase && !strcmp(name, "bstate")) name = "bscan", grid = SSMC_GRID_ITEMS_ELEMS;
-          ck_assert_str_eq(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, name);
-          ck_assert_int_eq(ek->cuda.bwd[s].grid, grid);
+          ck_assert_str_eq(wk->bwd[s].entry + strlen(ek->name) + 1, name);
+          ck_assert_int_eq(wk->bwd[s].grid, grid);
         }
       }
       {
@@ -110,7 +138,7 @@ START_TEST(every_module_compiles_without_spills) {
           if (sv) ck_assert_str_eq(ek->cuda.fwd[1].entry + strlen(ek->name) + 1, "psolve");
           if (seq) ck_assert(!erase && g.u[i]->fam.main.decay != DECAY_DIAG);
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
-          const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, vs);
+          const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, vs);
           ck_assert_int_eq(nv, ek->cuda.fused_pre + 1 + ek->cuda.fused_post);
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
         }
@@ -133,7 +161,7 @@ START_TEST(every_module_compiles_without_spills) {
           ck_assert_ptr_eq(d90.fused.entry, ek->cuda.fused_sm90.entry);
           ck_assert_ptr_eq(d80.fused.entry, ek->cuda.fused.entry);
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
-          ck_assert_int_eq(ssmc_cuda_fwd_stages(&d90, 1, vs), ek->cuda.fused_pre + 1);
+          ck_assert_int_eq(ssmc_cuda_fwd_stages(&d90, 1, 0, vs), ek->cuda.fused_pre + 1);
         }
       }
       const ssmc_cuda_stage *st;
@@ -309,7 +337,7 @@ END_TEST
 START_TEST(fused_forward_rule) {
   ssmc_cuda_kernel c = {0};
   ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 512, 32, 128, 132), 0); /* no stage */
-  c.fused = (ssmc_cuda_stage){"k_fused", SSMC_GRID_ITEMS_FTILES, 256, 1024};
+  c.fused = (ssmc_cuda_stage){"k_fused", SSMC_GRID_ITEMS_FTILES, 256, 1024, SSMC_STAGE_ALWAYS};
   c.fused_bv = 32;
   ck_assert_int_eq(ssmc_cuda_fwd_fused(&c, 512, 32, 128, 132), 0); /* from_pct 0: only when asked for */
   c.fused_from_pct = 200;
@@ -329,6 +357,50 @@ START_TEST(fused_forward_rule) {
       }
       ck_assert(on);
     }
+}
+END_TEST
+
+/* The runtime's choice of the narrow chunk-to-chunk stages (ssmc_cuda_narrow): never without them, else below
+ * below_pct percent of the SMs in wide blocks (items x V / bv), monotone in the batch; a call runs the wide
+ * forms or the narrow ones, never both, and every other stage (ssmc_cuda_fwd_stages, ssmc_cuda_stage_runs). */
+START_TEST(narrow_stage_rule) {
+  ssmc_cuda_kernel c = {0};
+  c.bv = 64;
+  ck_assert_int_eq(ssmc_cuda_narrow(&c, 1, 16, 128, 132), 0); /* none */
+  c.narrow_bv = 16;
+  c.narrow_below_pct = 50;
+  /* V = 128, bv 64: 2 wide blocks an item; 50% of 132 SMs = 66 blocks = 33 items */
+  ck_assert_int_eq(ssmc_cuda_narrow(&c, 1, 32, 128, 132), 1);
+  ck_assert_int_eq(ssmc_cuda_narrow(&c, 1, 33, 128, 132), 0);
+  ck_assert_int_eq(ssmc_cuda_narrow(&c, 8, 16, 128, 132), 0);
+  for (int h = 1; h <= 32; h *= 2) {
+    int wide = 0;
+    for (int n = 1; n <= 512; n++) {
+      const int nr = ssmc_cuda_narrow(&c, n, h, 128, 132);
+      if (wide) ck_assert_msg(!nr, "not monotone at n=%d h_v=%d", n, h);
+      wide = !nr;
+    }
+    ck_assert(wide);
+  }
+  c.n_fwd = 4;
+  c.fwd[0] = (ssmc_cuda_stage){"k_prep", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
+  c.fwd[1] = (ssmc_cuda_stage){"k_state", SSMC_GRID_ITEMS_VTILES, 512, 0, SSMC_STAGE_WIDE};
+  c.fwd[2] = (ssmc_cuda_stage){"k_state_n", SSMC_GRID_ITEMS_NTILES, 256, 0, SSMC_STAGE_NARROW};
+  c.fwd[3] = (ssmc_cuda_stage){"k_out", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
+  const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+  for (int nr = 0; nr < 2; nr++) {
+    ck_assert_int_eq(ssmc_cuda_fwd_stages(&c, 0, nr, st), 3);
+    ck_assert_ptr_eq(st[0], &c.fwd[0]);
+    ck_assert_ptr_eq(st[1], &c.fwd[nr ? 2 : 1]);
+    ck_assert_ptr_eq(st[2], &c.fwd[3]);
+    ck_assert_int_eq(ssmc_cuda_stage_runs(&c.fwd[1], nr), !nr);
+    ck_assert_int_eq(ssmc_cuda_stage_runs(&c.fwd[2], nr), nr);
+  }
+  ssmc_kernel k = {.V = 128, .cuda = &c};
+  uint32_t g[3];
+  ssmc_cuda_grid(&k, &c.fwd[2], 2, 16, 0, g);
+  ck_assert_uint_eq(g[0], 32);
+  ck_assert_uint_eq(g[1], 8); /* V / narrow_bv */
 }
 END_TEST
 
@@ -527,6 +599,7 @@ Suite *cuda_suite(void) {
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, every_module_compiles_without_spills);
   tcase_add_test(tc, fused_forward_rule);
+  tcase_add_test(tc, narrow_stage_rule);
   tcase_add_test(tc, builtin_table_describes_cuda);
   tcase_add_test(tc, decode_variants_in_table_and_rule_monotone);
   tcase_add_test(tc, chunk_slots_cover_every_chunk_once);

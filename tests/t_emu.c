@@ -7,7 +7,7 @@
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
- * the backward. (The emulated mma.sync, m16n8k8 tf32 and m16n8k16 bf16, follows PTX's documented fragment layout, not the kernels'
+ * the backward; with an erase both forms of the chunk-to-chunk stages (wide and narrow). (The emulated mma.sync, m16n8k8 tf32 and m16n8k16 bf16, follows PTX's documented fragment layout, not the kernels'
  * reading of it: a kernel that misreads the layout fails here as on a GPU.) */
 #define _GNU_SOURCE /* memmem */
 #include <check.h>
@@ -60,6 +60,10 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
     for (const char *what = "decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
       ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
     if (fused) ck_assert_msg(strstr(text, other) != NULL, "%s: no '%s' row", bk.k->name, other);
+    /* the narrow forms of the chunk-to-chunk stages (an erase, a value tile over 16): forward and backward rows */
+    ck_assert_int_eq(bk.k->cuda->narrow_bv > 0, bk.k->cuda->bv > 16 && strstr(bk.k->cuda->source, "_bstate(") != NULL);
+    for (const char *what = "fwd-narrow y\0bwd-narrow dk\0"; bk.k->cuda->narrow_bv && *what; what += strlen(what) + 1)
+      ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
     ck_assert_int_ge(r.rows, 50);
     build_release(&bk);
   }

@@ -245,12 +245,12 @@ static int bench_gpu(gen_set *g, const opts *o) {
        * fwd+bwd row runs the pick */
       const int nfv = m ? rt_cuda_fwd_variants(m) : 0, fpick = m ? rt_cuda_fwd_pick(c, m, o->B, o->H) : 0;
       for (int v = 0; v < nfv && !rc; v++) {
-        if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, nfv > 1 ? v : RT_FWD_AUTO, &r, err,
-                           sizeof err)) {
+        const int variant = nfv > 1 ? rt_cuda_fwd_variant_at(m, v) : RT_FWD_AUTO;
+        if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, variant, &r, err, sizeof err)) {
           fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
           rc = 1;
         } else {
-          snprintf(shape, sizeof shape, "B%d T%d H%d%s", o->B, o->T, o->H, nfv > 1 && v == fpick ? "*" : "");
+          snprintf(shape, sizeof shape, "B%d T%d H%d%s", o->B, o->T, o->H, nfv > 1 && variant == fpick ? "*" : "");
           char lab[48];
           gpu_row(bk.k->name, chk_fwd_label(bk.k, rt_cuda_device(c)->cc_major, v, lab, sizeof lab), shape, &r, &cl);
         }
@@ -260,13 +260,21 @@ static int bench_gpu(gen_set *g, const opts *o) {
         bench_cuda_res rb;
         if (!bk.k->cuda->n_bwd) printf("%-44s %-7s %-18s none on CUDA (the module declares no backward stages)\n", bk.k->name, "bwd", shape);
         else if (!o->no_bwd) {
-          if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, &rb, &r, err, sizeof err)) {
-            fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
-            rc = 1;
-          } else {
-            gpu_row(bk.k->name, "bwd", shape, &rb, &cl);
-            gpu_row(bk.k->name, "fwd+bwd", shape, &r, &cl);
+          /* every backward variant ('*': the pick); the fwd+bwd row runs the picks */
+          const int nbv = rt_cuda_bwd_variants(m), bpick = rt_cuda_bwd_pick(c, m, o->B, o->H);
+          for (int v = 0; v < nbv && !rc; v++) {
+            const int pick = nbv == 1 || v == bpick;
+            if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, nbv > 1 ? v : RT_BWD_AUTO, &rb,
+                               pick ? &r : NULL, err, sizeof err)) {
+              fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+              rc = 1;
+            } else {
+              char bs[72];
+              snprintf(bs, sizeof bs, "%s%s", shape, nbv > 1 && pick ? "*" : "");
+              gpu_row(bk.k->name, v ? "bwd-narrow" : "bwd", bs, &rb, &cl);
+            }
           }
+          if (!rc) gpu_row(bk.k->name, "fwd+bwd", shape, &r, &cl);
         }
       }
       for (const char *p = o->decode; !rc && *p;) {

@@ -640,6 +640,14 @@ enum {
   S_TOTAL = 24704
 };
 enum {
+  SN_W = 0,
+  SN_KD = 8448,
+  SN_Z = 16896,
+  SN_U = 19968,
+  SN_ZDEC = 21504,
+  SN_TOTAL = 21632
+};
+enum {
   O_IN1 = 0,
   O_IN3 = 8448,
   O_IN4 = 16896,
@@ -783,21 +791,26 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
 }
 
 /* ---------------------------------------------------------------- stage state */
-template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = 512;
+/* The chunk-to-chunk pass of a rank-1 erase in one of two forms (LY): wide (the module's value tile BV,
+ * NT.state threads) and, where few (sequence, value head) pairs leave most SMs idle along the sequential
+ * chain, narrow: NBV value columns a block, fewer threads, its small products latency-bound (SEP: three
+ * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
+template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+  constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
+  constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BV;
+  const int v0 = blockIdx.y * SBV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
-  float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
+  /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
+  float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
-  tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's tiles are fetched while the chunk before is computed */
   tile_regs<NT, CH, KD, float> r_kd;
-  tile_regs<NT, CH, BV, float> r_u;
+  tile_regs<NT, CH, SBV, float> r_u;
   tile_regs<NT, CH, KD, float> r_w;
   tile_regs<NT, 1, KD, float> r_zd;
   r_kd.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
@@ -808,10 +821,10 @@ template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args 
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
-    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
+    tile_out<NT, KD, SBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
   r_kd.put(kd, KP, L, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
-  r_w.put(sm + S_W, KP, L, one_t(), false);
+  r_u.put(u, SBVP, L, one_t(), false);
+  r_w.put(sm + LY::oW, KP, L, one_t(), false);
   r_zd.put(zdec, KD, 1, one_t(), false);
     if (c0 + CH < it.T) {
       const long long tn = tok + CH;
@@ -823,24 +836,27 @@ template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args 
     }
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<BVP, KP, 1, BVP, 1, S>(u, sm + S_W, z, CH, BV, KD, true);
-    tile_out<NT, CH, BV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, BVP, L);
+    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, sm + LY::oW, z, CH, SBV, KD, true);
+    tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, SBVP, L);
     /* Z = diag(e^{b_L}) Z + kd' u */
-    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < KD * SBV; e += NT) z[(e / SBV) * SBVP + e % SBV] *= zdec[e / SBV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
+    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();
-    tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
+    tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC }; };
+struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC }; };
 
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT>(a, ws); }
+extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_wide>(a, ws); }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state_n(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_narrow>(a, ws); }
 
 /* Scores with per-key decays b (C, KP; cumulative log decays, rows past L keep the last):
  * am(t, s) = q~_t . (k_s e^{b_t - b_s}) for s <= t < L, else 0 (pitch ALD), then q~ <- q~ e^b (pitch
@@ -1147,16 +1163,14 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=98816
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=98816; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300; fused none; fused90 none
+// ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=98816 state_n threads=256 smem=86528 nbv=16
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=98816 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=76032 from_pct=300; fused none; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BVB 32
-#define BVPB 40
 #define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
@@ -1187,6 +1201,15 @@ enum {
   BS_W = 21248,
   BS_ZDEC = 29696,
   BS_TOTAL = 29824
+};
+enum {
+  BN_DZ = 0,
+  BN_DU = 5120,
+  BN_DZL = 7680,
+  BN_KD = 12800,
+  BN_W = 21248,
+  BN_ZDEC = 29696,
+  BN_TOTAL = 29824
 };
 enum {
   BV_IN4 = 0,
@@ -1288,7 +1311,11 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_
 }
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<MM_TF3>(a, ws);
+  state_body<MM_TF3, st_wide>(a, ws);
+}
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  state_body<MM_TF3, st_narrow>(a, ws);
 }
 
 /* ---------------------------------------------------------------- stage bprep */
@@ -1342,15 +1369,17 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
 }
 
 /* ---------------------------------------------------------------- stage bstate */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+/* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
+ * cuda_kernel.cu.tpl's state_body) */
+template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
+  constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
   const int v0 = blockIdx.y * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
-  float *dz = sm + BS_DZ, *du = sm + BS_DU, *dzl = sm + BS_DZL, *kd = sm + BS_KD, *zdec = sm + BS_ZDEC;
+  float *dz = sm + LY::oDZ, *du = sm + LY::oDU, *dzl = sm + LY::oDZL, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[0];
   tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
   /* a chunk's tiles through registers: the next chunk's loads (tok_, cs_, L_) fly under this one's products */
@@ -1378,7 +1407,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
     r_du.put(du, BVPB, L_, one_t(), false);
     r_dzl.put(dzl, BVPB, KD, one_t(), false);
     r_kd.put(kd, KP, L_, one_t(), false);
-    r_w.put(sm + BS_W, KP, L_, one_t(), false);
+    r_w.put(sm + LY::oW, KP, L_, one_t(), false);
     r_zd.put(zdec, 1);
     if (c > 0) {
       tok_ -= CH; cs_ -= a.h_v; L_ = CH;
@@ -1389,20 +1418,28 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
       r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
     }
     __syncthreads();
-    mmb<BVPB, KP, 1, BVPB, 1>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+    mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
     for (int e = threadIdx.x; e < KD * BVB; e += NT) {
       const int k = e / BVB, j = e - k * BVB;
       dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
     }
     __syncthreads();
-    mmb<BVPB, 1, KP, BVPB, 1>(dz, sm + BS_W, du, KD, BVB, CH, true); /* + W' du */
+    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true); /* + W' du */
   }
   float *dzi = g.dstate_in[0];
   if (dzi) {
     __syncthreads();
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
+}
+struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC }; };
+extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  bstate_body<bs_wide>(a, g, ws);
+}
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC }; };
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  bstate_body<bs_narrow>(a, g, ws);
 }
 
 /* ---------------------------------------------------------------- stage bval */
@@ -1712,4 +1749,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -751,21 +751,26 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
 }
 
 /* ---------------------------------------------------------------- stage state */
-template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = 512;
+/* The chunk-to-chunk pass of a rank-1 erase in one of two forms (LY): wide (the module's value tile BV,
+ * NT.state threads) and, where few (sequence, value head) pairs leave most SMs idle along the sequential
+ * chain, narrow: NBV value columns a block, fewer threads, its small products latency-bound (SEP: three
+ * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
+template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+  constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
+  constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BV;
+  const int v0 = blockIdx.y * SBV;
   const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, BVP); u (C, BVP); w, kd (C, KP): from the prep stage */
-  float *z = sm + S_Z, *u = sm + S_U, *kd = sm + S_KD, *zdec = sm + S_ZDEC;
+  /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
+  float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
-  tile_in<NT, KD, BV>(z, BVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   /* a chunk's tiles are fetched while the chunk before is computed */
   tile_regs<NT, CH, KD, float> r_kd;
-  tile_regs<NT, CH, BV, float> r_u;
+  tile_regs<NT, CH, SBV, float> r_u;
   tile_regs<NT, 1, KD, float> r_zd;
   r_kd.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
   r_u.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
@@ -774,9 +779,9 @@ template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args 
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     __syncthreads();
-    tile_out<NT, KD, BV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, BVP, KD);
+    tile_out<NT, KD, SBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
   r_kd.put(kd, KP, L, one_t(), false);
-  r_u.put(u, BVP, L, one_t(), false);
+  r_u.put(u, SBVP, L, one_t(), false);
   r_zd.put(zdec, KD, 1, one_t(), false);
     if (c0 + CH < it.T) {
       const long long tn = tok + CH;
@@ -787,14 +792,14 @@ template <int S> __device__ __forceinline__ void state_body(const ssmc_fwd_args 
     }
     __syncthreads();
     /* Z = diag(e^{b_L}) Z + kd' u */
-    for (int e = threadIdx.x; e < KD * BV; e += NT) z[(e / BV) * BVP + e % BV] *= zdec[e / BV];
+    for (int e = threadIdx.x; e < KD * SBV; e += NT) z[(e / SBV) * SBVP + e % SBV] *= zdec[e / SBV];
     __syncthreads();
-    mm<BVP, 1, KP, BVP, 1, S>(z, kd, u, KD, BV, CH, true);
+    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true);
   }
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();
-    tile_out<NT, KD, BV>(zo + slot * 16384 + v0, VD, z, BVP, KD);
+    tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
 
@@ -1166,8 +1171,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BVB 64
-#define BVPB 72
 #define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128

@@ -3,7 +3,7 @@
 # (scalar decay, the Mamba-2 anchor) and chunk_gated_delta_rule, y.backward(dy) after the forward, bf16
 # inputs built as ../shared/anchors/bench_fla.py builds them; triton's do_bench, median. fla's Hopper guard
 # (#640) is lifted as that script does, to time its backward at all. One JSON row a shape, flushed.
-import json, torch, torch.nn.functional as F
+import json, sys, torch, torch.nn.functional as F
 from triton.testing import do_bench
 from fla.ops.simple_gla import chunk_simple_gla
 from fla.ops.gated_delta_rule import chunk_gated_delta_rule
@@ -11,7 +11,9 @@ import fla.ops.common.chunk_o as _co
 _co.TRITON_ABOVE_3_7_1 = True
 dev = 'cuda'
 ms = lambda f: do_bench(f, warmup=25, rep=200, return_mode='median')
-for (B, T, H, D) in [(8, 4096, 16, 128), (1, 32768, 16, 128), (8, 4096, 32, 64)]:
+# the shapes to time: every one, or those named on the command line as BxTxHxD (e.g. 1x32768x16x128)
+SHAPES = [s for s in [(8, 4096, 16, 128), (1, 32768, 16, 128), (8, 4096, 32, 64)] if len(sys.argv) < 2 or 'x'.join(map(str, s)) in sys.argv[1:]]
+for (B, T, H, D) in SHAPES:
     q = F.normalize(torch.randn(B, T, H, D, device=dev), dim=-1).bfloat16().requires_grad_(True)
     k = F.normalize(torch.randn(B, T, H, D, device=dev), dim=-1).bfloat16().requires_grad_(True)
     v = torch.randn(B, T, H, D, device=dev, dtype=torch.bfloat16).requires_grad_(True)

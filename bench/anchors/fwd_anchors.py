@@ -2,7 +2,7 @@
 # fla and mamba_ssm's Triton ops on PYTHONPATH, e.g. PYTHONPATH=.fla:.mamba; see ../shared/anchors/README.md):
 # fla's chunk_simple_gla and chunk_gated_delta_rule, and state-spaces/mamba's mamba_chunk_scan_combined
 # (G = H and 1, chunk 64 and 256), bf16 inputs as ../shared/anchors builds them; triton's do_bench, median.
-import json, torch, torch.nn.functional as F
+import json, sys, torch, torch.nn.functional as F
 from triton.testing import do_bench
 from fla.ops.simple_gla import chunk_simple_gla
 from fla.ops.gated_delta_rule import chunk_gated_delta_rule
@@ -13,7 +13,9 @@ except Exception as e:  # the row says why, the others still run
     mamba_chunk_scan_combined = None
     print(json.dumps(dict(op='mamba_import', error=str(e))), flush=True)
 ms = lambda f: do_bench(f, warmup=25, rep=200, return_mode='median')
-for (B, T, H, D) in [(8, 4096, 16, 128), (16, 4096, 16, 128), (4, 4096, 16, 128), (1, 32768, 16, 128), (8, 4096, 32, 64)]:
+# the shapes to time: every one, or those named on the command line as BxTxHxD (e.g. 1x32768x16x128)
+SHAPES = [s for s in [(8, 4096, 16, 128), (16, 4096, 16, 128), (4, 4096, 16, 128), (1, 32768, 16, 128), (8, 4096, 32, 64)] if len(sys.argv) < 2 or 'x'.join(map(str, s)) in sys.argv[1:]]
+for (B, T, H, D) in SHAPES:
     q = F.normalize(torch.randn(B, T, H, D, device=dev), dim=-1).bfloat16()
     k = F.normalize(torch.randn(B, T, H, D, device=dev), dim=-1).bfloat16()
     v = torch.randn(B, T, H, D, device=dev, dtype=torch.bfloat16)

@@ -156,9 +156,10 @@
 @ local XOFF = XL.off
 @ -- The state pass's narrow form (state_body): NBV value columns a block, NNT threads, for few work items: the
 @ -- runtime runs it in place of the wide one where the wide grid, (sequences x value heads x V / BV) blocks,
-@ -- is below NARROW_PCT percent of the SM count. H200, GDN bf16 B1 T32768 H16 (32 wide blocks), with the
-@ -- module's tile at 16 instead of 64: state 4419 -> 2250 us, the backward's fstate 6140 -> 2888, bstate
-@ -- 6619 -> 3056 (ncu; bench/, the gpu-h200-narrow record). SNL: its layout (nil: no narrow form).
+@ -- is below NARROW_PCT percent of the SM count. H200, GDN bf16 (bench/, the gpu-h200-narrow record): B1
+@ -- T32768 H16 (32 wide blocks) fwd 4.79 -> 3.10 ms, bwd 15.83 -> 10.71; B2 T16384 even; B4 T8192 (128)
+@ -- wide 26% ahead. Of 8 / 16 columns and 128 / 256 / 512 threads, 16 and 256 (or 512) the fastest.
+@ -- SNL: its layout (nil: no narrow form).
 @ local NBV, NNT, NARROW_PCT = 16, 256, 75
 @ local SNL = m.delta and BV > NBV and V % NBV == 0 and (layouts(NBV))
 @ -- The out stage's value tile: the widest (from BV down to 16) whose layout lets two blocks share an

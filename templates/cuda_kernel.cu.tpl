@@ -312,11 +312,11 @@
 @ --                 rank-1 erase every store waits for the sums over all rows: the state is staged
 @ --                 in shared memory instead of registers (80 registers), three blocks an SM keep
 @ --                 loads in flight while one reduces (H200: 89.1% of the copy floor at B512 H16,
-@ --                 88.1% from registers, two blocks an SM)
+@ --                 88.1% from registers, two blocks an SM), in DL_PARTS column parts (below)
 @ -- The block index runs over the value tiles of one item first, so blocks that run together read
 @ -- neighbouring memory. decode_large from PLAIN_LARGE_PCT percent of the SM count in work items on.
-@ local function plain_cfg(dbv, nt, minb, pre, smem)
-@   local c = {dbv = dbv, cg = dbv // 4, pre = pre, minb = minb, smem = smem}
+@ local function plain_cfg(dbv, nt, minb, pre, smem, parts)
+@   local c = {dbv = dbv, cg = dbv // 4, pre = pre, minb = minb, smem = smem, parts = parts or 1}
 @   c.nrp = math.max(1, math.min(nt // c.cg, K))
 @   while K % c.nrp ~= 0 do c.nrp = c.nrp // 2 end
 @   c.nt, c.r = c.nrp * c.cg, K // c.nrp
@@ -327,7 +327,7 @@
 @   c.lay = new_layout()
 @   local alloc = c.lay.alloc
 @   if c.smem then -- the whole state of the item, copied in by cp.async (registers free: 3 blocks an SM)
-@     alloc('ST', K * V); c.minb = 3
+@     alloc('ST', K * dbv * c.parts); c.minb = 3
 @   end
 @   for _, x in ipairs(P.inputs) do alloc('IN' .. x.idx, x.D) end
 @   c.ng = m.delta and 2 or 1 -- float4 groups of those sums
@@ -338,11 +338,16 @@
 @ -- measured on an H200 (132 SMs, K = V = 128, h_v = 16): decode faster at B8 (1 item an SM), decode_large
 @ -- from B32 on (3.9 items an SM: GDN 25.4 vs 26.5 us, Mamba-2 22.9 vs 24.4 us); bench/2026-11-23-gpu-h200-decode
 @ local PLAIN_LARGE_PCT = 300
+@ -- decode_large with an erase: the item's columns in DL_PARTS parts, one cp.async group each, each part summed
+@ -- and written while the next one arrives (H200, bf16 B512 H16, bench/, the gpu-h200-narrow record: GDN
+@ -- 0.2885 -> 0.2789 ms, 88.9% -> 91.9% of the copy floor; DeltaNet 92.2%, KDA 90.0%; four parts 82.7%)
+@ local DL_PARTS = 2
 @ local DSM, DLP
 @ if not sv then
 @   DSM = plain_cfg(V % 16 == 0 and 16 or 8, 128, 1, 'D_')
 @   -- whole items up to 32 K floats of state (16 float4 a thread); a larger one takes decode's tiles
-@   if K * V <= 16384 then DLP = plain_cfg(V, 256, 2, 'DL_', m.delta)
+@   local parts = m.delta and DL_PARTS or 1
+@   if K * V <= 16384 then DLP = plain_cfg(V // parts, 256, 2, 'DL_', m.delta, parts)
 @   elseif K * V <= 32768 then DLP = plain_cfg(V, 512, 1, 'DL_')
 @   else DLP = plain_cfg(DSM.dbv, 128, 1, 'DL_'); DLP.tiles = true end
 @ end
@@ -2707,7 +2712,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 @   else return '1.0f' end
 @ end
 @ local function plain_decode(stage, c, tiles)
-@   local pre = c.pre
+@   local pre, NP = c.pre, c.parts or 1
 extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${stage}(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
   constexpr int CG = ${c.cg}, NRP = ${c.nrp}, R = ${c.r}, NS = ${c.ns}, NA = ${c.na};
@@ -2723,115 +2728,131 @@ extern "C" __global__ void __launch_bounds__(${c.nt}, ${c.minb}) ${P.name}_${sta
   const long long n = item / a.h_v;
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
-  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * ${c.dbv} + 4 * cg;
-  float *zi = a.state[${m.state}] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * ${K * V}, *zg = zi + j0;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG;
+  float *zi = a.state[${m.state}] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * ${K * V};
 @   local zin = 'z[i]'
 @   if c.smem then
 @     zin = '(*(const float4 *)(st + k * VD + j0))'
   /* the item's state into shared memory (16-byte cp.async, evict-first in the L2), read from there
-   * twice: for the sums, then for the update */
+   * twice: for the sums, then for the update${NP > 1 and string.format('; in %d parts of %d columns, one copy group each, a part\n   * summed and written while the next arrives', NP, c.dbv) or ''} */
   float *st = sm + ${pre}ST;
   {
     const unsigned long long pol = evict_first();
-    for (int q = threadIdx.x; q < ${K * V // 4}; q += ${c.nt}) cp_async16_hint(st + 4 * q, zi + 4 * q, pol);
+@     for p = 0, NP - 1 do
+    for (int q = threadIdx.x; q < ${K * c.dbv // 4}; q += ${c.nt}) {
+      const int o = (q / CG) * VD + ${p * c.dbv} + 4 * (q % CG);
+      cp_async16_hint(st + o, zi + o, pol);
+    }
     cp_async_commit();
+@     end
   }
 @     decode_inputs(pre, c.nt)
-  cp_async_wait<0>();
-  __syncthreads();
 @   else
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
   float4 z[R];
 #pragma unroll
-  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zi + tile * ${c.dbv} + 4 * cg + (rp + i * NRP) * VD);
 @     decode_inputs(pre, c.nt)
   __syncthreads();
 @   end
   const int t_ = 0;
   (void)t_;
   const float *kv = in[${m.key}], *vv = in[${m.val}];
-  const float w = ${m.write};
-  float acc[NA];
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-@   if m.delta then
-  /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
-   * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
-  const float e = ${m.erase};
-  float dd[R];
-#pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k], dkk = d * kk, dqk = d * qk;
-    const float4 zv = ${zin};
-    dd[i] = d;
-    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
-    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
-    acc[8] += kk * qk;
-  }
-@   else
-  /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
-  const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
-#pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k];
-    float4 zn;
-    zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
-    st_state4(zg + k * VD, zn);
-    acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
-  }
-@   end
-  /* the sums over the row parts: ${c.shfl and c.rpw > 1 and 'the lanes of a column group in a warp, then ' or ''}NS partials a column in shared memory,
-   * as float4 groups (one 16-byte read a group and partial) */
   float4 *ps4 = (float4 *)(sm + ${pre}PS);
   float *ps1 = sm + ${pre}PS + ${c.ng * c.ns * c.cg * 4};
   (void)ps1;
-@   if c.shfl and c.rpw > 1 then
-#pragma unroll
-  for (int o = CG; o < 32; o <<= 1)
-#pragma unroll
-    for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
-  if (rp % ${c.rpw} == 0) {
-    const int s = rp / ${c.rpw};
-@   else
+@   for p = 0, NP - 1 do
   {
-    const int s = rp;
-@   end
+    const int j0 = tile * ${c.dbv} + ${p * c.dbv} + 4 * cg;
+    float *zg = zi + j0;
+@     if c.smem then
+@       if p > 0 then
+    __syncthreads(); /* the partials of the part before are read */
+@       end
+    cp_async_wait<${NP - 1 - p}>();
+    __syncthreads(); /* and the staged inputs: nothing reads them before */
+@     end
+    const float w = ${m.write};
+    float acc[NA];
 #pragma unroll
-    for (int g = 0; g < ${c.ng}; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
-@   if m.delta then
-    if (cg == 0) ps1[s] = acc[8];
-@   end
-  }
-  __syncthreads();
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+@     if m.delta then
+    /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+     * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
+    const float e = ${m.erase};
+    float dd[R];
 #pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-#pragma unroll
-  for (int p = 0; p < NS; p++) {
-#pragma unroll
-    for (int g = 0; g < ${c.ng}; g++) {
-      const float4 v = ps4[(g * NS + p) * CG + cg];
-      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k], dkk = d * kk, dqk = d * qk;
+      const float4 zv = ${zin};
+      dd[i] = d;
+      acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+      acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+      acc[8] += kk * qk;
     }
-@   if m.delta then
-    acc[8] += ps1[p];
-@   end
-  }
-  elem_t *o = (elem_t *)a.out + item * VD + j0;
-@   if m.delta then
-  const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
-                               w * vv[j0 + 3] - e * acc[3]);
-  if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+@     else
+    /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
+    const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
 #pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = dd[i], kk = kv[k];
-    const float4 zv = ${zin};
-    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = ${row_decay()}, qk = ${row_q()}, kk = kv[k];
+      float4 zn;
+      zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
+      st_state4(zg + k * VD, zn);
+      acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
+    }
+@     end
+    /* the sums over the row parts: ${c.shfl and c.rpw > 1 and 'the lanes of a column group in a warp, then ' or ''}NS partials a column in shared memory,
+     * as float4 groups (one 16-byte read a group and partial) */
+@     if c.shfl and c.rpw > 1 then
+#pragma unroll
+    for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+      for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+    if (rp % ${c.rpw} == 0) {
+      const int s = rp / ${c.rpw};
+@     else
+    {
+      const int s = rp;
+@     end
+#pragma unroll
+      for (int g = 0; g < ${c.ng}; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+@     if m.delta then
+      if (cg == 0) ps1[s] = acc[8];
+@     end
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NS; p++) {
+#pragma unroll
+      for (int g = 0; g < ${c.ng}; g++) {
+        const float4 v = ps4[(g * NS + p) * CG + cg];
+        acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+      }
+@     if m.delta then
+      acc[8] += ps1[p];
+@     end
+    }
+    elem_t *o = (elem_t *)a.out + item * VD + j0;
+@     if m.delta then
+    const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                                 w * vv[j0 + 3] - e * acc[3]);
+    if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = dd[i], kk = kv[k];
+      const float4 zv = ${zin};
+      st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    }
+@     else
+    if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
+@     end
   }
-@   else
-  if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
 @   end
 }
 @ end

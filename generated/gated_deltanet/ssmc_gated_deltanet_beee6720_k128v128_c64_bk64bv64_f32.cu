@@ -692,7 +692,7 @@ enum {
   DL_IN3 = 16768,
   DL_IN4 = 16800,
   DL_PS = 16832,
-  DL_TOTAL = 18912
+  DL_TOTAL = 17888
 };
 
 
@@ -1093,12 +1093,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_deltanet_beee672
   const long long n = item / a.h_v;
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
-  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 16 + 4 * cg;
-  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384;
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
   float4 z[R];
 #pragma unroll
-  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zi + tile * 16 + 4 * cg + (rp + i * NRP) * VD);
   float *in[SSMC_MAX_IO];
   in[0] = sm + D_IN0;
   for (int d = threadIdx.x; d < 128; d += 128)
@@ -1119,79 +1119,92 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_deltanet_beee672
   const int t_ = 0;
   (void)t_;
   const float *kv = in[1], *vv = in[2];
-  const float w = 1.0f * in[4][t_];
-  float acc[NA];
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-  /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
-   * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
-  const float e = 1.0f * in[4][t_];
-  float dd[R];
-#pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
-    const float4 zv = z[i];
-    dd[i] = d;
-    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
-    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
-    acc[8] += kk * qk;
-  }
-  /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
-   * as float4 groups (one 16-byte read a group and partial) */
   float4 *ps4 = (float4 *)(sm + D_PS);
   float *ps1 = sm + D_PS + 128;
   (void)ps1;
+  {
+    const int j0 = tile * 16 + 0 + 4 * cg;
+    float *zg = zi + j0;
+    const float w = 1.0f * in[4][t_];
+    float acc[NA];
 #pragma unroll
-  for (int o = CG; o < 32; o <<= 1)
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+    /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+     * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
+    const float e = 1.0f * in[4][t_];
+    float dd[R];
 #pragma unroll
-    for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
-  if (rp % 8 == 0) {
-    const int s = rp / 8;
-#pragma unroll
-    for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
-    if (cg == 0) ps1[s] = acc[8];
-  }
-  __syncthreads();
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-#pragma unroll
-  for (int p = 0; p < NS; p++) {
-#pragma unroll
-    for (int g = 0; g < 2; g++) {
-      const float4 v = ps4[(g * NS + p) * CG + cg];
-      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+      const float4 zv = z[i];
+      dd[i] = d;
+      acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+      acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+      acc[8] += kk * qk;
     }
-    acc[8] += ps1[p];
-  }
-  elem_t *o = (elem_t *)a.out + item * VD + j0;
-  const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
-                               w * vv[j0 + 3] - e * acc[3]);
-  if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+    /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
+     * as float4 groups (one 16-byte read a group and partial) */
 #pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = dd[i], kk = kv[k];
-    const float4 zv = z[i];
-    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+      for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+    if (rp % 8 == 0) {
+      const int s = rp / 8;
+#pragma unroll
+      for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+      if (cg == 0) ps1[s] = acc[8];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NS; p++) {
+#pragma unroll
+      for (int g = 0; g < 2; g++) {
+        const float4 v = ps4[(g * NS + p) * CG + cg];
+        acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+      }
+      acc[8] += ps1[p];
+    }
+    elem_t *o = (elem_t *)a.out + item * VD + j0;
+    const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                                 w * vv[j0 + 3] - e * acc[3]);
+    if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = dd[i], kk = kv[k];
+      const float4 zv = z[i];
+      st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    }
   }
 }
 extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
-  constexpr int CG = 32, NRP = 8, R = 16, NS = 8, NA = 9;
+  constexpr int CG = 16, NRP = 16, R = 8, NS = 8, NA = 9;
   const long long item = blockIdx.x;
   const int tile = 0;
   const long long n = item / a.h_v;
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
-  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 128 + 4 * cg;
-  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384;
   /* the item's state into shared memory (16-byte cp.async, evict-first in the L2), read from there
-   * twice: for the sums, then for the update */
+   * twice: for the sums, then for the update; in 2 parts of 64 columns, one copy group each, a part
+   * summed and written while the next arrives */
   float *st = sm + DL_ST;
   {
     const unsigned long long pol = evict_first();
-    for (int q = threadIdx.x; q < 4096; q += 256) cp_async16_hint(st + 4 * q, zi + 4 * q, pol);
+    for (int q = threadIdx.x; q < 2048; q += 256) {
+      const int o = (q / CG) * VD + 0 + 4 * (q % CG);
+      cp_async16_hint(st + o, zi + o, pol);
+    }
+    cp_async_commit();
+    for (int q = threadIdx.x; q < 2048; q += 256) {
+      const int o = (q / CG) * VD + 64 + 4 * (q % CG);
+      cp_async16_hint(st + o, zi + o, pol);
+    }
     cp_async_commit();
   }
   float *in[SSMC_MAX_IO];
@@ -1210,68 +1223,136 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
   in[4] = sm + DL_IN4;
   for (int d = threadIdx.x; d < 1; d += 256)
     in[4][d] = ((const float *)a.in[4])[(n * a.h_v + h) * 1 + d];
-  cp_async_wait<0>();
-  __syncthreads();
   const int t_ = 0;
   (void)t_;
   const float *kv = in[1], *vv = in[2];
-  const float w = 1.0f * in[4][t_];
-  float acc[NA];
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-  /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
-   * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
-  const float e = 1.0f * in[4][t_];
-  float dd[R];
-#pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
-    const float4 zv = (*(const float4 *)(st + k * VD + j0));
-    dd[i] = d;
-    acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
-    acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
-    acc[8] += kk * qk;
-  }
-  /* the sums over the row parts: NS partials a column in shared memory,
-   * as float4 groups (one 16-byte read a group and partial) */
   float4 *ps4 = (float4 *)(sm + DL_PS);
-  float *ps1 = sm + DL_PS + 2048;
+  float *ps1 = sm + DL_PS + 1024;
   (void)ps1;
   {
-    const int s = rp;
+    const int j0 = tile * 64 + 0 + 4 * cg;
+    float *zg = zi + j0;
+    cp_async_wait<1>();
+    __syncthreads(); /* and the staged inputs: nothing reads them before */
+    const float w = 1.0f * in[4][t_];
+    float acc[NA];
 #pragma unroll
-    for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
-    if (cg == 0) ps1[s] = acc[8];
-  }
-  __syncthreads();
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+    /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+     * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
+    const float e = 1.0f * in[4][t_];
+    float dd[R];
 #pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-#pragma unroll
-  for (int p = 0; p < NS; p++) {
-#pragma unroll
-    for (int g = 0; g < 2; g++) {
-      const float4 v = ps4[(g * NS + p) * CG + cg];
-      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+      const float4 zv = (*(const float4 *)(st + k * VD + j0));
+      dd[i] = d;
+      acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+      acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+      acc[8] += kk * qk;
     }
-    acc[8] += ps1[p];
-  }
-  elem_t *o = (elem_t *)a.out + item * VD + j0;
-  const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
-                               w * vv[j0 + 3] - e * acc[3]);
-  if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+    /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
+     * as float4 groups (one 16-byte read a group and partial) */
 #pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = dd[i], kk = kv[k];
-    const float4 zv = (*(const float4 *)(st + k * VD + j0));
-    st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+      for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+    if (rp % 2 == 0) {
+      const int s = rp / 2;
+#pragma unroll
+      for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+      if (cg == 0) ps1[s] = acc[8];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NS; p++) {
+#pragma unroll
+      for (int g = 0; g < 2; g++) {
+        const float4 v = ps4[(g * NS + p) * CG + cg];
+        acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+      }
+      acc[8] += ps1[p];
+    }
+    elem_t *o = (elem_t *)a.out + item * VD + j0;
+    const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                                 w * vv[j0 + 3] - e * acc[3]);
+    if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = dd[i], kk = kv[k];
+      const float4 zv = (*(const float4 *)(st + k * VD + j0));
+      st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    }
+  }
+  {
+    const int j0 = tile * 64 + 64 + 4 * cg;
+    float *zg = zi + j0;
+    __syncthreads(); /* the partials of the part before are read */
+    cp_async_wait<0>();
+    __syncthreads(); /* and the staged inputs: nothing reads them before */
+    const float w = 1.0f * in[4][t_];
+    float acc[NA];
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+    /* one read: S k and S q of the decayed state (acc 0-3, 4-7) and k . q (acc 8), then
+     * u = w v - e S k, y = S q + u (k . q), and the write of diag(d) S + k u' */
+    const float e = 1.0f * in[4][t_];
+    float dd[R];
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k], dkk = d * kk, dqk = d * qk;
+      const float4 zv = (*(const float4 *)(st + k * VD + j0));
+      dd[i] = d;
+      acc[0] += dkk * zv.x; acc[1] += dkk * zv.y; acc[2] += dkk * zv.z; acc[3] += dkk * zv.w;
+      acc[4] += dqk * zv.x; acc[5] += dqk * zv.y; acc[6] += dqk * zv.z; acc[7] += dqk * zv.w;
+      acc[8] += kk * qk;
+    }
+    /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
+     * as float4 groups (one 16-byte read a group and partial) */
+#pragma unroll
+    for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+      for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+    if (rp % 2 == 0) {
+      const int s = rp / 2;
+#pragma unroll
+      for (int g = 0; g < 2; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+      if (cg == 0) ps1[s] = acc[8];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NS; p++) {
+#pragma unroll
+      for (int g = 0; g < 2; g++) {
+        const float4 v = ps4[(g * NS + p) * CG + cg];
+        acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+      }
+      acc[8] += ps1[p];
+    }
+    elem_t *o = (elem_t *)a.out + item * VD + j0;
+    const float4 u = make_float4(w * vv[j0] - e * acc[0], w * vv[j0 + 1] - e * acc[1], w * vv[j0 + 2] - e * acc[2],
+                                 w * vv[j0 + 3] - e * acc[3]);
+    if (rp == 0) st4(o, make_float4(acc[4] + u.x * acc[8], acc[5] + u.y * acc[8], acc[6] + u.z * acc[8], acc[7] + u.w * acc[8]));
+#pragma unroll
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = dd[i], kk = kv[k];
+      const float4 zv = (*(const float4 *)(st + k * VD + j0));
+      st_state4(zg + k * VD, make_float4(d * zv.x + kk * u.x, d * zv.y + kk * u.y, d * zv.z + kk * u.z, d * zv.w + kk * u.w));
+    }
   }
 }
 
 
 // ssmc-bodies prep threads=256 smem=109824 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=109824; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=75648 from_pct=300; fused grid=items_ftiles threads=256 smem=150528 fbv=32 pre=1 from_pct=0 post=0; fused90 none
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=109824; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=150528 fbv=32 pre=1 from_pct=0 post=0; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -1025,12 +1025,12 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_mamba2_373a415a_k128v1
   const long long n = item / a.h_v;
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
-  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 16 + 4 * cg;
-  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384;
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
   float4 z[R];
 #pragma unroll
-  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zi + tile * 16 + 4 * cg + (rp + i * NRP) * VD);
   float *in[SSMC_MAX_IO];
   in[0] = sm + D_IN0;
   for (int d = threadIdx.x; d < 128; d += 128)
@@ -1048,48 +1048,52 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_mamba2_373a415a_k128v1
   const int t_ = 0;
   (void)t_;
   const float *kv = in[1], *vv = in[2];
-  const float w = 1.0f;
-  float acc[NA];
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-  /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
-  const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
-#pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k];
-    float4 zn;
-    zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
-    st_state4(zg + k * VD, zn);
-    acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
-  }
-  /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
-   * as float4 groups (one 16-byte read a group and partial) */
   float4 *ps4 = (float4 *)(sm + D_PS);
   float *ps1 = sm + D_PS + 64;
   (void)ps1;
+  {
+    const int j0 = tile * 16 + 0 + 4 * cg;
+    float *zg = zi + j0;
+    const float w = 1.0f;
+    float acc[NA];
 #pragma unroll
-  for (int o = CG; o < 32; o <<= 1)
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+    /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
+    const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
 #pragma unroll
-    for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
-  if (rp % 8 == 0) {
-    const int s = rp / 8;
-#pragma unroll
-    for (int g = 0; g < 1; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
-  }
-  __syncthreads();
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-#pragma unroll
-  for (int p = 0; p < NS; p++) {
-#pragma unroll
-    for (int g = 0; g < 1; g++) {
-      const float4 v = ps4[(g * NS + p) * CG + cg];
-      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k];
+      float4 zn;
+      zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
+      st_state4(zg + k * VD, zn);
+      acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
     }
+    /* the sums over the row parts: the lanes of a column group in a warp, then NS partials a column in shared memory,
+     * as float4 groups (one 16-byte read a group and partial) */
+#pragma unroll
+    for (int o = CG; o < 32; o <<= 1)
+#pragma unroll
+      for (int q = 0; q < NA; q++) acc[q] += __shfl_xor_sync(0xffffffffu, acc[q], o);
+    if (rp % 8 == 0) {
+      const int s = rp / 8;
+#pragma unroll
+      for (int g = 0; g < 1; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NS; p++) {
+#pragma unroll
+      for (int g = 0; g < 1; g++) {
+        const float4 v = ps4[(g * NS + p) * CG + cg];
+        acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+      }
+    }
+    elem_t *o = (elem_t *)a.out + item * VD + j0;
+    if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
   }
-  elem_t *o = (elem_t *)a.out + item * VD + j0;
-  if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
 }
 extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_decode_large(ssmc_decode_args a, float *ws) {
   extern __shared__ float sm[];
@@ -1099,12 +1103,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   const long long n = item / a.h_v;
   const int h = (int)(item - n * a.h_v), hq = h / (a.h_v / a.h_qk);
   (void)ws;
-  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG, j0 = tile * 128 + 4 * cg;
-  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384, *zg = zi + j0;
+  const int cg = (int)threadIdx.x % CG, rp = (int)threadIdx.x / CG;
+  float *zi = a.state[0] + ((a.slots ? a.slots[n] : n) * a.h_v + h) * 16384;
   /* this thread's R rows x 4 columns of the state, all loads issued before anything waits */
   float4 z[R];
 #pragma unroll
-  for (int i = 0; i < R; i++) z[i] = ld_state4(zg + (rp + i * NRP) * VD);
+  for (int i = 0; i < R; i++) z[i] = ld_state4(zi + tile * 128 + 4 * cg + (rp + i * NRP) * VD);
   float *in[SSMC_MAX_IO];
   in[0] = sm + DL_IN0;
   for (int d = threadIdx.x; d < 128; d += 256)
@@ -1122,44 +1126,48 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   const int t_ = 0;
   (void)t_;
   const float *kv = in[1], *vv = in[2];
-  const float w = 1.0f;
-  float acc[NA];
-#pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-  /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
-  const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
-#pragma unroll
-  for (int i = 0; i < R; i++) {
-    const int k = rp + i * NRP;
-    const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k];
-    float4 zn;
-    zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
-    st_state4(zg + k * VD, zn);
-    acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
-  }
-  /* the sums over the row parts: NS partials a column in shared memory,
-   * as float4 groups (one 16-byte read a group and partial) */
   float4 *ps4 = (float4 *)(sm + DL_PS);
   float *ps1 = sm + DL_PS + 1024;
   (void)ps1;
   {
-    const int s = rp;
+    const int j0 = tile * 128 + 0 + 4 * cg;
+    float *zg = zi + j0;
+    const float w = 1.0f;
+    float acc[NA];
 #pragma unroll
-    for (int g = 0; g < 1; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
-  }
-  __syncthreads();
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+    /* one pass: update each row and read it: z' = diag(d) z + k (w v)', y = q~' z' */
+    const float4 wv = make_float4(w * vv[j0], w * vv[j0 + 1], w * vv[j0 + 2], w * vv[j0 + 3]);
 #pragma unroll
-  for (int q = 0; q < NA; q++) acc[q] = 0.0f;
-#pragma unroll
-  for (int p = 0; p < NS; p++) {
-#pragma unroll
-    for (int g = 0; g < 1; g++) {
-      const float4 v = ps4[(g * NS + p) * CG + cg];
-      acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+    for (int i = 0; i < R; i++) {
+      const int k = rp + i * NRP;
+      const float d = expf(in[3][t_]), qk = (1.0f * 0.0883883476f) * in[0][k], kk = kv[k];
+      float4 zn;
+      zn.x = d * z[i].x + kk * wv.x; zn.y = d * z[i].y + kk * wv.y; zn.z = d * z[i].z + kk * wv.z; zn.w = d * z[i].w + kk * wv.w;
+      st_state4(zg + k * VD, zn);
+      acc[0] += qk * zn.x; acc[1] += qk * zn.y; acc[2] += qk * zn.z; acc[3] += qk * zn.w;
     }
+    /* the sums over the row parts: NS partials a column in shared memory,
+     * as float4 groups (one 16-byte read a group and partial) */
+    {
+      const int s = rp;
+#pragma unroll
+      for (int g = 0; g < 1; g++) ps4[(g * NS + s) * CG + cg] = make_float4(acc[4 * g], acc[4 * g + 1], acc[4 * g + 2], acc[4 * g + 3]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < NA; q++) acc[q] = 0.0f;
+#pragma unroll
+    for (int p = 0; p < NS; p++) {
+#pragma unroll
+      for (int g = 0; g < 1; g++) {
+        const float4 v = ps4[(g * NS + p) * CG + cg];
+        acc[4 * g] += v.x; acc[4 * g + 1] += v.y; acc[4 * g + 2] += v.z; acc[4 * g + 3] += v.w;
+      }
+    }
+    elem_t *o = (elem_t *)a.out + item * VD + j0;
+    if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
   }
-  elem_t *o = (elem_t *)a.out + item * VD + j0;
-  if (rp == 0) st4(o, make_float4(acc[0], acc[1], acc[2], acc[3]));
 }
 
 

@@ -68,7 +68,7 @@ if has ab; then
         name=$([ "$v" = . ] && echo tree || basename "$v")
         t=(); [ "$v" = . ] || t=(--templates "$v")
         $S bench --backend cuda --dtype bf16 "${t[@]}" "dsl/families/$s.yaml" ${AB_SHAPE:---B 8 --T 4096 --H 16} \
-          $([ "${AB_BWD:-0}" = 1 ] || echo --no-bwd) --decode 1 --reps 20 2>&1 | grep -E " (fwd|bwd|fwd-fused|fwd\+bwd) |error" |
+          $([ "${AB_BWD:-0}" = 1 ] || echo --no-bwd) --decode 1 --reps 20 2>&1 | grep -E " (fwd|bwd|fwd-[a-z0-9]+|bwd-narrow|fwd\+bwd) |error" |
           sed "s/^/round$r $name /" | tee -a "$out/ab.txt" || rc=1
       done
     done

@@ -81,12 +81,10 @@ static int cuda_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int
   }
   size_t wsb = rt_cuda_fwd_ws_bytes(k, &d);
   void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
+  const int variant = g->fwd_index < 0 ? RT_FWD_AUTO : rt_cuda_fwd_variant_at(g->m, g->fwd_index);
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");
-  else if (rt_cuda_fwd_variant(g->c, g->m, &d, g->fwd_index < 0 ? RT_FWD_AUTO : rt_cuda_fwd_variant_at(g->m, g->fwd_index), ws,
-                               NULL) ||
-           rt_cuda_sync(g->c))
-    rc = fail(g, err, n, k->name);
+  else if (rt_cuda_fwd_variant(g->c, g->m, &d, variant, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
   if (!rc && rt_cuda_d2h(g->c, a->out, d.out, out_b)) rc = fail(g, err, n, "copy back");
   for (int i = 0; i < k->n_aux && !rc; i++)
     if (a->aux_out[i] && rt_cuda_d2h(g->c, a->aux_out[i], d.aux_out[i], aux_b)) rc = fail(g, err, n, "copy back");

@@ -152,8 +152,8 @@ static void lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) 
 static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
- * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; FSCAN: the threads of its scan stage (no erase);
- * FSOLVE: of its solve stage), NULL for the CPU. */
+ * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; FSCAN: the
+ * threads of its scan stage (no erase); FSOLVE: of its solve stage), NULL for the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
   const layer_spec *s = f->spec;

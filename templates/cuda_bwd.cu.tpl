@@ -1318,7 +1318,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ end
 
 @ local st = {}
-@ local function stage(name, grid, lay, nt) st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d', name, grid, nt or NT, lay.off * 4) end
+@ local function stage(name, grid, lay, nt, form) -- form: ' when=wide' / ' when=narrow' or nil
+@   st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d%s', name, grid, nt or NT, lay.off * 4, form or '')
+@ end
 @ st[#st + 1] = string.format('fprep grid=chunks threads=%d smem=%d', P.FPREP.threads, P.FPREP.smem)
 @ if m.delta then
 @   st[#st + 1] = string.format('fstate grid=items_vtiles threads=%d smem=%d%s', P.FSTATE.threads, P.FSTATE.smem, NS and ' when=wide' or '')
@@ -1330,8 +1332,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ end
 @ stage('bprep', 'chunks', PL, NTP or NT)
 @ if m.delta then
-@   stage('bstate', 'items_bvtiles', SL)
-@   if SLN then st[#st] = st[#st] .. ' when=wide'; stage('bstate_n', 'items_ntiles', SLN, NS.threads); st[#st] = st[#st] .. ' when=narrow' end
+@   stage('bstate', 'items_bvtiles', SL, nil, SLN and ' when=wide')
+@   if SLN then stage('bstate_n', 'items_ntiles', SLN, NS.threads, ' when=narrow') end
 @ else
 @   stage('bscan', 'items_elems', {off = 0}, NTS)
 @ end

@@ -7,8 +7,11 @@
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
- * the backward; with an erase both forms of the chunk-to-chunk stages (wide and narrow). (The emulated mma.sync, m16n8k8 tf32 and m16n8k16 bf16, follows PTX's documented fragment layout, not the kernels'
- * reading of it: a kernel that misreads the layout fails here as on a GPU.) */
+ * the backward; with an erase both forms of the chunk-to-chunk stages (wide and narrow). (The emulated
+ * mma.sync, m16n8k8 tf32 and m16n8k16 bf16, follows PTX's documented fragment layout, not the kernels'
+ * reading of it: a kernel that misreads the layout fails here as on a GPU. Its fibers run each thread to
+ * the next barrier in turn, so a read of shared memory before the barrier that orders it after another
+ * thread's write passes here: compute-sanitizer's racecheck on a GPU finds those.) */
 #define _GNU_SOURCE /* memmem */
 #include <check.h>
 #include <stdio.h>

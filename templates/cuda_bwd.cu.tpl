@@ -456,9 +456,9 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
   mmb<CP, KP, 1, 1, KP, false, ${KX}>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * CP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
   }
-  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[e / KD]);
+  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
 @ end
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
@@ -626,7 +626,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   mmb<CP, KP, 1, 1, KP, ${KX}, ${KX}>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * fexp(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
 @   end
@@ -817,12 +817,12 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     const int t = e / BK, k = e - t * BK;
     float dq = 0.0f, dkc = 0.0f;
     if (t < L) {
-      dq = expf(BT(t, k)) * p1[t * ${BKP4} + k];
-      for (int s = 0; s <= t; s++) dq += da[t * CP + s] * expf(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
-      dkc = expf(BT(CH - 1, k) - BT(t, k)) * p2[t * ${BKP4} + k];
-      for (int r = t; r < L; r++) dkc += da[r * CP + t] * expf(BT(r, k) - BT(t, k)) * qt[r * ${KCP} + k];
+      dq = fexp(BT(t, k)) * p1[t * ${BKP4} + k];
+      for (int s = 0; s <= t; s++) dq += da[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
+      dkc = fexp(BT(CH - 1, k) - BT(t, k)) * p2[t * ${BKP4} + k];
+      for (int r = t; r < L; r++) dkc += da[r * CP + t] * fexp(BT(r, k) - BT(t, k)) * qt[r * ${KCP} + k];
 @   if m.delta then
-      for (int r = t + 1; r < L; r++) dkc -= dg[r * CP + t] * ee[r] * expf(BT(r, k) - BT(t, k)) * kc[r * ${KCP} + k];
+      for (int r = t + 1; r < L; r++) dkc -= dg[r * CP + t] * ee[r] * fexp(BT(r, k) - BT(t, k)) * kc[r * ${KCP} + k];
 @   end
     }
     p1[t * ${BKP4} + k] = dq;
@@ -833,16 +833,16 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dG k with the decays */
     const int t = e / BK, k = e - t * BK;
     float s_ = 0.0f;
-    for (int s = 0; s < t && t < L; s++) s_ += dg[t * CP + s] * expf(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
+    for (int s = 0; s < t && t < L; s++) s_ += dg[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
     dkr[t * ${BKP4} + k] = s_;
   }
   __syncthreads();
 @   end
-#define EB(t, k) expf(BT(t, k))
+#define EB(t, k) fexp(BT(t, k))
 @ else
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    const float f = (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
     da[t * CP + s] *= f;
 @   if m.delta then
     dg[t * CP + s] *= s < t ? f : 0.0f;
@@ -850,8 +850,8 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   }
   for (int e = threadIdx.x; e < CH * BK; e += NT) {
     const int t = e / BK, k = e - t * BK;
-    p1[t * ${BKP4} + k] *= t < L ? expf(b[t]) : 0.0f;
-    p2[t * ${BKP4} + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
+    p1[t * ${BKP4} + k] *= t < L ? fexp(b[t]) : 0.0f;
+    p2[t * ${BKP4} + k] *= t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
   mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
@@ -862,7 +862,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   __syncthreads();
   mmb<${BKP4}, 1, CP, ${KCP}, 1, false, ${KX}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 @   end
-#define EB(t, k) expf(b[t])
+#define EB(t, k) fexp(b[t])
 @ end
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);

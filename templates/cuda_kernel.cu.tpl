@@ -692,6 +692,13 @@ __device__ __forceinline__ float4 ld_state4(const float *p) {
 __device__ __forceinline__ void st_state4(float *p, float4 v) {
   asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
 }
+/* The decay masks and factors e^{b_t - b_s} (b: cumulative log decays): fexp, __expf = ex2.approx of x log2(e),
+ * three instructions for expf's ten, relative error ~2^-22 + |x| 2^-24 (a tf32 product's: 2^-11). H200 B8
+ * T4096 H16 bf16: GLA forward 3.28 -> 2.97 ms (its per-key decay loops take C^2 K of them a chunk), Mamba-2 and
+ * GDN within 1% (bench/, the gpu-h200-expf-prefetch record). */
+__device__ __forceinline__ float fexp(float x) { return __expf(x); }
+/* the 128-byte line at p into L2 (no register, nothing waits for it) */
+__device__ __forceinline__ void prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 /* 16 bytes from global to shared memory, asynchronously; _hint: with an L2 policy (evict_first) */
 __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
@@ -1926,10 +1933,10 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
 @     if diag then
   for (int e = threadIdx.x; e < L * KD; e += NT) {
     const int t = e / KD, k = e - t * KD;
-    wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * expf(b[(L - 1) * KP + k] - b[t * KP + k]);
+    wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[(L - 1) * KP + k] - b[t * KP + k]);
   }
 @     else
-  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
   __syncthreads();
   for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
 @     end
@@ -1939,14 +1946,14 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
     const int t = e / CH, s = e - t * CH;
     float acck = 0.0f;
     if (s < t && t < L)
-      for (int k = 0; k < KD; k++) acck += ldop(kc + t * KP + k) * expf(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
+      for (int k = 0; k < KD; k++) acck += ldop(kc + t * KP + k) * fexp(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
     am[t * CP + s] = -ee[t] * acck;
   }
 @   else
   mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * fexp(b[t] - b[s]) : 0.0f;
   }
 @   end
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
@@ -1955,12 +1962,12 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
   float *o = sm + P_O;
   for (int e = threadIdx.x; e < CH * KD; e += NT) {
     const int t = e / KD, k = e - t * KD;
-    o[t * KP + k] = t < L ? -ee[t] * ldop(kc + t * KP + k) * expf(b[t * KP + k]) : 0.0f;
+    o[t * KP + k] = t < L ? -ee[t] * ldop(kc + t * KP + k) * fexp(b[t * KP + k]) : 0.0f;
   }
   __syncthreads();
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, tm, o, CH, KD, CH, false);
 @   else
-@     scale_cols('(s < L ? -ee[s] * expf(b[s]) : 0.0f)')
+@     scale_cols('(s < L ? -ee[s] * fexp(b[s]) : 0.0f)')
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
 @   end
   /* U = (T diag(w)) V (C, V) */
@@ -2132,7 +2139,7 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_scan(ssmc_fwd
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * QAP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
 @     scale_rows('qt', '1.0f', function(t) return t end, nil, 'QAP')
@@ -2154,27 +2161,27 @@ __device__ void diag_scores(float *am, float *qt, float *kc, const float *b, int
     if (s < (t & ~15)) continue; /* left of the diagonal block: the products below */
     float acc = 0.0f;
     if (s <= t && t < L)
-      for (int k = 0; k < KD; k++) acc += qt[t * QLD + k] * expf(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
+      for (int k = 0; k < KD; k++) acc += qt[t * QLD + k] * fexp(b[t * KP + k] - b[s * KP + k]) * kc[s * KP + k];
     am[t * ALD + s] = acc;
   }
   __syncthreads();
   for (int i0 = 16; i0 < CH; i0 += 16) {
     for (int e = threadIdx.x; e < i0 * KD; e += NT) { /* key rows s < i0: from b_s (or the last r) to r */
       const int s = e / KD, k = e - s * KD;
-      kc[s * KP + k] *= expf(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
+      kc[s * KP + k] *= fexp(b[(i0 - 1) * KP + k] - b[(s < i0 - 16 ? i0 - 17 : s) * KP + k]);
     }
     for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* query rows of the block: e^{b - r} */
       const int t = i0 + e / KD, k = e % KD;
-      qt[t * QLD + k] *= expf(b[t * KP + k] - b[(i0 - 1) * KP + k]);
+      qt[t * QLD + k] *= fexp(b[t * KP + k] - b[(i0 - 1) * KP + k]);
     }
     __syncthreads();
     mm<ALD, QLD, 1, 1, KP, S>(am + i0 * ALD, qt + i0 * QLD, kc, 16, i0, KD, false);
     for (int e = threadIdx.x; e < 16 * KD; e += NT) { /* e^{b - r} e^r */
       const int t = i0 + e / KD, k = e % KD;
-      qt[t * QLD + k] *= expf(b[(i0 - 1) * KP + k]);
+      qt[t * QLD + k] *= fexp(b[(i0 - 1) * KP + k]);
     }
   }
-  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QLD + e % KD] *= expf(b[(e / KD) * KP + e % KD]);
+  for (int e = threadIdx.x; e < 16 * KD; e += NT) qt[(e / KD) * QLD + e % KD] *= fexp(b[(e / KD) * KP + e % KD]);
   __syncthreads();
 }
 @ end
@@ -2414,11 +2421,11 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
      * block row diag_scores left at k e^{b_{C-17} - b} */
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
-      kc[t * KP + k] *= expf(b[(L - 1) * KP + k] - b[(CH >= 32 && t < CH - 16 ? CH - 17 : t) * KP + k]);
+      kc[t * KP + k] *= fexp(b[(L - 1) * KP + k] - b[(CH >= 32 && t < CH - 16 ? CH - 17 : t) * KP + k]);
     }
 @ else
     /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
 @ end
@@ -2464,7 +2471,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     __syncthreads();
 @ coefs()
     /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * expf(b[L - 1] - b[t]) : 0.0f;
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
 @ z_step()
@@ -2554,7 +2561,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 @ copies_put(HC)
     __syncthreads();
 @ coefs()
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     r_key.put_core_rows(ks, SQ, L, one_t(), false);
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
@@ -2574,6 +2581,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
     if (next) { /* the next chunk's inputs, in flight during this one's products */
 @ copies_fetch(HALL, 'tn', 'Ln')
     }
+@ else
+    /* the next chunk's rows of prep's W and U into L2 (written a stage ago: from DRAM), which it loads at its
+     * start (W) and before its u product (U, into the accumulators: ncu saw ~6% of the stage's warps wait
+     * there); H200 GDN B8 T4096 H16 bf16 1.647 -> 1.583 ms */
+    for (int i = threadIdx.x; next && i < Ln * ((KD + VD) / 32); i += NT) {
+      const int t = i / ((KD + VD) / 32), l = i - t * ((KD + VD) / 32);
+      prefetch_l2((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + (l < KD / 32 ? WS_W + 32 * l : WS_U + 32 * (l - KD / 32)));
+    }
 @ end
     fence_async_smem();
     __syncthreads();
@@ -2588,8 +2603,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 #pragma unroll
         for (int h = 0; h < 2; h++) {
           const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
-          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * expf(b[t] - b[s]) : 0.0f;
-          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * expf(b[t] - b[s + 1]) : 0.0f;
+          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * fexp(b[t] - b[s]) : 0.0f;
+          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * fexp(b[t] - b[s + 1]) : 0.0f;
           *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
         }
     }
@@ -2631,7 +2646,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
       for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
       unsigned long long da = wg_desc(qt, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
       wg_product<VD / 2, KD / 8>(d, da, db);
-      const float e0 = r0 < L ? expf(b[r0]) : 0.0f, e1 = r0 + 8 < L ? expf(b[r0 + 8]) : 0.0f;
+      const float e0 = r0 < L ? fexp(b[r0]) : 0.0f, e1 = r0 + 8 < L ? fexp(b[r0 + 8]) : 0.0f;
 #pragma unroll
       for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
       da = wg_desc(am, SC);

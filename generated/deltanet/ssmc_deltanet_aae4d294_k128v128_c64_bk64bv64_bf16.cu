@@ -257,6 +257,13 @@ __device__ __forceinline__ float4 ld_state4(const float *p) {
 __device__ __forceinline__ void st_state4(float *p, float4 v) {
   asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
 }
+/* The decay masks and factors e^{b_t - b_s} (b: cumulative log decays): fexp, __expf = ex2.approx of x log2(e),
+ * three instructions for expf's ten, relative error ~2^-22 + |x| 2^-24 (a tf32 product's: 2^-11). H200 B8
+ * T4096 H16 bf16: GLA forward 3.28 -> 2.97 ms (its per-key decay loops take C^2 K of them a chunk), Mamba-2 and
+ * GDN within 1% (bench/, the gpu-h200-expf-prefetch record). */
+__device__ __forceinline__ float fexp(float x) { return __expf(x); }
+/* the 128-byte line at p into L2 (no register, nothing waits for it) */
+__device__ __forceinline__ void prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 /* 16 bytes from global to shared memory, asynchronously; _hint: with an L2 policy (evict_first) */
 __device__ __forceinline__ void cp_async16(float *dst, const float *src) {
   const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
@@ -851,20 +858,20 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   float *am = sm + P_A, *tm = sm + P_T;
   /* kd = K e^{b_L - b} (C, K), for the state pass */
-  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
   __syncthreads();
   for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * fexp(b[t] - b[s]) : 0.0f;
   }
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] = tm[t * CP + s] * (s < L ? -ee[s] * expf(b[s]) : 0.0f);
+    am[t * CP + s] = tm[t * CP + s] * (s < L ? -ee[s] * fexp(b[s]) : 0.0f);
   }
   __syncthreads();
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
@@ -1021,7 +1028,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * QAP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
@@ -1160,7 +1167,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * QAP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
@@ -1171,7 +1178,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
     mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,
                            CH, FBV, KD + CH, false);
     /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
@@ -1272,7 +1279,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
     __syncthreads();
     for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
     __syncthreads();
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) : 0.0f;
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
     r_key.put_core_rows(ks, SQ, L, one_t(), false);
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
@@ -1280,6 +1287,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
     const bool next = c0 + CH < it.T;
     const long long tn = tok + CH;
     const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    /* the next chunk's rows of prep's W and U into L2 (written a stage ago: from DRAM), which it loads at its
+     * start (W) and before its u product (U, into the accumulators: ncu saw ~6% of the stage's warps wait
+     * there); H200 GDN B8 T4096 H16 bf16 1.647 -> 1.583 ms */
+    for (int i = threadIdx.x; next && i < Ln * ((KD + VD) / 32); i += NT) {
+      const int t = i / ((KD + VD) / 32), l = i - t * ((KD + VD) / 32);
+      prefetch_l2((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + (l < KD / 32 ? WS_W + 32 * l : WS_U + 32 * (l - KD / 32)));
+    }
     fence_async_smem();
     __syncthreads();
     { /* A = q~ k' (warpgroup w: columns s = w C/2..), masked: e^{b_t - b_s} for s <= t < L, else 0 */
@@ -1293,8 +1307,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
 #pragma unroll
         for (int h = 0; h < 2; h++) {
           const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
-          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * expf(b[t] - b[s]) : 0.0f;
-          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * expf(b[t] - b[s + 1]) : 0.0f;
+          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * fexp(b[t] - b[s]) : 0.0f;
+          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * fexp(b[t] - b[s + 1]) : 0.0f;
           *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
         }
     }
@@ -1336,7 +1350,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
       for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
       unsigned long long da = wg_desc(qt, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
       wg_product<VD / 2, KD / 8>(d, da, db);
-      const float e0 = r0 < L ? expf(b[r0]) : 0.0f, e1 = r0 + 8 < L ? expf(b[r0 + 8]) : 0.0f;
+      const float e0 = r0 < L ? fexp(b[r0]) : 0.0f, e1 = r0 + 8 < L ? fexp(b[r0 + 8]) : 0.0f;
 #pragma unroll
       for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
       da = wg_desc(am, SC);
@@ -1832,9 +1846,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    am[t * CP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
   }
-  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= expf(b[e / KD]);
+  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
@@ -1972,7 +1986,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   mmb<CP, KP, 1, 1, KP, true, true>(am, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * expf(b[t] - b[s]) : 0.0f;
+    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * fexp(b[t] - b[s]) : 0.0f;
   }
   __syncthreads();
   unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
@@ -2105,14 +2119,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   float *dkr = da;
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
-    const float f = (s <= t && t < L) ? expf(b[t] - b[s]) : 0.0f;
+    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
     da[t * CP + s] *= f;
     dg[t * CP + s] *= s < t ? f : 0.0f;
   }
   for (int e = threadIdx.x; e < CH * BK; e += NT) {
     const int t = e / BK, k = e - t * BK;
-    p1[t * 68 + k] *= t < L ? expf(b[t]) : 0.0f;
-    p2[t * 68 + k] *= t < L ? expf(b[CH - 1] - b[t]) : 0.0f;
+    p1[t * 68 + k] *= t < L ? fexp(b[t]) : 0.0f;
+    p2[t * 68 + k] *= t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
   mmb<68, CP, 1, 72, 1, false, true>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
@@ -2121,7 +2135,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
   mmb<68, 1, CP, 72, 1, false, true>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
-#define EB(t, k) expf(b[t])
+#define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
    * the [K] inputs' gradients */

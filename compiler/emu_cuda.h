@@ -143,7 +143,8 @@ static inline float emu_wg_el(uint64_t desc, int r, int k) {
   memcpy(&x, (const char *)sm + start + (r >> 3) * sbo + (k >> 2) * lbo + (r & 7) * 16 + (k & 3) * 4, 4);
   return __uint_as_float(__float_as_uint(x) & 0xffffe000u);
 }
-template <int N> static inline void wg_mma(float *d, unsigned long long da, unsigned long long db) {
+template <int N> static inline void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  const uint64_t da = (uint64_t)ah << 32 | al, db = (uint64_t)bh << 32 | bl;
   const int w = emu_t.warp & 3, g = emu_t.lane >> 2, q = emu_t.lane & 3;
   for (int i = 0; i < N / 8; i++)
     for (int o = 0; o < 4; o++) {

@@ -432,9 +432,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "c9ccd9fc07770320",
-  "cab1c4c727a922eb",
+  "c388f16368fe8929",
   "32a7ff4687c476cd",
-  "9fe82bc38e225ebd",
+  "6303f3eb7924163f",
   "7f7c04fd5be700b4",
   "83870b8595615a4f",
   "a2c56d28ea5be2a0",
@@ -442,6 +442,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "e7bb1a63db92cad9",
   "be2377372568d266",
   "3461e2533f8dc89d",
-  "ef62caab91dc907a",
+  "bd3cf3ef38d1af68",
   0,
 };

@@ -730,15 +730,17 @@ __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.alig
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned long long da, unsigned long long db);
+/* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
+template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
 @   for _, n in ipairs(WG_NS) do
 @     local regs, outs = {}, {}
 @     for i = 0, n // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
-template <> __device__ __forceinline__ void wg_mma<${n}>(float *d, unsigned long long da, unsigned long long db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %${n // 2 + 2}, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${table.concat(regs, ', ')}}, %${n // 2}, %${n // 2 + 1}, p, 1, 1;\n}"
+template <> __device__ __forceinline__ void wg_mma<${n}>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %${n // 2 + 4}, 0;\n"
+               "mov.b64 da, {%${n // 2}, %${n // 2 + 1}};\nmov.b64 db, {%${n // 2 + 2}, %${n // 2 + 3}};\n"
+               "wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${table.concat(regs, ', ')}}, da, db, p, 1, 1;\n}"
                : ${table.concat(outs, ', ')}
-               : "l"(da), "l"(db), "r"(1));
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
 @   end
 #endif
@@ -753,11 +755,16 @@ __device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
   return (a >> 4 & 0x3fffu) | (128ull >> 4) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
 }
 /* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on, issued and
- * waited for */
+ * waited for. A step moves only the start address, the low 14 bits (shared memory ends below 256 KiB: no
+ * carry out of them): a 32-bit add to the low words, the high words as they are (the 64-bit adds, register
+ * moves and copies into uniform registers took ~20 instructions between two wgmma: H200 ncu, the
+ * gpu-h200-expf-prefetch record) */
 template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
   wg_fence();
 #pragma unroll 4
-  for (int k = 0; k < KS; k++) wg_mma<N>(d, da + 16 * k, db + 16 * k);
+  for (int k = 0; k < KS; k++)
+    wg_mma<N>(d, al + 16u * k, ah, bl + 16u * k, bh);
   wg_commit();
   wg_wait0();
 }

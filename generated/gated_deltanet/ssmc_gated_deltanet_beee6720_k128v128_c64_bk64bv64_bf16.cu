@@ -294,30 +294,35 @@ __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.alig
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned long long da, unsigned long long db);
-template <> __device__ __forceinline__ void wg_mma<16>(float *d, unsigned long long da, unsigned long long db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1;\n}"
+/* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
+template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
+template <> __device__ __forceinline__ void wg_mma<16>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %12, 0;\n"
+               "mov.b64 da, {%8, %9};\nmov.b64 db, {%10, %11};\n"
+               "wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7}, da, db, p, 1, 1;\n}"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-               : "l"(da), "l"(db), "r"(1));
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
-template <> __device__ __forceinline__ void wg_mma<32>(float *d, unsigned long long da, unsigned long long db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, %16, %17, p, 1, 1;\n}"
+template <> __device__ __forceinline__ void wg_mma<32>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %20, 0;\n"
+               "mov.b64 da, {%16, %17};\nmov.b64 db, {%18, %19};\n"
+               "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, da, db, p, 1, 1;\n}"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-               : "l"(da), "l"(db), "r"(1));
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
-template <> __device__ __forceinline__ void wg_mma<64>(float *d, unsigned long long da, unsigned long long db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}"
+template <> __device__ __forceinline__ void wg_mma<64>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %36, 0;\n"
+               "mov.b64 da, {%32, %33};\nmov.b64 db, {%34, %35};\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, da, db, p, 1, 1;\n}"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-               : "l"(da), "l"(db), "r"(1));
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
-template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned long long da, unsigned long long db) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}"
+template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %68, 0;\n"
+               "mov.b64 da, {%64, %65};\nmov.b64 db, {%66, %67};\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, da, db, p, 1, 1;\n}"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-               : "l"(da), "l"(db), "r"(1));
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
 #endif
 #endif
@@ -329,11 +334,16 @@ __device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
   return (a >> 4 & 0x3fffu) | (128ull >> 4) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
 }
 /* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on, issued and
- * waited for */
+ * waited for. A step moves only the start address, the low 14 bits (shared memory ends below 256 KiB: no
+ * carry out of them): a 32-bit add to the low words, the high words as they are (the 64-bit adds, register
+ * moves and copies into uniform registers took ~20 instructions between two wgmma: H200 ncu, the
+ * gpu-h200-expf-prefetch record) */
 template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
   wg_fence();
 #pragma unroll 4
-  for (int k = 0; k < KS; k++) wg_mma<N>(d, da + 16 * k, db + 16 * k);
+  for (int k = 0; k < KS; k++)
+    wg_mma<N>(d, al + 16u * k, ah, bl + 16u * k, bh);
   wg_commit();
   wg_wait0();
 }

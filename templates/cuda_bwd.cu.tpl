@@ -526,14 +526,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
-    for (int e = threadIdx.x; e < KD * BVB; e += NT) {
-      const int k = e / BVB, j = e - k * BVB;
-      dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
-    }
-@ if m.delta then
-    __syncthreads();
-    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true); /* + W' du */
-@ end
+    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (du's product ended with a barrier; a warp reads and
+     * writes only its tiles of dZ) */
+    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true, zdec, dzl);
   }
   float *dzi = g.dstate_in[${m.state}];
   if (dzi) {

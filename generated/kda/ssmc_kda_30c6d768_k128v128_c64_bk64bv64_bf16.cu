@@ -420,16 +420,21 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
 template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, bool XA = false, bool XB = false>
-__device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+__device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
+                                           const float *crs, const float *cad) {
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
     float d[NB / 8][4], e[SEP ? NB / 8 : 1][4] = {}, f[SEP ? NB / 8 : 1][4] = {};
+    const float r0 = crs ? crs[i0 + g] : 1.0f, r1 = crs ? crs[i0 + g + 8] : 1.0f;
 #pragma unroll
     for (int s = 0; s < NB / 8; s++) {
-      const float2 *c0 = (const float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
+      const int o = (i0 + g) * ldc + j0 + s * 8 + 2 * q;
+      const float2 *c0 = (const float2 *)(c + o), *c1 = c0 + 4 * ldc;
       const float2 p0 = acc ? *c0 : make_float2(0.0f, 0.0f), p1 = acc ? *c1 : make_float2(0.0f, 0.0f);
-      d[s][0] = p0.x; d[s][1] = p0.y; d[s][2] = p1.x; d[s][3] = p1.y;
+      const float2 a0 = cad ? *(const float2 *)(cad + o) : make_float2(0.0f, 0.0f);
+      const float2 a1 = cad ? *(const float2 *)(cad + o + 8 * ldc) : make_float2(0.0f, 0.0f);
+      d[s][0] = r0 * p0.x + a0.x; d[s][1] = r0 * p0.y + a0.y; d[s][2] = r1 * p1.x + a1.x; d[s][3] = r1 * p1.y + a1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
     const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
@@ -463,20 +468,24 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
   }
 }
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP, bool XA = false, bool XB = false, bool SYNC = true>
-__device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
+__device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
+                                     const float *crs = nullptr, const float *cad = nullptr) {
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
-  else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad);
+  else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad);
   if (SYNC) __syncthreads();
 }
 /* XA, XB: float operands whose every element is exact in tf32 (rows of bf16 inputs): no rounding at each
  * use, no lo part. SYNC = false: no barrier at the end (the caller's, after products that only read the
- * same operands; a warp owns the same tiles of c in every call of the same shape) */
+ * same operands; a warp owns the same tiles of c in every call of the same shape). With acc, crs and cad
+ * (optional): c = diag(crs) c + cad + a b' (cad: a tile like c), folded into the accumulators' load (the
+ * chunk-to-chunk passes' decay: an elementwise pass and a barrier less a chunk) */
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, bool XA = false, bool XB = false,
           bool SYNC = true>
-__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
+__device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
+                                   const float *crs = nullptr, const float *cad = nullptr) {
+  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc, crs, cad);
 }
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
@@ -845,10 +854,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     /* pseudo-values u = U + W Z, in place of U for the out stage */
     mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, sm + LY::oW, z, CH, SBV, KD, true);
     tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, SBVP, L);
-    /* Z = diag(e^{b_L}) Z + kd' u */
-    for (int e = threadIdx.x; e < KD * SBV; e += NT) z[(e / SBV) * SBVP + e % SBV] *= zdec[e / SBV];
-    __syncthreads();
-    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true);
+    /* Z = diag(e^{b_L}) Z + kd' u (u's product ended with a barrier; a warp reads and writes only its tiles of Z) */
+    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
   }
   float *zo = a.state_out[0];
   if (zo) {
@@ -1508,12 +1515,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
     tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
-    for (int e = threadIdx.x; e < KD * BVB; e += NT) {
-      const int k = e / BVB, j = e - k * BVB;
-      dz[k * BVPB + j] = zdec[k] * dz[k * BVPB + j] + dzl[k * BVPB + j];
-    }
-    __syncthreads();
-    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true); /* + W' du */
+    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (du's product ended with a barrier; a warp reads and
+     * writes only its tiles of dZ) */
+    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true, zdec, dzl);
   }
   float *dzi = g.dstate_in[0];
   if (dzi) {

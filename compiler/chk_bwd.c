@@ -31,6 +31,14 @@ static void chkb_row(FILE *out, chk_result *r, const char *kname, const char *sh
             (long long)unbounded, (long long)n, finite_got ? "finite (wrong)" : "not finite either");
   chk_row_judge(out, r, kname, shape, what, mx, rel, bound);
 }
+/* the same for a kernel's float gradient */
+static void chkb_row_f(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
+                       const float *got, const double *want, int64_t n, double bound) {
+  double *g = malloc(sizeof(double) * (size_t)(n + 1));
+  for (int64_t j = 0; j < n; j++) g[j] = got[j];
+  chkb_row(out, r, kname, shape, what, g, want, n, bound);
+  free(g);
+}
 
 static int in_heads(const ssmc_kernel *k, const chk_shape *sh, int i) {
   return ssmc_input_qk_heads(k, i) ? sh->h_qk : sh->h_v;
@@ -256,18 +264,12 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
       double jb = !k->n_aux || m == 0 || (m == 1 && judge_exact) ? bound : 0;
       char what[64];
       for (int i = 0; i < k->n_inputs; i++) {
-        double *g = malloc(sizeof(double) * (size_t)(nin[i] + 1));
-        for (int64_t j = 0; j < nin[i]; j++) g[j] = dink[i][j];
         snprintf(what, sizeof what, "%s d%s%s", lab, k->input_names[i], vs);
-        chkb_row(out, r, k->name, shape, what, g, dind[m][i], nin[i], jb);
-        free(g);
+        chkb_row_f(out, r, k->name, shape, what, dink[i], dind[m][i], nin[i], jb);
       }
       for (int i = 0; i < k->n_states; i++) {
-        double *g = malloc(sizeof(double) * (size_t)(nst[i] + 1));
-        for (int64_t j = 0; j < nst[i]; j++) g[j] = ds0k[i][j];
         snprintf(what, sizeof what, "%s d%s0%s", lab, k->state_names[i], vs);
-        chkb_row(out, r, k->name, shape, what, g, ds0d[m][i], nst[i], jb);
-        free(g);
+        chkb_row_f(out, r, k->name, shape, what, ds0k[i], ds0d[m][i], nst[i], jb);
       }
     }
   }

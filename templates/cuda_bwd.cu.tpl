@@ -91,10 +91,7 @@
 @ local BT_DXG, BT_SC = BW_TOK, BW_TOK + K -- a solve: dx, then g (K); R_t, the log decay's direct term, hb, hw
 @ if sv then BW_TOK = BW_TOK + K + 4 end
 @ local BC_DZLOC, BC_DZEND, BC_ZLDP = 0, K * V, 2 * K * V
-@ -- dA = dY u' (bprep) and with an erase dG = dr u' (bval), C x C, once a chunk (bgrad reads them per key tile)
-@ local BC_DA = r4(2 * K * V + NKT)
-@ local BC_DG = BC_DA + C * C
-@ local BW_CHUNK = BC_DA + C * C * (m.delta and 2 or 1)
+@ local BW_CHUNK = r4(2 * K * V + NKT)
 @ local BC_H0, BC_DH, BC_HLE, BC_DOT = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K, BW_CHUNK + 2 * K * K + 1
 @ if sv then BW_CHUNK = BW_CHUNK + r4(2 * K * K + 2) end
 @ local NPK = K * (K + 1) // 2
@@ -106,9 +103,8 @@
 @   L.alloc('B', diag and C * KPn or C); L.alloc('QT', C * KPn); L.alloc('A', C * CPn)
 @   -- the key tile is spent once the scores are formed: the value loop's tiles in its place
 @   local kc = L.off
-@   L.alloc('KC', math.max(C * KPn, (2 * C + K) * ld8(BV2) + C * ld4(BV2)))
+@   L.alloc('KC', math.max(C * KPn, (2 * C + K) * ld8(BV2)))
 @   L[#L + 1] = {'DY', kc}; L[#L + 1] = {'OU', kc + C * ld8(BV2)}; L[#L + 1] = {'OZ', kc + 2 * C * ld8(BV2)}
-@   L[#L + 1] = {'UU', kc + (2 * C + K) * ld8(BV2)}
 @   return L
 @ end
 @ local function bstate_layout(bv)
@@ -178,9 +174,9 @@
 @ local NTV, BV_MINB = two(VL)
 @ -- bgrad's value loop (RACC): its products in registers across the loop (mm_acc) and its tiles in two
 @ -- buffers filled by cp.async (one barrier a step), where the accumulators take at most half of a
-@ -- thread's registers, 5/16 with the split products' hi and lo fragments, 3/16 where no operand is exact
-@ -- (f32 modules) (NVRTC 13, 128 registers: Mamba-2 f32's 32 spill 24-40 B, GKA bf16's 32 8 B, GDN's 24
-@ -- none); else the products through shared memory, the tiles through registers (ptile)
+@ -- thread's registers, 5/16 with the split products' hi and lo fragments (NVRTC 13, 128 registers:
+@ -- Mamba-2 bf16's 48 do not spill, its f32 module's and GKA's 48 in the split form spill 64-96 B,
+@ -- GDN's 40 at most 16); else the products through shared memory, the tiles through registers (ptile)
 @ local function acc_regs(M, N, nt) -- mm_acc's tiles: 16 x NB (mm_nb's rule), TPW a warp
 @   local W = nt // 32
 @   local NB = (N % 32 == 0 and (M // 16) * (N // 32) >= W) and 32 or (N % 16 == 0 and (M // 16) * (N // 16) >= W) and 16 or 8
@@ -190,8 +186,8 @@
 @ local NTB, BG_MINB = two(GL)
 @ do
 @   local nt = NTB or NT
-@   local regs = (m.delta and 3 or 2) * acc_regs(C, BK, nt)
-@   if regs > math.min(255, 65536 // (nt * (BG_MINB or 1))) * (BWD_TF1 and 8 or P.dtype == 'f32' and 3 or 5) // 16 then
+@   local regs = (m.delta and 3 or 2) * acc_regs(C, BK, nt) + (m.delta and 2 or 1) * acc_regs(C, C, nt)
+@   if regs > math.min(255, 65536 // (nt * (BG_MINB or 1))) * (BWD_TF1 and 8 or 5) // 16 then
 @     RACC, GL = false, bgrad_layout(false)
 @     NTB, BG_MINB = two(GL)
 @   end
@@ -215,14 +211,10 @@ enum {
 #define BT_DCW ${BT_DCW}
 #define BT_PART ${BT_PART}
 #define NR ${NR}
-#define BW_CHUNK ${BW_CHUNK} /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials, dA [, dG] (C, C) */
+#define BW_CHUNK ${BW_CHUNK} /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC ${BC_DZLOC}
 #define BC_DZEND ${BC_DZEND}
 #define BC_ZLDP ${BC_ZLDP}
-#define BC_DA ${BC_DA}
-@ if m.delta then
-#define BC_DG ${BC_DG}
-@ end
 #define BW_SEQ ${BW_SEQ}     /* per (sequence, value head): the forward's final states */
 @ if sv then
 #define BT_DXG ${BT_DXG}     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
@@ -346,15 +338,6 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 @   end
   __syncthreads();
 @ end
-@ -- a pairwise C x C tile src (ld CP) into the chunk's workspace at col (row-major), rows t < L and columns
-@ -- s rel t (<= or <), times the decay from s to t where it is scalar (b: cumulative); else as formed
-@ -- (bgrad's per-key loops apply theirs)
-@ local function pair_out(col, src, rel)
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    w.bchunk[cs * BW_CHUNK + ${col} + e] = (s ${rel} t && t < L) ? ${src}[t * CP + s]${diag and '' or ' * fexp(b[t] - b[s])'} : 0.0f;
-  }
-@ end
 @ local function stage_head(name, grid_chunks, nt, minb)
 extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, ${minb or 1}) ${P.name}_${name}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = ${nt or 'NT_BWD'};
@@ -456,9 +439,8 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 
 /* ---------------------------------------------------------------- stage bprep */
 @ stage_head('bprep', true, NTP, BP_MINB)
-  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ, *uu = sm + BP_UU;
-@ local pt = {ptile('r_dy', 'CH', 'BV2', 'elem_t', 'dy', ld8(BV2), function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD'),
-@             ptile('r_uu', 'CH', 'BV2', 'float', 'uu', ld4(BV2), function(v) return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + ' .. v end, '(long long)a.h_v * WS_TOK')}
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+@ local pt = {ptile('r_dy', 'CH', 'BV2', 'elem_t', 'dy', ld8(BV2), function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD')}
 @ ptiles_decl(pt)
 @ ptiles_fetch(pt, '0') -- the first value tile's loads fly while the scores are formed
 @ load_scalars('BP_')
@@ -479,10 +461,7 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
   for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
 @ end
   __syncthreads();
-  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk); bgrad's
-   * dA = dY u' in registers over the loop */
-  mm_acc<NT, CH, CH, MM_BWD, ${DYX}> acc_da;
-  acc_da.zero();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
 @ ptiles_put(pt)
     __syncthreads();
@@ -490,15 +469,11 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
 @ ptiles_fetch(pt, 'v0 + BV2')
     }
     mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
-    acc_da.step<${ld8(BV2)}, ${ld4(BV2)}>(dy, uu, BV2);
     mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1, false, ${DYX}>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
     __syncthreads();
   }
-  acc_da.store(am, CP); /* the scores are spent */
-  __syncthreads();
-@ pair_out('BC_DA', 'am', '<=')
 }
 
 @ if m.delta then
@@ -657,17 +632,6 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
-  { /* bgrad's dG = dr u' (u in du's place; the masks are spent) */
-    float *uu = du;
-    tile_in<NT, CH, VD>(uu, VPF, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U, (long long)a.h_v * WS_TOK, L, one_t(), false);
-    __syncthreads();
-    mm_acc<NT, CH, CH, MM_BWD> acc_dg;
-    acc_dg.zero();
-    acc_dg.step<VPF, VPF>(dr, uu, VD);
-    acc_dg.store(am, CP);
-    __syncthreads();
-@   pair_out('BC_DG', 'am', '<')
-  }
 @ else
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
   /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
@@ -723,9 +687,9 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   float *p3 = sm + BG_P3, *dg = sm + BG_DG;
 @ end
 @ load_scalars('BG_')
-  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns); with an erase
-   * P3 = dr Z0'; Z_L . dZ_L per key row (dA = dY u' and dG = dr u' are bprep's and bval's, once a chunk).
-   * The next value tile's loads are issued before this one's products, so their latency hides under them. */
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
+   * before this one's products, so their latency hides under them. */
   {
 @ -- the loop's tiles: name, rows, element type, source at value column v, row stride, rows loaded
 @ local vt = {
@@ -745,17 +709,9 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ end
 @ -- the loop's products c (ldc) += x y' over the value tile (x, y: rows of it; xa: x exact in tf32); a
 @ -- step's products only read its tiles
-@ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK'}}
+@ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK'}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
 @ if m.delta then
-@   vp[#vp + 1] = {'p3', BKP4, 'dr', 'z0', 'CH', 'BK'}
-@ end
-@ -- dA [and dG] from the workspace once the loop's buffers are spent (cp.async, waited before q~'s barrier)
-@ local function pairs_in()
-    tile_cp<NT, CH, CH>(da, CP, w.bchunk + cs * BW_CHUNK + BC_DA, CH, CH);
-@   if m.delta then
-    tile_cp<NT, CH, CH>(dg, CP, w.bchunk + cs * BW_CHUNK + BC_DG, CH, CH);
-@   end
-    cp_async_commit();
+@   vp[#vp + 1] = {'p3', BKP4, 'dr', 'z0', 'CH', 'BK'}; vp[#vp + 1] = {'dg', 'CP', 'dr', 'uu', 'CH', 'CH'}
 @ end
 @ if RACC then
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
@@ -798,7 +754,6 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   end
     }
     __syncthreads();
-@   pairs_in()
 @   for _, c in ipairs(vp) do
     acc_${c[1]}.store(${c[1]}, ${c[2]});
 @   end
@@ -830,7 +785,6 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   end
       __syncthreads(); /* one barrier after a step's products */
     }
-@   pairs_in()
 @ end
 @ if ZDOT then
     row_dots_put<NT, BK, BVG>(zld, zacc);
@@ -844,7 +798,6 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   float *b = sm + BG_B;
 @ end
 @ load_k(P.inputs[m.key + 1], 'kc', KCP, 'k0', 'BK')
-  cp_async_wait<0>();
   __syncthreads();
 @ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
 @ build_qt('qt', KCP, 'k0', 'BK')
@@ -882,7 +835,14 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   end
 #define EB(t, k) fexp(BT(t, k))
 @ else
-  /* dA and dG came with their decays (pair_out) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
+    da[t * CP + s] *= f;
+@   if m.delta then
+    dg[t * CP + s] *= s < t ? f : 0.0f;
+@   end
+  }
   for (int e = threadIdx.x; e < CH * BK; e += NT) {
     const int t = e / BK, k = e - t * BK;
     p1[t * ${BKP4} + k] *= t < L ? fexp(b[t]) : 0.0f;

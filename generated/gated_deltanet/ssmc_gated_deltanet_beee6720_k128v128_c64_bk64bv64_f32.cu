@@ -1378,12 +1378,10 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 2
-#define BW_CHUNK 40964 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials, dA [, dG] (C, C) */
+#define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
-#define BC_DA 32772
-#define BC_DG 36868
 #define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
@@ -1396,8 +1394,7 @@ enum {
   BP_DY = 12992,
   BP_OU = 15552,
   BP_OZ = 18112,
-  BP_UU = 23232,
-  BP_TOTAL = 25536
+  BP_TOTAL = 23232
 };
 enum {
   BS_DZ = 0,
@@ -1542,11 +1539,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   const long long tok = it.t0 + ch.c0;
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
-  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ, *uu = sm + BP_UU;
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
     tile_regs<NT, CH, BV2, elem_t> r_dy;
-    tile_regs<NT, CH, BV2, float> r_uu;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -1582,30 +1577,18 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   }
   for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
   __syncthreads();
-  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk); bgrad's
-   * dA = dY u' in registers over the loop */
-  mm_acc<NT, CH, CH, MM_BWD, false> acc_da;
-  acc_da.zero();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
     r_dy.put(dy, 40, L, one_t(), false);
-    r_uu.put(uu, 36, L, one_t(), false);
     __syncthreads();
     if (v0 + BV2 < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BV2, (long long)a.h_v * WS_TOK, L);
     }
     mmb<40, 1, CP, 40, 1, false, false, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
-    acc_da.step<40, 36>(dy, uu, BV2);
     mmb<40, 1, KP, 40, 1, false, false>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
-  }
-  acc_da.store(am, CP); /* the scores are spent */
-  __syncthreads();
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    w.bchunk[cs * BW_CHUNK + BC_DA + e] = (s <= t && t < L) ? am[t * CP + s] * fexp(b[t] - b[s]) : 0.0f;
   }
 }
 
@@ -1740,20 +1723,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
-  { /* bgrad's dG = dr u' (u in du's place; the masks are spent) */
-    float *uu = du;
-    tile_in<NT, CH, VD>(uu, VPF, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U, (long long)a.h_v * WS_TOK, L, one_t(), false);
-    __syncthreads();
-    mm_acc<NT, CH, CH, MM_BWD> acc_dg;
-    acc_dg.zero();
-    acc_dg.step<VPF, VPF>(dr, uu, VD);
-    acc_dg.store(am, CP);
-    __syncthreads();
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    w.bchunk[cs * BW_CHUNK + BC_DG + e] = (s < t && t < L) ? am[t * CP + s] * fexp(b[t] - b[s]) : 0.0f;
-  }
-  }
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
     float *dv = g.din[2];
@@ -1793,9 +1762,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   in[4] = sm + BG_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns); with an erase
-   * P3 = dr Z0'; Z_L . dZ_L per key row (dA = dY u' and dG = dr u' are bprep's and bval's, once a chunk).
-   * The next value tile's loads are issued before this one's products, so their latency hides under them. */
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
+   * before this one's products, so their latency hides under them. */
   {
     const float *zlg = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
@@ -1806,8 +1775,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     acc_p1.zero();
     mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;
     acc_p2.zero();
+    mm_acc<NT, CH, CH, MM_BWD, false> acc_da;
+    acc_da.zero();
     mm_acc<NT, CH, BK, MM_BWD, false> acc_p3;
     acc_p3.zero();
+    mm_acc<NT, CH, CH, MM_BWD, false> acc_dg;
+    acc_dg.zero();
     tile_regs<NT, CH, BVG, elem_t> r_dy;
     {
       r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
@@ -1840,15 +1813,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       row_dots_sm<NT, BK, BVG>(zacc, zl, dz, 36);
       acc_p1.step<36, 36>(dy, z0, BVG);
       acc_p2.step<36, 36>(uu, dz, BVG);
+      acc_da.step<36, 36>(dy, uu, BVG);
       acc_p3.step<36, 36>(dr, z0, BVG);
+      acc_dg.step<36, 36>(dr, uu, BVG);
     }
     __syncthreads();
-    tile_cp<NT, CH, CH>(da, CP, w.bchunk + cs * BW_CHUNK + BC_DA, CH, CH);
-    tile_cp<NT, CH, CH>(dg, CP, w.bchunk + cs * BW_CHUNK + BC_DG, CH, CH);
-    cp_async_commit();
     acc_p1.store(p1, 68);
     acc_p2.store(p2, 68);
+    acc_da.store(da, CP);
     acc_p3.store(p3, 68);
+    acc_dg.store(dg, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -1856,7 +1830,6 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   float *b = sm + BG_B;
   tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         one_t(), false);
-  cp_async_wait<0>();
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
     ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -1882,7 +1855,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
   float *dkr = da;
-  /* dA and dG came with their decays (pair_out) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
+    da[t * CP + s] *= f;
+    dg[t * CP + s] *= s < t ? f : 0.0f;
+  }
   for (int e = threadIdx.x; e < CH * BK; e += NT) {
     const int t = e / BK, k = e - t * BK;
     p1[t * 68 + k] *= t < L ? fexp(b[t]) : 0.0f;
@@ -2030,4 +2008,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=40964 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=102144; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=123392 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

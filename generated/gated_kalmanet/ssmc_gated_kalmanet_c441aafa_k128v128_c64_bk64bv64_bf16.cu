@@ -2066,18 +2066,17 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 3
-#define BW_CHUNK 69640 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials, dA [, dG] (C, C) */
+#define BW_CHUNK 65544 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
-#define BC_DA 32772
 #define BW_SEQ 24640     /* per (sequence, value head): the forward's final states */
 #define BT_DXG 136     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
 #define BT_SC 264       /* R_t, the log decay's direct term, hb_t, hw_t (gsolve) */
-#define BC_H0 36868       /* per chunk slot: the chunk-start H (K, K) (hstate) */
-#define BC_DH 53252       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
-#define BC_HLE 69636     /* hb at the chunk end (gsolve) */
-#define BC_DOT 69637     /* <dH_L, H_L> (hadj) */
+#define BC_H0 32772       /* per chunk slot: the chunk-start H (K, K) (hstate) */
+#define BC_DH 49156       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
+#define BC_HLE 65540     /* hb at the chunk end (gsolve) */
+#define BC_DOT 65541     /* <dH_L, H_L> (hadj) */
 #define BW_WSX 0             /* x: the first K floats of the forward's per-token workspace (cuda_kernel.cu.tpl) */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
@@ -2091,8 +2090,7 @@ enum {
   BP_DY = 13056,
   BP_OU = 15616,
   BP_OZ = 18176,
-  BP_UU = 23296,
-  BP_TOTAL = 25600
+  BP_TOTAL = 23296
 };
 enum {
   BS_DZ = 0,
@@ -2119,14 +2117,14 @@ enum {
   BG_IN4 = 64,
   BG_IN5 = 128,
   BG_R = 192,
-  BG_P1 = 11712,
-  BG_P2 = 16064,
-  BG_DA = 20416,
-  BG_B = 24768,
-  BG_EW = 24832,
-  BG_EE = 24896,
-  BG_ZLD = 24960,
-  BG_TOTAL = 25024
+  BG_P1 = 9408,
+  BG_P2 = 13760,
+  BG_DA = 18112,
+  BG_B = 22464,
+  BG_EW = 22528,
+  BG_EE = 22592,
+  BG_ZLD = 22656,
+  BG_TOTAL = 22720
 };
 enum {
   BR_IN3 = 0,
@@ -2225,11 +2223,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   const long long tok = it.t0 + ch.c0;
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
-  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ, *uu = sm + BP_UU;
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
     tile_regs<NT, CH, BV2, elem_t> r_dy;
-    tile_regs<NT, CH, BV2, float> r_uu;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -2273,30 +2269,18 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   }
   for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
   __syncthreads();
-  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk); bgrad's
-   * dA = dY u' in registers over the loop */
-  mm_acc<NT, CH, CH, MM_BWD, true> acc_da;
-  acc_da.zero();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
     r_dy.put(dy, 40, L, one_t(), false);
-    r_uu.put(uu, 36, L, one_t(), false);
     __syncthreads();
     if (v0 + BV2 < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BV2, (long long)a.h_v * WS_TOK, L);
     }
     mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
-    acc_da.step<40, 36>(dy, uu, BV2);
     mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
-  }
-  acc_da.store(am, CP); /* the scores are spent */
-  __syncthreads();
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    w.bchunk[cs * BW_CHUNK + BC_DA + e] = (s <= t && t < L) ? am[t * CP + s] * fexp(b[t] - b[s]) : 0.0f;
   }
 }
 
@@ -2423,54 +2407,47 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
   in[5] = sm + BG_IN5;
   for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
-  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns); with an erase
-   * P3 = dr Z0'; Z_L . dZ_L per key row (dA = dY u' and dG = dr u' are bprep's and bval's, once a chunk).
-   * The next value tile's loads are issued before this one's products, so their latency hides under them. */
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
+   * before this one's products, so their latency hides under them. */
   {
     const float *zlg = ch.c0 + CH >= it.T ? a.state_out[1] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
-    /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
-     * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
-    mm_acc<NT, CH, BK, MM_BWD, true> acc_p1;
-    acc_p1.zero();
-    mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;
-    acc_p2.zero();
+    /* the products through shared memory (mmb); the tiles through registers (ptile) */
+    float *dy = sm + BG_R + 0;
+    float *uu = sm + BG_R + 2304;
+    float *z0 = sm + BG_R + 4608;
+    float *dz = sm + BG_R + 6912;
     tile_regs<NT, CH, BVG, elem_t> r_dy;
-    {
-      r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-      tile_cp<NT, CH, BVG>(sm + BG_R + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 9216, 36, zlg + k0 * VD + 0, VD, BK);
-      cp_async_commit();
-    }
-    for (int v0 = 0, i = 0; v0 < VD; v0 += BVG, i ^= 1) {
-      float *dy = sm + (i ? BG_P1 : BG_R) + 0;
-      float *uu = sm + (i ? BG_P1 : BG_R) + 2304;
-      float *z0 = sm + (i ? BG_P1 : BG_R) + 4608;
-      float *dz = sm + (i ? BG_P1 : BG_R) + 6912;
-      float *zl = sm + (i ? BG_P1 : BG_R) + 9216;
-      r_dy.put(dy, 36, L, one_t(), false);
-      cp_async_wait<0>();
-      __syncthreads(); /* this step's tiles are in; the other buffer's step (the last) has every thread's products done */
+    tile_regs<NT, CH, BVG, float> r_uu;
+    tile_regs<NT, BK, BVG, float> r_z0;
+    tile_regs<NT, BK, BVG, float> r_dz;
+    tile_regs<NT, BK, BVG, float> r_zl;
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+    r_zl.fetch(zlg + k0 * VD + 0, VD, BK);
+    for (int v0 = 0; v0 < VD; v0 += BVG) {
+    r_dy.put(dy, 36, L, one_t(), false);
+    r_uu.put(uu, 36, L, one_t(), false);
+    r_z0.put(z0, 36, BK, one_t(), false);
+    r_dz.put(dz, 36, BK, one_t(), false);
+      row_dots(zacc, r_zl, r_dz);
+      __syncthreads();
       if (v0 + BVG < VD) {
-      r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
-      tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 9216, 36, zlg + k0 * VD + v0 + BVG, VD, BK);
-      cp_async_commit();
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
+    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
+    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
+    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
+    r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
       }
-      row_dots_sm<NT, BK, BVG>(zacc, zl, dz, 36);
-      acc_p1.step<36, 36>(dy, z0, BVG);
-      acc_p2.step<36, 36>(uu, dz, BVG);
+      mmb<68, 36, 1, 1, 36, true, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36, true, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      __syncthreads(); /* one barrier after a step's products */
     }
-    __syncthreads();
-    tile_cp<NT, CH, CH>(da, CP, w.bchunk + cs * BW_CHUNK + BC_DA, CH, CH);
-    cp_async_commit();
-    acc_p1.store(p1, 68);
-    acc_p2.store(p2, 68);
     row_dots_put<NT, BK, BVG>(zld, zacc);
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -2478,7 +2455,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   float *b = sm + BG_B;
   tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         one_t(), false);
-  cp_async_wait<0>();
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
     ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -2509,7 +2485,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
                         [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
-  /* dA and dG came with their decays (pair_out) */
+  for (int e = threadIdx.x; e < CH * CH; e += NT) {
+    const int t = e / CH, s = e - t * CH;
+    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
+    da[t * CP + s] *= f;
+  }
   for (int e = threadIdx.x; e < CH * BK; e += NT) {
     const int t = e / BK, k = e - t * BK;
     p1[t * 68 + k] *= t < L ? fexp(b[t]) : 0.0f;
@@ -2947,4 +2927,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=69640 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=102400; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=100096; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

@@ -1271,12 +1271,10 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 1
-#define BW_CHUNK 40964 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials, dA [, dG] (C, C) */
+#define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
-#define BC_DA 32772
-#define BC_DG 36868
 #define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
@@ -1288,8 +1286,7 @@ enum {
   BP_DY = 21312,
   BP_OU = 23872,
   BP_OZ = 26432,
-  BP_UU = 31552,
-  BP_TOTAL = 33856
+  BP_TOTAL = 31552
 };
 enum {
   BS_DZ = 0,
@@ -1322,15 +1319,15 @@ enum {
 enum {
   BG_IN4 = 0,
   BG_R = 64,
-  BG_P1 = 13888,
-  BG_P2 = 18240,
-  BG_DA = 22592,
-  BG_P3 = 26944,
-  BG_DG = 31296,
-  BG_EW = 35648,
-  BG_EE = 35712,
-  BG_ZLD = 35776,
-  BG_TOTAL = 35840
+  BG_P1 = 13632,
+  BG_P2 = 17984,
+  BG_DA = 22336,
+  BG_P3 = 26688,
+  BG_DG = 31040,
+  BG_EW = 35392,
+  BG_EE = 35456,
+  BG_ZLD = 35520,
+  BG_TOTAL = 35584
 };
 enum {
   BR_IN4 = 0,
@@ -1429,11 +1426,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   const long long tok = it.t0 + ch.c0;
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
-  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ, *uu = sm + BP_UU;
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
     tile_regs<NT, CH, BV2, elem_t> r_dy;
-    tile_regs<NT, CH, BV2, float> r_uu;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[4] = sm + BP_IN4;
@@ -1453,30 +1448,18 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
   __syncthreads();
-  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk); bgrad's
-   * dA = dY u' in registers over the loop */
-  mm_acc<NT, CH, CH, MM_BWD, true> acc_da;
-  acc_da.zero();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
     r_dy.put(dy, 40, L, one_t(), false);
-    r_uu.put(uu, 36, L, one_t(), false);
     __syncthreads();
     if (v0 + BV2 < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BV2, (long long)a.h_v * WS_TOK, L);
     }
     mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
-    acc_da.step<40, 36>(dy, uu, BV2);
     mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
-  }
-  acc_da.store(am, CP); /* the scores are spent */
-  __syncthreads();
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    w.bchunk[cs * BW_CHUNK + BC_DA + e] = (s <= t && t < L) ? am[t * CP + s] : 0.0f;
   }
 }
 
@@ -1605,20 +1588,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
-  { /* bgrad's dG = dr u' (u in du's place; the masks are spent) */
-    float *uu = du;
-    tile_in<NT, CH, VD>(uu, VPF, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U, (long long)a.h_v * WS_TOK, L, one_t(), false);
-    __syncthreads();
-    mm_acc<NT, CH, CH, MM_BWD> acc_dg;
-    acc_dg.zero();
-    acc_dg.step<VPF, VPF>(dr, uu, VD);
-    acc_dg.store(am, CP);
-    __syncthreads();
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    w.bchunk[cs * BW_CHUNK + BC_DG + e] = (s < t && t < L) ? am[t * CP + s] : 0.0f;
-  }
-  }
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
     float *dv = g.din[2];
@@ -1656,62 +1625,54 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   (void)in;
   in[4] = sm + BG_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns); with an erase
-   * P3 = dr Z0'; Z_L . dZ_L per key row (dA = dY u' and dG = dr u' are bprep's and bval's, once a chunk).
-   * The next value tile's loads are issued before this one's products, so their latency hides under them. */
+  /* over all value columns: P1 = dY Z0', P2 = u dZ_L' (this key tile's columns), dA = dY u'; with an
+   * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
+   * before this one's products, so their latency hides under them. */
   {
     const float *zlg = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
-    /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
-     * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
-    mm_acc<NT, CH, BK, MM_BWD, true> acc_p1;
-    acc_p1.zero();
-    mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;
-    acc_p2.zero();
-    mm_acc<NT, CH, BK, MM_BWD, false> acc_p3;
-    acc_p3.zero();
+    /* the products through shared memory (mmb); the tiles through registers (ptile) */
+    float *dy = sm + BG_R + 0;
+    float *uu = sm + BG_R + 2304;
+    float *z0 = sm + BG_R + 4608;
+    float *dz = sm + BG_R + 6912;
+    float *dr = sm + BG_R + 9216;
     tile_regs<NT, CH, BVG, elem_t> r_dy;
-    {
-      r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-      tile_cp<NT, CH, BVG>(sm + BG_R + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-      tile_cp<NT, CH, BVG>(sm + BG_R + 9216, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 11520, 36, zlg + k0 * VD + 0, VD, BK);
-      cp_async_commit();
-    }
-    for (int v0 = 0, i = 0; v0 < VD; v0 += BVG, i ^= 1) {
-      float *dy = sm + (i ? BG_P1 : BG_R) + 0;
-      float *uu = sm + (i ? BG_P1 : BG_R) + 2304;
-      float *z0 = sm + (i ? BG_P1 : BG_R) + 4608;
-      float *dz = sm + (i ? BG_P1 : BG_R) + 6912;
-      float *dr = sm + (i ? BG_P1 : BG_R) + 9216;
-      float *zl = sm + (i ? BG_P1 : BG_R) + 11520;
-      r_dy.put(dy, 36, L, one_t(), false);
-      cp_async_wait<0>();
-      __syncthreads(); /* this step's tiles are in; the other buffer's step (the last) has every thread's products done */
+    tile_regs<NT, CH, BVG, float> r_uu;
+    tile_regs<NT, BK, BVG, float> r_z0;
+    tile_regs<NT, BK, BVG, float> r_dz;
+    tile_regs<NT, CH, BVG, float> r_dr;
+    tile_regs<NT, BK, BVG, float> r_zl;
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
+    r_zl.fetch(zlg + k0 * VD + 0, VD, BK);
+    for (int v0 = 0; v0 < VD; v0 += BVG) {
+    r_dy.put(dy, 36, L, one_t(), false);
+    r_uu.put(uu, 36, L, one_t(), false);
+    r_z0.put(z0, 36, BK, one_t(), false);
+    r_dz.put(dz, 36, BK, one_t(), false);
+    r_dr.put(dr, 36, L, one_t(), false);
+      row_dots(zacc, r_zl, r_dz);
+      __syncthreads();
       if (v0 + BVG < VD) {
-      r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
-      tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
-      tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 9216, 36, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 11520, 36, zlg + k0 * VD + v0 + BVG, VD, BK);
-      cp_async_commit();
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
+    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
+    r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
+    r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
+    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
+    r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
       }
-      row_dots_sm<NT, BK, BVG>(zacc, zl, dz, 36);
-      acc_p1.step<36, 36>(dy, z0, BVG);
-      acc_p2.step<36, 36>(uu, dz, BVG);
-      acc_p3.step<36, 36>(dr, z0, BVG);
+      mmb<68, 36, 1, 1, 36, true, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36, true, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
+      mmb<68, 36, 1, 1, 36, false, false, false>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mmb<CP, 36, 1, 1, 36, false, false, false>(dg, dr, uu, CH, CH, BVG, v0 > 0);
+      __syncthreads(); /* one barrier after a step's products */
     }
-    __syncthreads();
-    tile_cp<NT, CH, CH>(da, CP, w.bchunk + cs * BW_CHUNK + BC_DA, CH, CH);
-    tile_cp<NT, CH, CH>(dg, CP, w.bchunk + cs * BW_CHUNK + BC_DG, CH, CH);
-    cp_async_commit();
-    acc_p1.store(p1, 68);
-    acc_p2.store(p2, 68);
-    acc_p3.store(p3, 68);
     row_dots_put<NT, BK, BVG>(zld, zacc);
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
@@ -1719,7 +1680,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   float *b = qt + CH * 72;
   tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         one_t(), false);
-  cp_async_wait<0>();
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
     ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -1881,4 +1841,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=40964 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=135424; bstate grid=items_bvtiles threads=512 smem=119296 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=143360; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -420,8 +420,8 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .fused_sm90_post = 0,
   .n_bwd = 8,
   .bwd_fwd = 0,
-  .bwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fscan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bscan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 106496}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 160256}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
-  .bk = 128,
+  .bwd = {{"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 512, 70400}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fscan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bscan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 106496}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 256, 99584}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bk = 64,
   .bwd_bv = 64,
   .bwd_ws_tok_floats = 132,
   .bwd_ws_chunk_floats = 32772,
@@ -442,6 +442,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "3f6ee5a42624698f",
   "7311a0d6b178b630",
   "591e7f67103b764d",
-  "f8eae20e90f0442f",
+  "39d6de87cae000ee",
   0,
 };

@@ -82,10 +82,7 @@
 @ local function r4(n) return math.ceil(n / 4) * 4 end
 @ -- tiles: the key tile BK of bgrad, its value loop BVG, bprep's value loop BV2, bstate's value tile BVB
 @ local function divisor(n, list) for _, d in ipairs(list) do if n % d == 0 then return d end end end
-@ -- one key tile for a scalar decay in one tf32 product (Mamba-2 bf16: its value loop's dY, u tiles and dA
-@ -- once a chunk; three accumulators that fit in registers at K = 128; the split form's spill); else 64
-@ -- (GDN's five products, the per-key decay loops)
-@ local BK = (BWD_TF1 and not diag and K <= 128) and K or divisor(K, {64, 32, 16})
+@ local BK = divisor(K, {64, 32, 16})
 @ local NKT = K // BK
 @ local BV2 = divisor(V, {32, 16, 8})
 @ local BVG = BV2

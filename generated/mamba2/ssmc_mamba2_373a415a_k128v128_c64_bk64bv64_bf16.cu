@@ -1491,8 +1491,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 // ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=0 from_pct=50 post=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
-#define BK 128
-#define NKT 1
+#define BK 64
+#define NKT 2
 #define BV2 32
 #define BVG 32
 #define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
@@ -1538,14 +1538,14 @@ enum {
 enum {
   BG_IN3 = 0,
   BG_R = 64,
-  BG_P1 = 18496,
-  BG_P2 = 26944,
-  BG_DA = 35392,
-  BG_B = 39744,
-  BG_EW = 39808,
-  BG_EE = 39872,
-  BG_ZLD = 39936,
-  BG_TOTAL = 40064
+  BG_P1 = 11584,
+  BG_P2 = 15936,
+  BG_DA = 20288,
+  BG_B = 24640,
+  BG_EW = 24704,
+  BG_EE = 24768,
+  BG_ZLD = 24832,
+  BG_TOTAL = 24896
 };
 enum {
   BR_IN3 = 0,
@@ -1790,8 +1790,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage bgrad */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
@@ -1828,16 +1828,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
       r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
       tile_cp<NT, CH, BVG>(sm + BG_R + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
       tile_cp<NT, BK, BVG>(sm + BG_R + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 9216, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-      tile_cp<NT, BK, BVG>(sm + BG_R + 13824, 36, zlg + k0 * VD + 0, VD, BK);
+      tile_cp<NT, BK, BVG>(sm + BG_R + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+      tile_cp<NT, BK, BVG>(sm + BG_R + 9216, 36, zlg + k0 * VD + 0, VD, BK);
       cp_async_commit();
     }
     for (int v0 = 0, i = 0; v0 < VD; v0 += BVG, i ^= 1) {
       float *dy = sm + (i ? BG_P1 : BG_R) + 0;
       float *uu = sm + (i ? BG_P1 : BG_R) + 2304;
       float *z0 = sm + (i ? BG_P1 : BG_R) + 4608;
-      float *dz = sm + (i ? BG_P1 : BG_R) + 9216;
-      float *zl = sm + (i ? BG_P1 : BG_R) + 13824;
+      float *dz = sm + (i ? BG_P1 : BG_R) + 6912;
+      float *zl = sm + (i ? BG_P1 : BG_R) + 9216;
       r_dy.put(dy, 36, L, one_t(), false);
       cp_async_wait<0>();
       __syncthreads(); /* this step's tiles are in; the other buffer's step (the last) has every thread's products done */
@@ -1845,8 +1845,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
       r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
       tile_cp<NT, CH, BVG>((sm + (i ? BG_R : BG_P1)) + 2304, 36, w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
       tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 4608, 36, w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 9216, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
-      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 13824, 36, zlg + k0 * VD + v0 + BVG, VD, BK);
+      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 6912, 36, w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
+      tile_cp<NT, BK, BVG>((sm + (i ? BG_R : BG_P1)) + 9216, 36, zlg + k0 * VD + v0 + BVG, VD, BK);
       cp_async_commit();
       }
       row_dots_sm<NT, BK, BVG>(zacc, zl, dz, 36);
@@ -1855,15 +1855,15 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
       acc_da.step<36, 36>(dy, uu, BVG);
     }
     __syncthreads();
-    acc_p1.store(p1, 132);
-    acc_p2.store(p2, 132);
+    acc_p1.store(p1, 68);
+    acc_p2.store(p2, 68);
     acc_da.store(da, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
-  float *kc = sm + BG_R, *qt = kc + CH * 136;
+  float *kc = sm + BG_R, *qt = kc + CH * 72;
   float *b = sm + BG_B;
-  tile_in<NT, CH, BK>(kc, 136, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+  tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         one_t(), false);
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
@@ -1885,7 +1885,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
     }
   }
   __syncthreads();
-  tile_in<NT, CH, BK>(qt, 136, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
+  tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
@@ -1896,12 +1896,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
   }
   for (int e = threadIdx.x; e < CH * BK; e += NT) {
     const int t = e / BK, k = e - t * BK;
-    p1[t * 132 + k] *= t < L ? fexp(b[t]) : 0.0f;
-    p2[t * 132 + k] *= t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+    p1[t * 68 + k] *= t < L ? fexp(b[t]) : 0.0f;
+    p2[t * 68 + k] *= t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
   }
   __syncthreads();
-  mmb<132, CP, 1, 136, 1, false, true>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<132, 1, CP, 136, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1, false, true>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -1912,10 +1912,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 136 + k], dq = p1[t * 132 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
       float dkr_ = 0.0f;
-      const float dk = dkr_ + p2[t * 132 + k];
-      rs[0] += qt[t * 136 + k] * dq + kk * (dkr_ - p2[t * 132 + k]);
+      const float dk = dkr_ + p2[t * 68 + k];
+      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -2023,4 +2023,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=128 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=512 smem=160256; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=256 smem=99584; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

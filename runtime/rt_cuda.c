@@ -164,8 +164,10 @@ int rt_nvrtc_compile(const char *src, const char *name, const char *arch, const 
   if (rt_nvrtc_open(err, errlen)) return -1;
   char archopt[64];
   snprintf(archopt, sizeof archopt, "--gpu-architecture=%s", arch);
-  const char *opts[] = {archopt, "--std=c++17", "--ptxas-options=-v", "-default-device", "--extra-device-vectorization"};
-  int nopt = (int)(sizeof opts / sizeof *opts);
+  /* SSMC_NVRTC_LINEINFO=1: source lines in the cubin, for profilers (ncu's source view); part of the cache key */
+  const char *li = getenv("SSMC_NVRTC_LINEINFO");
+  const char *opts[] = {archopt, "--std=c++17", "--ptxas-options=-v", "-default-device", "--extra-device-vectorization", "-lineinfo"};
+  int nopt = (int)(sizeof opts / sizeof *opts) - !(li && strcmp(li, "1") == 0);
   uint64_t h = fnv(src, strlen(src), 0xcbf29ce484222325ULL);
   h = fnv(ssmc_hdr_ssmc_kernel, strlen(ssmc_hdr_ssmc_kernel), h);
   for (int i = 0; i < nopt; i++) h = fnv(opts[i], strlen(opts[i]) + 1, h);

@@ -360,38 +360,34 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, ${minb or 1}) ${
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
  * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
 #define MM_BWD ${BWD_TF1 and 'MM_TF32' or 'MM_TF3'}
-/* Row dots of two ROWS x D tiles: acc[i] += the sum over row t of a(t, d) b(t, d), t the row of the
- * thread's i-th four elements (tile_regs's row_of); the D/4 threads of a row (neighbouring lanes) sum by
- * shuffles, so each of them holds the row's dot. row_dots: the tiles in the same threads' registers;
- * row_dots_sm: in shared memory (leading dimension ld). row_dots_put: dst[t] = acc (the row's first
- * thread). */
-template <int D> __device__ __forceinline__ float row_dot4(float4 x, float4 y) {
-  static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
-  float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
-  for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-  return s;
-}
+/* Row dots of two ROWS x D tiles over the steps of a loop: acc[i] += a(t, d..d+3) . b(t, d..d+3), t and d the
+ * row and columns of the thread's i-th four elements (tile_regs's row_of; the same every step); row_dots_put
+ * sums the D/4 threads of a row (neighbouring lanes) by shuffles once at the end (ncu: shuffling every step
+ * was ~7% of Mamba-2's bgrad samples) and writes dst[t] (the row's first thread). row_dots: the tiles in the
+ * same threads' registers; row_dots_sm: in shared memory (leading dimension ld). */
+__device__ __forceinline__ float dot4(float4 x, float4 y) { return x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w; }
 template <int NTH, int ROWS, int D>
 __device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
 #pragma unroll
-  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += row_dot4<D>(a.r[i].f(), b.r[i].f());
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
 template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
     const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    const bool in = (int)threadIdx.x + i * NTH < ROWS * D / 4;
-    const float4 z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    acc[i] += row_dot4<D>(in ? *(const float4 *)(a + t * ld + d) : z, in ? *(const float4 *)(b + t * ld + d) : z);
+    if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
 template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
+  static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
     const int v = (int)threadIdx.x + i * NTH, t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    if (v < ROWS * D / 4 && d == 0) dst[t] = acc[i];
+    float s = acc[i];
+    for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (v < ROWS * D / 4 && d == 0) dst[t] = s;
   }
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
@@ -454,11 +450,8 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
 @ else
   mmb<CP, KP, 1, 1, KP, false, ${KX}>(am, qt, kc, CH, CH, KD, false);
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
-  }
-  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
+  pair_decay<NT, false>(am, CP, b, L, one_t());
+  rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
 @ end
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
@@ -619,10 +612,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   }
 @   else
   mmb<CP, KP, 1, 1, KP, ${KX}, ${KX}>(am, kc, kc, CH, CH, KD, false);
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s < t && t < L) ? -ee[t] * fexp(b[t] - b[s]) : 0.0f;
-  }
+  pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
   __syncthreads();
 @   end
   unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
@@ -835,19 +825,12 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   end
 #define EB(t, k) fexp(BT(t, k))
 @ else
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
-    da[t * CP + s] *= f;
+  pair_decay<NT, false>(da, CP, b, L, one_t());
 @   if m.delta then
-    dg[t * CP + s] *= s < t ? f : 0.0f;
+  pair_decay<NT, true>(dg, CP, b, L, one_t());
 @   end
-  }
-  for (int e = threadIdx.x; e < CH * BK; e += NT) {
-    const int t = e / BK, k = e - t * BK;
-    p1[t * ${BKP4} + k] *= t < L ? fexp(b[t]) : 0.0f;
-    p2[t * ${BKP4} + k] *= t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
-  }
+  rows_scale<NT, CH, BK>(p1, ${BKP4}, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, ${BKP4}, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
   mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
   mmb<${BKP4}, 1, CP, ${KCP}, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */

@@ -356,6 +356,36 @@ template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y
   }
 }
 #endif
+/* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
+ * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
+ * no exponential above the diagonal (ncu: the per-element form was 10% of Mamba-2's bprep samples). */
+template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r) {
+  constexpr int S = STRICT ? 1 : 0;
+  for (int v = threadIdx.x; v < CH * CH / 4; v += NTH) {
+    const int t = v / (CH / 4), s = (v - t * (CH / 4)) * 4;
+    float4 *p = (float4 *)(x + t * ld + s), y = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (t < L && s + S <= t) {
+      const float4 xv = *p, bv = *(const float4 *)(b + s);
+      const float bt = b[t], c = r(t);
+      y.x = c * xv.x * fexp(bt - bv.x);
+      if (s + 1 + S <= t) y.y = c * xv.y * fexp(bt - bv.y);
+      if (s + 2 + S <= t) y.z = c * xv.z * fexp(bt - bv.z);
+      if (s + 3 + S <= t) y.w = c * xv.w * fexp(bt - bv.w);
+    }
+    *p = y;
+  }
+}
+/* Rows of a ROWS x D tile x (rows 16-byte aligned, ld % 4 == 0): x(t, .) *= f(t), f once per four elements. */
+template <int NTH, int ROWS, int D, typename F> __device__ __forceinline__ void rows_scale(float *x, int ld, F f) {
+  static_assert(D % 4 == 0, "rows of float4");
+  for (int v = threadIdx.x; v < ROWS * D / 4; v += NTH) {
+    const int t = v / (D / 4), d = (v - t * (D / 4)) * 4;
+    float4 *p = (float4 *)(x + t * ld + d), y = *p;
+    const float c = f(t);
+    y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+    *p = y;
+  }
+}
 /* dst[t * ld + d] = src[t * rs + d] for t < L (rows past L: 0) by cp.async (complete at cp_async_wait);
  * D % 4 == 0, rows 16-byte aligned. */
 template <int NTH, int ROWS, int D>
@@ -1027,10 +1057,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * QAP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
-  }
+  pair_decay<NT, false>(am, QAP, b, L, one_t());
   __syncthreads();
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
     __syncthreads();
@@ -1573,38 +1600,34 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
  * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
 #define MM_BWD MM_TF32
-/* Row dots of two ROWS x D tiles: acc[i] += the sum over row t of a(t, d) b(t, d), t the row of the
- * thread's i-th four elements (tile_regs's row_of); the D/4 threads of a row (neighbouring lanes) sum by
- * shuffles, so each of them holds the row's dot. row_dots: the tiles in the same threads' registers;
- * row_dots_sm: in shared memory (leading dimension ld). row_dots_put: dst[t] = acc (the row's first
- * thread). */
-template <int D> __device__ __forceinline__ float row_dot4(float4 x, float4 y) {
-  static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
-  float s = x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w;
-  for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-  return s;
-}
+/* Row dots of two ROWS x D tiles over the steps of a loop: acc[i] += a(t, d..d+3) . b(t, d..d+3), t and d the
+ * row and columns of the thread's i-th four elements (tile_regs's row_of; the same every step); row_dots_put
+ * sums the D/4 threads of a row (neighbouring lanes) by shuffles once at the end (ncu: shuffling every step
+ * was ~7% of Mamba-2's bgrad samples) and writes dst[t] (the row's first thread). row_dots: the tiles in the
+ * same threads' registers; row_dots_sm: in shared memory (leading dimension ld). */
+__device__ __forceinline__ float dot4(float4 x, float4 y) { return x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w; }
 template <int NTH, int ROWS, int D>
 __device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
 #pragma unroll
-  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += row_dot4<D>(a.r[i].f(), b.r[i].f());
+  for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
 template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
     const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    const bool in = (int)threadIdx.x + i * NTH < ROWS * D / 4;
-    const float4 z = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    acc[i] += row_dot4<D>(in ? *(const float4 *)(a + t * ld + d) : z, in ? *(const float4 *)(b + t * ld + d) : z);
+    if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
 template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
+  static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
     const int v = (int)threadIdx.x + i * NTH, t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    if (v < ROWS * D / 4 && d == 0) dst[t] = acc[i];
+    float s = acc[i];
+    for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (v < ROWS * D / 4 && d == 0) dst[t] = s;
   }
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
@@ -1672,11 +1695,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] *= (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
-  }
-  for (int e = threadIdx.x; e < CH * KD; e += NT) qt[(e / KD) * KP + e % KD] *= fexp(b[e / KD]);
+  pair_decay<NT, false>(am, CP, b, L, one_t());
+  rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
@@ -1889,16 +1909,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    const float f = (s <= t && t < L) ? fexp(b[t] - b[s]) : 0.0f;
-    da[t * CP + s] *= f;
-  }
-  for (int e = threadIdx.x; e < CH * BK; e += NT) {
-    const int t = e / BK, k = e - t * BK;
-    p1[t * 68 + k] *= t < L ? fexp(b[t]) : 0.0f;
-    p2[t * 68 + k] *= t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
-  }
+  pair_decay<NT, false>(da, CP, b, L, one_t());
+  rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
   mmb<68, CP, 1, 72, 1, false, true>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
   mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */

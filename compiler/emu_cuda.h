@@ -111,10 +111,12 @@ static inline void emu_mma(float *d, const unsigned *a, const unsigned *b, FA av
   }
   emu_warp_sync();
 }
-/* m16n8k8 tf32: lane = 4 g + q holds a = {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]}, b = {B[q][g], B[q+4][g]} */
+/* m16n8k8 tf32: lane = 4 g + q holds a = {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]}, b = {B[q][g], B[q+4][g]};
+ * each operand read as tf32, its lower 13 bits dropped (as the tensor cores read a 32-bit register) */
+static inline float emu_tf32(float x) { return __uint_as_float(__float_as_uint(x) & 0xffffe000u); }
 static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
-  emu_mma<8>(d, a, b, [](float (*A)[4], int row, int k) { return A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]; },
-             [](float (*B)[2], int k, int col) { return B[col * 4 + (k & 3)][k >> 2]; });
+  emu_mma<8>(d, a, b, [](float (*A)[4], int row, int k) { return emu_tf32(A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]); },
+             [](float (*B)[2], int k, int col) { return emu_tf32(B[col * 4 + (k & 3)][k >> 2]); });
 }
 /* m16n8k16 bf16: registers hold bf16 pairs (the lower half the even k); a = {A[g][2q..], A[g+8][2q..],
  * A[g][2q+8..], A[g+8][2q+8..]}, b = {B[2q..][g], B[2q+8..][g]} */

@@ -211,10 +211,14 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
 __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_rna(x)); } /* a tf32 operand's bits */
-/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest, rounded */
+/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32),
+ * passed as it is: mma.sync reads a tf32 operand's upper 19 bits, so the lo part is truncated there (2^-10 of
+ * a part <= 2^-11 x, ~2^-21 x; rounding it first took two integer operations a fragment element, ~10% of
+ * GDN's bgrad instructions) */
+__device__ __forceinline__ unsigned tf32_lo(float x, unsigned h) { return __float_as_uint(x - __uint_as_float(h)); }
 template <bool X = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
   h = X ? __float_as_uint(x) : tf32(x);
-  l = tf32(x - __uint_as_float(h));
+  l = tf32_lo(x, h);
 }
 /* the widest tiles of c, 16 x mm_nb, that still give every one of the warps one (mm_to's and mm_f's rule) */
 __device__ __forceinline__ constexpr int mm_nb(int m, int n, int warps) {
@@ -414,7 +418,7 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
+      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32_lo(af[r], ah[r]); }
       (void)al;
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
@@ -422,7 +426,7 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
         unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
         if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
         if (SB) {
-          unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
+          unsigned bl[2] = {tf32_lo(bf[0], bh[0]), tf32_lo(bf[1], bh[1])};
           mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         }
         mma8(d[s], ah, bh);

@@ -214,9 +214,10 @@ __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_
  * a part <= 2^-11 x, ~2^-21 x; rounding it first took two integer operations a fragment element, ~10% of
  * GDN's bgrad instructions) */
 __device__ __forceinline__ unsigned tf32_lo(float x, unsigned h) { return __float_as_uint(x - __uint_as_float(h)); }
-template <bool X = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
+/* RL: the lo part rounded (mm_tiles_f: unrounded, NVRTC 13 spilled 140-300 B of KDA's state passes at sm_80) */
+template <bool X = false, bool RL = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
   h = X ? __float_as_uint(x) : tf32(x);
-  l = tf32_lo(x, h);
+  l = RL ? tf32(x - __uint_as_float(h)) : tf32_lo(x, h);
 }
 /* the widest tiles of c, 16 x mm_nb, that still give every one of the warps one (mm_to's and mm_f's rule) */
 __device__ __forceinline__ constexpr int mm_nb(int m, int n, int warps) {
@@ -479,13 +480,13 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) tf32_hl<XA>(af[r], ah[r], al[r]);
+      for (int r = 0; r < 4; r++) tf32_hl<XA, true>(af[r], ah[r], al[r]);
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
         unsigned bh[2], bl[2];
-        tf32_hl<XB>(bf[0], bh[0], bl[0]);
-        tf32_hl<XB>(bf[1], bh[1], bl[1]);
+        tf32_hl<XB, true>(bf[0], bh[0], bl[0]);
+        tf32_hl<XB, true>(bf[1], bh[1], bl[1]);
         if (SPLIT && !XA) mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
         if (SPLIT && !XB) mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         mma8(d[s], ah, bh);

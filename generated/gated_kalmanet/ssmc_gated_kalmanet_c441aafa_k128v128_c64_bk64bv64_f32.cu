@@ -212,12 +212,12 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
 __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_rna(x)); } /* a tf32 operand's bits */
-/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32),
- * passed as it is: mma.sync reads a tf32 operand's upper 19 bits, so the lo part is truncated there (2^-10 of
- * a part <= 2^-11 x, ~2^-21 x; rounding it first took two integer operations a fragment element, ~10% of
- * GDN's bgrad instructions) */
+/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32).
+ * tf32_lo passes the rest as it is: mma.sync reads a tf32 operand's upper 19 bits, so it is truncated there
+ * (2^-10 of a part <= 2^-11 x: ~2^-21 x; rounding it first took two integer operations a fragment element,
+ * ~10% of GDN's bgrad instructions). RL: rounded (the generic mm_tiles_f, where NVRTC 13 spilled KDA's state
+ * passes 140-300 B at sm_80 without, and the solve's cheb_mm, not timed) */
 __device__ __forceinline__ unsigned tf32_lo(float x, unsigned h) { return __float_as_uint(x - __uint_as_float(h)); }
-/* RL: the lo part rounded (mm_tiles_f: unrounded, NVRTC 13 spilled 140-300 B of KDA's state passes at sm_80) */
 template <bool X = false, bool RL = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
   h = X ? __float_as_uint(x) : tf32(x);
   l = RL ? tf32(x - __uint_as_float(h)) : tf32_lo(x, h);
@@ -874,7 +874,7 @@ __device__ __forceinline__ void cheb_mm(float (*c)[4], const float *ap, const fl
     const float af[4] = {ap[0], ap[8 * lda], ap[4], ap[8 * lda + 4]};
     unsigned ah[4], al[4];
 #pragma unroll
-    for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32_lo(af[r], ah[r]); }
+    for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32(af[r] - __uint_as_float(ah[r])); }
     const float *bp = b + (k0 + q) * brs + g * bcs;
 #pragma unroll
     for (int s = 0; s < NS; s++) {
@@ -882,7 +882,7 @@ __device__ __forceinline__ void cheb_mm(float (*c)[4], const float *ap, const fl
       if (j >= nj) break;
       const float bf[2] = {bp[j * 8 * bcs], bp[j * 8 * bcs + 4 * brs]};
       const unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
-      const unsigned bl[2] = {tf32_lo(bf[0], bh[0]), tf32_lo(bf[1], bh[1])};
+      const unsigned bl[2] = {tf32(bf[0] - __uint_as_float(bh[0])), tf32(bf[1] - __uint_as_float(bh[1]))};
       mma8(c[s], al, bh);
       mma8(c[s], ah, bl);
       mma8(c[s], ah, bh);

@@ -209,12 +209,12 @@ __device__ __forceinline__ void tile_out(T *dst, long long rs, const float *src,
  * and = 8 (mod 32) for [k][j] ones keep the fragment loads free of bank conflicts (for bf16 ones:
  * = 4 (mod 64) and = 8 (mod 64)). */
 __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_rna(x)); } /* a tf32 operand's bits */
-/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32),
- * passed as it is: mma.sync reads a tf32 operand's upper 19 bits, so the lo part is truncated there (2^-10 of
- * a part <= 2^-11 x, ~2^-21 x; rounding it first took two integer operations a fragment element, ~10% of
- * GDN's bgrad instructions) */
+/* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32).
+ * tf32_lo passes the rest as it is: mma.sync reads a tf32 operand's upper 19 bits, so it is truncated there
+ * (2^-10 of a part <= 2^-11 x: ~2^-21 x; rounding it first took two integer operations a fragment element,
+ * ~10% of GDN's bgrad instructions). RL: rounded (the generic mm_tiles_f, where NVRTC 13 spilled KDA's state
+ * passes 140-300 B at sm_80 without, and the solve's cheb_mm, not timed) */
 __device__ __forceinline__ unsigned tf32_lo(float x, unsigned h) { return __float_as_uint(x - __uint_as_float(h)); }
-/* RL: the lo part rounded (mm_tiles_f: unrounded, NVRTC 13 spilled 140-300 B of KDA's state passes at sm_80) */
 template <bool X = false, bool RL = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
   h = X ? __float_as_uint(x) : tf32(x);
   l = RL ? tf32(x - __uint_as_float(h)) : tf32_lo(x, h);

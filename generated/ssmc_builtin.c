@@ -431,17 +431,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "5932d10f6e894551",
-  "24737790fe9b29ba",
-  "36f5bba0b2a4b3c4",
-  "e6cd4a8719265f8c",
-  "82f92361008231da",
-  "12bb778a6ae21fb3",
+  "6762fe659c07e133",
+  "35b54eeef0d4ecdc",
+  "a49cb757a6c38296",
+  "742d2ecbd3c1f78e",
+  "b0792daf3435656e",
+  "aa26de5463c4635b",
   "4e265355e0c81b65",
   "97dba41ca1100532",
   "568a13d0e01ea348",
   "ad14cf511f9818f9",
-  "bec73ae80c7a9485",
-  "d34a96f161c00f50",
+  "37d0d3cfaefccee9",
+  "d466eb7d965d0418",
   0,
 };

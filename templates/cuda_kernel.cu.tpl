@@ -1853,7 +1853,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @ end
 @ local BT = diag and function(t, k) return 'b[(' .. t .. ') * KP + ' .. k .. ']' end or function(t, k) return 'b[' .. t .. ']' end
 @ -- tile[t * KP + k] = t < L ? tile[t * KP + k] * e^{BT(hi) - BT(lo)} * pre : 0, one exp per row for
-@ -- a scalar decay (rows through fr), per element for a per-key one; lo/hi nil: 0
+@ -- a scalar decay (rows_scale), per element for a per-key one; lo/hi nil: 0
 @ local function scale_rows(tile, pre, hi, lo, pitch)
 @   pitch = pitch or 'KP'
 @   local function ex(t, k)
@@ -1866,9 +1866,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
       ${tile}[t * ${pitch} + k] = t < L ? ${tile}[t * ${pitch} + k] * ${ex('t', 'k')} * ${pre} : 0.0f;
     }
 @   else
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ${ex('t', '0')} * ${pre} : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) ${tile}[e + (e / KD) * (${pitch} - KD)] *= fr[e / KD];
+    rows_scale<NT, CH, KD>(${tile}, ${pitch}, [&](int t) { return t < L ? ${ex('t', '0')} * ${pre} : 0.0f; });
 @   end
     __syncthreads();
 @ end

@@ -979,9 +979,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, QAP, b, L, one_t());
   __syncthreads();
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
+    rows_scale<NT, CH, KD>(qt, QAP, [&](int t) { return t < L ? expf(b[t]) * 1.0f : 0.0f; });
     __syncthreads();
   /* y = (q~ * e^b) Z + A u */
   for (;;) {
@@ -1077,9 +1075,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, QAP, b, L, one_t());
   __syncthreads();
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
+    rows_scale<NT, CH, KD>(qt, QAP, [&](int t) { return t < L ? expf(b[t]) * 1.0f : 0.0f; });
     __syncthreads();
     /* y = (q~ e^b) Z + A u */
     mm_to<QAP, 1, FBVP, 1>(gmat<elem_t>{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD, L}, qa, zu,

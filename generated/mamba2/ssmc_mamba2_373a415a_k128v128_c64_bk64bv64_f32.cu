@@ -790,9 +790,7 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
   float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) kc[e + (e / KD) * (KP - KD)] *= fr[e / KD];
+    rows_scale<NT, CH, KD>(kc, KP, [&](int t) { return t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f; });
     __syncthreads();
   if (KU) tile_out<NT, CH, KD>(wo + WS_KD, wrs, kc, KP, L);
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
@@ -958,9 +956,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, QAP, b, L, one_t());
   __syncthreads();
-    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? expf(b[t]) * 1.0f : 0.0f;
-    __syncthreads();
-    for (int e = threadIdx.x; e < CH * KD; e += NT) qt[e + (e / KD) * (QAP - KD)] *= fr[e / KD];
+    rows_scale<NT, CH, KD>(qt, QAP, [&](int t) { return t < L ? expf(b[t]) * 1.0f : 0.0f; });
     __syncthreads();
   /* y = (q~ * e^b) Z + A u */
   for (;;) {

@@ -18,6 +18,10 @@
 #define MM_BF3 1
 #define MM_TF3 2
 #define MM_SPLIT MM_BF3 /* f32 inputs, and a solve's x (its readout cancels) */
+/* the generic mm's (mm_tiles_f) split lo part passed as it is (see tf32_lo) only in its SEP form (the narrow
+ * state passes, with registers to spare) of a module without per-key decays: rounded to tf32 elsewhere, NVRTC 13
+ * spilled the wide state passes (GDN, DeltaNet: 148 B at sm_80) and KDA's (140-300 B) without it */
+#define MM_RL 1
 /* SSMC_WG: the out stage's product through wgmma on sm_90a (H200, Mamba-2 B8 T4096 H16: out 676 us
  * against 705 with mma.sync; bench/, the gpu-h200-wgmma record), and in the CPU emulation of sm_90a */
 #if defined(SSMC_EMU) ? defined(SSMC_EMU_WG) : defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -212,8 +216,8 @@ __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_
 /* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32).
  * tf32_lo passes the rest as it is: mma.sync reads a tf32 operand's upper 19 bits, so it is truncated there
  * (2^-10 of a part <= 2^-11 x: ~2^-21 x; rounding it first took two integer operations a fragment element,
- * ~10% of GDN's bgrad instructions). RL: rounded (the generic mm_tiles_f, where NVRTC 13 spilled KDA's state
- * passes 140-300 B at sm_80 without, and the solve's cheb_mm, not timed) */
+ * ~10% of GDN's bgrad instructions). RL: rounded (the generic mm_tiles_f but where MM_RL says; the solve's
+ * cheb_mm, not timed) */
 __device__ __forceinline__ unsigned tf32_lo(float x, unsigned h) { return __float_as_uint(x - __uint_as_float(h)); }
 template <bool X = false, bool RL = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
   h = X ? __float_as_uint(x) : tf32(x);
@@ -354,6 +358,11 @@ __device__ __forceinline__ void hl_pair(const unsigned short *p0, const unsigned
   l = 0u;
 }
 __device__ __forceinline__ void hl_pair(const float *p0, const float *p1, unsigned &h, unsigned &l) { hl_pair(*p0, *p1, h, l); }
+/* two floats' bits (as ldmatrix gives them) parted into bf16 hi + lo pairs; X: both exact in bf16 (no lo part) */
+template <bool X> __device__ __forceinline__ void hl_bits(unsigned x0, unsigned x1, unsigned &h, unsigned &l) {
+  if (X) h = x0 >> 16 | (x1 & 0xffff0000u), l = 0u;
+  else hl_pair(__uint_as_float(x0), __uint_as_float(x1), h, l);
+}
 /* one k16 step of a 16 x 8*NS tile: a(i, k) at ap[i*ars + k*acs], b(k, j) at bp[k*brs + j*bcs] (lane offsets applied) */
 template <int NS, int ars, int acs, int brs, int bcs, bool SE, typename TA, typename TB>
 __device__ __forceinline__ void mm_k16(float (*d)[4], float (*e)[4], float (*f)[4], const TA *ap, const TB *bp) {
@@ -454,9 +463,39 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
+/* mm_tiles_f's fragments of one k8 step: a's {(g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4)} and b's (q, g),
+ * (q + 4, g) of each n tile, from ap / bp (lane offsets applied, at k0) element by element, or with L (k
+ * contiguous, 16-byte rows) from pl + k0 by ldmatrix (rows as mm_acc's: one instruction for four elements;
+ * a's pl 16-byte aligned is the caller's to keep) */
+template <bool L, int ars, int acs> __device__ __forceinline__ void frag_a(float *af, const float *ap, const float *pl, int k0) {
+  if (L) {
+    unsigned r[4];
+    ldsm4(r, pl + k0);
+#pragma unroll
+    for (int i = 0; i < 4; i++) af[i] = __uint_as_float(r[i]);
+  } else {
+    af[0] = ap[0]; af[1] = ap[8 * ars]; af[2] = ap[4 * acs]; af[3] = ap[8 * ars + 4 * acs];
+  }
+}
+template <int NB, bool L, int brs, int bcs> __device__ __forceinline__ void frag_b(float (*bf)[2], const float *bp, const float *pl, int k0) {
+#pragma unroll
+  for (int s = 0; s < NB / 8; s += L ? 2 : 1) {
+    if (L) {
+      unsigned r[4];
+      if (s + 1 < NB / 8) ldsm4(r, pl + s * 8 * bcs + k0);
+      else ldsm2(r, pl + s * 8 * bcs + k0);
+#pragma unroll
+      for (int h = 0; h < 2 && s + h < NB / 8; h++) { bf[s + h][0] = __uint_as_float(r[2 * h]); bf[s + h][1] = __uint_as_float(r[2 * h + 1]); }
+    } else {
+      bf[s][0] = bp[s * 8 * bcs]; bf[s][1] = bp[s * 8 * bcs + 4 * brs];
+    }
+  }
+}
 template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, bool XA = false, bool XB = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
                                            const float *crs, const float *cad) {
+  constexpr bool RL = MM_RL || !SEP;
+  constexpr bool LA = acs == 1 && ars % 4 == 0, LB = brs == 1 && bcs % 4 == 0; /* k contiguous: ldmatrix */
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
@@ -472,21 +511,26 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       d[s][0] = r0 * p0.x + a0.x; d[s][1] = r0 * p0.y + a0.y; d[s][2] = r1 * p1.x + a1.x; d[s][3] = r1 * p1.y + a1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
+    /* the ldmatrix rows of lane (mm_acc's): a's i0 + (lane & 7) (+ 8), k + 0 (+ 4); b's two n tiles */
+    const float *al_ = a + (i0 + (lane & 7) + ((lane >> 3) & 1) * 8) * ars + (lane >> 4) * 4;
+    const float *bl_ = b + (j0 + (lane & 7) + (lane >> 4) * 8) * bcs + ((lane >> 3) & 1) * 4;
     const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
     if (k16)
       for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
         mm_k16<NB / 8, ars, acs, brs, bcs, SEP>(d, e, f, ap, bp);
     for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
-      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
+      float af[4], bfr[NB / 8][2];
+      frag_a<LA, ars, acs>(af, ap, al_, k0);
+      frag_b<NB, LB, brs, bcs>(bfr, bp, bl_, k0);
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) tf32_hl<XA, true>(af[r], ah[r], al[r]);
+      for (int r = 0; r < 4; r++) tf32_hl<XA, RL>(af[r], ah[r], al[r]);
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
-        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
+        const float *bf = bfr[s];
         unsigned bh[2], bl[2];
-        tf32_hl<XB, true>(bf[0], bh[0], bl[0]);
-        tf32_hl<XB, true>(bf[1], bh[1], bl[1]);
+        tf32_hl<XB, RL>(bf[0], bh[0], bl[0]);
+        tf32_hl<XB, RL>(bf[1], bh[1], bl[1]);
         if (SPLIT && !XA) mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
         if (SPLIT && !XB) mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
         mma8(d[s], ah, bh);
@@ -541,7 +585,7 @@ __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, in
  * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
  * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
 template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
-  static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
+  static_assert(M % 16 == 0 && N % 8 == 0, "products of 16 x 8 tiles");
   static constexpr int W = NTH / 32;
   static constexpr int NB = mm_nb(M, N, W);
   static constexpr int TN = N / NB, TILES = (M / 16) * TN, TPW = (TILES + W - 1) / W;
@@ -564,6 +608,33 @@ template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> st
        * b's rows j0 + 8 s (+ 8), k + 0 (+ 4): the fragments of two n tiles */
       const float *ap = a + (i0 + r + (mi & 1) * 8) * LDA + (mi >> 1) * 4;
       const float *bp = b + (j0 + r + (mi >> 1) * 8) * LDB + (mi & 1) * 4;
+      if (SPLIT == MM_BF3) { /* kd % 16 == 0: mm_k16's permuted k slots, the tf32 layout's fragments of k0 and k0 + 8 */
+        for (int k0 = 0; k0 < kd; k0 += 16) {
+          unsigned a0[4], a1[4], ah[4], al[4];
+          ldsm4(a0, ap + k0);
+          ldsm4(a1, ap + k0 + 8);
+          hl_bits<XA>(a0[0], a0[2], ah[0], al[0]);
+          hl_bits<XA>(a0[1], a0[3], ah[1], al[1]);
+          hl_bits<XA>(a1[0], a1[2], ah[2], al[2]);
+          hl_bits<XA>(a1[1], a1[3], ah[3], al[3]);
+#pragma unroll
+          for (int s = 0; s < NB / 8; s += 2) {
+            unsigned b0[4], b1[4];
+            if (s + 1 < NB / 8) { ldsm4(b0, bp + s * 8 * LDB + k0); ldsm4(b1, bp + s * 8 * LDB + k0 + 8); }
+            else { ldsm2(b0, bp + s * 8 * LDB + k0); ldsm2(b1, bp + s * 8 * LDB + k0 + 8); }
+#pragma unroll
+            for (int h = 0; h < 2 && s + h < NB / 8; h++) {
+              unsigned bh[2], bl[2];
+              hl_bits<XB>(b0[2 * h], b0[2 * h + 1], bh[0], bl[0]);
+              hl_bits<XB>(b1[2 * h], b1[2 * h + 1], bh[1], bl[1]);
+              if (!XA) mma16(d[u][s + h], al, bh);
+              if (!XB) mma16(d[u][s + h], ah, bl);
+              mma16(d[u][s + h], ah, bh);
+            }
+          }
+        }
+        continue;
+      }
 #pragma unroll(SPLIT ? MM_ACC_SPLIT_UNROLL : 4)
       for (int k0 = 0; k0 < kd; k0 += 8) {
         unsigned ah[4], al[4];

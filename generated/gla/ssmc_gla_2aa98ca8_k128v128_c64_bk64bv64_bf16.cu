@@ -360,11 +360,6 @@ __device__ __forceinline__ void hl_pair(const unsigned short *p0, const unsigned
   l = 0u;
 }
 __device__ __forceinline__ void hl_pair(const float *p0, const float *p1, unsigned &h, unsigned &l) { hl_pair(*p0, *p1, h, l); }
-/* two floats' bits (as ldmatrix gives them) parted into bf16 hi + lo pairs; X: both exact in bf16 (no lo part) */
-template <bool X> __device__ __forceinline__ void hl_bits(unsigned x0, unsigned x1, unsigned &h, unsigned &l) {
-  if (X) h = x0 >> 16 | (x1 & 0xffff0000u), l = 0u;
-  else hl_pair(__uint_as_float(x0), __uint_as_float(x1), h, l);
-}
 /* one k16 step of a 16 x 8*NS tile: a(i, k) at ap[i*ars + k*acs], b(k, j) at bp[k*brs + j*bcs] (lane offsets applied) */
 template <int NS, int ars, int acs, int brs, int bcs, bool SE, typename TA, typename TB>
 __device__ __forceinline__ void mm_k16(float (*d)[4], float (*e)[4], float (*f)[4], const TA *ap, const TB *bp) {
@@ -587,7 +582,7 @@ __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, in
  * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
  * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
 template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
-  static_assert(M % 16 == 0 && N % 8 == 0, "products of 16 x 8 tiles");
+  static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
   static constexpr int W = NTH / 32;
   static constexpr int NB = mm_nb(M, N, W);
   static constexpr int TN = N / NB, TILES = (M / 16) * TN, TPW = (TILES + W - 1) / W;
@@ -610,33 +605,6 @@ template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> st
        * b's rows j0 + 8 s (+ 8), k + 0 (+ 4): the fragments of two n tiles */
       const float *ap = a + (i0 + r + (mi & 1) * 8) * LDA + (mi >> 1) * 4;
       const float *bp = b + (j0 + r + (mi >> 1) * 8) * LDB + (mi & 1) * 4;
-      if (SPLIT == MM_BF3) { /* kd % 16 == 0: mm_k16's permuted k slots, the tf32 layout's fragments of k0 and k0 + 8 */
-        for (int k0 = 0; k0 < kd; k0 += 16) {
-          unsigned a0[4], a1[4], ah[4], al[4];
-          ldsm4(a0, ap + k0);
-          ldsm4(a1, ap + k0 + 8);
-          hl_bits<XA>(a0[0], a0[2], ah[0], al[0]);
-          hl_bits<XA>(a0[1], a0[3], ah[1], al[1]);
-          hl_bits<XA>(a1[0], a1[2], ah[2], al[2]);
-          hl_bits<XA>(a1[1], a1[3], ah[3], al[3]);
-#pragma unroll
-          for (int s = 0; s < NB / 8; s += 2) {
-            unsigned b0[4], b1[4];
-            if (s + 1 < NB / 8) { ldsm4(b0, bp + s * 8 * LDB + k0); ldsm4(b1, bp + s * 8 * LDB + k0 + 8); }
-            else { ldsm2(b0, bp + s * 8 * LDB + k0); ldsm2(b1, bp + s * 8 * LDB + k0 + 8); }
-#pragma unroll
-            for (int h = 0; h < 2 && s + h < NB / 8; h++) {
-              unsigned bh[2], bl[2];
-              hl_bits<XB>(b0[2 * h], b0[2 * h + 1], bh[0], bl[0]);
-              hl_bits<XB>(b1[2 * h], b1[2 * h + 1], bh[1], bl[1]);
-              if (!XA) mma16(d[u][s + h], al, bh);
-              if (!XB) mma16(d[u][s + h], ah, bl);
-              mma16(d[u][s + h], ah, bh);
-            }
-          }
-        }
-        continue;
-      }
 #pragma unroll(SPLIT ? MM_ACC_SPLIT_UNROLL : 4)
       for (int k0 = 0; k0 < kd; k0 += 8) {
         unsigned ah[4], al[4];

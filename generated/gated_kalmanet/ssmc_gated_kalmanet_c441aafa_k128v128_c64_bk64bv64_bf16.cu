@@ -461,39 +461,10 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
-/* mm_tiles_f's fragments of one k8 step: a's {(g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4)} and b's (q, g),
- * (q + 4, g) of each n tile, from ap / bp (lane offsets applied, at k0) element by element, or with L (k
- * contiguous, 16-byte rows) from pl + k0 by ldmatrix (rows as mm_acc's: one instruction for four elements;
- * a's pl 16-byte aligned is the caller's to keep) */
-template <bool L, int ars, int acs> __device__ __forceinline__ void frag_a(float *af, const float *ap, const float *pl, int k0) {
-  if (L) {
-    unsigned r[4];
-    ldsm4(r, pl + k0);
-#pragma unroll
-    for (int i = 0; i < 4; i++) af[i] = __uint_as_float(r[i]);
-  } else {
-    af[0] = ap[0]; af[1] = ap[8 * ars]; af[2] = ap[4 * acs]; af[3] = ap[8 * ars + 4 * acs];
-  }
-}
-template <int NB, bool L, int brs, int bcs> __device__ __forceinline__ void frag_b(float (*bf)[2], const float *bp, const float *pl, int k0) {
-#pragma unroll
-  for (int s = 0; s < NB / 8; s += L ? 2 : 1) {
-    if (L) {
-      unsigned r[4];
-      if (s + 1 < NB / 8) ldsm4(r, pl + s * 8 * bcs + k0);
-      else ldsm2(r, pl + s * 8 * bcs + k0);
-#pragma unroll
-      for (int h = 0; h < 2 && s + h < NB / 8; h++) { bf[s + h][0] = __uint_as_float(r[2 * h]); bf[s + h][1] = __uint_as_float(r[2 * h + 1]); }
-    } else {
-      bf[s][0] = bp[s * 8 * bcs]; bf[s][1] = bp[s * 8 * bcs + 4 * brs];
-    }
-  }
-}
 template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, bool XA = false, bool XB = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
                                            const float *crs, const float *cad) {
   constexpr bool RL = MM_RL || !SEP;
-  constexpr bool LA = acs == 1 && ars % 4 == 0, LB = brs == 1 && bcs % 4 == 0; /* k contiguous: ldmatrix */
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
@@ -509,23 +480,18 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       d[s][0] = r0 * p0.x + a0.x; d[s][1] = r0 * p0.y + a0.y; d[s][2] = r1 * p1.x + a1.x; d[s][3] = r1 * p1.y + a1.y;
     }
     const float *ap = a + (i0 + g) * ars + q * acs, *bp = b + q * brs + (j0 + g) * bcs;
-    /* the ldmatrix rows of lane (mm_acc's): a's i0 + (lane & 7) (+ 8), k + 0 (+ 4); b's two n tiles */
-    const float *al_ = a + (i0 + (lane & 7) + ((lane >> 3) & 1) * 8) * ars + (lane >> 4) * 4;
-    const float *bl_ = b + (j0 + (lane & 7) + (lane >> 4) * 8) * bcs + ((lane >> 3) & 1) * 4;
     const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
     if (k16)
       for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
         mm_k16<NB / 8, ars, acs, brs, bcs, SEP>(d, e, f, ap, bp);
     for (int k0 = k16 ? kd : 0; k0 < kd; k0 += 8, ap += 8 * acs, bp += 8 * brs) {
-      float af[4], bfr[NB / 8][2];
-      frag_a<LA, ars, acs>(af, ap, al_, k0);
-      frag_b<NB, LB, brs, bcs>(bfr, bp, bl_, k0);
+      const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]};
       unsigned ah[4], al[4];
 #pragma unroll
       for (int r = 0; r < 4; r++) tf32_hl<XA, RL>(af[r], ah[r], al[r]);
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
-        const float *bf = bfr[s];
+        const float bf[2] = {bp[s * 8 * bcs], bp[s * 8 * bcs + 4 * brs]};
         unsigned bh[2], bl[2];
         tf32_hl<XB, RL>(bf[0], bh[0], bl[0]);
         tf32_hl<XB, RL>(bf[1], bh[1], bl[1]);

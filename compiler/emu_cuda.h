@@ -156,13 +156,14 @@ template <int N> static inline void wg_mma(float *d, unsigned al, unsigned ah, u
       d[4 * i + o] += s;
     }
 }
-/* ldmatrix of 32-bit elements: lane 4 g + q gets word q of row g of block i from lane 8 i + g's address */
-/* ldmatrix: a row address that is not 16-byte aligned is a misaligned-address fault on the GPU; here, an abort */
+/* a row address of ldmatrix, from lane src: one not 16-byte aligned is a misaligned-address fault on the GPU;
+ * here, an abort */
 static inline const float *emu_ldsm_row(const float *p, int src) {
   const float *row = emu_shfl(p, src, false);
   if ((uintptr_t)row & 15) abort();
   return row;
 }
+/* ldmatrix of 32-bit elements: lane 4 g + q gets word q of row g of block i from lane 8 i + g's address */
 static inline void ldsm4(unsigned *r, const float *p) {
   for (int i = 0; i < 4; i++) memcpy(&r[i], emu_ldsm_row(p, 8 * i + (emu_t.lane >> 2)) + (emu_t.lane & 3), 4);
 }

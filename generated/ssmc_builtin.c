@@ -431,16 +431,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "10fb8424f696a724",
-  "1a56a9e8e0c42cf5",
-  "eb3b6bfe2d60fbb5",
-  "2a299281c2eb8ecf",
+  "5f3f0517a679ebf4",
+  "ceb5f06eb63b3185",
+  "1b7e76749f83d721",
+  "8dbf160831aff7d9",
   "bce8337a3b6042d7",
   "58347bb69384e372",
   "d2179470698c4c5b",
   "e2c9dbbd31913d38",
-  "79bd55c34bac1686",
-  "92c1a5ea748abb67",
+  "57190a02a96fefe0",
+  "b961b503db071f77",
   "1c338519e56117f6",
   "f50cd7c42c028da9",
   0,

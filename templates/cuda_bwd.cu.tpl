@@ -399,21 +399,24 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
 
 @ if m.delta then
 /* ---------------------------------------------------------------- stages fprep, fstate */
-/* The forward's prep and state, recomputed with about fp32-accurate tile products whatever the dtype:
- * chunk-start states, kd, W and the pseudo-values u into the forward's part of the workspace, the final
- * state into the backward's (a.state_out, set by the runtime). */
+/* The forward's prep and state, recomputed: chunk-start states, kd, W and the pseudo-values u into the
+ * forward's part of the workspace, the final state into the backward's (a.state_out, set by the runtime).
+ * Their tile products (MM_FREC): with bf16 inputs the forward's one tf32 product (the inputs' rows are exact
+ * in tf32); with f32 inputs about fp32-accurate (the forward's bf16 hi + lo split, 2^-17, took the emulated
+ * delta fixture's edge dg to 3.9e-2 against 1e-2: beta = 1 with repeated keys amplifies it). */
+#define MM_FREC ${P.dtype == 'bf16' and 'MM_TF32' or 'MM_TF3'}
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}, 1) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_TF3, false>(a, ws);
+  prep_body<MM_FREC, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<MM_TF3, st_wide>(a, ws);
+  state_body<MM_FREC, st_wide>(a, ws);
 }
 @ if NS then
 extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_fstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  state_body<MM_TF3, st_narrow>(a, ws);
+  state_body<MM_FREC, st_narrow>(a, ws);
 }
 @ end
 @ else

@@ -10,7 +10,7 @@
 @ erase), the adjoints are du = A' dY + kd dZ_L and dZ0 = diag(e^{b_L}) dZ_L + (q~ e^b)' dY + W' du;
 @ the rest is the chunk-local differentiation of cpu_bwd.c.tpl. Stages, in order:
 @   fprep, fstate (with a rank-1 erase): the forward's prep and state again (chunk-start states, kd, W,
-@          u), fp32-accurate.
+@          u), fp32-accurate with f32 inputs, the forward's one tf32 product with bf16 ones (MM_FREC).
 @   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
 @          and kd, U = diag(w) V per token) and its elementwise scan (the chunk-start states in place
 @          of dZ), with the backward's tile products (MM_BWD).

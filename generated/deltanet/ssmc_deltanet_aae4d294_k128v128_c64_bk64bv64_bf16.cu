@@ -494,17 +494,15 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
       const float af[4] = {ldop(ap), ldop(ap + 8 * ars), ldop(ap + 4 * acs), ldop(ap + 8 * ars + 4 * acs)};
       unsigned ah[4], al[4];
 #pragma unroll
-      for (int r = 0; r < 4; r++) { ah[r] = tf32(af[r]); al[r] = tf32_lo(af[r], ah[r]); }
-      (void)al;
+      for (int r = 0; r < 4; r++) tf32_hl(af[r], ah[r], al[r]);
 #pragma unroll
       for (int s = 0; s < NB / 8; s++) {
         const float bf[2] = {ldop(bp + s * 8 * bcs), ldop(bp + s * 8 * bcs + 4 * brs)};
-        unsigned bh[2] = {tf32(bf[0]), tf32(bf[1])};
+        unsigned bh[2], bl[2];
+        tf32_hl(bf[0], bh[0], bl[0]);
+        tf32_hl(bf[1], bh[1], bl[1]);
         if (SA) mma8(SE ? e[SE ? s : 0] : d[s], al, bh);
-        if (SB) {
-          unsigned bl[2] = {tf32_lo(bf[0], bh[0]), tf32_lo(bf[1], bh[1])};
-          mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
-        }
+        if (SB) mma8(SE ? f[SE ? s : 0] : d[s], ah, bl);
         mma8(d[s], ah, bh);
       }
     }

@@ -209,11 +209,13 @@ typedef struct {
   void *slots[64]; /* decode: the slot table of each copy */
   int variant;     /* forward: RT_FWD_*; decode: RT_DECODE_* */
   int bwd_variant; /* RT_BWD_* */
+  int saved;       /* fwd+bwd: the forward kept for the backward (rt_cuda_fwd_save into bws, then fwd_saved) */
 } call;
 
 static int run_fwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
   call *cl = p;
   for (int i = 0; i < cl->k->n_inputs; i++) cl->fa.in[i] = cl->u->in[copy][i];
+  if (cl->saved) return rt_cuda_fwd_save(c, m, &cl->fa, cl->variant, cl->bws, NULL);
   return rt_cuda_fwd_variant(c, m, &cl->fa, cl->variant, cl->ws, NULL);
 }
 static int run_bwd(rt_cuda *c, rt_cuda_mod *m, void *p, int copy) {
@@ -261,12 +263,12 @@ int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
 }
 
 int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
-                   int iters, int variant, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n) {
+                   int iters, int variant, int saved, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n) {
   int64_t tt = (int64_t)B * T;
   chk_shape sh = {"bench", 1, {(int)tt}, H, H, 0};
   chk_batch *b = chk_batch_new(f, k, &sh, 4321);
   inputs u = {0};
-  call cl = {.k = k, .u = &u, .variant = RT_FWD_AUTO, .bwd_variant = variant};
+  call cl = {.k = k, .u = &u, .variant = RT_FWD_AUTO, .bwd_variant = variant, .saved = saved};
   float *st[SSMC_MAX_IO] = {0}, *dst[SSMC_MAX_IO] = {0}, *din[SSMC_MAX_IO] = {0};
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2, in_b = input_bytes(k, tt, H), out_b = (size_t)tt * H * k->V * esz;
   size_t g_b = 0; /* the gradients: fp32 in each input's layout */
@@ -292,11 +294,15 @@ int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
   }
   for (int i = 0; i < k->n_inputs; i++) cl.ba.din[i] = din[i];
   cl.ba.dout = cl.fa.out; /* dy: the forward's output buffer (values do not change the time) */
+  cl.ba.fwd_saved = saved;
+  /* the backward alone after a kept forward: bws holds one forward's (copy 0's; values do not change the time) */
+  if (!rc && saved && (run_fwd(c, m, &cl, 0) || rt_cuda_sync(c))) rc = fail(c, err, n, "the kept forward");
   if (!rc) rc = time_calls(c, m, &cl, run_bwd, u.copies, reps, &bwd->ms, err, n);
   if (!rc && both) rc = time_calls(c, m, &cl, run_fwd_bwd, u.copies, reps, &both->ms, err, n);
   bwd->copies = u.copies;
   bwd->host_us = 0;
-  bwd->flops = bench_cuda_bwd_flops(f) * (double)tt * H;
+  /* after a kept forward, without the recomputation's products */
+  bwd->flops = (bench_cuda_bwd_flops(f) - (saved ? bench_cuda_chunk_flops(f, 0) : 0)) * (double)tt * H;
   bwd->bytes = (double)(in_b + out_b + g_b + 3 * state_bytes(k, (int64_t)B * H));
   if (both) {
     both->copies = u.copies;

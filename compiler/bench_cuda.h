@@ -42,9 +42,10 @@ int bench_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_k
 /* FLOPs per token and head of the chunkwise backward (with its recomputation of the forward's chunk parts). */
 double bench_cuda_bwd_flops(const cls_family *f);
 /* Times the backward alone through backward variant `variant` (RT_BWD_*) and, where both is not NULL,
- * forward + backward as the runtime picks them (B sequences of T tokens, H heads), as bench_cuda_fwd. */
+ * forward + backward as the runtime picks them (B sequences of T tokens, H heads), as bench_cuda_fwd. saved: the
+ * forward kept for the backward (rt_cuda_fwd_save, then the backward with fwd_saved). */
 int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
-                   int iters, int variant, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n);
+                   int iters, int variant, int saved, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n);
 /* One decode step of B sequences, H heads, through decode variant `variant` (RT_DECODE_*). */
 int bench_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int H, int reps,
                       int iters, int variant, bench_cuda_res *r, char *err, size_t n);

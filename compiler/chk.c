@@ -147,6 +147,17 @@ const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, 
   snprintf(buf, n, "fwd-%s", c.fused.entry + strlen(k->name) + 1);
   return buf;
 }
+const char *chk_bwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n) {
+  if (!k->cuda) return "bwd";
+  ssmc_cuda_kernel c;
+  ssmc_cuda_for_device(k->cuda, cc_major, &c);
+  int fwd, bwd;
+  rt_bwd_run_at(&c, v, &fwd, &bwd);
+  if (fwd == RT_FWD_NONE) return bwd == RT_BWD_NARROW ? "bwd-narrow" : "bwd";
+  char f[64];
+  snprintf(buf, n, "bwd-saved%s", chk_fwd_label(k, cc_major, v - rt_bwd_variant_count(&c), f, sizeof f) + 3);
+  return buf;
+}
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters) {
   ssmc_fwd_args a = {0};
   a.n_seqs = b->sh.n;

@@ -30,8 +30,8 @@ typedef struct chk_backend {
   int (*fwd_variants)(void *ctx, const ssmc_kernel *k);
   void (*set_fwd_variant)(void *ctx, int variant);
   int cc_major; /* appended: the (emulated) device's compute capability (ssmc_cuda_for_device); 0 on the CPU */
-  /* appended: backward variants (NULL: one), the same way (CUDA: the wide and the narrow forms of the
-   * chunk-to-chunk stages) */
+  /* appended: backward runs (NULL: one), the same way (CUDA: rt_bwd_run_at's: the wide and the narrow forms of
+   * the chunk-to-chunk stages, then the backward after each forward variant that keeps its results) */
   int (*bwd_variants)(void *ctx, const ssmc_kernel *k);
   void (*set_bwd_variant)(void *ctx, int variant);
 } chk_backend;
@@ -71,6 +71,9 @@ void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);
  * fused slot as a device of compute capability cc_major runs it: fused, seq, solve or fused90; then
  * "fwd-narrow": the narrow forms of the chunk-to-chunk stages) into buf */
 const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n);
+/* the row label of backward run v (rt_bwd_run_at): "bwd", "bwd-narrow", or after a kept forward "bwd-saved" and
+ * its forward label's suffix (bwd-saved, bwd-saved-fused90, bwd-saved-narrow ...) into buf */
+const char *chk_bwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, size_t n);
 /* Multiplies input i by f (kernel buffers re-rounded for bf16): e.g. stronger decays. */
 void chk_batch_scale_input(chk_batch *b, int i, double f);
 /* The same forward, and nothing else (no conversion of the outputs): what bench times. */

@@ -244,17 +244,18 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
       fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
   double bound = orc_tol_bound(ORC_TOL_GRAD);
   int judge_exact = exact_judged(b, k, o, shape, out);
-  /* every backward variant of the backend (CUDA: the wide and the narrow chunk-to-chunk stages) */
+  /* every backward run of the backend (CUDA: the wide and the narrow chunk-to-chunk stages, after a kept forward) */
   const int nv = be && be->bwd_variants ? be->bwd_variants(be->ctx, k) : 1;
   for (int v = 0; v < nv; v++) {
-    const char *lab = v ? "bwd-narrow" : "bwd";
+    char lb[64];
+    const char *lab = chk_bwd_label(k, be ? be->cc_major : 0, v, lb, sizeof lb);
     if (nv > 1) be->set_bwd_variant(be->ctx, v);
     for (int i = 0; i < k->n_inputs; i++)
       for (int64_t j = 0; j < nin[i]; j++) dink[i][j] = NAN;
     for (int i = 0; i < k->n_states; i++)
       for (int64_t j = 0; j < nst[i]; j++) ds0k[i][j] = NAN;
     if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k)) {
-      fprintf(out, "%-44s %-14s error: the %s could not run\n", k->name, shape, v ? "narrow backward" : "backward");
+      fprintf(out, "%-44s %-14s error: the %s could not run\n", k->name, shape, lab);
       r->rows++;
       r->failed++;
     }

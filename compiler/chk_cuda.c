@@ -16,7 +16,7 @@ struct chk_cuda {
   int from_cache;
   int decode_variant; /* RT_DECODE_AUTO, _SMALL or _LARGE */
   int fwd_index;      /* the forward variant: rt_cuda_fwd_variant_at's index, -1: RT_FWD_AUTO */
-  int bwd_variant;    /* RT_BWD_AUTO, _WIDE or _NARROW */
+  int bwd_run;        /* the backward run: rt_bwd_run_at's index, -1: RT_BWD_AUTO recomputing */
   chk_backend be;
 };
 
@@ -158,9 +158,22 @@ static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int
   }
   size_t wsb = rt_cuda_bwd_ws_bytes(k, &d);
   void *ws = wsb ? poisoned(g, wsb, &bad) : NULL;
+  int fv = RT_FWD_NONE, bv = RT_BWD_AUTO;
+  if (g->bwd_run >= 0) {
+    ssmc_cuda_kernel cd; /* as the device runs it */
+    ssmc_cuda_for_device(k->cuda, g->be.cc_major, &cd);
+    rt_bwd_run_at(&cd, g->bwd_run, &fv, &bv);
+  }
+  /* a kept forward: the forward of the same inputs into the backward's workspace first (its output poisoned) */
+  ssmc_fwd_args f = rt_cuda_bwd_fwd_args(k, &d, NULL);
+  f.out = fv != RT_FWD_NONE ? poisoned(g, (size_t)t_total * a->h_v * k->V * esz, &bad) : NULL;
+  d.fwd_saved = fv != RT_FWD_NONE;
   int rc = 0;
   if (bad) rc = fail(g, err, n, "device memory");
-  else if (rt_cuda_bwd_variant(g->c, g->m, &d, g->bwd_variant, ws, NULL) || rt_cuda_sync(g->c)) rc = fail(g, err, n, k->name);
+  else if ((d.fwd_saved && rt_cuda_fwd_save(g->c, g->m, &f, fv, ws, NULL)) ||
+           rt_cuda_bwd_variant(g->c, g->m, &d, bv, ws, NULL) || rt_cuda_sync(g->c))
+    rc = fail(g, err, n, k->name);
+  rt_cuda_free(g->c, f.out);
   for (int i = 0; i < k->n_inputs && !rc; i++) {
     if (a->din[i] && rt_cuda_d2h(g->c, a->din[i], d.din[i], grad_bytes(k, i, t_total, a->h_qk, a->h_v)))
       rc = fail(g, err, n, "copy back");
@@ -204,16 +217,15 @@ static int cuda_fwd_variants(void *ctx, const ssmc_kernel *k) {
 }
 static void cuda_set_fwd_variant(void *ctx, int variant) { ((chk_cuda *)ctx)->fwd_index = variant < 0 ? -1 : variant; }
 
-/* the wide forms of the chunk-to-chunk stages and the narrow ones where the module has both */
+/* the wide forms of the chunk-to-chunk stages and the narrow ones where the module has both, then the backward
+ * after each forward variant that keeps its results (rt_bwd_run_at) */
 static int cuda_bwd_variants(void *ctx, const ssmc_kernel *k) {
   chk_cuda *g = ctx;
   char err[512];
   if (ensure_module(g, k, err, sizeof err)) return 1; /* the backward call reports the failure */
-  return rt_cuda_bwd_variants(g->m);
+  return rt_cuda_bwd_runs(g->m);
 }
-static void cuda_set_bwd_variant(void *ctx, int variant) {
-  ((chk_cuda *)ctx)->bwd_variant = variant < 0 ? RT_BWD_AUTO : variant ? RT_BWD_NARROW : RT_BWD_WIDE;
-}
+static void cuda_set_bwd_variant(void *ctx, int variant) { ((chk_cuda *)ctx)->bwd_run = variant < 0 ? -1 : variant; }
 
 chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   rt_cuda *c = rt_cuda_open(err, n);
@@ -223,7 +235,7 @@ chk_cuda *chk_cuda_open(const char *cache_dir, char *err, size_t n) {
   g->cache_dir = cache_dir;
   g->decode_variant = RT_DECODE_AUTO;
   g->fwd_index = -1;
-  g->bwd_variant = RT_BWD_AUTO;
+  g->bwd_run = -1;
   g->be = (chk_backend){"cuda",          cuda_fwd,     cuda_decode, g, cuda_bwd, cuda_decode_variants, cuda_set_decode_variant,
                         cuda_fwd_variants, cuda_set_fwd_variant, rt_cuda_device(c)->cc_major, cuda_bwd_variants,
                         cuda_set_bwd_variant};

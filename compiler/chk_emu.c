@@ -26,7 +26,8 @@ struct chk_emu {
   void *so;
   emu_launch_fn launch;
   int fwd_index; /* the forward variant (rt_fwd_variant_at's index; -1: RT_FWD_AUTO) */
-  int decode_variant, bwd_variant; /* RT_DECODE_*, RT_BWD_* */
+  int decode_variant; /* RT_DECODE_* */
+  int bwd_run;        /* the backward run: rt_bwd_run_at's index, -1: RT_BWD_AUTO recomputing */
   chk_backend be;
 };
 
@@ -109,6 +110,24 @@ static void *poisoned(size_t bytes) {
   return p;
 }
 
+/* The stages of forward variant `variant` (RT_FWD_*) of kd (its table as the emulated device runs it), as the runtime
+ * launches them (rt_cuda_fwd_variant) */
+static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, ssmc_fwd_args *d, float *ws, char *err, size_t n) {
+  const ssmc_cuda_kernel *c = kd->cuda;
+  const int fused = variant == RT_FWD_FUSED ||
+                    (variant == RT_FWD_AUTO && ssmc_cuda_fwd_fused(c, d->n_seqs, d->h_v, kd->V, EMU_SM_COUNT));
+  const int narrow = variant == RT_FWD_NARROW ||
+                     (variant == RT_FWD_AUTO && ssmc_cuda_narrow(c, d->n_seqs, d->h_v, kd->V, EMU_SM_COUNT));
+  if (fused && !c->fused.entry) { snprintf(err, n, "%s has no fused forward stage", kd->name); return -1; }
+  const int64_t slots = ssmc_chunk_slots(kd, d);
+  void *params[] = {d, &ws};
+  const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+  const int ns = ssmc_cuda_fwd_stages(c, fused, !fused && narrow, st);
+  int rc = 0;
+  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, kd, st[i], 0, d->n_seqs, d->h_v, slots, params, err, n);
+  return rc;
+}
+
 static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n) {
   chk_emu *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
@@ -127,18 +146,7 @@ static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int6
     if (d.state_out[i] && d.state_out[i] != d.state_in[i]) memset(d.state_out[i], 0xff, (size_t)a->n_seqs * a->h_v * k->state_size[i] * 4);
   float *ws = poisoned(rt_cuda_fwd_ws_bytes(k, &d));
   if (!ws) { snprintf(err, n, "out of memory"); return -1; }
-  const int variant = g->fwd_index < 0 ? RT_FWD_AUTO : rt_fwd_variant_at(c, g->fwd_index);
-  const int fused = variant == RT_FWD_FUSED ||
-                    (variant == RT_FWD_AUTO && ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
-  const int narrow = variant == RT_FWD_NARROW ||
-                     (variant == RT_FWD_AUTO && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
-  if (fused && !c->fused.entry) { free(ws); snprintf(err, n, "%s has no fused forward stage", k->name); return -1; }
-  const int64_t slots = ssmc_chunk_slots(k, &d);
-  void *params[] = {&d, &ws};
-  const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int ns = ssmc_cuda_fwd_stages(c, fused, !fused && narrow, st);
-  int rc = 0;
-  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, &kd, st[i], 0, a->n_seqs, a->h_v, slots, params, err, n);
+  const int rc = fwd_stages(g, &kd, g->fwd_index < 0 ? RT_FWD_AUTO : rt_fwd_variant_at(c, g->fwd_index), &d, ws, err, n);
   free(ws);
   return rc;
 }
@@ -174,14 +182,29 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   float *ws = poisoned(rt_cuda_bwd_ws_bytes(k, &b));
   if (!ws) { snprintf(err, n, "out of memory"); return -1; }
   ssmc_fwd_args f = rt_cuda_bwd_fwd_args(k, &b, ws);
+  ssmc_cuda_kernel cd; /* as the emulated device runs it */
+  ssmc_cuda_for_device(c, g->sm90a ? 9 : 8, &cd);
+  ssmc_kernel kd = *k;
+  kd.cuda = &cd;
+  int fv = RT_FWD_NONE, bv = RT_BWD_AUTO, rc = 0;
+  if (g->bwd_run >= 0) rt_bwd_run_at(&cd, g->bwd_run, &fv, &bv);
+  /* a kept forward (rt_cuda_fwd_save): the forward of the same inputs into this workspace first, with bwd_save where
+   * the module keeps it, the final states where the backward's recomputation puts them (f's), the output poisoned */
+  b.fwd_saved = fv != RT_FWD_NONE;
+  const int saved = b.fwd_saved ? c->bwd_saved : 0;
+  if (b.fwd_saved) {
+    ssmc_fwd_args s = f;
+    s.bwd_save = saved > 0;
+    s.out = poisoned((size_t)t_total * a->h_v * k->V * (k->dtype == SSMC_F32 ? 4 : 2));
+    rc = s.out ? fwd_stages(g, &kd, fv, &s, ws, err, n) : (snprintf(err, n, "out of memory"), -1);
+    free(s.out);
+  }
   const int64_t slots = ssmc_chunk_slots(k, &f);
   void *fparams[] = {&f, &ws}, *bparams[] = {&f, &b, &ws};
-  const int narrow = g->bwd_variant == RT_BWD_NARROW ||
-                     (g->bwd_variant == RT_BWD_AUTO && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
-  int rc = 0;
-  for (int i = 0; i < c->bwd_fwd && !rc; i++)
+  const int narrow = bv == RT_BWD_NARROW || (bv == RT_BWD_AUTO && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
+  for (int i = 0; i < (saved ? 0 : c->bwd_fwd) && !rc; i++)
     if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) rc = run_stage(g, k, &c->fwd[i], 0, f.n_seqs, f.h_v, slots, fparams, err, n);
-  for (int i = 0; i < c->n_bwd && !rc; i++)
+  for (int i = saved; i < c->n_bwd && !rc; i++)
     if (ssmc_cuda_stage_runs(&c->bwd[i], narrow)) rc = run_stage(g, k, &c->bwd[i], 1, f.n_seqs, f.h_v, slots, bparams, err, n);
   free(ws);
   return rc;
@@ -199,10 +222,14 @@ static int emu_fwd_variants(void *ctx, const ssmc_kernel *k) {
   return rt_fwd_variant_count(&cd);
 }
 static void emu_set_fwd_variant(void *ctx, int v) { ((chk_emu *)ctx)->fwd_index = v < 0 ? -1 : v; }
-static int emu_bwd_variants(void *ctx, const ssmc_kernel *k) { (void)ctx; return k->cuda ? rt_bwd_variant_count(k->cuda) : 1; }
-static void emu_set_bwd_variant(void *ctx, int v) {
-  ((chk_emu *)ctx)->bwd_variant = v < 0 ? RT_BWD_AUTO : v ? RT_BWD_NARROW : RT_BWD_WIDE;
+static int emu_bwd_variants(void *ctx, const ssmc_kernel *k) {
+  const chk_emu *g = ctx;
+  ssmc_cuda_kernel cd;
+  if (!k->cuda) return 1;
+  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, &cd);
+  return rt_bwd_run_count(&cd);
 }
+static void emu_set_bwd_variant(void *ctx, int v) { ((chk_emu *)ctx)->bwd_run = v < 0 ? -1 : v; }
 
 chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   const char *cxx = getenv("CXX"), *arch = getenv("SSMC_EMU_ARCH");
@@ -221,7 +248,7 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   g->sm90a = arch && !strcmp(arch, "sm_90a");
   g->fwd_index = -1;
   g->decode_variant = RT_DECODE_AUTO;
-  g->bwd_variant = RT_BWD_AUTO;
+  g->bwd_run = -1;
   g->be = (chk_backend){"cuda-emu", emu_fwd, emu_decode, g, emu_bwd, emu_decode_variants, emu_set_decode_variant,
                         emu_fwd_variants, emu_set_fwd_variant, g->sm90a ? 9 : 8, emu_bwd_variants, emu_set_bwd_variant};
   return g;

@@ -152,7 +152,8 @@ static void lua_logdecay(emit_buf *b, const layer_spec *s, const cls_state *st) 
 static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
- * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; FSCAN: the
+ * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; KEEP: its
+ * forward variants can keep their prep and state results for the backward (ssmc_fwd_args.bwd_save); FSCAN: the
  * threads of its scan stage (no erase); FSOLVE: of its solve stage), NULL for the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
@@ -204,6 +205,9 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
     /* and the state pass's narrow form where it has one (FSTATE_N: its threads, shared memory, value tile) */
     if (sscanf(bodies + used, " state_n threads=%d smem=%d nbv=%d", &nt, &ns, &nbv) == 3)
       emit_add(&b, "  FSTATE_N = {threads = %d, smem = %d, nbv = %d},\n", nt, ns, nbv);
+    /* and whether every forward variant can leave the prep and state results in a backward's workspace */
+    const char *eol = strchr(bodies, '\n'), *keep = strstr(bodies, " keep");
+    if (keep && (!eol || keep < eol)) emit_add(&b, "  KEEP = true,\n");
   }
   for (int i = 0; cu && i < cu->n_fwd; i++) { /* the forward's scan (no erase), which the backward runs again */
     const char *e = cu->fwd[i].entry;

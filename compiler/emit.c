@@ -345,15 +345,20 @@ static int parse_launch(emit_kernel *k, diag *d) {
 }
 
 /* The backward's launch line (cuda_bwd.cu.tpl), after the forward's:
- *   // ssmc-launch-bwd fwd=F bk=B bv=V ws_tok=W ws_chunk=W ws_seq=W ws_qk=W NAME grid=G threads=N smem=S; ...
+ *   // ssmc-launch-bwd fwd=F [saved=S] bk=B bv=V ws_tok=W ws_chunk=W ws_seq=W ws_qk=W NAME grid=G threads=N smem=S; ...
  * or `// ssmc-launch-bwd none`. */
 static int parse_launch_bwd(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch-bwd ");
   if (l && !strncmp(l, "// ssmc-launch-bwd none", 23)) return 0;
   long long wt = 0, wc = 0, wsq = 0, wq = 0;
   int used = 0;
-  if (!l || sscanf(l, "// ssmc-launch-bwd fwd=%d bk=%d bv=%d ws_tok=%lld ws_chunk=%lld ws_seq=%lld ws_qk=%lld %n",
-                   &k->cuda.bwd_fwd, &k->cuda.bk, &k->cuda.bwd_bv, &wt, &wc, &wsq, &wq, &used) != 7)
+  int head = 0, saved = 0;
+  if (!l || sscanf(l, "// ssmc-launch-bwd fwd=%d %n", &k->cuda.bwd_fwd, &head) != 1)
+    return diag_at(d, NULL, 0, 0, "internal: template cuda_bwd.cu.tpl wrote no launch line");
+  l += head;
+  if (sscanf(l, "saved=%d %n", &k->cuda.bwd_saved, &saved) == 1) l += saved; /* optional: an A/B run's older templates */
+  if (sscanf(l, "bk=%d bv=%d ws_tok=%lld ws_chunk=%lld ws_seq=%lld ws_qk=%lld %n", &k->cuda.bk, &k->cuda.bwd_bv, &wt, &wc,
+             &wsq, &wq, &used) != 6)
     return diag_at(d, NULL, 0, 0, "internal: template cuda_bwd.cu.tpl wrote no launch line");
   k->cuda.bwd_ws_tok_floats = wt;
   k->cuda.bwd_ws_chunk_floats = wc;
@@ -471,9 +476,11 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
     desc_stage(&b, &k->cuda.bwd[i]);
   }
   emit_add(&b, "},\n  .bk = %d,\n  .bwd_bv = %d,\n  .bwd_ws_tok_floats = %lld,\n  .bwd_ws_chunk_floats = %lld,\n"
-             "  .bwd_ws_seq_floats = %lld,\n  .bwd_ws_qk_floats = %lld,\n};\n",
+             "  .bwd_ws_seq_floats = %lld,\n  .bwd_ws_qk_floats = %lld,\n",
          k->cuda.bk, k->cuda.bwd_bv, (long long)k->cuda.bwd_ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats,
          (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
+  if (k->cuda.bwd_saved) emit_add(&b, "  .bwd_saved = %d,\n", k->cuda.bwd_saved);
+  emit_add(&b, "};\n");
   return b.p;
 }
 
@@ -566,6 +573,11 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
              k->cuda.bwd_fwd, (long long)k->cuda.bwd_ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats,
              (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
     else emit_add(&b, "  cuda_bwd none (a solve readout: CPU backward only)\n");
+    if (k->cuda.bwd_saved)
+      emit_add(&b, "  cuda_bwd_saved the forward keeps for the backward (rt_cuda_fwd_save, then fwd_saved): its workspace, %lld"
+                 " floats per token and value head and %lld per chunk, and the final states; the backward then skips its"
+                 " first %d stages\n", (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats,
+               k->cuda.bwd_saved);
     if (k->cuda.ws_tok_floats || k->cuda.ws_chunk_floats)
       emit_add(&b, "  cuda_workspace %lld floats per token and value head, %lld per chunk and value head\n",
              (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats);

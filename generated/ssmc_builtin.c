@@ -99,6 +99,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 3,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -167,6 +168,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 3,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -363,6 +365,7 @@ const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_cuda = {
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 3,
 };
 extern const char ssmc_cu_ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_cuda = {
@@ -431,17 +434,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "e7ddddcef587b517",
-  "eaa89e5092e1e8b2",
-  "2cd244fdf74282e2",
-  "24f159ec0e3338ca",
-  "c2e69e1ae9bd8a9f",
-  "6d3d36620ddacc56",
-  "b63b36388157e184",
-  "9cffe17bdec406e7",
-  "be26dc008c854379",
-  "da00f694c2c449fa",
-  "b3d8ca9e1bf90087",
-  "e407145a2adb3d82",
+  "7ec68ac0261bded5",
+  "1214506163c190f5",
+  "a067fcc49d4a08f0",
+  "c8c3d2f1d61ed41b",
+  "fb60df6f1ed5af49",
+  "fd1d21b353fcd0e4",
+  "2a89bc5feb4c79a6",
+  "da27df0a1b12bf9d",
+  "f7214a547ec03f77",
+  "73460ba61e1feaf4",
+  "5bc2107aa0e3b349",
+  "68e382085a75987d",
   0,
 };

@@ -278,6 +278,7 @@ struct rt_cuda {
   CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*MemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, void *);
   CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*ModuleLoadData)(void **, const void *);
   CUresult (*ModuleUnload)(void *);
@@ -329,6 +330,7 @@ rt_cuda *rt_cuda_open(char *err, size_t errlen) {
   SYM(MemcpyHtoD, "cuMemcpyHtoD_v2");
   SYM(MemcpyDtoH, "cuMemcpyDtoH_v2");
   SYM(MemcpyDtoD, "cuMemcpyDtoD_v2");
+  SYM(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
   SYM(MemsetD8, "cuMemsetD8_v2");
   SYM(ModuleLoadData, "cuModuleLoadData");
   SYM(ModuleUnload, "cuModuleUnload");
@@ -530,29 +532,42 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
   return rt_cuda_fwd_variant(c, m, a, RT_FWD_AUTO, ws, stream);
 }
 
-int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream) {
-  if (variant == RT_FWD_AUTO) variant = rt_cuda_fwd_pick(c, m, a->n_seqs, a->h_v);
+/* The stages of forward variant `variant` with the arguments arg (t_total set). */
+static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int variant, void *ws, void *stream) {
+  if (variant == RT_FWD_AUTO) variant = rt_cuda_fwd_pick(c, m, arg->n_seqs, arg->h_v);
   if (variant == RT_FWD_FUSED && !m->fused) {
     snprintf(c->err, sizeof c->err, "%s has no fused forward stage", m->k->name);
     return -1;
   }
-  ssmc_fwd_args arg = *a;
-  if (a->cu_seqlens && a->t_total <= 0) {
-    snprintf(c->err, sizeof c->err, "%s: a forward with cu_seqlens needs t_total (the host cannot read the offsets)",
-             m->k->name);
-    return -1;
-  }
-  arg.t_total = ssmc_fwd_tokens(a);
-  const int64_t slots = ssmc_chunk_slots(m->k, &arg);
-  void *params[] = {&arg, &ws};
+  const int64_t slots = ssmc_chunk_slots(m->k, arg);
+  void *params[] = {arg, &ws};
   const ssmc_cuda_kernel *ck = m->k->cuda;
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
   const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, st);
   for (int i = 0; i < n; i++)
-    if (launch(c, st[i] == &ck->fused ? m->fused : m->fwd[st[i] - ck->fwd], m->k, st[i], a->n_seqs, a->h_v, slots, params,
-               stream))
+    if (launch(c, st[i] == &ck->fused ? m->fused : m->fwd[st[i] - ck->fwd], m->k, st[i], arg->n_seqs, arg->h_v, slots,
+               params, stream))
       return -1;
   return 0;
+}
+
+/* a's tokens: an error where the host cannot know them (cu_seqlens without t_total) */
+static int fwd_tokens(rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a, const char *what, ssmc_fwd_args *arg) {
+  if (a->cu_seqlens && a->t_total <= 0) {
+    snprintf(c->err, sizeof c->err, "%s: a %s with cu_seqlens needs t_total (the host cannot read the offsets)",
+             m->k->name, what);
+    return -1;
+  }
+  *arg = *a;
+  arg->t_total = ssmc_fwd_tokens(a);
+  return 0;
+}
+
+int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream) {
+  ssmc_fwd_args arg;
+  if (fwd_tokens(c, m, a, "forward", &arg)) return -1;
+  arg.bwd_save = 0;
+  return fwd_launch(c, m, &arg, variant, ws, stream);
 }
 
 /* Floats of a backward's workspace before its per-sequence part: the forward's and the backward's
@@ -561,6 +576,15 @@ static int64_t bwd_ws_before_seq(const ssmc_kernel *k, const ssmc_fwd_args *a) {
   const ssmc_cuda_kernel *cu = k->cuda;
   return ssmc_fwd_tokens(a) * a->h_v * (cu->ws_tok_floats + cu->bwd_ws_tok_floats) +
          ssmc_chunk_slots(k, a) * a->h_v * (cu->ws_chunk_floats + cu->bwd_ws_chunk_floats);
+}
+
+/* a's final states into the backward's part of the workspace ws, in state order */
+static void final_states_in(const ssmc_kernel *k, ssmc_fwd_args *a, float *ws) {
+  float *seq = ws + bwd_ws_before_seq(k, a);
+  for (int i = 0; i < k->n_states; i++) {
+    a->state_out[i] = seq;
+    seq += (int64_t)a->n_seqs * a->h_v * k->state_size[i];
+  }
 }
 
 /* The forward arguments of a backward call: its inputs and initial states; no output, the final states
@@ -575,13 +599,26 @@ ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g,
   a.t_total = g->t_total > 0 ? g->t_total : (int64_t)g->n_seqs * g->t_len;
   a.iters = g->iters;
   for (int i = 0; i < k->n_inputs; i++) a.in[i] = g->in[i];
-  float *seq = ws ? ws + bwd_ws_before_seq(k, &a) : NULL;
-  for (int i = 0; i < k->n_states; i++) {
-    a.state_in[i] = g->state_in[i];
-    a.state_out[i] = seq;
-    if (seq) seq += (int64_t)a.n_seqs * a.h_v * k->state_size[i];
-  }
+  for (int i = 0; i < k->n_states; i++) a.state_in[i] = g->state_in[i];
+  if (ws) final_states_in(k, &a, ws);
   return a;
+}
+
+int rt_cuda_fwd_save(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *bws, void *stream) {
+  const ssmc_kernel *k = m->k;
+  ssmc_fwd_args arg;
+  if (fwd_tokens(c, m, a, "forward", &arg)) return -1;
+  arg.bwd_save = k->cuda->bwd_saved > 0;
+  if (!arg.bwd_save) return fwd_launch(c, m, &arg, variant, bws, stream);
+  /* the final states into the backward's part of bws (where its recomputation puts them), then to the caller's */
+  final_states_in(k, &arg, bws);
+  if (fwd_launch(c, m, &arg, variant, bws, stream)) return -1;
+  for (int i = 0; i < k->n_states; i++)
+    if (a->state_out[i])
+      CK(c, c->MemcpyDtoDAsync((CUdeviceptr)(uintptr_t)a->state_out[i], (CUdeviceptr)(uintptr_t)arg.state_out[i],
+                               (size_t)arg.n_seqs * arg.h_v * (size_t)k->state_size[i] * sizeof(float), stream),
+         "cuMemcpyDtoDAsync");
+  return 0;
 }
 
 size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
@@ -594,6 +631,7 @@ size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g) {
 }
 
 int rt_cuda_bwd_variants(const rt_cuda_mod *m) { return rt_bwd_variant_count(m->k->cuda); }
+int rt_cuda_bwd_runs(const rt_cuda_mod *m) { return rt_bwd_run_count(m->k->cuda); }
 
 int rt_cuda_bwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
   return ssmc_cuda_narrow(m->k->cuda, n_seqs, h_v, m->k->V, c->info.sm_count) ? RT_BWD_NARROW : RT_BWD_WIDE;
@@ -621,11 +659,12 @@ int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int 
   void *fparams[] = {&a, &ws}, *bparams[] = {&a, &b, &ws};
   if (variant == RT_BWD_AUTO) variant = rt_cuda_bwd_pick(c, m, a.n_seqs, a.h_v);
   const int narrow = variant == RT_BWD_NARROW;
-  for (int i = 0; i < k->cuda->bwd_fwd; i++)
+  const int saved = g->fwd_saved ? k->cuda->bwd_saved : 0; /* the stages a kept forward replaces */
+  for (int i = 0; i < (saved ? 0 : k->cuda->bwd_fwd); i++)
     if (ssmc_cuda_stage_runs(&k->cuda->fwd[i], narrow) &&
         launch(c, m->fwd[i], k, &k->cuda->fwd[i], a.n_seqs, a.h_v, slots, fparams, stream))
       return -1;
-  for (int i = 0; i < k->cuda->n_bwd; i++)
+  for (int i = saved; i < k->cuda->n_bwd; i++)
     if (ssmc_cuda_stage_runs(&k->cuda->bwd[i], narrow) &&
         launch(c, m->bwd[i], k, &k->cuda->bwd[i], a.n_seqs, a.h_v, slots, bparams, stream))
       return -1;

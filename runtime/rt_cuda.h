@@ -103,6 +103,12 @@ int rt_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, void *
 /* The chunkwise backward (ssmc_kernel.h: the forward's first bwd_fwd stages, then the backward's), device
  * pointers; ws: rt_cuda_bwd_ws_bytes of device memory. Every din / dstate_in given is written in full. */
 size_t rt_cuda_bwd_ws_bytes(const ssmc_kernel *k, const ssmc_bwd_args *g);
+/* The forward of a training step: forward variant `variant` (RT_FWD_*, as rt_cuda_fwd_variant) into the workspace of
+ * the backward of the same call (bws: rt_cuda_bwd_ws_bytes; the forward's workspace is its first part). Where the
+ * module keeps its forward (ssmc_cuda_kernel.bwd_saved > 0) the stages also leave there what the backward's first
+ * bwd_saved stages recompute, and the final states (copied to a->state_out where given, on `stream`): a later
+ * rt_cuda_bwd on bws with the same inputs and g->fwd_saved = 1 skips those stages. Elsewhere the plain forward. */
+int rt_cuda_fwd_save(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *bws, void *stream);
 /* The forward arguments a backward's first bwd_fwd stages and every backward stage get: the backward's
  * inputs and initial states, no output, the final states into the backward's part of ws. */
 ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws);
@@ -115,7 +121,21 @@ int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int 
 int rt_cuda_bwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v);
 /* How many backward variants the module has (1 or 2). */
 static inline int rt_bwd_variant_count(const ssmc_cuda_kernel *c) { return c->n_bwd && c->narrow_bv ? 2 : 1; }
+/* The backward runs check goes through (c: the table as the device runs it, ssmc_cuda_for_device): first each
+ * backward variant, recomputing; then, where the module keeps its forward (bwd_saved), one per forward variant:
+ * that forward by rt_cuda_fwd_save, then the backward with fwd_saved (narrow after the narrow forward, else wide).
+ * rt_bwd_run_at gives run v's forward variant (RT_FWD_NONE: none) and backward variant. */
+enum { RT_FWD_NONE = -2 };
+static inline int rt_bwd_run_count(const ssmc_cuda_kernel *c) {
+  return rt_bwd_variant_count(c) + (c->n_bwd && c->bwd_saved ? rt_fwd_variant_count(c) : 0);
+}
+static inline void rt_bwd_run_at(const ssmc_cuda_kernel *c, int v, int *fwd, int *bwd) {
+  const int nb = rt_bwd_variant_count(c);
+  *fwd = v < nb ? RT_FWD_NONE : rt_fwd_variant_at(c, v - nb);
+  *bwd = v < nb ? (v ? RT_BWD_NARROW : RT_BWD_WIDE) : *fwd == RT_FWD_NARROW && c->narrow_bv ? RT_BWD_NARROW : RT_BWD_WIDE;
+}
 int rt_cuda_bwd_variants(const rt_cuda_mod *m);
+int rt_cuda_bwd_runs(const rt_cuda_mod *m); /* rt_bwd_run_count of the module as this device runs it */
 /* Decode variants: RT_DECODE_AUTO (the rule above), RT_DECODE_SMALL (`decode`), RT_DECODE_LARGE
  * (`decode_large`; an error where the module has none). */
 enum { RT_DECODE_AUTO = -1, RT_DECODE_SMALL = 0, RT_DECODE_LARGE = 1 };

@@ -49,6 +49,9 @@ typedef struct ssmc_fwd_args {
                                         form); 0: the kernel's cost-model default (manifest); < 0: never */
   int64_t t_total;                   /* CUDA: tokens of all sequences (with cu_seqlens the host cannot read
                                         the device's offsets); 0: n_seqs * t_len. The CPU ignores it. */
+  int32_t bwd_save;                  /* CUDA, appended: 1 when ws is a backward's workspace (rt_cuda_fwd_save): the
+                                        stages also leave in it what the backward's first bwd_saved stages would
+                                        recompute. The CPU ignores it. */
 } ssmc_fwd_args;
 
 /* One token per sequence; states live in slots and are updated in place.
@@ -151,6 +154,12 @@ typedef struct ssmc_cuda_kernel {
    * none); a call runs them in place of the wide forms where the wide grid, n_seqs * h_v * (V / bv)
    * blocks, is below narrow_below_pct percent of the SM count (ssmc_cuda_narrow) */
   int32_t narrow_bv, narrow_below_pct;
+  /* appended: the recomputed forward a saved one replaces: how many leading bwd[] stages (fprep and the
+   * chunk-to-chunk pass) a backward with fwd_saved skips, because every forward variant run with bwd_save
+   * leaves their results in the forward's part of the workspace (the chunk-start states, the per-token
+   * rows) and the final states in the backward's. 0: the module keeps no forward (its forward's products
+   * are less accurate than the backward wants there, or it has no such stages). */
+  int32_t bwd_saved;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -174,6 +183,9 @@ typedef struct ssmc_bwd_args {
   float *dstate_in[SSMC_MAX_IO];       /* (N, h_v, S) fp32: dL/d(initial state), or NULL */
   int32_t iters;                       /* solver iterations (the forward's); <= 0: the spec's default */
   int64_t t_total;                     /* CUDA: tokens of all sequences (as ssmc_fwd_args.t_total) */
+  int32_t fwd_saved;                   /* CUDA, appended: 1 when the workspace holds the forward of these inputs,
+                                          run by rt_cuda_fwd_save: the backward skips its first bwd_saved stages
+                                          (where the module has none, it recomputes as with 0) */
 } ssmc_bwd_args;
 
 typedef void (*ssmc_bwd_fn)(const ssmc_bwd_args *a, int64_t item_begin, int64_t item_end, float *ws);

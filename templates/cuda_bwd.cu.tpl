@@ -11,6 +11,8 @@
 @ the rest is the chunk-local differentiation of cpu_bwd.c.tpl. Stages, in order:
 @   fprep, fstate (with a rank-1 erase): the forward's prep and state again (chunk-start states, kd, W,
 @          u), fp32-accurate with f32 inputs, the forward's one tf32 product with bf16 ones (MM_FREC).
+@          With bf16 inputs every forward variant can leave these in the workspace instead (P.KEEP:
+@          ssmc_fwd_args.bwd_save, rt_cuda_fwd_save); a backward with fwd_saved then skips them.
 @   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
 @          and kd, U = diag(w) V per token) and its elementwise scan (the chunk-start states in place
 @          of dZ), with the backward's tile products (MM_BWD).
@@ -1328,5 +1330,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @   stage('hadj', 'items', HL); stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
 @ end
 @ stage('breduce', 'chunks', {off = 0})
-// ssmc-launch-bwd fwd=0 bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
+@ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n]
+@ local SAVED = P.KEEP and (NS and 3 or 2) or 0
+// ssmc-launch-bwd fwd=0 saved=${SAVED} bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
 @ end

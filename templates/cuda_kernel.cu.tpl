@@ -292,6 +292,12 @@
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
+@ -- KEEP: every forward variant, asked to (ssmc_fwd_args.bwd_save), leaves in a backward's workspace what the
+@ -- backward would recompute first (its fprep and fstate: the chunk-start states, kd, W, the pseudo-values u): with
+@ -- an erase and bf16 inputs, where that recomputation runs the forward's own products (MM_FREC = MM_SPLIT). With f32
+@ -- inputs the forward's bf16 hi + lo products are less accurate than the backward wants there (cuda_bwd.cu.tpl);
+@ -- without an erase the forward's prep writes neither kd nor U and its fused passes use no workspace.
+@ local KEEP = P.dtype == 'bf16' and m.delta and not sv
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
 @ local WS_KD = WS_U + V
@@ -2444,6 +2450,10 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @ copies_fetch(FC, 'tok', 'L')
 @ copies_put(FC)
       __syncthreads();
+@ if KEEP then
+      if (a.bwd_save) /* for the backward: the chunk-start state where the state stage puts it */
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
+@ end
 @ coefs()
 @ if not m.delta then
       for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= ew[e / FBV];
@@ -2455,6 +2465,9 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @ if m.delta then
     /* pseudo-values u = U + W Z */
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
+@   if KEEP then
+    if (a.bwd_save) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
+@   end
 @ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
 @ qa_scores()
@@ -2560,13 +2573,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { /* z[4 i + o]'s place in a (K, V) state */
-    return slot * ${K * V} + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
+    return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
   };
   const float *z0 = a.state_in[${m.state}];
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[slot * ${K * V} + z_at(i, o)] : 0.0f;
   auto put_state = [&]() {
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -2599,6 +2612,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
+@ if KEEP then
+    if (a.bwd_save) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
+@ end
 @ if m.delta then
 @   copies_fetch({VC}, 'tok', 'L')
 @ end
@@ -2678,6 +2700,16 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 #pragma unroll
         for (int o = 0; o < 4; o++)
           ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+@   if KEEP then
+      if (a.bwd_save) /* for the backward: u where the state stage puts it, in place of prep's U (read above) */
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          float *ur = ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 2 * q; /* row r0 + 8 h */
+          if (r0 + 8 * h < L)
+#pragma unroll
+            for (int i = 0; i < VD / 16; i++) *(float2 *)(ur + 8 * i) = make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
+        }
+@   end
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
 @ copies_fetch(HALL, 'tn', 'Ln')
@@ -2715,7 +2747,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+      for (int o = 0; o < 4; o++) zo[slot * ${K * V} + z_at(i, o)] = z[4 * i + o];
 #else
   (void)a; (void)ws;
 #endif
@@ -3232,5 +3264,5 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('scan grid=items_elems threads=%d smem=0', NT.scan)
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}
+// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
 // ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0', HL.off * 4, V, FUSED_PRE, HF_FROM_PCT) or 'fused90 none'}

@@ -264,7 +264,7 @@ static int bench_gpu(gen_set *g, const opts *o) {
           const int nbv = rt_cuda_bwd_variants(m), bpick = rt_cuda_bwd_pick(c, m, o->B, o->H);
           for (int v = 0; v < nbv && !rc; v++) {
             const int pick = nbv == 1 || v == bpick;
-            if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, nbv > 1 ? v : RT_BWD_AUTO, &rb,
+            if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, nbv > 1 ? v : RT_BWD_AUTO, 0, &rb,
                                pick ? &r : NULL, err, sizeof err)) {
               fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
               rc = 1;
@@ -275,6 +275,17 @@ static int bench_gpu(gen_set *g, const opts *o) {
             }
           }
           if (!rc) gpu_row(bk.k->name, "fwd+bwd", shape, &r, &cl);
+          /* the forward kept for the backward (its workspace held until then): the runtime's picks */
+          if (!rc && bk.k->cuda->bwd_saved) {
+            if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, RT_BWD_AUTO, 1, &rb, &r, err,
+                               sizeof err)) {
+              fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
+              rc = 1;
+            } else {
+              gpu_row(bk.k->name, "bwd-saved", shape, &rb, &cl);
+              gpu_row(bk.k->name, "fwd+bwd-saved", shape, &r, &cl);
+            }
+          }
         }
       }
       for (const char *p = o->decode; !rc && *p;) {

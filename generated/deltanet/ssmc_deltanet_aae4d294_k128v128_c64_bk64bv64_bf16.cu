@@ -1184,6 +1184,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
   r_u.put(u, FBVP, L, one_t(), false);
   r_w.put(sm + F_W, KP, L, one_t(), false);
       __syncthreads();
+      if (a.bwd_save) /* for the backward: the chunk-start state where the state stage puts it */
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
       ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
@@ -1210,6 +1212,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
     __syncthreads();
     /* pseudo-values u = U + W Z */
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
+    if (a.bwd_save) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, QAP, b, L, one_t());
@@ -1270,13 +1273,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { /* z[4 i + o]'s place in a (K, V) state */
-    return slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
+    return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
   };
   const float *z0 = a.state_in[0];
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[slot * 16384 + z_at(i, o)] : 0.0f;
   auto put_state = [&]() {
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -1297,6 +1300,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
+    if (a.bwd_save) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
   r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
     __syncthreads(); /* the last chunk's products are done with every operand */
   r_in3.put(sm + H_IN3, 1);
@@ -1378,6 +1388,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
 #pragma unroll
         for (int o = 0; o < 4; o++)
           ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+      if (a.bwd_save) /* for the backward: u where the state stage puts it, in place of prep's U (read above) */
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          float *ur = ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 2 * q; /* row r0 + 8 h */
+          if (r0 + 8 * h < L)
+#pragma unroll
+            for (int i = 0; i < VD / 16; i++) *(float2 *)(ur + 8 * i) = make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
+        }
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
   r_key.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
@@ -1416,7 +1434,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+      for (int o = 0; o < 4; o++) zo[slot * 16384 + z_at(i, o)] = z[4 * i + o];
 #else
   (void)a; (void)ws;
 #endif
@@ -1687,7 +1705,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 }
 
 
-// ssmc-bodies prep threads=256 smem=75264 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16
+// ssmc-bodies prep threads=256 smem=75264 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16 keep
 // ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75264; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=1 from_pct=50 post=0
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
@@ -2271,4 +2289,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75264; fstate grid=items_vtiles threads=512 smem=123392 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75264; fstate grid=items_vtiles threads=512 smem=123392 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

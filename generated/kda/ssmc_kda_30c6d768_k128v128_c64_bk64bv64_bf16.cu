@@ -1296,7 +1296,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=98816 state_n threads=256 smem=86528 nbv=16
+// ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=98816 state_n threads=256 smem=86528 nbv=16 keep
 // ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=98816 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=71936 from_pct=300; fused none; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
@@ -1878,4 +1878,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=98816 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

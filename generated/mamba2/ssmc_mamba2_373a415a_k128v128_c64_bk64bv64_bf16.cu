@@ -1236,13 +1236,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { /* z[4 i + o]'s place in a (K, V) state */
-    return slot * 16384 + (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
+    return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8;
   };
   const float *z0 = a.state_in[0];
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[slot * 16384 + z_at(i, o)] : 0.0f;
   auto put_state = [&]() {
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -1353,7 +1353,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+      for (int o = 0; o < 4; o++) zo[slot * 16384 + z_at(i, o)] = z[4 * i + o];
 #else
   (void)a; (void)ws;
 #endif
@@ -2040,4 +2040,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=256 smem=99584; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=256 smem=99584; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -435,9 +435,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "7ec68ac0261bded5",
-  "1214506163c190f5",
+  "44c7dd4404b5dc1e",
   "a067fcc49d4a08f0",
-  "c8c3d2f1d61ed41b",
+  "38ec7ae9c67fb7dc",
   "fb60df6f1ed5af49",
   "fd1d21b353fcd0e4",
   "2a89bc5feb4c79a6",

@@ -111,8 +111,9 @@ static void *poisoned(size_t bytes) {
 }
 
 /* The stages of forward variant `variant` (RT_FWD_*) of kd (its table as the emulated device runs it), as the runtime
- * launches them (rt_cuda_fwd_variant) */
-static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, ssmc_fwd_args *d, float *ws, char *err, size_t n) {
+ * launches them (rt_cuda_fwd_variant; keep: rt_cuda_fwd_save's) */
+static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, int keep, ssmc_fwd_args *d, float *ws, char *err,
+                      size_t n) {
   const ssmc_cuda_kernel *c = kd->cuda;
   const int fused = variant == RT_FWD_FUSED ||
                     (variant == RT_FWD_AUTO && ssmc_cuda_fwd_fused(c, d->n_seqs, d->h_v, kd->V, EMU_SM_COUNT));
@@ -122,7 +123,8 @@ static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, ssmc_fwd_a
   const int64_t slots = ssmc_chunk_slots(kd, d);
   void *params[] = {d, &ws};
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int ns = ssmc_cuda_fwd_stages(c, fused, !fused && narrow, st);
+  const int ns = ssmc_cuda_fwd_stages(c, fused, !fused && narrow, keep, st);
+  if (ns < 0) { snprintf(err, n, "%s: its fused forward keeps nothing for the backward", kd->name); return -1; }
   int rc = 0;
   for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, kd, st[i], 0, d->n_seqs, d->h_v, slots, params, err, n);
   return rc;
@@ -146,7 +148,7 @@ static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int6
     if (d.state_out[i] && d.state_out[i] != d.state_in[i]) memset(d.state_out[i], 0xff, (size_t)a->n_seqs * a->h_v * k->state_size[i] * 4);
   float *ws = poisoned(rt_cuda_fwd_ws_bytes(k, &d));
   if (!ws) { snprintf(err, n, "out of memory"); return -1; }
-  const int rc = fwd_stages(g, &kd, g->fwd_index < 0 ? RT_FWD_AUTO : rt_fwd_variant_at(c, g->fwd_index), &d, ws, err, n);
+  const int rc = fwd_stages(g, &kd, g->fwd_index < 0 ? RT_FWD_AUTO : rt_fwd_variant_at(c, g->fwd_index), 0, &d, ws, err, n);
   free(ws);
   return rc;
 }
@@ -188,15 +190,15 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   kd.cuda = &cd;
   int fv = RT_FWD_NONE, bv = RT_BWD_AUTO, rc = 0;
   if (g->bwd_run >= 0) rt_bwd_run_at(&cd, g->bwd_run, &fv, &bv);
-  /* a kept forward (rt_cuda_fwd_save): the forward of the same inputs into this workspace first, with bwd_save where
-   * the module keeps it, the final states where the backward's recomputation puts them (f's), the output poisoned */
+  /* a kept forward (rt_cuda_fwd_save): the forward of the same inputs into this workspace first, the fused slot's keep
+   * form where the module keeps it, the final states where the backward's recomputation puts them (f's), the output
+   * poisoned */
   b.fwd_saved = fv != RT_FWD_NONE;
   const int saved = b.fwd_saved ? c->bwd_saved : 0;
   if (b.fwd_saved) {
     ssmc_fwd_args s = f;
-    s.bwd_save = saved > 0;
     s.out = poisoned((size_t)t_total * a->h_v * k->V * (k->dtype == SSMC_F32 ? 4 : 2));
-    rc = s.out ? fwd_stages(g, &kd, fv, &s, ws, err, n) : (snprintf(err, n, "out of memory"), -1);
+    rc = s.out ? fwd_stages(g, &kd, fv, saved > 0, &s, ws, err, n) : (snprintf(err, n, "out of memory"), -1);
     free(s.out);
   }
   const int64_t slots = ssmc_chunk_slots(k, &f);

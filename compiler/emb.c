@@ -153,7 +153,7 @@ static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d ==
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
  * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; KEEP: its
- * forward variants can keep their prep and state results for the backward (ssmc_fwd_args.bwd_save); FSCAN: the
+ * forward variants can keep their prep and state results for the backward (rt_cuda_fwd_save); FSCAN: the
  * threads of its scan stage (no erase); FSOLVE: of its solve stage), NULL for the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;

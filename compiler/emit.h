@@ -7,7 +7,9 @@
 #include "cls.h"
 #include "ssmc_kernel.h"
 
-#define EMIT_BWD_ENTRY0 (SSMC_MAX_STAGES + 4) /* cu_entries: the forward stages, decode, decode_large, fused, fused90 first */
+/* cu_entries: the forward stages, decode, decode_large, fused, fused90, then the keep forms of fused and fused90 */
+#define EMIT_KEEP_ENTRY0 (SSMC_MAX_STAGES + 4)
+#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 2)
 
 struct sbx;
 
@@ -22,7 +24,8 @@ typedef struct {
   char *cu_source;       /* malloc'd CUDA C++ text */
   size_t cu_len;
   ssmc_cuda_kernel cuda; /* launch facts read back from the module's launch line; source = cu_source */
-  char cu_entries[EMIT_BWD_ENTRY0 + SSMC_MAX_BWD_STAGES][192]; /* forward stages, decode, decode_large, fused, fused90, backward */
+  char cu_entries[EMIT_BWD_ENTRY0 + SSMC_MAX_BWD_STAGES][192]; /* forward stages, decode, decode_large, fused, fused90,
+                                                                 their keep forms, backward */
 } emit_kernel;
 
 /* A growable text buffer (every emitter writes through it); p is malloc'd. */

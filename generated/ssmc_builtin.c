@@ -100,6 +100,8 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
   .bwd_saved = 3,
+  .fused_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 157952},
+  .fused_sm90_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -169,6 +171,8 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
   .bwd_saved = 3,
+  .fused_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 158208},
+  .fused_sm90_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216192},
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -434,17 +438,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "7ec68ac0261bded5",
-  "44c7dd4404b5dc1e",
-  "a067fcc49d4a08f0",
-  "38ec7ae9c67fb7dc",
+  "9055f23be0a0b2b0",
+  "58f9f5a0e34741ba",
+  "1806e4242714ad21",
+  "68071f250f989d42",
   "fb60df6f1ed5af49",
   "fd1d21b353fcd0e4",
-  "2a89bc5feb4c79a6",
-  "da27df0a1b12bf9d",
+  "4da1fa7118fd5c99",
+  "4f739a37d94ae742",
   "f7214a547ec03f77",
   "73460ba61e1feaf4",
   "5bc2107aa0e3b349",
-  "68e382085a75987d",
+  "756af43a1b1d8544",
   0,
 };

@@ -427,7 +427,7 @@ struct rt_cuda_mod {
   ssmc_kernel kdev;
   ssmc_cuda_kernel cdev;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *bwd[SSMC_MAX_BWD_STAGES];
+  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -486,6 +486,7 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   if (!bad) bad = prepare_fn(c, m->mod, &k->cuda->decode, &m->decode);
   if (!bad && k->cuda->decode_large.entry) bad = prepare_fn(c, m->mod, &k->cuda->decode_large, &m->decode_large);
   if (!bad && k->cuda->fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused, &m->fused);
+  if (!bad && k->cuda->fused_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused_keep, &m->fused_keep);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -532,8 +533,8 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
   return rt_cuda_fwd_variant(c, m, a, RT_FWD_AUTO, ws, stream);
 }
 
-/* The stages of forward variant `variant` with the arguments arg (t_total set). */
-static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int variant, void *ws, void *stream) {
+/* The stages of forward variant `variant` with the arguments arg (t_total set); keep: the fused slot's keep form. */
+static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int variant, int keep, void *ws, void *stream) {
   if (variant == RT_FWD_AUTO) variant = rt_cuda_fwd_pick(c, m, arg->n_seqs, arg->h_v);
   if (variant == RT_FWD_FUSED && !m->fused) {
     snprintf(c->err, sizeof c->err, "%s has no fused forward stage", m->k->name);
@@ -543,11 +544,15 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
   void *params[] = {arg, &ws};
   const ssmc_cuda_kernel *ck = m->k->cuda;
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, st);
-  for (int i = 0; i < n; i++)
-    if (launch(c, st[i] == &ck->fused ? m->fused : m->fwd[st[i] - ck->fwd], m->k, st[i], arg->n_seqs, arg->h_v, slots,
-               params, stream))
-      return -1;
+  const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, keep, st);
+  if (n < 0) {
+    snprintf(c->err, sizeof c->err, "%s: its fused forward keeps nothing for the backward", m->k->name);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    void *fn = st[i] == &ck->fused ? m->fused : st[i] == &ck->fused_keep ? m->fused_keep : m->fwd[st[i] - ck->fwd];
+    if (launch(c, fn, m->k, st[i], arg->n_seqs, arg->h_v, slots, params, stream)) return -1;
+  }
   return 0;
 }
 
@@ -566,8 +571,7 @@ static int fwd_tokens(rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a, 
 int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream) {
   ssmc_fwd_args arg;
   if (fwd_tokens(c, m, a, "forward", &arg)) return -1;
-  arg.bwd_save = 0;
-  return fwd_launch(c, m, &arg, variant, ws, stream);
+  return fwd_launch(c, m, &arg, variant, 0, ws, stream);
 }
 
 /* Floats of a backward's workspace before its per-sequence part: the forward's and the backward's
@@ -608,11 +612,10 @@ int rt_cuda_fwd_save(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int var
   const ssmc_kernel *k = m->k;
   ssmc_fwd_args arg;
   if (fwd_tokens(c, m, a, "forward", &arg)) return -1;
-  arg.bwd_save = k->cuda->bwd_saved > 0;
-  if (!arg.bwd_save) return fwd_launch(c, m, &arg, variant, bws, stream);
+  if (!k->cuda->bwd_saved) return fwd_launch(c, m, &arg, variant, 0, bws, stream);
   /* the final states into the backward's part of bws (where its recomputation puts them), then to the caller's */
   final_states_in(k, &arg, bws);
-  if (fwd_launch(c, m, &arg, variant, bws, stream)) return -1;
+  if (fwd_launch(c, m, &arg, variant, 1, bws, stream)) return -1;
   for (int i = 0; i < k->n_states; i++)
     if (a->state_out[i])
       CK(c, c->MemcpyDtoDAsync((CUdeviceptr)(uintptr_t)a->state_out[i], (CUdeviceptr)(uintptr_t)arg.state_out[i],

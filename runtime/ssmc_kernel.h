@@ -49,9 +49,6 @@ typedef struct ssmc_fwd_args {
                                         form); 0: the kernel's cost-model default (manifest); < 0: never */
   int64_t t_total;                   /* CUDA: tokens of all sequences (with cu_seqlens the host cannot read
                                         the device's offsets); 0: n_seqs * t_len. The CPU ignores it. */
-  int32_t bwd_save;                  /* CUDA, appended: 1 when ws is a backward's workspace (rt_cuda_fwd_save): the
-                                        stages also leave in it what the backward's first bwd_saved stages would
-                                        recompute. The CPU ignores it. */
 } ssmc_fwd_args;
 
 /* One token per sequence; states live in slots and are updated in place.
@@ -154,12 +151,15 @@ typedef struct ssmc_cuda_kernel {
    * none); a call runs them in place of the wide forms where the wide grid, n_seqs * h_v * (V / bv)
    * blocks, is below narrow_below_pct percent of the SM count (ssmc_cuda_narrow) */
   int32_t narrow_bv, narrow_below_pct;
-  /* appended: the recomputed forward a saved one replaces: how many leading bwd[] stages (fprep and the
-   * chunk-to-chunk pass) a backward with fwd_saved skips, because every forward variant run with bwd_save
-   * leaves their results in the forward's part of the workspace (the chunk-start states, the per-token
-   * rows) and the final states in the backward's. 0: the module keeps no forward (its forward's products
-   * are less accurate than the backward wants there, or it has no such stages). */
+  /* appended: the recomputed forward a kept one replaces: how many leading bwd[] stages (fprep and the
+   * chunk-to-chunk pass) a backward with fwd_saved skips, because every forward variant, run into the backward's
+   * workspace with the fused slot's keep form (ssmc_cuda_fwd_stages' keep), leaves their results in its forward
+   * part (the chunk-start states, the per-token rows) and the final states in its per-sequence part. 0: the
+   * module keeps no forward (its forward's products are less accurate than the backward wants there). */
   int32_t bwd_saved;
+  /* appended: the keep forms of the fused slot (fused_sm90_keep: of fused_sm90): the same pass (arguments, grid,
+   * block) that also leaves what the staged stages would in the workspace; entry NULL where the slot has none */
+  ssmc_cuda_stage fused_keep, fused_sm90_keep;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -273,6 +273,7 @@ static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major,
   *out = *c;
   if (cc_major != 9 || !c->fused_sm90.entry) return;
   out->fused = c->fused_sm90;
+  out->fused_keep = c->fused_sm90_keep;
   out->fused_bv = c->fused_sm90_bv;
   out->fused_from_pct = c->fused_sm90_from_pct;
   out->fused_post = c->fused_sm90_post;
@@ -287,13 +288,16 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
 }
 /* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
  * fwd[] stages that run (narrow: ssmc_cuda_stage_runs), or with fused the first fused_pre of fwd[],
- * `fused`, and the last fused_post. Every launcher (the runtime, check's emulation) runs exactly these. */
-static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, const ssmc_cuda_stage **st) {
+ * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and the last fused_post.
+ * Every launcher (the runtime, check's emulation) runs exactly these. */
+static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, int keep,
+                                       const ssmc_cuda_stage **st) {
   int n = 0;
+  if (fused && keep && !c->fused_keep.entry) return -1;
   for (int i = 0; i < (fused ? c->fused_pre : c->n_fwd); i++)
     if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) st[n++] = &c->fwd[i];
   if (!fused) return n;
-  st[n++] = &c->fused;
+  st[n++] = keep ? &c->fused_keep : &c->fused;
   for (int i = 0; i < c->fused_post; i++) st[n++] = &c->fwd[c->n_fwd - c->fused_post + i];
   return n;
 }

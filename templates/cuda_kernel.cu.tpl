@@ -292,10 +292,11 @@
 @ local BVP, OBVP, QAP = vpad(BV), vpad(OBV), qa_pitch()
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
-@ -- KEEP: every forward variant, asked to (ssmc_fwd_args.bwd_save), leaves in a backward's workspace what the
-@ -- backward would recompute first (its fprep and fstate: the chunk-start states, kd, W, the pseudo-values u): with
-@ -- an erase and bf16 inputs, where that recomputation runs the forward's own products (MM_FREC = MM_SPLIT). With f32
-@ -- inputs the forward's bf16 hi + lo products are less accurate than the backward wants there (cuda_bwd.cu.tpl);
+@ -- KEEP: every forward variant can leave in a backward's workspace (rt_cuda_fwd_save) what the backward would
+@ -- recompute first (its fprep and fstate: the chunk-start states, kd, W, the pseudo-values u); the staged stages
+@ -- do anyway, the fused passes in their _keep entries (the fused slot's keep forms). With an erase and bf16
+@ -- inputs only, where that recomputation runs the forward's own products (MM_FREC = MM_SPLIT). With f32 inputs
+@ -- the forward's bf16 hi + lo products are less accurate than the backward wants there (cuda_bwd.cu.tpl);
 @ -- without an erase the forward's prep writes neither kd nor U and its fused passes use no workspace.
 @ local KEEP = P.dtype == 'bf16' and m.delta and not sv
 @ local WS_X, WS_W = 0, sv and K or 0
@@ -2414,7 +2415,11 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
  * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
  * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
  * runs instead (ssmc_cuda_fwd_fused says which). */
-extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_fused(ssmc_fwd_args a, float *ws) {
+@ if KEEP then
+/* KEEP_T (the entry _fused_keep, rt_cuda_fwd_save): also each chunk-start state and u into the workspace, where the
+ * state stage puts them (for the backward: ssmc_cuda_kernel.fused_keep) */
+@ end
+template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.fused};
   extern __shared__ float sm[];
   (void)ws;
@@ -2451,7 +2456,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 @ copies_put(FC)
       __syncthreads();
 @ if KEEP then
-      if (a.bwd_save) /* for the backward: the chunk-start state where the state stage puts it */
+      if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
         tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
 @ end
 @ coefs()
@@ -2466,7 +2471,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     /* pseudo-values u = U + W Z */
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
 @   if KEEP then
-    if (a.bwd_save) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
+    if (KEEP_T) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
 @   end
 @ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
@@ -2491,6 +2496,10 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
   }
 @ z_final()
 }
+extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_fused(ssmc_fwd_args a, float *ws) { fused_body<false>(a, ws); }
+@ if KEEP then
+extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_fused_keep(ssmc_fwd_args a, float *ws) { fused_body<true>(a, ws); }
+@ end
 @ elseif SEQ then
 
 /* ---------------------------------------------------------------- stage seq */
@@ -2551,7 +2560,12 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
-extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_args a, float *ws) {
+@ if KEEP then
+/* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
+ * into the workspace, where the state stage puts them (for the backward; its stores' registers spill: a separate
+ * entry keeps the plain pass as it was) */
+@ end
+template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */
   extern __shared__ float sm[];
@@ -2613,7 +2627,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
 @ if KEEP then
-    if (a.bwd_save) { /* for the backward: the chunk-start state where the state stage puts it */
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
       float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
 #pragma unroll
       for (int i = 0; i < ZN / 8; i++)
@@ -2700,6 +2714,16 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 #pragma unroll
         for (int o = 0; o < 4; o++)
           ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+@   if KEEP then
+      if (KEEP_T) /* for the backward: u where the state stage puts it, in place of prep's U (read above) */
+#pragma unroll
+        for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+          for (int h = 0; h < 2; h++)
+            if (r0 + 8 * h < L)
+              *(float2 *)(ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q) =
+                  make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
+@   end
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
 @ copies_fetch(HALL, 'tn', 'Ln')
@@ -2707,16 +2731,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
 @ end
     fence_async_smem();
     __syncthreads();
-@ if KEEP then
-    /* for the backward: u where the state stage puts it (in place of prep's U), from ut: tf32, as the readout and
-     * the update take it (stored from the accumulators, the stores' registers spilled the pass: GDN B8 1.54 -> 1.65
-     * ms without bwd_save) */
-    for (int e = threadIdx.x; a.bwd_save && e < L * (VD / 4); e += NT) {
-      const int t = e / (VD / 4), v = 4 * (e - t * (VD / 4));
-      *(float4 *)(ws + ((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + v) =
-          make_float4(ut[core_at(v, t, SC)], ut[core_at(v + 1, t, SC)], ut[core_at(v + 2, t, SC)], ut[core_at(v + 3, t, SC)]);
-    }
-@ end
     { /* y = diag(e^b) (q~ Z) + A u: warpgroup w's value columns */
       float d[VD / 4];
 #pragma unroll
@@ -2752,6 +2766,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_
   (void)a; (void)ws;
 #endif
 }
+extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
+@   if KEEP then
+extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
+@   end
 @ end
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -3265,4 +3283,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0) or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0', HL.off * 4, V, FUSED_PRE, HF_FROM_PCT) or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0%s', HL.off * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '') or 'fused90 none'}

@@ -119,6 +119,12 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.bwd_bv, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
+        /* the forward kept for the backward: bf16 modules with an erase and no solve; it replaces fprep and
+         * fstate (and fstate_n where the module has the narrow forms) */
+        const int keep = ek->dtype == SSMC_BF16 && erase && !sv;
+        ck_assert_int_eq(ek->cuda.bwd_saved, keep ? (ek->cuda.narrow_bv ? 3 : 2) : 0);
+        for (int s = 0; s < ek->cuda.bwd_saved; s++)
+          ck_assert(!strncmp(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, s ? "fstate" : "fprep", s ? 6 : 5));
       }
       { /* the other forward variant: every module without a per-key decay (with one, where a value tile
        * fits 160 KiB). The fused pass (its readout inside, after prep with an erase), or with neither an
@@ -138,9 +144,19 @@ START_TEST(every_module_compiles_without_spills) {
           if (sv) ck_assert_str_eq(ek->cuda.fwd[1].entry + strlen(ek->name) + 1, "psolve");
           if (seq) ck_assert(!erase && g.u[i]->fam.main.decay != DECAY_DIAG);
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
-          const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, vs);
+          const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 0, vs);
           ck_assert_int_eq(nv, ek->cuda.fused_pre + 1 + ek->cuda.fused_post);
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
+          /* its keep form (the same pass, entry NAME_fused_keep) where the module keeps its forward; elsewhere a
+           * kept fused forward is refused */
+          ck_assert_int_eq(ek->cuda.fused_keep.entry != NULL, ek->cuda.bwd_saved > 0);
+          if (ek->cuda.fused_keep.entry) {
+            ck_assert_str_eq(ek->cuda.fused_keep.entry + strlen(ek->name) + 1, "fused_keep");
+            ck_assert_int_eq(ek->cuda.fused_keep.smem, ek->cuda.fused.smem);
+            ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, vs), nv);
+            ck_assert_ptr_eq(vs[nv - 1], &ek->cuda.fused_keep);
+          } else
+            ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, vs), -1);
         }
         /* sm_90's fused slot fused90 (every product on wgmma): bf16 modules at chunk 64 without a solve
          * or a per-key decay, V = 128 (or 64 without an erase; the built-in specs: Mamba-2, GDN, DeltaNet);
@@ -161,12 +177,17 @@ START_TEST(every_module_compiles_without_spills) {
           ck_assert_ptr_eq(d90.fused.entry, ek->cuda.fused_sm90.entry);
           ck_assert_ptr_eq(d80.fused.entry, ek->cuda.fused.entry);
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
-          ck_assert_int_eq(ssmc_cuda_fwd_stages(&d90, 1, 0, vs), ek->cuda.fused_pre + 1);
+          ck_assert_int_eq(ssmc_cuda_fwd_stages(&d90, 1, 0, 0, vs), ek->cuda.fused_pre + 1);
+          ck_assert_int_eq(ek->cuda.fused_sm90_keep.entry != NULL, ek->cuda.bwd_saved > 0);
+          ck_assert_ptr_eq(d90.fused_keep.entry, ek->cuda.fused_sm90_keep.entry);
+          if (ek->cuda.fused_sm90_keep.entry)
+            ck_assert_str_eq(ek->cuda.fused_sm90_keep.entry + strlen(ek->name) + 1, "fused90_keep");
         }
       }
       const ssmc_cuda_stage *st;
       for (int a = 0; a < 2; a++)
-        for (int s = 0; (st = cuc_stage(&ek->cuda, s)); s++) { /* forward stages, decode, decode_large, fused, backward */
+        for (int s = 0; (st = cuc_stage(&ek->cuda, s)); s++) { /* forward stages, decode, decode_large, fused, backward,
+                                                                 fused90, the keep forms */
           if (!st->entry) continue;
           const char *stage = st->entry + strlen(ek->name) + 1;
           if (a == 0) { /* a numeric __launch_bounds__ of the entry is the launch's block */
@@ -179,7 +200,8 @@ START_TEST(every_module_compiles_without_spills) {
             int nt = atoi(lb + strlen("__launch_bounds__("));
             if (nt > 0) ck_assert_msg(nt == st->threads, "%s: launch_bounds %d, launched with %d", st->entry, nt, st->threads);
           }
-          const int sm90 = st == &ek->cuda.fused_sm90; /* sm_90a only: its body is empty elsewhere */
+          /* sm_90a only: its body is empty elsewhere */
+          const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep;
           if (sm90 && a == 0) continue;
           int spills = -1;
           int rc = cuc_spills(ek, archs[a], cache, stage, &spills, err, sizeof err);
@@ -389,7 +411,7 @@ START_TEST(narrow_stage_rule) {
   c.fwd[3] = (ssmc_cuda_stage){"k_out", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
   for (int nr = 0; nr < 2; nr++) {
-    ck_assert_int_eq(ssmc_cuda_fwd_stages(&c, 0, nr, st), 3);
+    ck_assert_int_eq(ssmc_cuda_fwd_stages(&c, 0, nr, 0, st), 3);
     ck_assert_ptr_eq(st[0], &c.fwd[0]);
     ck_assert_ptr_eq(st[1], &c.fwd[nr ? 2 : 1]);
     ck_assert_ptr_eq(st[2], &c.fwd[3]);

@@ -1012,7 +1012,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
  * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
  * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
  * runs instead (ssmc_cuda_fwd_fused says which). */
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fused(ssmc_fwd_args a, float *ws) {
+template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   (void)ws;
@@ -1097,6 +1097,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
     tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
   }
 }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_fused(ssmc_fwd_args a, float *ws) { fused_body<false>(a, ws); }
 
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */

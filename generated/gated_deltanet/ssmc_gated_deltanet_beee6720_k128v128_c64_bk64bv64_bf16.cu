@@ -1164,7 +1164,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
  * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
  * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
  * runs instead (ssmc_cuda_fwd_fused says which). */
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) {
+/* KEEP_T (the entry _fused_keep, rt_cuda_fwd_save): also each chunk-start state and u into the workspace, where the
+ * state stage puts them (for the backward: ssmc_cuda_kernel.fused_keep) */
+template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   (void)ws;
@@ -1204,7 +1206,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
   r_u.put(u, FBVP, L, one_t(), false);
   r_w.put(sm + F_W, KP, L, one_t(), false);
       __syncthreads();
-      if (a.bwd_save) /* for the backward: the chunk-start state where the state stage puts it */
+      if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
         tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -1233,7 +1235,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
     __syncthreads();
     /* pseudo-values u = U + W Z */
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
-    if (a.bwd_save) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
+    if (KEEP_T) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
   mm<QAP, QAP, 1, 1, KP>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, QAP, b, L, one_t());
@@ -1257,6 +1259,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
     tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
   }
 }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) { fused_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused_keep(ssmc_fwd_args a, float *ws) { fused_body<true>(a, ws); }
 
 
 /* ---------------------------------------------------------------- stage fused90 */
@@ -1270,7 +1274,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) {
+/* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
+ * into the workspace, where the state stage puts them (for the backward; its stores' registers spill: a separate
+ * entry keeps the plain pass as it was) */
+template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */
   extern __shared__ float sm[];
@@ -1324,7 +1331,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    if (a.bwd_save) { /* for the backward: the chunk-start state where the state stage puts it */
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
       float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
 #pragma unroll
       for (int i = 0; i < ZN / 8; i++)
@@ -1414,6 +1421,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
 #pragma unroll
         for (int o = 0; o < 4; o++)
           ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+      if (KEEP_T) /* for the backward: u where the state stage puts it, in place of prep's U (read above) */
+#pragma unroll
+        for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+          for (int h = 0; h < 2; h++)
+            if (r0 + 8 * h < L)
+              *(float2 *)(ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q) =
+                  make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
   r_key.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);
@@ -1423,14 +1438,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
     }
     fence_async_smem();
     __syncthreads();
-    /* for the backward: u where the state stage puts it (in place of prep's U), from ut: tf32, as the readout and
-     * the update take it (stored from the accumulators, the stores' registers spilled the pass: GDN B8 1.54 -> 1.65
-     * ms without bwd_save) */
-    for (int e = threadIdx.x; a.bwd_save && e < L * (VD / 4); e += NT) {
-      const int t = e / (VD / 4), v = 4 * (e - t * (VD / 4));
-      *(float4 *)(ws + ((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + v) =
-          make_float4(ut[core_at(v, t, SC)], ut[core_at(v + 1, t, SC)], ut[core_at(v + 2, t, SC)], ut[core_at(v + 3, t, SC)]);
-    }
     { /* y = diag(e^b) (q~ Z) + A u: warpgroup w's value columns */
       float d[VD / 4];
 #pragma unroll
@@ -1466,6 +1473,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
   (void)a; (void)ws;
 #endif
 }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
@@ -1739,7 +1748,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 
 
 // ssmc-bodies prep threads=256 smem=75520 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75520; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75520; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0 keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

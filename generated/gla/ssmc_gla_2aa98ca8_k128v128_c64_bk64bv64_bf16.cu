@@ -1006,7 +1006,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
  * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
  * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
  * runs instead (ssmc_cuda_fwd_fused says which). */
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) {
+template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   (void)ws;
@@ -1076,6 +1076,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
     tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
   }
 }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) { fused_body<false>(a, ws); }
 
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */

@@ -1212,7 +1212,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) {
+template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */
   extern __shared__ float sm[];
@@ -1358,6 +1358,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   (void)a; (void)ws;
 #endif
 }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 21 call 2: fused90 keeping u from ut (c.f. call 1: from its accumulators, spilled); tree against ae6ff12:
+# session 21 call 2 (f011863): fused90 keeping u from ut (c.f. call 1: from its accumulators, spilled); tree against ae6ff12:
 # GDN GPU check, GDN B8 A/B (fused90 without bwd_save must match the base), B1 T32768, DeltaNet and KDA B8 (tree)
 export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d)
 S=.gpu/ssmc

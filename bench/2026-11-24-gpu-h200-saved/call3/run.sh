@@ -1,0 +1,22 @@
+#!/bin/bash
+# session 21 call 3 (the keep forms, 1e927fc): GDN and DeltaNet GPU checks; GDN B8 T4096 H16 against ae6ff12
+# (the plain fused90 must match the base); GDN B1 T32768; fla's fwd+bwd anchors at B8 in the same call
+export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d)
+S=.gpu/ssmc
+base=$(ls -d .gpu/tpl-* | head -1)
+nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader | tee $OUT/env.txt
+for s in gated_deltanet deltanet; do
+  timeout 150 $S check --backend cuda --quick dsl/families/$s.yaml > $OUT/check-$s.txt 2>&1
+  echo "check $s rc=$?"; grep "^check:" $OUT/check-$s.txt; grep FAIL $OUT/check-$s.txt | head -3; grep -E "bf16 edges +bwd[-a-z0-9]* dg" $OUT/check-$s.txt | awk '{print $3, $4, $6}'
+done
+run() { # round shape spec variants
+  for v in $4; do
+    t=(); [ $v = tree ] || t=(--templates $v)
+    timeout 100 $S bench --backend cuda --dtype bf16 "${t[@]}" $3 $2 --H 16 --decode 1 --reps 10 2>&1 | grep -E " (fwd[-a-z0-9+]*|bwd[-a-z]*) " | sed "s/^/round$1 $(basename $v) /" | tee -a $OUT/bench.txt | awk '{print $1, $2, $4, $5, $6, $8}'
+  done
+}
+run 1 "--B 8 --T 4096" dsl/families/gated_deltanet.yaml "tree $base"
+run 1 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml tree
+PYTHONPATH=.fla timeout 150 python3 bench/anchors/bwd_anchors.py 8x4096x16x128 > $OUT/anchors-bwd.txt 2>$OUT/anchors-bwd.err
+echo "anchors rc=$?"; cat $OUT/anchors-bwd.txt; tail -2 $OUT/anchors-bwd.err
+cd $OUT && tar czf call3.tgz *.txt *.err

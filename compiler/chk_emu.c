@@ -130,15 +130,21 @@ static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, int keep, 
   return rc;
 }
 
+/* k with its CUDA table as the emulated device runs it (ssmc_cuda_for_device: cd) into kd */
+static void device_kernel(const chk_emu *g, const ssmc_kernel *k, ssmc_cuda_kernel *cd, ssmc_kernel *kd) {
+  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, cd);
+  *kd = *k;
+  kd->cuda = cd;
+}
+
 static int emu_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n) {
   chk_emu *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
   ssmc_fwd_args d = *a;
   d.t_total = t_total;
-  ssmc_cuda_kernel cd; /* as the emulated device runs it */
-  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, &cd);
-  ssmc_kernel kd = *k;
-  kd.cuda = &cd;
+  ssmc_cuda_kernel cd;
+  ssmc_kernel kd;
+  device_kernel(g, k, &cd, &kd);
   const ssmc_cuda_kernel *c = &cd;
   size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
   memset(d.out, 0xff, (size_t)t_total * a->h_v * k->V * esz);
@@ -184,10 +190,9 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   float *ws = poisoned(rt_cuda_bwd_ws_bytes(k, &b));
   if (!ws) { snprintf(err, n, "out of memory"); return -1; }
   ssmc_fwd_args f = rt_cuda_bwd_fwd_args(k, &b, ws);
-  ssmc_cuda_kernel cd; /* as the emulated device runs it */
-  ssmc_cuda_for_device(c, g->sm90a ? 9 : 8, &cd);
-  ssmc_kernel kd = *k;
-  kd.cuda = &cd;
+  ssmc_cuda_kernel cd;
+  ssmc_kernel kd;
+  device_kernel(g, k, &cd, &kd);
   int fv = RT_FWD_NONE, bv = RT_BWD_AUTO, rc = 0;
   if (g->bwd_run >= 0) rt_bwd_run_at(&cd, g->bwd_run, &fv, &bv);
   /* a kept forward (rt_cuda_fwd_save): the forward of the same inputs into this workspace first, the fused slot's keep
@@ -217,18 +222,18 @@ static void emu_set_decode_variant(void *ctx, int v) {
   ((chk_emu *)ctx)->decode_variant = v < 0 ? RT_DECODE_AUTO : v ? RT_DECODE_LARGE : RT_DECODE_SMALL;
 }
 static int emu_fwd_variants(void *ctx, const ssmc_kernel *k) {
-  const chk_emu *g = ctx;
   ssmc_cuda_kernel cd;
+  ssmc_kernel kd;
   if (!k->cuda) return 1;
-  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, &cd);
+  device_kernel(ctx, k, &cd, &kd);
   return rt_fwd_variant_count(&cd);
 }
 static void emu_set_fwd_variant(void *ctx, int v) { ((chk_emu *)ctx)->fwd_index = v < 0 ? -1 : v; }
 static int emu_bwd_variants(void *ctx, const ssmc_kernel *k) {
-  const chk_emu *g = ctx;
   ssmc_cuda_kernel cd;
+  ssmc_kernel kd;
   if (!k->cuda) return 1;
-  ssmc_cuda_for_device(k->cuda, g->sm90a ? 9 : 8, &cd);
+  device_kernel(ctx, k, &cd, &kd);
   return rt_bwd_run_count(&cd);
 }
 static void emu_set_bwd_variant(void *ctx, int v) { ((chk_emu *)ctx)->bwd_run = v < 0 ? -1 : v; }

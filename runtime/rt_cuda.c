@@ -557,10 +557,10 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
 }
 
 /* a's tokens: an error where the host cannot know them (cu_seqlens without t_total) */
-static int fwd_tokens(rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a, const char *what, ssmc_fwd_args *arg) {
+static int fwd_tokens(rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a, ssmc_fwd_args *arg) {
   if (a->cu_seqlens && a->t_total <= 0) {
-    snprintf(c->err, sizeof c->err, "%s: a %s with cu_seqlens needs t_total (the host cannot read the offsets)",
-             m->k->name, what);
+    snprintf(c->err, sizeof c->err, "%s: a forward with cu_seqlens needs t_total (the host cannot read the offsets)",
+             m->k->name);
     return -1;
   }
   *arg = *a;
@@ -570,7 +570,7 @@ static int fwd_tokens(rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a, 
 
 int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream) {
   ssmc_fwd_args arg;
-  if (fwd_tokens(c, m, a, "forward", &arg)) return -1;
+  if (fwd_tokens(c, m, a, &arg)) return -1;
   return fwd_launch(c, m, &arg, variant, 0, ws, stream);
 }
 
@@ -611,7 +611,7 @@ ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g,
 int rt_cuda_fwd_save(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *bws, void *stream) {
   const ssmc_kernel *k = m->k;
   ssmc_fwd_args arg;
-  if (fwd_tokens(c, m, a, "forward", &arg)) return -1;
+  if (fwd_tokens(c, m, a, &arg)) return -1;
   if (!k->cuda->bwd_saved) return fwd_launch(c, m, &arg, variant, 0, bws, stream);
   /* the final states into the backward's part of bws (where its recomputation puts them), then to the caller's */
   final_states_in(k, &arg, bws);

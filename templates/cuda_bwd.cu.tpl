@@ -135,17 +135,43 @@
 @ local ZDOT = scalar_db or diag -- bgrad sums Z_L . dZ_L per key row
 @ -- bgrad's value-loop tiles (racc: one buffer of two, with Z_L's): dY, u, [dr] (C rows), Z0, dZ_L, [Z_L] (BK rows)
 @ local function vtiles(racc) return ((m.delta and 3 or 2) * C + ((racc and ZDOT) and 3 or 2) * BK) * BVPG end
-@ local function bgrad_layout(racc)
+@ -- bgrad's value loop on sm_90a (BGW, its width WBV): the products on wgmma (m64 over the chunk, tf32 from shared
+@ -- memory, no register fragments), products that share their A operand as one (dY [Z0; u]', dr [Z0; u]', u dZ_L'),
+@ -- each on a warpgroup of its own; the tiles in two buffers of K-major core matrices, each operand as a tf32 hi
+@ -- part and (MM_TF3) the rest, its lo part (an exact one: no lo), parted once as it is stored. The core matrices
+@ -- along k are lbo(wbv) floats apart (not 32), so the four-float row stores of a quarter warp (wbv / 4 threads a
+@ -- row) fall in distinct banks. The tiles come through registers (tile_regs), fetched before a step's products
+@ -- and stored while they run; Z_L . dZ_L from the same registers.
+@ local function lbo(wbv) return 32 + 128 // wbv end
+@ local BGW_NS = BWD_TF1 and 1 or 2
+@ local function wgb_buf(wbv) -- a buffer's tiles: offsets (floats) of their hi and lo parts, SBO, LBO, size
+@   local sbo = wbv // 4 * lbo(wbv)
+@   local o, B = 0, {sbo = sbo, lbo = lbo(wbv)}
+@   local function tile(name, rows, parts)
+@     B[name] = o; o = o + rows // 8 * sbo
+@     if parts == 2 then B[name .. '_lo'] = o; o = o + rows // 8 * sbo end
+@   end
+@   tile('dy', C, DYX == 'true' and 1 or BGW_NS)
+@   tile('zu', BK + C, BGW_NS) -- [Z0; u]: Z0's BK rows, then u's C rows (u dZ_L's A operand)
+@   tile('dz', BK, BGW_NS)
+@   if m.delta then tile('dr', C, BGW_NS) end
+@   B.size = o
+@   return B
+@ end
+@ local function bgrad_layout(racc, wbv)
 @   local L = new_layout()
 @   alloc_scalars(L)
 @   local post = 2 * C * KCP + (diag and C * BKP4 or 0)
+@   local r0 = L.off
 @   L.alloc('R', math.max(vtiles(racc), post))
 @   -- DA: dA (C, CPn), then with an erase dk's row part (C, BKP4) in its place (wider when the chunk is
-@   -- shorter than the key tile); racc: the second buffer of the value loop's tiles in P1 .. DA/DG
+@   -- shorter than the key tile); racc: the second buffer of the value loop's tiles in P1 .. DA/DG; wbv: BGW's
+@   -- two buffers from R on
 @   local p0 = L.off
 @   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * math.max(CPn, m.delta and BKP4 or 0))
 @   if m.delta then L.alloc('P3', C * BKP4); L.alloc('DG', C * CPn) end
 @   if racc and L.off - p0 < vtiles(racc) then L.alloc('PAD', vtiles(racc) - (L.off - p0)) end
+@   if wbv and L.off - r0 < 2 * wgb_buf(wbv).size then L.alloc('PADW', 2 * wgb_buf(wbv).size - (L.off - r0)) end
 @   if not diag then L.alloc('B', C) end
 @   L.alloc('EW', C); L.alloc('EE', C); L.alloc('ZLD', BK)
 @   return L
@@ -193,6 +219,20 @@
 @     RACC, GL = false, bgrad_layout(false)
 @     NTB, BG_MINB = two(GL)
 @   end
+@ end
+@ -- BGW where a chunk is wgmma's m (64) and no per-key decay or solve has the loop's registers; WBV the widest value
+@ -- tile whose buffers keep the stage's blocks an SM and fit 160 KiB (a block's most on every GPU: compiler/cuc.c)
+@ local BGW, WBV = C == 64 and not diag and not sv, nil
+@ if BGW then
+@   local nt, minb = two(GL)
+@   for _, w in ipairs({32, 16, 8}) do
+@     if V % w == 0 and not WBV then
+@       local lay = bgrad_layout(RACC, w)
+@       local nt2, minb2 = two(lay)
+@       if nt2 == nt and minb2 == minb and lay.off * 4 <= 160 * 1024 then WBV, GL = w, lay end
+@     end
+@   end
+@   BGW = WBV ~= nil
 @ end
 @ local function layout_enum(prefix, lay)
 enum {
@@ -700,13 +740,110 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     const float *zlg = ch.c0 + CH >= it.T ? a.state_out[${m.state}] + (it.n * a.h_v + it.h) * (long long)${K * V} /* the final state */
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
 @   vt[#vt + 1] = {'zl', 'BK', 'float', function(v) return 'zlg + k0 * VD + ' .. v end, 'VD', 'BK'}
-    float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
 @ end
 @ -- the loop's products c (ldc) += x y' over the value tile (x, y: rows of it; xa: x exact in tf32); a
 @ -- step's products only read its tiles
 @ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK'}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
 @ if m.delta then
 @   vp[#vp + 1] = {'p3', BKP4, 'dr', 'z0', 'CH', 'BK'}; vp[#vp + 1] = {'dg', 'CP', 'dr', 'uu', 'CH', 'CH'}
+@ end
+@ if BGW then
+#if SSMC_SM90
+    /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA)${m.delta and ', dr [Z0; u]\' (P3 | dG)' or ''}, u dZ_L' (P2) */
+@   local B = wgb_buf(WBV)
+@   local nwg = (NTB or NT) // 128
+@   -- each loop tile's place in a buffer (a part of it: u in [Z0; u] after Z0's rows), and whether it has a lo part
+@   local dst = {dy = {'dy', 0}, z0 = {'zu', 0}, uu = {'zu', BK}, dz = {'dz', 0}, dr = {'dr', 0}}
+@   local function at(name, row, lo) return B[name .. (lo and '_lo' or '')] + row // 8 * B.sbo end
+@   local groups = {{a = 'dy', b = 'zu', arow = 0, n = BK + C, ax = DYX == 'true', out = {{'p1', BKP4}, {'da', 'CP'}}}}
+@   if m.delta then groups[#groups + 1] = {a = 'dr', b = 'zu', arow = 0, n = BK + C, out = {{'p3', BKP4}, {'dg', 'CP'}}} end
+@   groups[#groups + 1] = {a = 'zu', b = 'dz', arow = BK, n = BK, out = {{'p2', BKP4}}}
+@   for _, t in ipairs(vt) do
+    tile_regs<NT, ${t[2]}, ${WBV}, ${t[3]}> w_${t[1]};
+@   end
+@   if ZDOT then
+    float zacc[tile_regs<NT, BK, ${WBV}, float>::PER] = {};
+@   end
+@   local function fetch(v)
+@     for _, t in ipairs(vt) do
+          w_${t[1]}.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
+@     end
+@   end
+@   local function put(buf)
+@     for _, t in ipairs(vt) do
+@       local d = dst[t[1]]
+@       if d then
+@         local lo = B[d[1] .. '_lo'] ~= nil
+          w_${t[1]}.put_core_hl<${lo and 'true' or 'false'}>(${buf} + ${at(d[1], d[2])}, ${lo and (buf .. ' + ' .. at(d[1], d[2], true)) or 'nullptr'}, ${B.sbo}, ${B.lbo});
+@       end
+@     end
+@     if ZDOT then
+          row_dots(zacc, w_zl, w_dz);
+@     end
+@   end
+    {
+@   fetch('0')
+@   put('sm + BG_R')
+    }
+    fence_async_smem();
+    __syncthreads();
+    const int wg = (int)threadIdx.x >> 7;
+@   local branches = {}
+@   for w = 0, nwg - 1 do
+@     local mine = {}
+@     for gi, gr in ipairs(groups) do if (gi - 1) % nwg == w then mine[#mine + 1] = gr end end
+@     if #mine > 0 or w == nwg - 1 then branches[#branches + 1] = {w = w, mine = mine} end
+@   end
+@   for bi, br in ipairs(branches) do
+    ${bi == 1 and '' or '} else '}${bi < #branches and ('if (wg == ' .. br.w .. ') ') or ''}{${#br.mine == 0 and ' /* the loads alone */' or ''}
+@     for j, gr in ipairs(br.mine) do
+      float d${j}[${gr.n // 2}] = {};
+@     end
+      for (int v0 = 0, i = 0; v0 < VD; v0 += ${WBV}, i ^= 1) {
+        float *bw = sm + BG_R + i * ${B.size}, *bn = sm + BG_R + (i ^ 1) * ${B.size};
+        (void)bw;
+        const bool nx = v0 + ${WBV} < VD;
+        if (nx) {
+@     fetch('v0 + ' .. WBV)
+        }
+@     if #br.mine > 0 then
+        wg_fence();
+@       for j, gr in ipairs(br.mine) do
+@         local terms = {{false, false}}
+@         if BGW_NS == 2 then terms[2] = {false, true}; if not gr.ax then terms[3] = {true, false} end end
+@         for _, tm in ipairs(terms) do
+        wg_issue<${gr.n}, ${WBV // 8}, ${B.lbo}>(d${j}, wg_desc(bw + ${at(gr.a, gr.arow, tm[1])}, ${B.sbo}, ${B.lbo}), wg_desc(bw + ${at(gr.b, 0, tm[2])}, ${B.sbo}, ${B.lbo}));
+@         end
+@       end
+        wg_commit();
+@     end
+        if (nx) {
+@     put('bn')
+        }
+@     if #br.mine > 0 then
+        wg_wait0();
+@     end
+        fence_async_smem();
+        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+      }
+@     for j, gr in ipairs(br.mine) do
+      { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
+        const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
+        wg_store<${gr.out[2] and BK or gr.n}>(cmat<${gr.out[1][2]}>{${gr.out[1][1]}}, d${j}, r0, c0);
+@       if gr.out[2] then
+        wg_store<${C}>(cmat<${gr.out[2][2]}>{${gr.out[2][1]}}, d${j} + ${BK // 2}, r0, c0);
+@       end
+      }
+@     end
+@   end
+    }
+@   if ZDOT then
+    row_dots_put<NT, BK, ${WBV}>(zld, zacc);
+@   end
+#else
+@ end
+@ if ZDOT then
+    float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
 @ end
 @ if RACC then
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
@@ -783,6 +920,9 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ end
 @ if ZDOT then
     row_dots_put<NT, BK, BVG>(zld, zacc);
+@ end
+@ if BGW then
+#endif
 @ end
   }
   /* this key tile of k and q~ (over the value loop's tiles) */

@@ -215,15 +215,20 @@
 @ -- 0.690 vs 1.439, B16 1.372 vs 2.840; GDN B4 1.313 vs 1.161, B8 1.665 vs 2.285; Mamba-2 K = V = 64 H32
 @ -- B2 0.382 vs 0.345, B4 0.383 vs 0.670; B1 T32768 (16 blocks) 5.40 vs 1.50.
 @ local HF_FROM_PCT = 50
-@ -- the wgmma widths the module's products use
+@ -- the wgmma widths the module's products use: the forward's, and the backward's bgrad value loop (cuda_bwd.cu.tpl's
+@ -- BGW: m64 over the chunk, n = its key tile BK and BK + C; an unused width costs nothing)
 @ local WG_NS = {}
-@ if WG then WG_NS[#WG_NS + 1] = WGN end
+@ local function wg_width(n)
+@   for _, o in ipairs(WG_NS) do if o == n then return end end
+@   WG_NS[#WG_NS + 1] = n
+@ end
+@ if WG then wg_width(WGN) end
 @ if HF then
-@   for _, n in ipairs({C // 2, V // 2, HZN}) do
-@     local dup = false
-@     for _, o in ipairs(WG_NS) do dup = dup or o == n end
-@     if not dup then WG_NS[#WG_NS + 1] = n end
-@   end
+@   for _, n in ipairs({C // 2, V // 2, HZN}) do wg_width(n) end
+@ end
+@ if C == 64 and not diag and not sv then
+@   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
+@   wg_width(BKB); wg_width(BKB + C)
 @ end
 @ -- prep with an erase: 256-thread blocks, as many an SM as the shared memory allows up to 3, where
 @ -- that is 2 or more (H200, GDN prep at B8: 721 us with three of 256 threads, 839 us with two of
@@ -533,9 +538,9 @@ struct one_t { __device__ float operator()(int) const { return 1.0f; } };
 /* x rounded to tf32 (to nearest, ties away: cvt.rna.tf32.f32 in two integer operations), as a float */
 __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
 /* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
- * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
- * (SBO): element (n, k) at core_at(n, k, sbo) */
-__device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * 32 + (n & 7) * 4 + (k & 3); }
+ * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
+ * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
+__device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
@@ -609,6 +614,20 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
       x.x *= c; x.y *= c; x.z *= c; x.w *= c;
       if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       *o = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    }
+  }
+  /* into wgmma's K-major operand untransposed (core_at with lbo): element (t, d) at n = t, k = d as its tf32
+   * hi part (rounded) in hi and, with LO, the rest in lo (passed as it is: see tf32_lo); rows past L: 0 */
+  template <bool LO> __device__ __forceinline__ void put_core_hl(float *hi, float *lo, int sbo, int lbo) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      if (v >= NV) continue;
+      const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+      const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
+      *(float4 *)(hi + o) = h;
+      if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -764,23 +783,27 @@ template <> __device__ __forceinline__ void wg_mma<${n}>(float *d, unsigned al, 
 #endif
 @ if #WG_NS > 0 then
 #if SSMC_SM90
-/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO 128 bytes
- * (along k), SBO sbo floats (along m or n); adding 16 moves it 256 bytes on: the next 8 k */
-__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
+/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO lbo floats (along
+ * k; 32: contiguous), SBO sbo floats (along m or n); adding lbo / 2 moves it 2 lbo floats on: the next 8 k */
+__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo, int lbo = 32) {
   const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
-  return (a >> 4 & 0x3fffu) | (128ull >> 4) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 4 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
 }
-/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on, issued and
- * waited for. A step moves only the start address, the low 14 bits (shared memory ends below 256 KiB: no
- * carry out of them): a 32-bit add to the low words, the high words as they are (the 64-bit adds, register
- * moves and copies into uniform registers took ~20 instructions between two wgmma: H200 ncu, the
- * gpu-h200-expf-prefetch record) */
-template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on (LBO lbo floats),
+ * issued only: between wg_fence and wg_commit. A step moves only the start address, the low 14 bits (shared
+ * memory ends below 256 KiB: no carry out of them): a 32-bit add to the low words, the high words as they are
+ * (the 64-bit adds, register moves and copies into uniform registers took ~20 instructions between two wgmma:
+ * H200 ncu, the gpu-h200-expf-prefetch record) */
+template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(float *d, unsigned long long da, unsigned long long db) {
   const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
-  wg_fence();
 #pragma unroll 4
   for (int k = 0; k < KS; k++)
-    wg_mma<N>(d, al + 16u * k, ah, bl + 16u * k, bh);
+    wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
+}
+/* the same, issued and waited for */
+template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  wg_fence();
+  wg_issue<N, KS>(d, da, db);
   wg_commit();
   wg_wait0();
 }

@@ -90,9 +90,9 @@ struct one_t { __device__ float operator()(int) const { return 1.0f; } };
 /* x rounded to tf32 (to nearest, ties away: cvt.rna.tf32.f32 in two integer operations), as a float */
 __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
 /* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
- * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
- * (SBO): element (n, k) at core_at(n, k, sbo) */
-__device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * 32 + (n & 7) * 4 + (k & 3); }
+ * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
+ * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
+__device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
@@ -166,6 +166,20 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
       x.x *= c; x.y *= c; x.z *= c; x.w *= c;
       if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       *o = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    }
+  }
+  /* into wgmma's K-major operand untransposed (core_at with lbo): element (t, d) at n = t, k = d as its tf32
+   * hi part (rounded) in hi and, with LO, the rest in lo (passed as it is: see tf32_lo); rows past L: 0 */
+  template <bool LO> __device__ __forceinline__ void put_core_hl(float *hi, float *lo, int sbo, int lbo) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      if (v >= NV) continue;
+      const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+      const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
+      *(float4 *)(hi + o) = h;
+      if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */

@@ -91,9 +91,9 @@ struct one_t { __device__ float operator()(int) const { return 1.0f; } };
 /* x rounded to tf32 (to nearest, ties away: cvt.rna.tf32.f32 in two integer operations), as a float */
 __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
 /* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
- * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
- * (SBO): element (n, k) at core_at(n, k, sbo) */
-__device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * 32 + (n & 7) * 4 + (k & 3); }
+ * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
+ * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
+__device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
@@ -167,6 +167,20 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
       x.x *= c; x.y *= c; x.z *= c; x.w *= c;
       if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       *o = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    }
+  }
+  /* into wgmma's K-major operand untransposed (core_at with lbo): element (t, d) at n = t, k = d as its tf32
+   * hi part (rounded) in hi and, with LO, the rest in lo (passed as it is: see tf32_lo); rows past L: 0 */
+  template <bool LO> __device__ __forceinline__ void put_core_hl(float *hi, float *lo, int sbo, int lbo) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      if (v >= NV) continue;
+      const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+      const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
+      *(float4 *)(hi + o) = h;
+      if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -336,23 +350,27 @@ template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, u
 #endif
 #endif
 #if SSMC_SM90
-/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO 128 bytes
- * (along k), SBO sbo floats (along m or n); adding 16 moves it 256 bytes on: the next 8 k */
-__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo) {
+/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO lbo floats (along
+ * k; 32: contiguous), SBO sbo floats (along m or n); adding lbo / 2 moves it 2 lbo floats on: the next 8 k */
+__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo, int lbo = 32) {
   const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
-  return (a >> 4 & 0x3fffu) | (128ull >> 4) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 4 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
 }
-/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on, issued and
- * waited for. A step moves only the start address, the low 14 bits (shared memory ends below 256 KiB: no
- * carry out of them): a 32-bit add to the low words, the high words as they are (the 64-bit adds, register
- * moves and copies into uniform registers took ~20 instructions between two wgmma: H200 ncu, the
- * gpu-h200-expf-prefetch record) */
-template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on (LBO lbo floats),
+ * issued only: between wg_fence and wg_commit. A step moves only the start address, the low 14 bits (shared
+ * memory ends below 256 KiB: no carry out of them): a 32-bit add to the low words, the high words as they are
+ * (the 64-bit adds, register moves and copies into uniform registers took ~20 instructions between two wgmma:
+ * H200 ncu, the gpu-h200-expf-prefetch record) */
+template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(float *d, unsigned long long da, unsigned long long db) {
   const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
-  wg_fence();
 #pragma unroll 4
   for (int k = 0; k < KS; k++)
-    wg_mma<N>(d, al + 16u * k, ah, bl + 16u * k, bh);
+    wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
+}
+/* the same, issued and waited for */
+template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  wg_fence();
+  wg_issue<N, KS>(d, da, db);
   wg_commit();
   wg_wait0();
 }
@@ -1839,6 +1857,95 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   {
     const float *zlg = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+#if SSMC_SM90
+    /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), u dZ_L' (P2) */
+    tile_regs<NT, CH, 32, elem_t> w_dy;
+    tile_regs<NT, CH, 32, float> w_uu;
+    tile_regs<NT, BK, 32, float> w_z0;
+    tile_regs<NT, BK, 32, float> w_dz;
+    tile_regs<NT, BK, 32, float> w_zl;
+    float zacc[tile_regs<NT, BK, 32, float>::PER] = {};
+    {
+          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+          w_zl.fetch(zlg + k0 * VD + 0, VD, BK);
+          w_dy.put_core_hl<false>(sm + BG_R + 0, nullptr, 288, 36);
+          w_uu.put_core_hl<false>(sm + BG_R + 4608, nullptr, 288, 36);
+          w_z0.put_core_hl<false>(sm + BG_R + 2304, nullptr, 288, 36);
+          w_dz.put_core_hl<false>(sm + BG_R + 6912, nullptr, 288, 36);
+          row_dots(zacc, w_zl, w_dz);
+    }
+    fence_async_smem();
+    __syncthreads();
+    const int wg = (int)threadIdx.x >> 7;
+    if (wg == 0) {
+      float d1[64] = {};
+      for (int v0 = 0, i = 0; v0 < VD; v0 += 32, i ^= 1) {
+        float *bw = sm + BG_R + i * 9216, *bn = sm + BG_R + (i ^ 1) * 9216;
+        (void)bw;
+        const bool nx = v0 + 32 < VD;
+        if (nx) {
+          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 32, (long long)a.h_v * VD, L);
+          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 32, (long long)a.h_v * WS_TOK, L);
+          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 32, VD, BK);
+          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 32, VD, BK);
+          w_zl.fetch(zlg + k0 * VD + v0 + 32, VD, BK);
+        }
+        wg_fence();
+        wg_issue<128, 4, 36>(d1, wg_desc(bw + 0, 288, 36), wg_desc(bw + 2304, 288, 36));
+        wg_commit();
+        if (nx) {
+          w_dy.put_core_hl<false>(bn + 0, nullptr, 288, 36);
+          w_uu.put_core_hl<false>(bn + 4608, nullptr, 288, 36);
+          w_z0.put_core_hl<false>(bn + 2304, nullptr, 288, 36);
+          w_dz.put_core_hl<false>(bn + 6912, nullptr, 288, 36);
+          row_dots(zacc, w_zl, w_dz);
+        }
+        wg_wait0();
+        fence_async_smem();
+        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+      }
+      { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
+        const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
+        wg_store<64>(cmat<68>{p1}, d1, r0, c0);
+        wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
+      }
+    } else {
+      float d1[32] = {};
+      for (int v0 = 0, i = 0; v0 < VD; v0 += 32, i ^= 1) {
+        float *bw = sm + BG_R + i * 9216, *bn = sm + BG_R + (i ^ 1) * 9216;
+        (void)bw;
+        const bool nx = v0 + 32 < VD;
+        if (nx) {
+          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 32, (long long)a.h_v * VD, L);
+          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 32, (long long)a.h_v * WS_TOK, L);
+          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 32, VD, BK);
+          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 32, VD, BK);
+          w_zl.fetch(zlg + k0 * VD + v0 + 32, VD, BK);
+        }
+        wg_fence();
+        wg_issue<64, 4, 36>(d1, wg_desc(bw + 4608, 288, 36), wg_desc(bw + 6912, 288, 36));
+        wg_commit();
+        if (nx) {
+          w_dy.put_core_hl<false>(bn + 0, nullptr, 288, 36);
+          w_uu.put_core_hl<false>(bn + 4608, nullptr, 288, 36);
+          w_z0.put_core_hl<false>(bn + 2304, nullptr, 288, 36);
+          w_dz.put_core_hl<false>(bn + 6912, nullptr, 288, 36);
+          row_dots(zacc, w_zl, w_dz);
+        }
+        wg_wait0();
+        fence_async_smem();
+        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+      }
+      { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
+        const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
+        wg_store<64>(cmat<68>{p2}, d1, r0, c0);
+      }
+    }
+    row_dots_put<NT, BK, 32>(zld, zacc);
+#else
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
      * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
@@ -1884,6 +1991,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     acc_p2.store(p2, 68);
     acc_da.store(da, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
+#endif
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * 72;

@@ -90,9 +90,9 @@ struct one_t { __device__ float operator()(int) const { return 1.0f; } };
 /* x rounded to tf32 (to nearest, ties away: cvt.rna.tf32.f32 in two integer operations), as a float */
 __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u); }
 /* wgmma's K-major operand without swizzle, 32-bit elements: 8 x 4 core matrices of 128 contiguous
- * bytes (row n % 8, k % 4), the next along k 128 bytes on (LBO), the next along n sbo floats on
- * (SBO): element (n, k) at core_at(n, k, sbo) */
-__device__ __forceinline__ int core_at(int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * 32 + (n & 7) * 4 + (k & 3); }
+ * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
+ * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
+__device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
 /* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
  * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
@@ -166,6 +166,20 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
       x.x *= c; x.y *= c; x.z *= c; x.w *= c;
       if (acc) { const float4 p = *o; x.x += p.x; x.y += p.y; x.z += p.z; x.w += p.w; }
       *o = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    }
+  }
+  /* into wgmma's K-major operand untransposed (core_at with lbo): element (t, d) at n = t, k = d as its tf32
+   * hi part (rounded) in hi and, with LO, the rest in lo (passed as it is: see tf32_lo); rows past L: 0 */
+  template <bool LO> __device__ __forceinline__ void put_core_hl(float *hi, float *lo, int sbo, int lbo) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      if (v >= NV) continue;
+      const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+      const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
+      *(float4 *)(hi + o) = h;
+      if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -293,6 +307,66 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+#if SSMC_SM90
+/* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
+ * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
+ * asynchronous until wg_wait0. Generic stores to the operands need fence_async_smem before the
+ * barrier that precedes the product. */
+__device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+__device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
+template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
+template <> __device__ __forceinline__ void wg_mma<64>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %36, 0;\n"
+               "mov.b64 da, {%32, %33};\nmov.b64 db, {%34, %35};\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, da, db, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
+}
+template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %68, 0;\n"
+               "mov.b64 da, {%64, %65};\nmov.b64 db, {%66, %67};\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, da, db, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
+}
+#endif
+#endif
+#if SSMC_SM90
+/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO lbo floats (along
+ * k; 32: contiguous), SBO sbo floats (along m or n); adding lbo / 2 moves it 2 lbo floats on: the next 8 k */
+__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo, int lbo = 32) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 4 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
+}
+/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on (LBO lbo floats),
+ * issued only: between wg_fence and wg_commit. A step moves only the start address, the low 14 bits (shared
+ * memory ends below 256 KiB: no carry out of them): a 32-bit add to the low words, the high words as they are
+ * (the 64-bit adds, register moves and copies into uniform registers took ~20 instructions between two wgmma:
+ * H200 ncu, the gpu-h200-expf-prefetch record) */
+template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll 4
+  for (int k = 0; k < KS; k++)
+    wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
+}
+/* the same, issued and waited for */
+template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  wg_fence();
+  wg_issue<N, KS>(d, da, db);
+  wg_commit();
+  wg_wait0();
+}
+/* such a product's accumulators into y: the warp's rows r0 and r0 + 8, columns c0 + 8 i (and + 1) */
+template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y, const float *d, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < N / 8; i++) {
+    y.store2(r0, c0 + 8 * i, d[4 * i], d[4 * i + 1]);
+    y.store2(r0 + 8, c0 + 8 * i, d[4 * i + 2], d[4 * i + 3]);
+  }
+}
 #endif
 /* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
  * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
@@ -1536,6 +1610,99 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   {
     const float *zlg = ch.c0 + CH >= it.T ? a.state_out[0] + (it.n * a.h_v + it.h) * (long long)16384 /* the final state */
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
+#if SSMC_SM90
+    /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), u dZ_L' (P2) */
+    tile_regs<NT, CH, 16, elem_t> w_dy;
+    tile_regs<NT, CH, 16, float> w_uu;
+    tile_regs<NT, BK, 16, float> w_z0;
+    tile_regs<NT, BK, 16, float> w_dz;
+    tile_regs<NT, BK, 16, float> w_zl;
+    float zacc[tile_regs<NT, BK, 16, float>::PER] = {};
+    {
+          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+          w_zl.fetch(zlg + k0 * VD + 0, VD, BK);
+          w_dy.put_core_hl<true>(sm + BG_R + 0, sm + BG_R + 1280, 160, 40);
+          w_uu.put_core_hl<true>(sm + BG_R + 3840, sm + BG_R + 6400, 160, 40);
+          w_z0.put_core_hl<true>(sm + BG_R + 2560, sm + BG_R + 5120, 160, 40);
+          w_dz.put_core_hl<true>(sm + BG_R + 7680, sm + BG_R + 8960, 160, 40);
+          row_dots(zacc, w_zl, w_dz);
+    }
+    fence_async_smem();
+    __syncthreads();
+    const int wg = (int)threadIdx.x >> 7;
+    if (wg == 0) {
+      float d1[64] = {};
+      for (int v0 = 0, i = 0; v0 < VD; v0 += 16, i ^= 1) {
+        float *bw = sm + BG_R + i * 10240, *bn = sm + BG_R + (i ^ 1) * 10240;
+        (void)bw;
+        const bool nx = v0 + 16 < VD;
+        if (nx) {
+          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
+          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
+          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
+          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
+          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
+        }
+        wg_fence();
+        wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 2560, 160, 40));
+        wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 5120, 160, 40));
+        wg_issue<128, 2, 40>(d1, wg_desc(bw + 1280, 160, 40), wg_desc(bw + 2560, 160, 40));
+        wg_commit();
+        if (nx) {
+          w_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
+          w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
+          w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
+          w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
+          row_dots(zacc, w_zl, w_dz);
+        }
+        wg_wait0();
+        fence_async_smem();
+        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+      }
+      { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
+        const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
+        wg_store<64>(cmat<68>{p1}, d1, r0, c0);
+        wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
+      }
+    } else {
+      float d1[32] = {};
+      for (int v0 = 0, i = 0; v0 < VD; v0 += 16, i ^= 1) {
+        float *bw = sm + BG_R + i * 10240, *bn = sm + BG_R + (i ^ 1) * 10240;
+        (void)bw;
+        const bool nx = v0 + 16 < VD;
+        if (nx) {
+          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
+          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
+          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
+          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
+          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
+        }
+        wg_fence();
+        wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 7680, 160, 40));
+        wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 8960, 160, 40));
+        wg_issue<64, 2, 40>(d1, wg_desc(bw + 6400, 160, 40), wg_desc(bw + 7680, 160, 40));
+        wg_commit();
+        if (nx) {
+          w_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
+          w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
+          w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
+          w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
+          row_dots(zacc, w_zl, w_dz);
+        }
+        wg_wait0();
+        fence_async_smem();
+        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+      }
+      { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
+        const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
+        wg_store<64>(cmat<68>{p2}, d1, r0, c0);
+      }
+    }
+    row_dots_put<NT, BK, 16>(zld, zacc);
+#else
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products through shared memory (mmb); the tiles through registers (ptile) */
     float *dy = sm + BG_R + 0;
@@ -1572,6 +1739,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       __syncthreads(); /* one barrier after a step's products */
     }
     row_dots_put<NT, BK, BVG>(zld, zacc);
+#endif
   }
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * 72;

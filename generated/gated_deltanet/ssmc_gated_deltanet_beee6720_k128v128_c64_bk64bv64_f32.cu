@@ -1598,6 +1598,17 @@ template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put
     if (v < ROWS * D / 4 && d == 0) dst[t] = s;
   }
 }
+/* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
+ * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
+ * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
+ * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/2026-11-24-gpu-h200-bgw) */
+template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
+  constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
+  for (int e = threadIdx.x; e < n * LPR; e += NTH) {
+    const int r = e / LPR;
+    prefetch_l2((const char *)(p + r * rs) + (e - r * LPR) * 128);
+  }
+}
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
  * and no lo product (MM_TF3: two products instead of three) */
 template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true>
@@ -1863,6 +1874,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
 #if SSMC_SM90
     /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), dr [Z0; u]' (P3 | dG), u dZ_L' (P2) */
+    rows_l2<NT>((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+    rows_l2<NT>(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
+    rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
+    rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
+    rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     tile_regs<NT, CH, 16, elem_t> w_dy;
     tile_regs<NT, CH, 16, float> w_uu;
     tile_regs<NT, BK, 16, float> w_z0;

@@ -42,9 +42,13 @@ static inline float __fdividef(float a, float b) { return a / b; }
 struct emu_thread { uint3 tid, bid, bdim, gdim; int lane, warp; };
 /* a barrier over the threads still running (exited threads count as arrived, as on the GPU) */
 struct emu_bar { int live, arrived; unsigned gen; };
+/* a named barrier (bar.sync / bar.arrive id, n): complete when n threads have arrived */
+struct emu_nbar { int arrived; unsigned gen; };
+#define EMU_NBARS 16
 struct emu_fiber { ucontext_t ctx; emu_thread t; int done; char *stack; };
 struct emu_block {
   emu_bar all, warp[EMU_MAX_THREADS / 32];
+  emu_nbar named[EMU_NBARS];
   uint64_t xch[EMU_MAX_THREADS / 32][32];   /* shuffles */
   float mma_a[EMU_MAX_THREADS / 32][32][4]; /* mma8 fragments */
   float mma_b[EMU_MAX_THREADS / 32][32][2];
@@ -71,6 +75,15 @@ static inline void emu_bar_leave(emu_bar *b) {
   if (--b->live > 0 && b->arrived > 0 && b->arrived >= b->live) { b->arrived = 0; b->gen++; }
 }
 static inline void __syncthreads() { emu_bar_wait(&emu_blk.all); }
+static inline void emu_nbar_at(int id, int n, bool wait) {
+  if (id < 1 || id >= EMU_NBARS || n % 32) abort(); /* barrier 0 is __syncthreads'; counts are whole warps */
+  emu_nbar *b = &emu_blk.named[id];
+  const unsigned g = b->gen;
+  if (++b->arrived >= n) { b->arrived = 0; b->gen++; return; }
+  while (wait && b->gen == g) emu_yield();
+}
+static inline void bar_wait(int id, int n) { emu_nbar_at(id, n, true); }
+static inline void bar_arrive(int id, int n) { emu_nbar_at(id, n, false); }
 static inline void emu_warp_sync() { emu_bar_wait(&emu_blk.warp[emu_t.warp]); }
 
 template <typename T> static inline T emu_shfl(T v, int src, bool keep) {
@@ -219,6 +232,7 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
       for (unsigned x = 0; x < g[0]; x++) {
         emu_blk.all = {nt, 0, 0};
         for (int w = 0; w < nt / 32; w++) emu_blk.warp[w] = {32, 0, 0};
+        for (int i = 0; i < EMU_NBARS; i++) emu_blk.named[i] = {0, 0};
         for (int i = 0; i < nt; i++) {
           emu_fiber *f = &emu_blk.f[i];
           f->t = {{(unsigned)i, 0, 0}, {x, y, z}, {(unsigned)nt, 1, 1}, {g[0], g[1], g[2]}, i & 31, i >> 5};
@@ -234,6 +248,7 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
         for (int left = nt; left > 0;) {
           unsigned before = emu_blk.all.gen;
           for (int w = 0; w < nt / 32; w++) before += emu_blk.warp[w].gen;
+          for (int i = 0; i < EMU_NBARS; i++) before += emu_blk.named[i].gen;
           const int was = left;
           left = 0;
           for (int i = 0; i < nt; i++) {
@@ -245,6 +260,7 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
           }
           unsigned after = emu_blk.all.gen;
           for (int w = 0; w < nt / 32; w++) after += emu_blk.warp[w].gen;
+          for (int i = 0; i < EMU_NBARS; i++) after += emu_blk.named[i].gen;
           if (left == was && after == before) return -2;
         }
       }

@@ -541,19 +541,19 @@ __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__f
  * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
  * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
 __device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
-/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
- * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
+/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads (threads
+ * T0 .. T0 + NTH - 1; four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
   static_assert(!G8 || ROWS % 8 == 0, "G8 tiles are groups of 8 rows");
   raw4<T> r[PER];
   /* the row t and column d of the thread's i-th four elements: row by row, or with G8 eight rows at a
    * time, consecutive threads down the rows (a warp: 8 rows x 16 columns; into wgmma's operands) */
   __device__ __forceinline__ static int row_of(int i, int &d) {
-    const int v = (int)threadIdx.x + i * NTH;
+    const int v = (int)threadIdx.x - T0 + i * NTH;
     if (!G8) { const int t = v / (D / 4); d = (v - t * (D / 4)) * 4; return t; }
     const int w = v % (2 * D);
     d = (w >> 3) * 4;
@@ -563,7 +563,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v < NV && t < L) r[i].load(src + t * rs + d);
       else r[i].zero();
     }
@@ -572,7 +572,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
@@ -589,7 +589,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
@@ -606,7 +606,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 x = r[i].f();
       float4 *o = (float4 *)(dst + core_at(t, d, sbo)); /* k = d..d + 3: one row of a core matrix */
@@ -622,7 +622,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
       const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
@@ -635,7 +635,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
@@ -755,6 +755,9 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+/* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
+__device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 @ if #WG_NS > 0 then
 #if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group

@@ -123,6 +123,16 @@ START_TEST(fused90_matches_oracle) {
 }
 END_TEST
 
+/* bgrad's value loop on wgmma (sm_90a, BGW) in its producer form: a 512-thread block, the fourth warpgroup
+ * loading the tiles into three buffers under named barriers (the emulation's bar_wait / bar_arrive), four value
+ * steps; both dtypes (f32: one register set of tiles in flight, bf16: two) */
+START_TEST(bgrad_wgmma_producer_matches_oracle) {
+  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
+  check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", -1, 0, "/* the producer */");
+  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+}
+END_TEST
+
 Suite *emu_suite(void) {
   Suite *s = suite_create("emu");
   TCase *tc = tcase_create("cuda-emu");
@@ -135,6 +145,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, solve_bf16_products_match_oracle);
   tcase_add_test(tc, wgmma_out_matches_oracle);
   tcase_add_test(tc, fused90_matches_oracle);
+  tcase_add_test(tc, bgrad_wgmma_producer_matches_oracle);
   suite_add_tcase(s, tc);
   return s;
 }

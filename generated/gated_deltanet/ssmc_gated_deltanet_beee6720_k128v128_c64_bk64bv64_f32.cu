@@ -93,19 +93,19 @@ __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__f
  * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
  * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
 __device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
-/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
- * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
+/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads (threads
+ * T0 .. T0 + NTH - 1; four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
   static_assert(!G8 || ROWS % 8 == 0, "G8 tiles are groups of 8 rows");
   raw4<T> r[PER];
   /* the row t and column d of the thread's i-th four elements: row by row, or with G8 eight rows at a
    * time, consecutive threads down the rows (a warp: 8 rows x 16 columns; into wgmma's operands) */
   __device__ __forceinline__ static int row_of(int i, int &d) {
-    const int v = (int)threadIdx.x + i * NTH;
+    const int v = (int)threadIdx.x - T0 + i * NTH;
     if (!G8) { const int t = v / (D / 4); d = (v - t * (D / 4)) * 4; return t; }
     const int w = v % (2 * D);
     d = (w >> 3) * 4;
@@ -115,7 +115,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v < NV && t < L) r[i].load(src + t * rs + d);
       else r[i].zero();
     }
@@ -124,7 +124,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
@@ -141,7 +141,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
@@ -158,7 +158,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 x = r[i].f();
       float4 *o = (float4 *)(dst + core_at(t, d, sbo)); /* k = d..d + 3: one row of a core matrix */
@@ -174,7 +174,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
       const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
@@ -187,7 +187,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
@@ -307,6 +307,9 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+/* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
+__device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 #if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
  * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
@@ -1574,8 +1577,9 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * was ~7% of Mamba-2's bgrad samples) and writes dst[t] (the row's first thread). row_dots: the tiles in the
  * same threads' registers; row_dots_sm: in shared memory (leading dimension ld). */
 __device__ __forceinline__ float dot4(float4 x, float4 y) { return x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w; }
-template <int NTH, int ROWS, int D>
-__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+template <int NTH, int ROWS, int D, int T0>
+__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float, false, T0> &a,
+                                         const tile_regs<NTH, ROWS, D, float, false, T0> &b) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
@@ -1587,12 +1591,12 @@ template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(
     if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
-template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
+template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
   static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
-    const int v = (int)threadIdx.x + i * NTH, t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
+    const int v = (int)threadIdx.x - T0 + i * NTH, t = tile_regs<NTH, ROWS, D, float, false, T0>::row_of(i, d);
     float s = acc[i];
     for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
     if (v < ROWS * D / 4 && d == 0) dst[t] = s;
@@ -1880,61 +1884,63 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
     rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
-    tile_regs<NT, CH, 16, elem_t> w_dy;
-    tile_regs<NT, CH, 16, float> w_uu;
-    tile_regs<NT, BK, 16, float> w_z0;
-    tile_regs<NT, BK, 16, float> w_dz;
-    tile_regs<NT, CH, 16, float> w_dr;
-    tile_regs<NT, BK, 16, float> w_zl;
-    float zacc[tile_regs<NT, BK, 16, float>::PER] = {};
-    {
-          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
-          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
-          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-          w_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-          w_zl.fetch(zlg + k0 * VD + 0, VD, BK);
-          w_dy.put_core_hl<true>(sm + BG_R + 0, sm + BG_R + 1280, 160, 40);
-          w_uu.put_core_hl<true>(sm + BG_R + 3840, sm + BG_R + 6400, 160, 40);
-          w_z0.put_core_hl<true>(sm + BG_R + 2560, sm + BG_R + 5120, 160, 40);
-          w_dz.put_core_hl<true>(sm + BG_R + 7680, sm + BG_R + 8960, 160, 40);
-          w_dr.put_core_hl<true>(sm + BG_R + 10240, sm + BG_R + 11520, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
-    }
-    fence_async_smem();
-    __syncthreads();
+    float zacc[tile_regs<128, BK, 16, float, false, 384>::PER] = {};
     const int wg = (int)threadIdx.x >> 7;
-    if (wg == 0) {
-      float d1[64] = {};
-      for (int v0 = 0, i = 0; v0 < VD; v0 += 16, i ^= 1) {
-        float *bw = sm + BG_R + i * 12800, *bn = sm + BG_R + (i ^ 1) * 12800;
-        (void)bw;
-        const bool nx = v0 + 16 < VD;
-        if (nx) {
-          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
-          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
-          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
-          w_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + 16, (long long)a.h_v * BW_TOK, L);
-          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
+    /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads */
+    constexpr int NSTEP = VD / 16;
+    if (wg >= 3) { /* the producer */
+    tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
+    tile_regs<128, CH, 16, float, false, 384> pa_uu;
+    tile_regs<128, BK, 16, float, false, 384> pa_z0;
+    tile_regs<128, BK, 16, float, false, 384> pa_dz;
+    tile_regs<128, CH, 16, float, false, 384> pa_dr;
+    tile_regs<128, BK, 16, float, false, 384> pa_zl;
+      if (NSTEP > 0) {
+          pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0 * 16, (long long)a.h_v * VD, L);
+          pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0 * 16, (long long)a.h_v * WS_TOK, L);
+          pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0 * 16, VD, BK);
+          pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0 * 16, VD, BK);
+          pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0 * 16, (long long)a.h_v * BW_TOK, L);
+          pa_zl.fetch(zlg + k0 * VD + 0 * 16, VD, BK);
+      }
+      for (int s = 0; s < NSTEP; s += 1) {
+        if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 1 on */
+          const int st = s + 0, b = st % 2;
+          float *bn = sm + BG_R + b * 12800;
+          if (st >= 2) bar_wait(3 + b, 512);
+          pa_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
+          pa_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
+          pa_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
+          pa_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
+          pa_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
+          row_dots(zacc, pa_zl, pa_dz);
+          fence_async_smem();
+          bar_arrive(1 + b, 512);
+          if (st + 1 < NSTEP) {
+          pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 1) * 16, (long long)a.h_v * VD, L);
+          pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 1) * 16, (long long)a.h_v * WS_TOK, L);
+          pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 1) * 16, VD, BK);
+          pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 1) * 16, VD, BK);
+          pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 1) * 16, (long long)a.h_v * BW_TOK, L);
+          pa_zl.fetch(zlg + k0 * VD + (st + 1) * 16, VD, BK);
+          }
         }
+      }
+    } else if (wg == 0) {
+      float d1[64] = {};
+      for (int st = 0; st < NSTEP; st++) {
+        const int b = st % 2;
+        const float *bw = sm + BG_R + b * 12800;
+        bar_wait(1 + b, 512);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 1280, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
-        if (nx) {
-          w_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
-          w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
-          w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          w_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
-        }
         wg_wait0();
-        fence_async_smem();
-        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+        if (st + 2 < NSTEP) bar_arrive(3 + b, 512);
       }
+      __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p1}, d1, r0, c0);
@@ -1942,101 +1948,46 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       }
     } else if (wg == 1) {
       float d1[64] = {};
-      for (int v0 = 0, i = 0; v0 < VD; v0 += 16, i ^= 1) {
-        float *bw = sm + BG_R + i * 12800, *bn = sm + BG_R + (i ^ 1) * 12800;
-        (void)bw;
-        const bool nx = v0 + 16 < VD;
-        if (nx) {
-          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
-          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
-          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
-          w_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + 16, (long long)a.h_v * BW_TOK, L);
-          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
-        }
+      for (int st = 0; st < NSTEP; st++) {
+        const int b = st % 2;
+        const float *bw = sm + BG_R + b * 12800;
+        bar_wait(1 + b, 512);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 11520, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
-        if (nx) {
-          w_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
-          w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
-          w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          w_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
-        }
         wg_wait0();
-        fence_async_smem();
-        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+        if (st + 2 < NSTEP) bar_arrive(3 + b, 512);
       }
+      __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p3}, d1, r0, c0);
         wg_store<64>(cmat<CP>{dg}, d1 + 32, r0, c0);
       }
-    } else if (wg == 2) {
+    } else {
       float d1[32] = {};
-      for (int v0 = 0, i = 0; v0 < VD; v0 += 16, i ^= 1) {
-        float *bw = sm + BG_R + i * 12800, *bn = sm + BG_R + (i ^ 1) * 12800;
-        (void)bw;
-        const bool nx = v0 + 16 < VD;
-        if (nx) {
-          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
-          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
-          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
-          w_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + 16, (long long)a.h_v * BW_TOK, L);
-          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
-        }
+      for (int st = 0; st < NSTEP; st++) {
+        const int b = st % 2;
+        const float *bw = sm + BG_R + b * 12800;
+        bar_wait(1 + b, 512);
         wg_fence();
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 8960, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 6400, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_commit();
-        if (nx) {
-          w_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
-          w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
-          w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          w_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
-        }
         wg_wait0();
-        fence_async_smem();
-        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
+        if (st + 2 < NSTEP) bar_arrive(3 + b, 512);
       }
+      __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p2}, d1, r0, c0);
       }
-    } else { /* the loads alone */
-      for (int v0 = 0, i = 0; v0 < VD; v0 += 16, i ^= 1) {
-        float *bw = sm + BG_R + i * 12800, *bn = sm + BG_R + (i ^ 1) * 12800;
-        (void)bw;
-        const bool nx = v0 + 16 < VD;
-        if (nx) {
-          w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
-          w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
-          w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
-          w_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + 16, (long long)a.h_v * BW_TOK, L);
-          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
-        }
-        if (nx) {
-          w_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
-          w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
-          w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          w_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
-        }
-        fence_async_smem();
-        __syncthreads(); /* this step's products done (the buffer free), the next step's tiles in */
-      }
     }
-    row_dots_put<NT, BK, 16>(zld, zacc);
+    if (wg >= 3) __syncthreads();
+    if (wg >= 3) row_dots_put<128, BK, 16, 384>(zld, zacc);
 #else
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the

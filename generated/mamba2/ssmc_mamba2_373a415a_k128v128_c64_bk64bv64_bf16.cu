@@ -94,19 +94,19 @@ __device__ __forceinline__ float tf32_rna(float x) { return __uint_as_float((__f
  * bytes (row n % 8, k % 4), the next along k lbo floats on (LBO: 32, contiguous, or padded), the next
  * along n sbo floats on (SBO): element (n, k) at core_at(n, k, sbo, lbo) */
 __device__ __forceinline__ int core_at(int n, int k, int sbo, int lbo = 32) { return (n >> 3) * sbo + (k >> 2) * lbo + (n & 7) * 4 + (k & 3); }
-/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads
- * (four elements a thread at a time): fetch issues every load of the thread and returns, so the
+/* A ROWS x D tile on its way from global to shared memory, in the registers of NTH threads (threads
+ * T0 .. T0 + NTH - 1; four elements a thread at a time): fetch issues every load of the thread and returns, so the
  * loads of several tiles (or of the next chunk) are in flight together; put writes
  * dst[t * ld + d] (+)= coef(t) * src[t * rs + d] for t < L (rows past L: 0, or kept with acc).
  * D % 4 == 0. */
-template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_regs {
+template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> struct tile_regs {
   static constexpr int NV = ROWS * D / 4, PER = (NV + NTH - 1) / NTH;
   static_assert(!G8 || ROWS % 8 == 0, "G8 tiles are groups of 8 rows");
   raw4<T> r[PER];
   /* the row t and column d of the thread's i-th four elements: row by row, or with G8 eight rows at a
    * time, consecutive threads down the rows (a warp: 8 rows x 16 columns; into wgmma's operands) */
   __device__ __forceinline__ static int row_of(int i, int &d) {
-    const int v = (int)threadIdx.x + i * NTH;
+    const int v = (int)threadIdx.x - T0 + i * NTH;
     if (!G8) { const int t = v / (D / 4); d = (v - t * (D / 4)) * 4; return t; }
     const int w = v % (2 * D);
     d = (w >> 3) * 4;
@@ -116,7 +116,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v < NV && t < L) r[i].load(src + t * rs + d);
       else r[i].zero();
     }
@@ -125,7 +125,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 *o = (float4 *)(dst + t * ld + d), x = r[i].f();
       if (t < L) {
@@ -142,7 +142,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f();
       const float c = t < L ? coef(t) : 0.0f;
@@ -159,7 +159,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV || (acc && t >= L)) continue;
       float4 x = r[i].f();
       float4 *o = (float4 *)(dst + core_at(t, d, sbo)); /* k = d..d + 3: one row of a core matrix */
@@ -175,7 +175,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v >= NV) continue;
       const float4 x = r[i].f(), h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
       const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
@@ -188,7 +188,7 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false> struct tile_reg
 #pragma unroll
     for (int i = 0; i < PER; i++) {
       int d;
-      const int v = (int)threadIdx.x + i * NTH, t = row_of(i, d);
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
       if (v < NV) r[i].store(dst + t * ld + d);
     }
   }
@@ -308,6 +308,9 @@ __device__ __forceinline__ void cp_async16_hint(float *dst, const float *src, un
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+/* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
+__device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 #if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
  * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
@@ -1629,8 +1632,9 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * was ~7% of Mamba-2's bgrad samples) and writes dst[t] (the row's first thread). row_dots: the tiles in the
  * same threads' registers; row_dots_sm: in shared memory (leading dimension ld). */
 __device__ __forceinline__ float dot4(float4 x, float4 y) { return x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w; }
-template <int NTH, int ROWS, int D>
-__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float> &a, const tile_regs<NTH, ROWS, D, float> &b) {
+template <int NTH, int ROWS, int D, int T0>
+__device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, D, float, false, T0> &a,
+                                         const tile_regs<NTH, ROWS, D, float, false, T0> &b) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
@@ -1642,12 +1646,12 @@ template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(
     if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
-template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
+template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
   static_assert(D / 4 <= 32 && ((D / 4) & (D / 4 - 1)) == 0, "a row within a warp");
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
-    const int v = (int)threadIdx.x + i * NTH, t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
+    const int v = (int)threadIdx.x - T0 + i * NTH, t = tile_regs<NTH, ROWS, D, float, false, T0>::row_of(i, d);
     float s = acc[i];
     for (int o = 1; o < D / 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
     if (v < ROWS * D / 4 && d == 0) dst[t] = s;
@@ -1875,12 +1879,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
-    tile_regs<NT, CH, 32, elem_t> w_dy;
-    tile_regs<NT, CH, 32, float> w_uu;
-    tile_regs<NT, BK, 32, float> w_z0;
-    tile_regs<NT, BK, 32, float> w_dz;
-    tile_regs<NT, BK, 32, float> w_zl;
-    float zacc[tile_regs<NT, BK, 32, float>::PER] = {};
+    float zacc[tile_regs<NT, BK, 32, float, false, 0>::PER] = {};
+    const int wg = (int)threadIdx.x >> 7;
+    tile_regs<NT, CH, 32, elem_t, false, 0> w_dy;
+    tile_regs<NT, CH, 32, float, false, 0> w_uu;
+    tile_regs<NT, BK, 32, float, false, 0> w_z0;
+    tile_regs<NT, BK, 32, float, false, 0> w_dz;
+    tile_regs<NT, BK, 32, float, false, 0> w_zl;
     {
           w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
@@ -1895,7 +1900,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     }
     fence_async_smem();
     __syncthreads();
-    const int wg = (int)threadIdx.x >> 7;
     if (wg == 0) {
       float d1[64] = {};
       for (int v0 = 0, i = 0; v0 < VD; v0 += 32, i ^= 1) {

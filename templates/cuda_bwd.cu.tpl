@@ -436,7 +436,7 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
- * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/2026-11-24-gpu-h200-bgw) */
+ * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/, the gpu-h200-bgw record) */
 template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
   constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
   for (int e = threadIdx.x; e < n * LPR; e += NTH) {
@@ -786,14 +786,26 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   if ZDOT then
     float zacc[tile_regs<${TN}, BK, ${WBV}, float, false, ${T0}>::PER] = {};
 @   end
+@   -- the producer's register sets of tiles: two with bf16 (two steps in flight), one with f32 (two spilled 28 B:
+@   -- GDN, NVRTC 13); Z_L (the row dots' alone) in a set of its own, one step ahead (in the two sets: 28 B of spills)
+@   local sets = (PF and P.dtype == 'bf16') and {'pa', 'pb'} or {PF and 'pa' or 'w'}
+@   local ZSEP = ZDOT and #sets == 2
+@   local function mine_t(set, t) -- set holds tile t
+@     if not ZSEP then return true end
+@     return (set == 'pz') == (t[1] == 'zl')
+@   end
 @   local function decl(set)
 @     for _, t in ipairs(vt) do
+@       if mine_t(set, t) then
     tile_regs<${TN}, ${t[2]}, ${WBV}, ${t[3]}, false, ${T0}> ${set}_${t[1]};
+@       end
 @     end
 @   end
 @   local function fetch(set, v)
 @     for _, t in ipairs(vt) do
+@       if mine_t(set, t) then
           ${set}_${t[1]}.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
+@       end
 @     end
 @   end
 @   local function put(set, buf)
@@ -805,7 +817,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @       end
 @     end
 @     if ZDOT then
-          row_dots(zacc, ${set}_zl, ${set}_dz);
+          row_dots(zacc, ${ZSEP and 'pz' or set}_zl, ${set}_dz);
 @     end
 @   end
 @   local function issue(mine)
@@ -835,7 +847,10 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads */
     constexpr int NSTEP = VD / ${WBV};
     if (wg >= ${#groups}) { /* the producer */
-@     local sets = P.dtype == 'bf16' and {'pa', 'pb'} or {'pa'} -- f32 tiles: two sets spilled (GDN, NVRTC 13: 28 B)
+@     if ZSEP then
+@       decl('pz')
+@       fetch('pz', '0')
+@     end
 @     for h, set in ipairs(sets) do
 @       decl(set)
       if (NSTEP > ${h - 1}) {
@@ -851,6 +866,11 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @       put(set, 'bn')
           fence_async_smem();
           bar_arrive(1 + b, ${NTB or NT});
+@       if ZSEP then
+          if (st + 1 < NSTEP) {
+@         fetch('pz', '(st + 1) * ' .. WBV)
+          }
+@       end
           if (st + ${#sets} < NSTEP) {
 @       fetch(set, '(st + ' .. #sets .. ') * ' .. WBV)
           }
@@ -867,9 +887,10 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
         const float *bw = sm + BG_R + b * ${B.size};
         bar_wait(1 + b, ${NTB or NT});
 @       issue(b.mine)
-        wg_wait0();
-        if (st + ${NBUF} < NSTEP) bar_arrive(${1 + NBUF} + b, ${NTB or NT});
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + ${NBUF} < NSTEP) bar_arrive(${1 + NBUF} + (st - 1) % ${NBUF}, ${NTB or NT});
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
 @       store(b.mine)
 @     end

@@ -318,6 +318,7 @@ __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.ar
 __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+__device__ __forceinline__ void wg_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); } /* all but the last group */
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
@@ -1575,7 +1576,7 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
- * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/2026-11-24-gpu-h200-bgw) */
+ * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/, the gpu-h200-bgw record) */
 template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
   constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
   for (int e = threadIdx.x; e < n * LPR; e += NTH) {
@@ -1891,9 +1892,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 1280, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
-        wg_wait0();
-        if (st + 2 < NSTEP) bar_arrive(3 + b, 512);
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
@@ -1911,9 +1913,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 11520, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
-        wg_wait0();
-        if (st + 2 < NSTEP) bar_arrive(3 + b, 512);
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
@@ -1931,9 +1934,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 8960, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 6400, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_commit();
-        wg_wait0();
-        if (st + 2 < NSTEP) bar_arrive(3 + b, 512);
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);

@@ -319,6 +319,7 @@ __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.ar
 __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+__device__ __forceinline__ void wg_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); } /* all but the last group */
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
@@ -1905,7 +1906,7 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
- * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/2026-11-24-gpu-h200-bgw) */
+ * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/, the gpu-h200-bgw record) */
 template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
   constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
   for (int e = threadIdx.x; e < n * LPR; e += NTH) {
@@ -2189,33 +2190,31 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     /* 3 buffers; named barriers 1 + b (buffer b full) and 4 + b (buffer b free) of all 512 threads */
     constexpr int NSTEP = VD / 16;
     if (wg >= 3) { /* the producer */
+    tile_regs<128, BK, 16, float, false, 384> pz_zl;
+          pz_zl.fetch(zlg + k0 * VD + 0, VD, BK);
     tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
     tile_regs<128, CH, 16, float, false, 384> pa_uu;
     tile_regs<128, BK, 16, float, false, 384> pa_z0;
     tile_regs<128, BK, 16, float, false, 384> pa_dz;
     tile_regs<128, CH, 16, float, false, 384> pa_dr;
-    tile_regs<128, BK, 16, float, false, 384> pa_zl;
       if (NSTEP > 0) {
           pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0 * 16, (long long)a.h_v * VD, L);
           pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0 * 16, (long long)a.h_v * WS_TOK, L);
           pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0 * 16, VD, BK);
           pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0 * 16, VD, BK);
           pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0 * 16, (long long)a.h_v * BW_TOK, L);
-          pa_zl.fetch(zlg + k0 * VD + 0 * 16, VD, BK);
       }
     tile_regs<128, CH, 16, elem_t, false, 384> pb_dy;
     tile_regs<128, CH, 16, float, false, 384> pb_uu;
     tile_regs<128, BK, 16, float, false, 384> pb_z0;
     tile_regs<128, BK, 16, float, false, 384> pb_dz;
     tile_regs<128, CH, 16, float, false, 384> pb_dr;
-    tile_regs<128, BK, 16, float, false, 384> pb_zl;
       if (NSTEP > 1) {
           pb_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 1 * 16, (long long)a.h_v * VD, L);
           pb_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 1 * 16, (long long)a.h_v * WS_TOK, L);
           pb_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 1 * 16, VD, BK);
           pb_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 1 * 16, VD, BK);
           pb_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 1 * 16, (long long)a.h_v * BW_TOK, L);
-          pb_zl.fetch(zlg + k0 * VD + 1 * 16, VD, BK);
       }
       for (int s = 0; s < NSTEP; s += 2) {
         if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 2 on */
@@ -2227,16 +2226,18 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
           pa_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
           pa_dz.put_core_hl<true>(bn + 6400, bn + 7680, 160, 40);
           pa_dr.put_core_hl<true>(bn + 8960, bn + 10240, 160, 40);
-          row_dots(zacc, pa_zl, pa_dz);
+          row_dots(zacc, pz_zl, pa_dz);
           fence_async_smem();
           bar_arrive(1 + b, 512);
+          if (st + 1 < NSTEP) {
+          pz_zl.fetch(zlg + k0 * VD + (st + 1) * 16, VD, BK);
+          }
           if (st + 2 < NSTEP) {
           pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 2) * 16, (long long)a.h_v * VD, L);
           pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 2) * 16, (long long)a.h_v * WS_TOK, L);
           pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 2) * 16, VD, BK);
           pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 2) * 16, VD, BK);
           pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 2) * 16, (long long)a.h_v * BW_TOK, L);
-          pa_zl.fetch(zlg + k0 * VD + (st + 2) * 16, VD, BK);
           }
         }
         if (s + 1 < NSTEP) { /* step s + 1 from set pb into its buffer, then that set's loads 2 on */
@@ -2248,16 +2249,18 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
           pb_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
           pb_dz.put_core_hl<true>(bn + 6400, bn + 7680, 160, 40);
           pb_dr.put_core_hl<true>(bn + 8960, bn + 10240, 160, 40);
-          row_dots(zacc, pb_zl, pb_dz);
+          row_dots(zacc, pz_zl, pb_dz);
           fence_async_smem();
           bar_arrive(1 + b, 512);
+          if (st + 1 < NSTEP) {
+          pz_zl.fetch(zlg + k0 * VD + (st + 1) * 16, VD, BK);
+          }
           if (st + 2 < NSTEP) {
           pb_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 2) * 16, (long long)a.h_v * VD, L);
           pb_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 2) * 16, (long long)a.h_v * WS_TOK, L);
           pb_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 2) * 16, VD, BK);
           pb_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 2) * 16, VD, BK);
           pb_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 2) * 16, (long long)a.h_v * BW_TOK, L);
-          pb_zl.fetch(zlg + k0 * VD + (st + 2) * 16, VD, BK);
           }
         }
       }
@@ -2271,9 +2274,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 1280, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 3840, 160, 40));
         wg_commit();
-        wg_wait0();
-        if (st + 3 < NSTEP) bar_arrive(4 + b, 512);
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive(4 + (st - 1) % 3, 512);
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
@@ -2291,9 +2295,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 8960, 160, 40), wg_desc(bw + 3840, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 1280, 160, 40));
         wg_commit();
-        wg_wait0();
-        if (st + 3 < NSTEP) bar_arrive(4 + b, 512);
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive(4 + (st - 1) % 3, 512);
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
@@ -2311,9 +2316,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 2560, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 5120, 160, 40), wg_desc(bw + 6400, 160, 40));
         wg_commit();
-        wg_wait0();
-        if (st + 3 < NSTEP) bar_arrive(4 + b, 512);
+        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
+        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive(4 + (st - 1) % 3, 512);
       }
+      wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);

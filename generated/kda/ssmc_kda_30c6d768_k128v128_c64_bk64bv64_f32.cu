@@ -1444,7 +1444,7 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
- * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/2026-11-24-gpu-h200-bgw) */
+ * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/, the gpu-h200-bgw record) */
 template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
   constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
   for (int e = threadIdx.x; e < n * LPR; e += NTH) {

@@ -27,8 +27,8 @@
 @   bval   (chunks): without an erase du = A' dY + kd dZ_L (= dr); with one dr = T' du (T = (I - NAKK)^-1
 @          recomputed); dv = w dr, the write coefficient's gradient v . dr.
 @   bgrad  (chunks, key tiles): dY Z0', u dZ_L', dr Z0' over all value columns and dA = dY u',
-@          dG = dr u'; then dq~, dk (row and column parts), the per-key decay's gradient; partial
-@          row sums for the scalar gradients.
+@          dG = dr u' (on sm_90a on wgmma: BGW); then dq~, dk (row and column parts), the per-key decay's
+@          gradient; partial row sums for the scalar gradients.
 @   brows  (chunks): the scalar inputs' gradients (the scalar log decay's by its cumulative sum from
 @          the chunk end, in double).
 @   breduce (chunks): with grouped value heads, the q/k gradients summed over each group.

@@ -219,6 +219,13 @@ static void emu_fiber_main() {
   emu_bar_leave(&emu_blk.all);
   emu_blk.cur->done = 1; /* back to the scheduler (uc_link) */
 }
+/* the sum of the block's barrier generations: it moves whenever a barrier completes */
+static unsigned emu_bar_gens(int nt) {
+  unsigned s = emu_blk.all.gen;
+  for (int w = 0; w < nt / 32; w++) s += emu_blk.warp[w].gen;
+  for (int i = 0; i < EMU_NBARS; i++) s += emu_blk.named[i].gen;
+  return s;
+}
 /* Runs entry fn on a grid of g[0] x g[1] x g[2] blocks of nt threads; sig: 0 forward-like
  * (ssmc_fwd_args, float *), 1 backward (ssmc_fwd_args, ssmc_bwd_args, float *), 2 decode. 0; -1 for
  * a block size the emulation does not take or stacks it cannot get, or -2 for a block whose threads
@@ -247,9 +254,7 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
         /* round-robin until every thread has returned; a round in which no barrier completed and
          * no thread returned with all of them waiting is a deadlock */
         for (int left = nt; left > 0;) {
-          unsigned before = emu_blk.all.gen;
-          for (int w = 0; w < nt / 32; w++) before += emu_blk.warp[w].gen;
-          for (int i = 0; i < EMU_NBARS; i++) before += emu_blk.named[i].gen;
+          const unsigned before = emu_bar_gens(nt);
           const int was = left;
           left = 0;
           for (int i = 0; i < nt; i++) {
@@ -259,10 +264,7 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
             swapcontext(&emu_blk.sched, &f->ctx);
             left += !f->done;
           }
-          unsigned after = emu_blk.all.gen;
-          for (int w = 0; w < nt / 32; w++) after += emu_blk.warp[w].gen;
-          for (int i = 0; i < EMU_NBARS; i++) after += emu_blk.named[i].gen;
-          if (left == was && after == before) return -2;
+          if (left == was && emu_bar_gens(nt) == before) return -2;
         }
       }
   return 0;

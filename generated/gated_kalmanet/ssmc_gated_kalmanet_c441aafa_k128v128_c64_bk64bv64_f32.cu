@@ -842,16 +842,8 @@ __device__ __forceinline__ void solve_hx(float *sm, const float *x, float *p) {
 #define CWPR 2 /* solve_cheb: warps a row tile */
 #define CNP 8 /* its 8-column tiles of P (H_t x) a warp */
 #define CNA 4 /* and of the scores x K' */
-/* a barrier of the row tile rt's CWPR warps (the emulation: of the block; every row tile runs the same
- * barriers) */
-__device__ __forceinline__ void bar_rows(int rt) {
-#ifdef SSMC_EMU
-  (void)rt;
-  __syncthreads();
-#else
-  asm volatile("bar.sync %0, %1;" ::"r"(rt + 1), "r"(CWPR * 32) : "memory");
-#endif
-}
+/* a barrier of the row tile rt's CWPR warps */
+__device__ __forceinline__ void bar_rows(int rt) { bar_wait(rt + 1, CWPR * 32); }
 /* The Chebyshev scalars of a lane's two tokens t0 + 8 i (none past L: their x stays 0), from
  * solve_norms: lambda_t, the step 2 / (L + 2 mu), rho^2, e^{hb_t}; w: a round's weight from omega. */
 struct cheb_rows {

@@ -76,7 +76,12 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
   case 2: return &c->fused;
   default: {
     const int j = i - nf - 3 - c->n_bwd; /* after the backward: fused90, then the keep forms */
-    return j < 0 ? &c->bwd[i - nf - 3] : j == 0 ? &c->fused_sm90 : j == 1 ? &c->fused_keep : j == 2 ? &c->fused_sm90_keep : NULL;
+    return j < 0    ? &c->bwd[i - nf - 3]
+           : j == 0 ? &c->fused_sm90
+           : j == 1 ? &c->fused_keep
+           : j == 2 ? &c->fused_sm90_keep
+           : j == 3 ? &c->prep_keep
+                    : NULL;
   }
   }
 }

@@ -278,7 +278,8 @@ static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
  *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q] [keep]   (or: fused none; or seq or solve in
  *      its place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=);
  *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep]   (or: fused90 none): the fused slot of
- *      sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well */
+ *      sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well (the
+ *      first forward stage may say keep too: its keep form, prep_keep) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -324,7 +325,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
     if (alt && sscanf(l, " post=%d%n", post, &m) == 1 && *post < 0)
       return diag_at(d, NULL, 0, 0, "internal: %s with a negative post in %s", stage, k->cu_path);
     l += m;
-    const int keep = alt && !strncmp(l, " keep", 5); /* and its keep form, the entry NAME_<stage>_keep */
+    const int keep = (alt || i == 0) && !strncmp(l, " keep", 5); /* and its keep form, the entry NAME_<stage>_keep */
     if (keep) l += 5;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
@@ -339,12 +340,13 @@ static int parse_launch(emit_kernel *k, diag *d) {
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
     if (keep) { /* the same stage, entry NAME_<stage>_keep */
-      char *e = k->cu_entries[EMIT_KEEP_ENTRY0 + sm90];
+      char *e = k->cu_entries[EMIT_KEEP_ENTRY0 + (alt ? sm90 : 2)];
       const size_t n = strlen(st.entry);
       if (n + 6 > sizeof k->cu_entries[0]) return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
       memcpy(e, st.entry, n);
       memcpy(e + n, "_keep", 6);
-      *(sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep) = (ssmc_cuda_stage){e, st.grid, st.threads, st.smem, st.when};
+      *(!alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep) =
+          (ssmc_cuda_stage){e, st.grid, st.threads, st.smem, st.when};
     }
     while (*l == ';' || *l == ' ') l++;
   }
@@ -500,6 +502,11 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
     desc_stage(&b, &k->cuda.fused_sm90_keep);
     emit_add(&b, ",\n");
   }
+  if (k->cuda.prep_keep.entry) {
+    emit_add(&b, "  .prep_keep = ");
+    desc_stage(&b, &k->cuda.prep_keep);
+    emit_add(&b, ",\n");
+  }
   emit_add(&b, "};\n");
   return b.p;
 }
@@ -596,10 +603,11 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
     if (k->cuda.bwd_saved)
       emit_add(&b, "  cuda_bwd_saved the forward keeps for the backward (rt_cuda_fwd_save, then fwd_saved): its workspace, %lld"
                  " floats per token and value head and %lld per chunk, and the final states; the backward then skips its"
-                 " first %d stages; the fused slot's keep forms: %s%s%s\n", (long long)k->cuda.ws_tok_floats,
-               (long long)k->cuda.ws_chunk_floats, k->cuda.bwd_saved,
+                 " first %d stages; the fused slot's keep forms: %s%s%s; the first stage's: %s\n",
+               (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats, k->cuda.bwd_saved,
                k->cuda.fused_keep.entry ? k->cuda.fused_keep.entry : "none",
-               k->cuda.fused_sm90_keep.entry ? ", " : "", k->cuda.fused_sm90_keep.entry ? k->cuda.fused_sm90_keep.entry : "");
+               k->cuda.fused_sm90_keep.entry ? ", " : "", k->cuda.fused_sm90_keep.entry ? k->cuda.fused_sm90_keep.entry : "",
+               k->cuda.prep_keep.entry ? k->cuda.prep_keep.entry : "none (it leaves them anyway)");
     if (k->cuda.ws_tok_floats || k->cuda.ws_chunk_floats)
       emit_add(&b, "  cuda_workspace %lld floats per token and value head, %lld per chunk and value head\n",
              (long long)k->cuda.ws_tok_floats, (long long)k->cuda.ws_chunk_floats);

@@ -7,9 +7,10 @@
 #include "cls.h"
 #include "ssmc_kernel.h"
 
-/* cu_entries: the forward stages, decode, decode_large, fused, fused90, then the keep forms of fused and fused90 */
+/* cu_entries: the forward stages, decode, decode_large, fused, fused90, then the keep forms of fused, fused90 and
+ * fwd[0] (prep) */
 #define EMIT_KEEP_ENTRY0 (SSMC_MAX_STAGES + 4)
-#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 2)
+#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 3)
 
 struct sbx;
 

@@ -301,6 +301,9 @@ const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_cuda = {
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 2,
+  .fused_keep = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 149760},
+  .prep_keep = {"ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep_keep", SSMC_GRID_CHUNKS, 512, 103680},
 };
 extern const char ssmc_cu_ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_cuda = {
@@ -434,21 +437,25 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 2,
+  .fused_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq_keep", SSMC_GRID_ITEMS_FTILES, 256, 73984},
+  .fused_sm90_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
+  .prep_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep_keep", SSMC_GRID_CHUNKS, 512, 70400},
 };
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "6077cc08eb994117",
-  "caef00383f212d4b",
-  "54e1480225d297c2",
-  "0442a83dea2b3057",
-  "eb844e093980924f",
-  "2920e0815c7ad788",
-  "1bc0feb084529394",
-  "696196dded73b8df",
-  "34a3ea61adb721fc",
-  "9f738b91ac7dba87",
-  "837eb02f859d2920",
-  "eaf646ddab606484",
+  "1a0299acd06f6ec6",
+  "2c268d3e3791b8e7",
+  "1fe77a948b4ae12f",
+  "918a01af20a94565",
+  "3a77c24e1c516836",
+  "8682f40ede4274ed",
+  "5fd5dd0989f9ca59",
+  "57289af14ef6ea35",
+  "48d0f05ef731c76b",
+  "743b7b9121b249a0",
+  "595ebad9797865b6",
+  "c07eb0cfefd8aab0",
   0,
 };

@@ -160,6 +160,10 @@ typedef struct ssmc_cuda_kernel {
   /* appended: the keep forms of the fused slot (fused_sm90_keep: of fused_sm90): the same pass (arguments, grid,
    * block) that also leaves what the staged stages would in the workspace; entry NULL where the slot has none */
   ssmc_cuda_stage fused_keep, fused_sm90_keep;
+  /* appended: the keep form of fwd[0] (the prep of a module without an erase, whose plain prep leaves only what the
+   * scan reads): the same stage that also leaves what the backward's recomputed prep would; entry NULL where
+   * fwd[0] leaves that anyway or the module keeps nothing */
+  ssmc_cuda_stage prep_keep;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -288,14 +292,15 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
 }
 /* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
  * fwd[] stages that run (narrow: ssmc_cuda_stage_runs), or with fused the first fused_pre of fwd[],
- * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and the last fused_post.
- * Every launcher (the runtime, check's emulation) runs exactly these. */
+ * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and the last fused_post;
+ * with keep, prep_keep in place of fwd[0] where the module has it. Every launcher (the runtime, check's
+ * emulation) runs exactly these. */
 static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, int keep,
                                        const ssmc_cuda_stage **st) {
   int n = 0;
   if (fused && keep && !c->fused_keep.entry) return -1;
   for (int i = 0; i < (fused ? c->fused_pre : c->n_fwd); i++)
-    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) st[n++] = &c->fwd[i];
+    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) st[n++] = i == 0 && keep && c->prep_keep.entry ? &c->prep_keep : &c->fwd[i];
   if (!fused) return n;
   st[n++] = keep ? &c->fused_keep : &c->fused;
   for (int i = 0; i < c->fused_post; i++) st[n++] = &c->fwd[c->n_fwd - c->fused_post + i];

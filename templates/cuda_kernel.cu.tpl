@@ -298,12 +298,13 @@
 @ -- the workspace per token and value head: [x (a solve without aux_out)] [W (K, a rank-1 erase)]
 @ -- U (V) KD (K); per chunk slot and value head: the chunk-start state (K x V), the chunk's decay (K)
 @ -- KEEP: every forward variant can leave in a backward's workspace (rt_cuda_fwd_save) what the backward would
-@ -- recompute first (its fprep and fstate: the chunk-start states, kd, W, the pseudo-values u); the staged stages
-@ -- do anyway, the fused passes in their _keep entries (the fused slot's keep forms). With an erase and bf16
-@ -- inputs only, where that recomputation runs the forward's own products (MM_FREC = MM_SPLIT). With f32 inputs
-@ -- the forward's bf16 hi + lo products are less accurate than the backward wants there (cuda_bwd.cu.tpl);
-@ -- without an erase the forward's prep writes neither kd nor U and its fused passes use no workspace.
-@ local KEEP = P.dtype == 'bf16' and m.delta and not sv
+@ -- recompute first: with an erase its fprep and fstate (the chunk-start states, kd, W, the pseudo-values u), which
+@ -- the staged stages leave anyway; without one its fprep and fscan (the chunk-start states, kd, U = diag(w) V), the
+@ -- scan's chunk-start states, the prep's keep form (entry _prep_keep) kd and U too. The fused passes in their _keep
+@ -- entries (the fused slot's keep forms). With bf16 inputs only, where that recomputation runs the forward's own
+@ -- products (MM_FREC, MM_BWD = MM_SPLIT). With f32 inputs the forward's bf16 hi + lo products are less accurate
+@ -- than the backward wants there (cuda_bwd.cu.tpl); a solve recomputes.
+@ local KEEP = P.dtype == 'bf16' and not sv
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
 @ local WS_KD = WS_U + V
@@ -628,6 +629,19 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
       const int o = core_at(t, d, sbo, lbo); /* k = d..d + 3: one row of a core matrix */
       *(float4 *)(hi + o) = h;
       if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
+    }
+  }
+  /* dst[t * rs + d] = coef(t) times the elements, rows t < L only (into global memory); rs % 4 == 0 */
+  template <typename F> __device__ __forceinline__ void store(float *dst, long long rs, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
+      if (v >= NV || t >= L) continue;
+      float4 x = r[i].f();
+      const float c = coef(t);
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      *(float4 *)(dst + t * rs + d) = x;
     }
   }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
@@ -2121,6 +2135,12 @@ struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT 
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, ${m.delta and 'false' or 'true'}>(a, ws);
 }
+@ if KEEP and not m.delta then
+/* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
+extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_keep(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, true, true>(a, ws);
+}
+@ end
 @ if m.delta then
 extern "C" __global__ void __launch_bounds__(${NT.state}) ${P.name}_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_wide>(a, ws); }
 @   if SNL then
@@ -2423,6 +2443,18 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
     tile_out<NT, KD, FBV>(zo + slot * ${K * V} + v0, VD, z, FBVP, KD);
   }
 @ end
+@ -- the keep forms without an erase (rt_cuda_fwd_save): kd (a C expression of t and k, after a barrier that orders
+@ -- what it reads) and the chunk's decay where the backward's fprep puts them, by the first value tile's block
+@ local function keep_kd(kd)
+    if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+      for (int e = threadIdx.x; e < L * KD; e += NT) {
+        const int t = e / KD, k = e - t * KD;
+        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_KD + k] = ${kd};
+      }
+    }
+@ end
 @ if FUSED and not SEQ then
 
 /* ---------------------------------------------------------------- stage fused */
@@ -2436,7 +2468,8 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
  * runs instead (ssmc_cuda_fwd_fused says which). */
 @ if KEEP then
 /* KEEP_T (the entry _fused_keep, rt_cuda_fwd_save): also each chunk-start state and u into the workspace, where the
- * state stage puts them (for the backward: ssmc_cuda_kernel.fused_keep) */
+ * state stage puts them[, without an erase kd and the chunk's decay where prep does] (for the backward:
+ * ssmc_cuda_kernel.fused_keep) */
 @ end
 template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.fused};
@@ -2489,9 +2522,9 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
 @ if m.delta then
     /* pseudo-values u = U + W Z */
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
-@   if KEEP then
+@ end
+@ if KEEP then
     if (KEEP_T) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
-@   end
 @ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
 @ qa_scores()
@@ -2505,10 +2538,17 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
       const int t = e / KD, k = e - t * KD;
       kc[t * KP + k] *= fexp(b[(L - 1) * KP + k] - b[(CH >= 32 && t < CH - 16 ? CH - 17 : t) * KP + k]);
     }
+@   if KEEP and not m.delta then
+    if (KEEP_T) __syncthreads();
+@     keep_kd('kc[t * KP + k]')
+@   end
 @ else
     /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
+@   if KEEP and not m.delta then
+@     keep_kd('ldop(kc + t * KP + k) * fr[t]')
+@   end
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
 @ end
 @ z_step()
@@ -2526,7 +2566,11 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV) on chip in fp32,
  * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
  * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
-extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_seq(ssmc_fwd_args a, float *ws) {
+@ if KEEP then
+/* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): also kd, U and the chunk's decay, where the backward's fprep puts
+ * them */
+@ end
+template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.fused};
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -2559,11 +2603,24 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
     /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
+@ if KEEP then
+    if (KEEP_T) /* for the backward: U = diag(w) V, where its fprep puts it */
+      for (int e = threadIdx.x; e < L * FBV; e += NT) {
+        const int t = e / FBV, j = e - t * FBV;
+        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + v0 + j] = ew[t] * u[t * FBVP + j];
+      }
+@   keep_kd('ldop(kc + t * KP + k) * fexp(b[L - 1] - b[t])')
+    if (KEEP_T) __syncthreads(); /* u is read above */
+@ end
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
 @ z_step()
   }
 @ z_final()
 }
+extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_seq(ssmc_fwd_args a, float *ws) { seq_body<false>(a, ws); }
+@ if KEEP then
+extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.name}_seq_keep(ssmc_fwd_args a, float *ws) { seq_body<true>(a, ws); }
+@ end
 @ end
 
 @ if HF then
@@ -2581,8 +2638,9 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
 @ if KEEP then
 /* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
- * into the workspace, where the state stage puts them (for the backward; its stores' registers spill: a separate
- * entry keeps the plain pass as it was) */
+ * into the workspace, where the state stage puts them[, without an erase kd, U and the chunk's decay where the
+ * backward's fprep does] (for the backward; its stores' registers spill: a separate entry keeps the plain pass as it
+ * was) */
 @ end
 template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
@@ -2667,6 +2725,15 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
 @ if not m.delta then
     r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
+@   if KEEP then
+    if (KEEP_T) { /* for the backward: kd, U and the chunk's decay, where its fprep puts them */
+      float *wt = ws + (tok * a.h_v + it.h) * WS_TOK;
+      r_key.store(wt + WS_KD, (long long)a.h_v * WS_TOK, L, [&](int t_) { return fr[t_]; });
+      r_u.store(wt + WS_U, (long long)a.h_v * WS_TOK, L, [&](int t_) { return ew[t_]; });
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+    }
+@   end
 @ end
 @ for i, c in ipairs(HQ) do
 @   if i > 1 then
@@ -3291,7 +3358,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('hchain grid=items threads=%d smem=%d', SNT, XOFF * 4)
 @   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
 @ end
-@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d', NT.prep, PL.off * 4)
+@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s', NT.prep, PL.off * 4, (KEEP and not m.delta) and ' keep' or '')
 @ if m.delta then
 @   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d%s', NT.state, SL.off * 4, SNL and ' when=wide' or '')
 @   if SNL then

@@ -119,12 +119,25 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.bwd_bv, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
-        /* the forward kept for the backward: bf16 modules with an erase and no solve; it replaces fprep and
-         * fstate (and fstate_n where the module has the narrow forms) */
-        const int keep = ek->dtype == SSMC_BF16 && erase && !sv;
+        /* the forward kept for the backward: bf16 modules without a solve; it replaces fprep and fstate (and
+         * fstate_n where the module has the narrow forms), or without an erase fprep and fscan */
+        const int keep = ek->dtype == SSMC_BF16 && !sv;
         ck_assert_int_eq(ek->cuda.bwd_saved, keep ? (ek->cuda.narrow_bv ? 3 : 2) : 0);
-        for (int s = 0; s < ek->cuda.bwd_saved; s++)
-          ck_assert(!strncmp(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, s ? "fstate" : "fprep", s ? 6 : 5));
+        for (int s = 0; s < ek->cuda.bwd_saved; s++) {
+          const char *want = !s ? "fprep" : erase ? "fstate" : "fscan";
+          ck_assert(!strncmp(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, want, strlen(want)));
+        }
+        /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place */
+        ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase);
+        const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];
+        ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 1, vs), ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 0, plain));
+        if (ek->cuda.prep_keep.entry) {
+          ck_assert_str_eq(ek->cuda.prep_keep.entry + strlen(ek->name) + 1, "prep_keep");
+          ck_assert_str_eq(ek->cuda.fwd[0].entry + strlen(ek->name) + 1, "prep");
+          ck_assert_int_eq(ek->cuda.prep_keep.smem, ek->cuda.fwd[0].smem);
+          ck_assert_ptr_eq(vs[0], &ek->cuda.prep_keep);
+        } else
+          ck_assert_ptr_eq(vs[0], &ek->cuda.fwd[0]);
       }
       { /* the other forward variant: every module without a per-key decay (with one, where a value tile
        * fits 160 KiB). The fused pass (its readout inside, after prep with an erase), or with neither an
@@ -147,14 +160,14 @@ START_TEST(every_module_compiles_without_spills) {
           const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 0, vs);
           ck_assert_int_eq(nv, ek->cuda.fused_pre + 1 + ek->cuda.fused_post);
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
-          /* its keep form (the same pass, entry NAME_fused_keep) where the module keeps its forward; elsewhere a
-           * kept fused forward is refused */
+          /* its keep form (the same pass, entry NAME_fused_keep or NAME_seq_keep) where the module keeps its
+           * forward; elsewhere a kept fused forward is refused */
           ck_assert_int_eq(ek->cuda.fused_keep.entry != NULL, ek->cuda.bwd_saved > 0);
           if (ek->cuda.fused_keep.entry) {
-            ck_assert_str_eq(ek->cuda.fused_keep.entry + strlen(ek->name) + 1, "fused_keep");
+            ck_assert_str_eq(ek->cuda.fused_keep.entry + strlen(ek->name) + 1, seq ? "seq_keep" : "fused_keep");
             ck_assert_int_eq(ek->cuda.fused_keep.smem, ek->cuda.fused.smem);
             ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, vs), nv);
-            ck_assert_ptr_eq(vs[nv - 1], &ek->cuda.fused_keep);
+            ck_assert_ptr_eq(vs[nv - 1 - post], &ek->cuda.fused_keep);
           } else
             ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, vs), -1);
         }

@@ -183,6 +183,19 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
       if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
+  /* dst[t * rs + d] = coef(t) times the elements, rows t < L only (into global memory); rs % 4 == 0 */
+  template <typename F> __device__ __forceinline__ void store(float *dst, long long rs, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
+      if (v >= NV || t >= L) continue;
+      float4 x = r[i].f();
+      const float c = coef(t);
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      *(float4 *)(dst + t * rs + d) = x;
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll
@@ -1171,7 +1184,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
  * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
  * runs instead (ssmc_cuda_fwd_fused says which). */
 /* KEEP_T (the entry _fused_keep, rt_cuda_fwd_save): also each chunk-start state and u into the workspace, where the
- * state stage puts them (for the backward: ssmc_cuda_kernel.fused_keep) */
+ * state stage puts them[, without an erase kd and the chunk's decay where prep does] (for the backward:
+ * ssmc_cuda_kernel.fused_keep) */
 template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
@@ -1276,8 +1290,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
 /* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
- * into the workspace, where the state stage puts them (for the backward; its stores' registers spill: a separate
- * entry keeps the plain pass as it was) */
+ * into the workspace, where the state stage puts them[, without an erase kd, U and the chunk's decay where the
+ * backward's fprep does] (for the backward; its stores' registers spill: a separate entry keeps the plain pass as it
+ * was) */
 template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */

@@ -182,6 +182,19 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
       if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
+  /* dst[t * rs + d] = coef(t) times the elements, rows t < L only (into global memory); rs % 4 == 0 */
+  template <typename F> __device__ __forceinline__ void store(float *dst, long long rs, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
+      if (v >= NV || t >= L) continue;
+      float4 x = r[i].f();
+      const float c = coef(t);
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      *(float4 *)(dst + t * rs + d) = x;
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll
@@ -866,6 +879,10 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
 extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true>(a, ws);
 }
+/* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
+extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep_keep(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, true, true>(a, ws);
+}
 
 /* ---------------------------------------------------------------- stage scan */
 /* Without an erase the chunk-to-chunk recurrence is elementwise, Z_{c+1} = diag(e^{b_L}) Z_c + dZ_c,
@@ -1023,6 +1040,9 @@ extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gla_2aa98ca8_k128v128_
  * memory. Without an erase it is the whole forward (no workspace); with one it runs after prep. The
  * recurrence leaves SMs idle when (sequences x heads x V / FBV) is small: there the staged forward
  * runs instead (ssmc_cuda_fwd_fused says which). */
+/* KEEP_T (the entry _fused_keep, rt_cuda_fwd_save): also each chunk-start state and u into the workspace, where the
+ * state stage puts them[, without an erase kd and the chunk's decay where prep does] (for the backward:
+ * ssmc_cuda_kernel.fused_keep) */
 template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
@@ -1057,6 +1077,8 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   r_in3.put(sm + F_IN3, KP, L, one_t(), false);
   r_u.put(u, FBVP, L, one_t(), false);
       __syncthreads();
+      if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
       ee[t_] = 0.0f;
@@ -1072,6 +1094,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   r_q1.put(qt, QAP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
     }
     __syncthreads();
+    if (KEEP_T) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
   diag_scores<NT, QAP, QAP, MM_SPLIT>(am, qt, kc, b, L);
     /* y = (q~ e^b) Z + A u */
@@ -1082,6 +1105,15 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
     for (int e = threadIdx.x; e < CH * KD; e += NT) {
       const int t = e / KD, k = e - t * KD;
       kc[t * KP + k] *= fexp(b[(L - 1) * KP + k] - b[(CH >= 32 && t < CH - 16 ? CH - 17 : t) * KP + k]);
+    }
+    if (KEEP_T) __syncthreads();
+    if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+      for (int e = threadIdx.x; e < L * KD; e += NT) {
+        const int t = e / KD, k = e - t * KD;
+        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_KD + k] = kc[t * KP + k];
+      }
     }
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
     __syncthreads();
@@ -1094,6 +1126,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   }
 }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fused(ssmc_fwd_args a, float *ws) { fused_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_fused_keep(ssmc_fwd_args a, float *ws) { fused_body<true>(a, ws); }
 
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -1255,8 +1288,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0 post=0; fused90 none
+// ssmc-bodies prep threads=512 smem=103680 state threads=512 smem=65024 keep
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=103680 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=149760; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=6272 from_pct=300; fused grid=items_ftiles threads=256 smem=149760 fbv=32 pre=0 from_pct=0 post=0 keep; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1753,4 +1786,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=107264; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=107264; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0

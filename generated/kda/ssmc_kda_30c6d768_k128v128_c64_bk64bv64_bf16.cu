@@ -180,6 +180,19 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
       if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
+  /* dst[t * rs + d] = coef(t) times the elements, rows t < L only (into global memory); rs % 4 == 0 */
+  template <typename F> __device__ __forceinline__ void store(float *dst, long long rs, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
+      if (v >= NV || t >= L) continue;
+      float4 x = r[i].f();
+      const float c = coef(t);
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      *(float4 *)(dst + t * rs + d) = x;
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll

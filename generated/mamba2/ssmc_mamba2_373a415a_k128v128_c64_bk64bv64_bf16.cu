@@ -183,6 +183,19 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
       if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
+  /* dst[t * rs + d] = coef(t) times the elements, rows t < L only (into global memory); rs % 4 == 0 */
+  template <typename F> __device__ __forceinline__ void store(float *dst, long long rs, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
+      if (v >= NV || t >= L) continue;
+      float4 x = r[i].f();
+      const float c = coef(t);
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      *(float4 *)(dst + t * rs + d) = x;
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll
@@ -964,6 +977,10 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
 extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true>(a, ws);
 }
+/* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
+extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep_keep(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, true, true>(a, ws);
+}
 
 /* ---------------------------------------------------------------- stage scan */
 /* Without an erase the chunk-to-chunk recurrence is elementwise, Z_{c+1} = diag(e^{b_L}) Z_c + dZ_c,
@@ -1151,7 +1168,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
  * FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV) on chip in fp32,
  * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
  * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
-extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq(ssmc_fwd_args a, float *ws) {
+/* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): also kd, U and the chunk's decay, where the backward's fprep puts
+ * them */
+template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -1210,6 +1229,20 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
+    if (KEEP_T) /* for the backward: U = diag(w) V, where its fprep puts it */
+      for (int e = threadIdx.x; e < L * FBV; e += NT) {
+        const int t = e / FBV, j = e - t * FBV;
+        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + v0 + j] = ew[t] * u[t * FBVP + j];
+      }
+    if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+      for (int e = threadIdx.x; e < L * KD; e += NT) {
+        const int t = e / KD, k = e - t * KD;
+        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[L - 1] - b[t]);
+      }
+    }
+    if (KEEP_T) __syncthreads(); /* u is read above */
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
     __syncthreads();
@@ -1221,6 +1254,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
   }
 }
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq(ssmc_fwd_args a, float *ws) { seq_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq_keep(ssmc_fwd_args a, float *ws) { seq_body<true>(a, ws); }
 
 
 /* ---------------------------------------------------------------- stage fused90 */
@@ -1234,6 +1269,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
+/* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
+ * into the workspace, where the state stage puts them[, without an erase kd, U and the chunk's decay where the
+ * backward's fprep does] (for the backward; its stores' registers spill: a separate entry keeps the plain pass as it
+ * was) */
 template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, SQ = 8 * KD + 4, SC = 8 * CH + 4; /* SBO of the (., K) and (., C) operands */
@@ -1286,6 +1325,13 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
     __syncthreads(); /* the last chunk's products are done with every operand */
   r_in3.put(sm + H_IN3, 1);
     __syncthreads();
@@ -1315,6 +1361,13 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     r_key.put_core_rows(ks, SQ, L, one_t(), false);
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
     r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
+    if (KEEP_T) { /* for the backward: kd, U and the chunk's decay, where its fprep puts them */
+      float *wt = ws + (tok * a.h_v + it.h) * WS_TOK;
+      r_key.store(wt + WS_KD, (long long)a.h_v * WS_TOK, L, [&](int t_) { return fr[t_]; });
+      r_u.store(wt + WS_U, (long long)a.h_v * WS_TOK, L, [&](int t_) { return ew[t_]; });
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+    }
     r_q1.put_core_rows(qt, SQ, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
     const bool next = c0 + CH < it.T;
     const long long tn = tok + CH;
@@ -1381,6 +1434,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #endif
 }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
@@ -1541,8 +1595,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 }
 
 
-// ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=0 from_pct=50 post=0
+// ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=0 from_pct=50 post=0 keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -2170,4 +2224,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=256 smem=99584; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106496; bgrad grid=chunks_ktiles threads=256 smem=99584; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

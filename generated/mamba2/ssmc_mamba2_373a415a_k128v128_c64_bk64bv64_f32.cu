@@ -182,6 +182,19 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
       if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
     }
   }
+  /* dst[t * rs + d] = coef(t) times the elements, rows t < L only (into global memory); rs % 4 == 0 */
+  template <typename F> __device__ __forceinline__ void store(float *dst, long long rs, int L, F coef) const {
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x - T0 + i * NTH, t = row_of(i, d);
+      if (v >= NV || t >= L) continue;
+      float4 x = r[i].f();
+      const float c = coef(t);
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c;
+      *(float4 *)(dst + t * rs + d) = x;
+    }
+  }
   /* dst[t * ld + d] = the elements as loaded (rows past L: 0); ld % 4 == 0 */
   __device__ __forceinline__ void put_raw(T *dst, int ld) const {
 #pragma unroll
@@ -1063,7 +1076,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
  * FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV) on chip in fp32,
  * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
  * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
-extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_seq(ssmc_fwd_args a, float *ws) {
+template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -1133,6 +1146,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     tile_out<NT, KD, FBV>(zo + slot * 16384 + v0, VD, z, FBVP, KD);
   }
 }
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_f32_seq(ssmc_fwd_args a, float *ws) { seq_body<false>(a, ws); }
 
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */

@@ -445,16 +445,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "1a0299acd06f6ec6",
-  "2c268d3e3791b8e7",
-  "1fe77a948b4ae12f",
-  "918a01af20a94565",
+  "8b67a8a59d279a23",
+  "c812eb670199cfe2",
+  "dbf290dae7353060",
+  "d7876613a56dd30c",
   "3a77c24e1c516836",
   "8682f40ede4274ed",
   "5fd5dd0989f9ca59",
   "57289af14ef6ea35",
-  "48d0f05ef731c76b",
-  "743b7b9121b249a0",
+  "5dd4c075f06c4318",
+  "640b0d5d361dedc5",
   "595ebad9797865b6",
   "c07eb0cfefd8aab0",
   0,

@@ -840,19 +840,34 @@ enum {
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
 /* tm = (I - am)^-1 for a strictly lower triangular am (C, CP), in 16-row blocks: the inverses D_i of
- * all diagonal blocks at once (a thread per column, forward substitution in place in tm's diagonal
- * blocks), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i on tensor cores (T_ii = D_i;
- * T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
+ * all diagonal blocks at once (forward substitution, four threads a column: thread q of column j holds
+ * rows 4 s + q of it in registers, sums its part of each row's dot and the four add by shuffles; ncu
+ * saw a thread a column, its chain of shared-memory loads, hold GDN's prep ~20% of its samples, most
+ * of the block waiting at the next barrier), then block row by block row T_i,<i = D_i am_i,<i T_<i,<i
+ * on tensor cores (T_ii = D_i; T is lower triangular); rr: (16, CP) scratch. Ends with a block barrier. */
 template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm, const float *am, float *rr) {
-  for (int e = threadIdx.x; e < CH * CH; e += NT) tm[(e / CH) * CP + e % CH] = e / CH == e % CH ? 1.0f : 0.0f;
-  __syncthreads();
-  for (int j = threadIdx.x; j < CH; j += NT) {
-    const int r0 = j & ~15;
-    for (int t = j + 1; t < r0 + 16; t++) {
-      float s = 0.0f;
-      for (int r = j; r < t; r++) s += am[t * CP + r] * tm[r * CP + j];
-      tm[t * CP + j] = s;
+  static_assert(CH % 16 == 0 && NT % 32 == 0, "16-row blocks, whole warps");
+  for (int e = threadIdx.x; e < CH * CH; e += NT)
+    if ((e / CH) >> 4 != (e % CH) >> 4) tm[(e / CH) * CP + e % CH] = 0.0f; /* the diagonal blocks: below */
+  __syncthreads(); /* am as its writers left it */
+  for (int v = threadIdx.x; v < CH * 4; v += NT) { /* a warp: eight columns of one diagonal block */
+    const int q = v & 3, c = (v >> 2) & 15, r0 = v >> 6 << 4;
+    const float *ar = am + r0 * CP + r0 + q; /* row t of the block's am at ar[t * CP + 4 s] */
+    float x[4];
+#pragma unroll
+    for (int s_ = 0; s_ < 4; s_++) x[s_] = 4 * s_ + q == c ? 1.0f : 0.0f;
+#pragma unroll
+    for (int t = 1; t < 16; t++) {
+      float p = 0.0f;
+#pragma unroll
+      for (int s_ = 0; s_ < (t + 3) / 4; s_++)
+        if (4 * s_ + q < t) p += ar[t * CP + 4 * s_] * x[s_];
+      p += __shfl_xor_sync(0xffffffffu, p, 1);
+      p += __shfl_xor_sync(0xffffffffu, p, 2);
+      if (q == (t & 3) && t > c) x[t >> 2] = p;
     }
+#pragma unroll
+    for (int s_ = 0; s_ < 4; s_++) tm[(r0 + 4 * s_ + q) * CP + r0 + c] = x[s_];
   }
   __syncthreads();
   for (int r0 = 16; r0 < CH; r0 += 16) {

@@ -81,6 +81,7 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
            : j == 1 ? &c->fused_keep
            : j == 2 ? &c->fused_sm90_keep
            : j == 3 ? &c->prep_keep
+           : j == 4 ? &c->prep_fused
                     : NULL;
   }
   }

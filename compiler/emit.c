@@ -279,7 +279,8 @@ static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
  *      its place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=);
  *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep]   (or: fused90 none): the fused slot of
  *      sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well (the
- *      first forward stage may say keep too: its keep form, prep_keep) */
+ *      first forward stage may say keep too: its keep form, prep_keep; and then fused: its form before the fused
+ *      slot, NAME_<stage>_fused, prep_fused) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -327,6 +328,8 @@ static int parse_launch(emit_kernel *k, diag *d) {
     l += m;
     const int keep = (alt || i == 0) && !strncmp(l, " keep", 5); /* and its keep form, the entry NAME_<stage>_keep */
     if (keep) l += 5;
+    const int lean = i == 0 && !strncmp(l, " fused", 6); /* its form before the fused slot, NAME_<stage>_fused */
+    if (lean) l += 6;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st))
@@ -347,6 +350,12 @@ static int parse_launch(emit_kernel *k, diag *d) {
       memcpy(e + n, "_keep", 6);
       *(!alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep) =
           (ssmc_cuda_stage){e, st.grid, st.threads, st.smem, st.when};
+    }
+    if (lean) { /* the same stage, entry NAME_<stage>_fused */
+      char *e = k->cu_entries[EMIT_KEEP_ENTRY0 + 3];
+      if (snprintf(e, sizeof k->cu_entries[0], "%s_fused", st.entry) >= (int)sizeof k->cu_entries[0])
+        return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
+      k->cuda.prep_fused = (ssmc_cuda_stage){e, st.grid, st.threads, st.smem, st.when};
     }
     while (*l == ';' || *l == ' ') l++;
   }
@@ -507,6 +516,11 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
     desc_stage(&b, &k->cuda.prep_keep);
     emit_add(&b, ",\n");
   }
+  if (k->cuda.prep_fused.entry) {
+    emit_add(&b, "  .prep_fused = ");
+    desc_stage(&b, &k->cuda.prep_fused);
+    emit_add(&b, ",\n");
+  }
   emit_add(&b, "};\n");
   return b.p;
 }
@@ -569,6 +583,9 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
                                                      : st->grid == SSMC_GRID_ITEMS_NTILES ? k->cuda.narrow_bv
                                                                                           : k->cuda.decode_bv);
       emit_add(&b, "  cuda_stage %s grid=%s threads=%d smem=%d%s\n", st->entry, grid, st->threads, st->smem, form(k, st));
+      if (j == 0 && k->cuda.prep_fused.entry)
+        emit_add(&b, "  cuda_stage %s (the same, without the rows only a state pass reads: before the fused slot)\n",
+                 k->cuda.prep_fused.entry);
     }
     if (k->cuda.decode_large.entry)
       emit_add(&b, "  cuda_stage %s grid=(N*h_v) threads=%d smem=%d (in place of decode from N*h_v >= %d%% of the SMs on)\n",

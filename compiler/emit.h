@@ -8,9 +8,9 @@
 #include "ssmc_kernel.h"
 
 /* cu_entries: the forward stages, decode, decode_large, fused, fused90, then the keep forms of fused, fused90 and
- * fwd[0] (prep) */
+ * fwd[0] (prep), fwd[0]'s form before the fused slot */
 #define EMIT_KEEP_ENTRY0 (SSMC_MAX_STAGES + 4)
-#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 3)
+#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 4)
 
 struct sbx;
 

@@ -65,6 +65,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_cuda = {
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .prep_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep_fused", SSMC_GRID_CHUNKS, 256, 109568},
 };
 extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -102,6 +103,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .bwd_saved = 3,
   .fused_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 157952},
   .fused_sm90_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
+  .prep_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75264},
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -136,6 +138,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cu
   .bwd_ws_chunk_floats = 32772,
   .bwd_ws_seq_floats = 16384,
   .bwd_ws_qk_floats = 256,
+  .prep_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_prep_fused", SSMC_GRID_CHUNKS, 256, 109824},
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -173,6 +176,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .bwd_saved = 3,
   .fused_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 158208},
   .fused_sm90_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216192},
+  .prep_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75520},
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -445,17 +449,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "8b67a8a59d279a23",
-  "c812eb670199cfe2",
-  "dbf290dae7353060",
-  "d7876613a56dd30c",
-  "3a77c24e1c516836",
-  "8682f40ede4274ed",
-  "5fd5dd0989f9ca59",
-  "57289af14ef6ea35",
-  "5dd4c075f06c4318",
-  "640b0d5d361dedc5",
-  "595ebad9797865b6",
-  "c07eb0cfefd8aab0",
+  "d66307995a3ae86d",
+  "b93e6777762bc761",
+  "7132c64455d69e58",
+  "67a41b0c980eacd5",
+  "c10f0d1239102406",
+  "eb99f2a7f66b207d",
+  "504e911535a6d675",
+  "1154bcedea31ab35",
+  "4ed58edbd724c081",
+  "b9d845d62704e0f0",
+  "7223e0290086effa",
+  "26a3ce033066c73c",
   0,
 };

@@ -427,7 +427,7 @@ struct rt_cuda_mod {
   ssmc_kernel kdev;
   ssmc_cuda_kernel cdev;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *prep_keep, *bwd[SSMC_MAX_BWD_STAGES];
+  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *prep_keep, *prep_fused, *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -488,6 +488,7 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   if (!bad && k->cuda->fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused, &m->fused);
   if (!bad && k->cuda->fused_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused_keep, &m->fused_keep);
   if (!bad && k->cuda->prep_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_keep, &m->prep_keep);
+  if (!bad && k->cuda->prep_fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_fused, &m->prep_fused);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -554,6 +555,7 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
     void *fn = st[i] == &ck->fused        ? m->fused
                : st[i] == &ck->fused_keep ? m->fused_keep
                : st[i] == &ck->prep_keep  ? m->prep_keep
+               : st[i] == &ck->prep_fused ? m->prep_fused
                                           : m->fwd[st[i] - ck->fwd];
     if (launch(c, fn, m->k, st[i], arg->n_seqs, arg->h_v, slots, params, stream)) return -1;
   }

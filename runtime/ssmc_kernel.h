@@ -164,6 +164,9 @@ typedef struct ssmc_cuda_kernel {
    * scan reads): the same stage that also leaves what the backward's recomputed prep would; entry NULL where
    * fwd[0] leaves that anyway or the module keeps nothing */
   ssmc_cuda_stage prep_keep;
+  /* appended: the form of fwd[0] run before the fused slot where the forward is not kept (the prep of a module with
+   * an erase, without the rows only a state pass reads); entry NULL where fwd[0] runs there as it is */
+  ssmc_cuda_stage prep_fused;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -293,14 +296,18 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
 /* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
  * fwd[] stages that run (narrow: ssmc_cuda_stage_runs), or with fused the first fused_pre of fwd[],
  * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and the last fused_post;
- * with keep, prep_keep in place of fwd[0] where the module has it. Every launcher (the runtime, check's
- * emulation) runs exactly these. */
+ * in fwd[0]'s place where the module has them prep_keep with keep, prep_fused before `fused` without. Every
+ * launcher (the runtime, check's emulation) runs exactly these. */
 static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, int keep,
                                        const ssmc_cuda_stage **st) {
   int n = 0;
   if (fused && keep && !c->fused_keep.entry) return -1;
   for (int i = 0; i < (fused ? c->fused_pre : c->n_fwd); i++)
-    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) st[n++] = i == 0 && keep && c->prep_keep.entry ? &c->prep_keep : &c->fwd[i];
+    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow))
+      st[n++] = i > 0                                   ? &c->fwd[i]
+                : keep && c->prep_keep.entry            ? &c->prep_keep
+                : fused && !keep && c->prep_fused.entry ? &c->prep_fused
+                                                        : &c->fwd[i];
   if (!fused) return n;
   st[n++] = keep ? &c->fused_keep : &c->fused;
   for (int i = 0; i < c->fused_post; i++) st[n++] = &c->fwd[c->n_fwd - c->fused_post + i];

@@ -1997,8 +1997,9 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
+ * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -2037,17 +2038,19 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
   __syncthreads();
 @     end
   float *am = sm + P_A, *tm = sm + P_T;
-  /* kd = K e^{b_L - b} (C, K), for the state pass */
+  /* kd = K e^{b_L - b} (C, K), for the state pass (KDO; not before the fused slot's pass, which reads the key) */
+  if (KDO) {
 @     if diag then
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[(L - 1) * KP + k] - b[t * KP + k]);
-  }
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[(L - 1) * KP + k] - b[t * KP + k]);
+    }
 @     else
-  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
-  __syncthreads();
-  for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
 @     end
+  }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
 @   if diag then
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
@@ -2150,6 +2153,13 @@ struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT 
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, ${m.delta and 'false' or 'true'}>(a, ws);
 }
+@ if m.delta and (FUSED or HF) then
+/* the form run before the fused slot's pass (not keeping the forward): without kd, which only a state pass reads
+ * (a third of the stage's stores) */
+extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_fused(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, false, true, false>(a, ws);
+}
+@ end
 @ if KEEP and not m.delta then
 /* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_keep(ssmc_fwd_args a, float *ws) {
@@ -3373,7 +3383,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('hchain grid=items threads=%d smem=%d', SNT, XOFF * 4)
 @   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
 @ end
-@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s', NT.prep, PL.off * 4, (KEEP and not m.delta) and ' keep' or '')
+@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not m.delta) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
 @ if m.delta then
 @   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d%s', NT.state, SL.off * 4, SNL and ' when=wide' or '')
 @   if SNL then

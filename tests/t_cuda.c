@@ -159,6 +159,15 @@ START_TEST(every_module_compiles_without_spills) {
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
           const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 0, vs);
           ck_assert_int_eq(nv, ek->cuda.fused_pre + 1 + ek->cuda.fused_post);
+          /* with an erase, prep before the fused pass in its form without kd (prep_fused), unless the forward is kept */
+          ck_assert_int_eq(ek->cuda.prep_fused.entry != NULL, erase && !sv);
+          if (ek->cuda.prep_fused.entry) {
+            ck_assert_str_eq(ek->cuda.prep_fused.entry + strlen(ek->name) + 1, "prep_fused");
+            ck_assert_int_eq(ek->cuda.prep_fused.smem, ek->cuda.fwd[0].smem);
+            ck_assert_ptr_eq(vs[0], &ek->cuda.prep_fused);
+            const ssmc_cuda_stage *kv[SSMC_MAX_STAGES + 1];
+            if (ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, kv) > 0) ck_assert_ptr_eq(kv[0], &ek->cuda.fwd[0]);
+          }
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
           /* its keep form (the same pass, entry NAME_fused_keep or NAME_seq_keep) where the module keeps its
            * forward; elsewhere a kept fused forward is refused */

@@ -911,8 +911,9 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
+ * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -964,10 +965,12 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
   float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   float *am = sm + P_A, *tm = sm + P_T;
-  /* kd = K e^{b_L - b} (C, K), for the state pass */
-  for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
-  __syncthreads();
-  for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
+  /* kd = K e^{b_L - b} (C, K), for the state pass (KDO; not before the fused slot's pass, which reads the key) */
+  if (KDO) {
+    for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
+    __syncthreads();
+    for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
+  }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
@@ -1050,6 +1053,11 @@ struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, o
 
 extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
+}
+/* the form run before the fused slot's pass (not keeping the forward): without kd, which only a state pass reads
+ * (a third of the stage's stores) */
+extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, false, true, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(512) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_wide>(a, ws); }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state_n(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_narrow>(a, ws); }
@@ -1767,7 +1775,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 
 
 // ssmc-bodies prep threads=256 smem=75264 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75264; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=1 from_pct=50 post=0 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75264 fused; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=1 from_pct=50 post=0 keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -1114,8 +1114,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
+ * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;

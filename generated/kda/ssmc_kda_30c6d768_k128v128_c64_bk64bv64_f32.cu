@@ -810,8 +810,9 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
+ * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -858,10 +859,12 @@ template <int S, bool FWD, bool KU = !FWD> __device__ __forceinline__ void prep_
   float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   float *am = sm + P_A, *tm = sm + P_T;
-  /* kd = K e^{b_L - b} (C, K), for the state pass */
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[(L - 1) * KP + k] - b[t * KP + k]);
+  /* kd = K e^{b_L - b} (C, K), for the state pass (KDO; not before the fused slot's pass, which reads the key) */
+  if (KDO) {
+    for (int e = threadIdx.x; e < L * KD; e += NT) {
+      const int t = e / KD, k = e - t * KD;
+      wo[t * wrs + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[(L - 1) * KP + k] - b[t * KP + k]);
+    }
   }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {

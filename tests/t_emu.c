@@ -1,7 +1,7 @@
-/* tests: the CUDA kernels on a machine without a GPU. Every CUDA stage of four user specs — a scalar
+/* tests: the CUDA kernels on a machine without a GPU. Every CUDA stage of five user specs — a scalar
  * decay (examples/my_ssm.yaml), a gated delta rule (tests/fixtures/specs/emu_delta.yaml: the erase
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
- * and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
+ * and without one (bwd_sqrt_write.yaml) and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
  * emu_solve_bf.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
  * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_delta.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
@@ -95,6 +95,11 @@ END_TEST
 START_TEST(per_key_delta_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_diag_delta.yaml"); }
 END_TEST
 
+/* per-key decays without an erase (the fused pass's per-key scores; its keep form stores kd from the key tile it
+ * rescales; the staged forward keeps through prep_keep) */
+START_TEST(per_key_decay_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_sqrt_write.yaml"); }
+END_TEST
+
 /* a scalar decay whose other forward is the sequential state pass (seq) and then the out stage */
 START_TEST(seq_pass_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/emu_seq.yaml"); }
 END_TEST
@@ -147,6 +152,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, scalar_decay_every_stage_matches_oracle);
   tcase_add_test(tc, delta_rule_every_stage_matches_oracle);
   tcase_add_test(tc, per_key_delta_every_stage_matches_oracle);
+  tcase_add_test(tc, per_key_decay_every_stage_matches_oracle);
   tcase_add_test(tc, solve_every_stage_matches_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);

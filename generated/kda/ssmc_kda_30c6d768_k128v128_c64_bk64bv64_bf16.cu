@@ -392,6 +392,21 @@ __device__ __forceinline__ void hl_pair(const float *p0, const float *p1, unsign
 template <int NS, int ars, int acs, int brs, int bcs, bool SE, typename TA, typename TB>
 __device__ __forceinline__ void mm_k16(float (*d)[4], float (*e)[4], float (*f)[4], const TA *ap, const TB *bp) {
   constexpr bool SA = sizeof(TA) == 4, SB = sizeof(TB) == 4;
+  if constexpr (!SA && !SB && acs == 1 && brs == 1) {
+    /* both operands bf16 with k contiguous (prep's K K'): PTX's own slots (2q, 2q + 1: lane offset 2q, one 32-bit
+     * load a register) in place of the permuted ones, which take two 16-bit loads; exact, one product (ncu: as
+     * tf32 k8 steps, their 16-bit loads and conversions held ~19% of GDN's prep samples) */
+    const int q = threadIdx.x & 3;
+    unsigned a2[4];
+#pragma unroll
+    for (int r = 0; r < 4; r++) a2[r] = *(const unsigned *)(ap + q + (r & 1) * 8 * ars + (r >> 1) * 8);
+#pragma unroll
+    for (int s = 0; s < NS; s++) {
+      const unsigned b2[2] = {*(const unsigned *)(bp + q + s * 8 * bcs), *(const unsigned *)(bp + q + s * 8 * bcs + 8)};
+      mma16(d[s], a2, b2);
+    }
+    return;
+  }
   unsigned ah[4], al[4];
 #pragma unroll
   for (int r = 0; r < 4; r++) /* r: row g + 8 (r & 1), k q + 8 (r >> 1), and + 4 */
@@ -443,7 +458,8 @@ __device__ __forceinline__ void mm_tiles(Cm c, const TA *a, const TB *b, int m, 
     }
     const TA *ap = a + (i0 + g) * ars + q * acs;
     const TB *bp = b + q * brs + (j0 + g) * bcs;
-    const bool k16 = SPLIT == MM_BF3 && kd % 16 == 0;
+    /* k16 steps for the split form, and for two bf16 operands (exact either way: one bf16 product) */
+    const bool k16 = (SPLIT == MM_BF3 || (sizeof(TA) == 2 && sizeof(TB) == 2)) && kd % 16 == 0;
     if (k16)
       for (int k0 = 0; k0 < kd; k0 += 16, ap += 16 * acs, bp += 16 * brs)
         mm_k16<NB / 8, ars, acs, brs, bcs, SE>(d, e, f, ap, bp);

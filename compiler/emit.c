@@ -272,6 +272,15 @@ static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
   return (st->grid == SSMC_GRID_ITEMS_NTILES) != (st->when == SSMC_STAGE_NARROW) ? -1 : 0;
 }
 
+/* Another form of stage st (same grid, block and shared memory): entry NAME_<stage>_<suffix> in k->cu_entries[slot]
+ * into *out; -1 where the name does not fit. */
+static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const char *suffix, ssmc_cuda_stage *out) {
+  char *e = k->cu_entries[slot];
+  if (snprintf(e, sizeof k->cu_entries[0], "%s_%s", st->entry, suffix) >= (int)sizeof k->cu_entries[0]) return -1;
+  *out = (ssmc_cuda_stage){e, st->grid, st->threads, st->smem, st->when};
+  return 0;
+}
+
 /* The module's last line states its stages (the template lays out their shared memory):
  *   // ssmc-launch bv=B dbv=D chunk=C ws_tok=W ws_chunk=W NAME grid=G threads=N smem=S; ...; decode grid=G threads=N smem=S;
  *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
@@ -342,21 +351,10 @@ static int parse_launch(emit_kernel *k, diag *d) {
     else if (alt) k->cuda.fused = st;
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
-    if (keep) { /* the same stage, entry NAME_<stage>_keep */
-      char *e = k->cu_entries[EMIT_KEEP_ENTRY0 + (alt ? sm90 : 2)];
-      const size_t n = strlen(st.entry);
-      if (n + 6 > sizeof k->cu_entries[0]) return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
-      memcpy(e, st.entry, n);
-      memcpy(e + n, "_keep", 6);
-      *(!alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep) =
-          (ssmc_cuda_stage){e, st.grid, st.threads, st.smem, st.when};
-    }
-    if (lean) { /* the same stage, entry NAME_<stage>_fused */
-      char *e = k->cu_entries[EMIT_KEEP_ENTRY0 + 3];
-      if (snprintf(e, sizeof k->cu_entries[0], "%s_fused", st.entry) >= (int)sizeof k->cu_entries[0])
-        return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
-      k->cuda.prep_fused = (ssmc_cuda_stage){e, st.grid, st.threads, st.smem, st.when};
-    }
+    if ((keep && other_form(k, &st, EMIT_KEEP_ENTRY0 + (alt ? sm90 : 2), "keep",
+                            !alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep)) ||
+        (lean && other_form(k, &st, EMIT_KEEP_ENTRY0 + 3, "fused", &k->cuda.prep_fused)))
+      return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
     while (*l == ';' || *l == ' ') l++;
   }
   if (k->cuda.fused.entry && k->cuda.fused_pre + k->cuda.fused_post > k->cuda.n_fwd)
@@ -501,26 +499,16 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
          k->cuda.bk, k->cuda.bwd_bv, (long long)k->cuda.bwd_ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats,
          (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
   if (k->cuda.bwd_saved) emit_add(&b, "  .bwd_saved = %d,\n", k->cuda.bwd_saved);
-  if (k->cuda.fused_keep.entry) {
-    emit_add(&b, "  .fused_keep = ");
-    desc_stage(&b, &k->cuda.fused_keep);
-    emit_add(&b, ",\n");
-  }
-  if (k->cuda.fused_sm90_keep.entry) {
-    emit_add(&b, "  .fused_sm90_keep = ");
-    desc_stage(&b, &k->cuda.fused_sm90_keep);
-    emit_add(&b, ",\n");
-  }
-  if (k->cuda.prep_keep.entry) {
-    emit_add(&b, "  .prep_keep = ");
-    desc_stage(&b, &k->cuda.prep_keep);
-    emit_add(&b, ",\n");
-  }
-  if (k->cuda.prep_fused.entry) {
-    emit_add(&b, "  .prep_fused = ");
-    desc_stage(&b, &k->cuda.prep_fused);
-    emit_add(&b, ",\n");
-  }
+  /* the other forms of stages (appended fields, in their order): where the module has them */
+  const struct { const char *field; const ssmc_cuda_stage *st; } forms[] = {
+      {"fused_keep", &k->cuda.fused_keep}, {"fused_sm90_keep", &k->cuda.fused_sm90_keep},
+      {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused}};
+  for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
+    if (forms[i].st->entry) {
+      emit_add(&b, "  .%s = ", forms[i].field);
+      desc_stage(&b, forms[i].st);
+      emit_add(&b, ",\n");
+    }
   emit_add(&b, "};\n");
   return b.p;
 }

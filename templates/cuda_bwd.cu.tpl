@@ -12,11 +12,11 @@
 @   fprep, fstate (with a rank-1 erase): the forward's prep and state again (chunk-start states, kd, W,
 @          u), fp32-accurate with f32 inputs, the forward's one tf32 product with bf16 ones (MM_FREC).
 @          With bf16 inputs every forward variant can leave these in the workspace instead (P.KEEP:
-@          ssmc_fwd_args.bwd_save, rt_cuda_fwd_save); a backward with fwd_saved then skips them.
+@          rt_cuda_fwd_save, the keep forms); a backward with fwd_saved then skips them.
 @   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
 @          and kd, U = diag(w) V per token) and its elementwise scan (the chunk-start states in place
 @          of dZ), with the backward's tile products (MM_BWD: with bf16 inputs the forward's, so its
-@          variants can keep these too, P.KEEP).
+@          variants can keep these too, P.KEEP, and fwd_saved skips them).
 @   bprep  (chunks): q~, the masked scores A; A' dY into the workspace (du's chunk-local part) and
 @          (q~ e^b)' dY (dZ0's), for all chunks at once.
 @   bstate (with an erase; sequence, value head, value tile): the only sequential pass, last chunk to

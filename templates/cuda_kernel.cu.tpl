@@ -2484,12 +2484,15 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
     tile_out<NT, KD, FBV>(zo + slot * ${K * V} + v0, VD, z, FBVP, KD);
   }
 @ end
-@ -- the keep forms without an erase (rt_cuda_fwd_save): kd (a C expression of t and k, after a barrier that orders
-@ -- what it reads) and the chunk's decay where the backward's fprep puts them, by the first value tile's block
-@ local function keep_kd(kd)
-    if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
+@ -- the keep forms without an erase (rt_cuda_fwd_save): the chunk's decay where the backward's fprep puts it
+@ local function keep_zd()
       float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
       for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+@ end
+@ -- and kd (a C expression of t and k, after a barrier that orders what it reads), by the first value tile's block
+@ local function keep_kd(kd)
+    if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
+@ keep_zd()
       for (int e = threadIdx.x; e < L * KD; e += NT) {
         const int t = e / KD, k = e - t * KD;
         ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_KD + k] = ${kd};
@@ -2771,8 +2774,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
       float *wt = ws + (tok * a.h_v + it.h) * WS_TOK;
       r_key.store(wt + WS_KD, (long long)a.h_v * WS_TOK, L, [&](int t_) { return fr[t_]; });
       r_u.store(wt + WS_U, (long long)a.h_v * WS_TOK, L, [&](int t_) { return ew[t_]; });
-      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
-      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
+@     keep_zd()
     }
 @   end
 @ end

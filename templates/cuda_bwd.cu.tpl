@@ -536,7 +536,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BVB;
+  const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
   float *dz = sm + LY::oDZ, *du = sm + LY::oDU, *dzl = sm + LY::oDZL, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
@@ -608,7 +608,7 @@ extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_
 extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const int e = ((int)blockIdx.y * ${NTS} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
+  const int e = (it.vt * ${NTS} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   const long long bs = (long long)a.h_v * BW_CHUNK, fs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */

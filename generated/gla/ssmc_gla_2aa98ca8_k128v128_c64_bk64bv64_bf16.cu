@@ -673,11 +673,18 @@ __device__ float block_sum(float v, float *red, int nt) {
   return s;
 }
 
-struct item_t { long long n, t0, T; int h, hq; };
+/* The work of an item-grid block (N * h_v, tiles): sequence n, value head h, and vt, the block's tile along
+ * the grid's second dimension (a value tile, a block of state elements). The tiles of one item are
+ * neighbouring blocks (vt the fast part of the linear block index): they start together and walk the
+ * chunks at one pace, so what they share (each chunk's key, W, kd, decays) comes from the L2 after the
+ * first one's read (items slowest, the tiles of an item fell into different waves and each read it from DRAM). */
+struct item_t { long long n, t0, T; int h, hq, vt; };
 __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;
-  it.n = blockIdx.x / a.h_v;
-  it.h = (int)(blockIdx.x % a.h_v);
+  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x, item = blk / gridDim.y;
+  it.vt = (int)(blk - item * gridDim.y);
+  it.n = item / a.h_v;
+  it.h = (int)(item % a.h_v);
   it.hq = it.h / (a.h_v / a.h_qk);
   it.t0 = a.cu_seqlens ? a.cu_seqlens[it.n] : it.n * a.t_len;
   it.T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - it.t0 : a.t_len;
@@ -852,7 +859,7 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * SBV;
+  const int v0 = it.vt * SBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
   float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
@@ -909,7 +916,7 @@ extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64
 #define SCAN_PF 8
 __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const item_t it = item_of(a);
-  const int e = ((int)blockIdx.y * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
+  const int e = (it.vt * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
   const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
@@ -1065,7 +1072,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   extern __shared__ float sm[];
   (void)ws;
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * FBV;
+  const int v0 = it.vt * FBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
    * written values; kc (C, KP) the key as loaded[; w (C, KP) prep's W] */
@@ -1507,7 +1514,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
 extern "C" __global__ void __launch_bounds__(128) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const int e = ((int)blockIdx.y * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
+  const int e = (it.vt * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   const long long bs = (long long)a.h_v * BW_CHUNK, fs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */

@@ -671,11 +671,18 @@ __device__ float block_sum(float v, float *red, int nt) {
   return s;
 }
 
-struct item_t { long long n, t0, T; int h, hq; };
+/* The work of an item-grid block (N * h_v, tiles): sequence n, value head h, and vt, the block's tile along
+ * the grid's second dimension (a value tile, a block of state elements). The tiles of one item are
+ * neighbouring blocks (vt the fast part of the linear block index): they start together and walk the
+ * chunks at one pace, so what they share (each chunk's key, W, kd, decays) comes from the L2 after the
+ * first one's read (items slowest, the tiles of an item fell into different waves and each read it from DRAM). */
+struct item_t { long long n, t0, T; int h, hq, vt; };
 __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;
-  it.n = blockIdx.x / a.h_v;
-  it.h = (int)(blockIdx.x % a.h_v);
+  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x, item = blk / gridDim.y;
+  it.vt = (int)(blk - item * gridDim.y);
+  it.n = item / a.h_v;
+  it.h = (int)(item % a.h_v);
   it.hq = it.h / (a.h_v / a.h_qk);
   it.t0 = a.cu_seqlens ? a.cu_seqlens[it.n] : it.n * a.t_len;
   it.T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - it.t0 : a.t_len;
@@ -918,7 +925,7 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * SBV;
+  const int v0 = it.vt * SBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
   float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
@@ -1584,7 +1591,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const int v0 = blockIdx.y * BVB;
+  const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
   float *dz = sm + LY::oDZ, *du = sm + LY::oDU, *dzl = sm + LY::oDZL, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;

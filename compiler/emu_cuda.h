@@ -183,6 +183,15 @@ static inline void ldsm4(unsigned *r, const float *p) {
 static inline void ldsm2(unsigned *r, const float *p) {
   for (int i = 0; i < 2; i++) memcpy(&r[i], emu_ldsm_row(p, 8 * i + (emu_t.lane >> 2)) + (emu_t.lane & 3), 4);
 }
+/* transposed, of b16 elements: lane 4 g + q gets element g of rows 2q and 2q + 1 of block i (the lower half) */
+static inline void ldsm4t(unsigned *r, const unsigned short *p) {
+  for (int i = 0; i < 4; i++) {
+    const int q = emu_t.lane & 3, g = emu_t.lane >> 2;
+    const unsigned short *r0 = (const unsigned short *)emu_ldsm_row((const float *)p, 8 * i + 2 * q);
+    const unsigned short *r1 = (const unsigned short *)emu_ldsm_row((const float *)p, 8 * i + 2 * q + 1);
+    r[i] = (unsigned)r0[g] | (unsigned)r1[g] << 16;
+  }
+}
 static inline void wg_fence() {}
 static inline void wg_commit() {}
 static inline void wg_wait0() {}

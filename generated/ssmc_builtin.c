@@ -71,7 +71,7 @@ extern const char ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 4,
-  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 256, 75264}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 256, 99584}},
+  .fwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 256, 75776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_state_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 256, 99584}},
   .decode = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 2304},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -93,7 +93,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .narrow_below_pct = 75,
   .n_bwd = 10,
   .bwd_fwd = 0,
-  .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 75264}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 119296, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 109824}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 134400}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 75776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 119296, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 109824}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 134400}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
   .bk = 64,
   .bwd_bv = 64,
   .bwd_ws_tok_floats = 132,
@@ -103,7 +103,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .bwd_saved = 3,
   .fused_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 157952},
   .fused_sm90_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
-  .prep_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75264},
+  .prep_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75776},
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -144,7 +144,7 @@ extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf1
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16,
   .n_fwd = 4,
-  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 256, 75520}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 256, 99840}},
+  .fwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 256, 76032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 256, 99840}},
   .decode = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS_DTILES, 128, 2432},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -166,7 +166,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .narrow_below_pct = 75,
   .n_bwd = 10,
   .bwd_fwd = 0,
-  .bwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 75520}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 119296, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 110080}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 143872}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 768}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
+  .bwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 76032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 123392, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 86528, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 160256, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 119296, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 110080}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 143872}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 768}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0}},
   .bk = 64,
   .bwd_bv = 64,
   .bwd_ws_tok_floats = 136,
@@ -176,7 +176,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .bwd_saved = 3,
   .fused_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 158208},
   .fused_sm90_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216192},
-  .prep_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75520},
+  .prep_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 76032},
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -449,17 +449,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "59f623205c4ecdc1",
-  "f210fccd762d71cf",
-  "e80214a539027e4a",
-  "d524445281d6cf03",
-  "a6a465c25abf1b22",
-  "c6b90266d5c87169",
-  "fac2d1a69e237f4f",
-  "8f3af7871afc0f05",
-  "2f679e3690b50ead",
-  "4dcdd5cd414aba66",
-  "0419c60eacc71bf2",
-  "bc59064d02a3a582",
+  "3c2310df7ab5c012",
+  "3a2e471c88955aa5",
+  "2a2f1b4fefde9bd3",
+  "3a5fb74b9650b096",
+  "64111052d6344a21",
+  "eb6ca11508c21bbc",
+  "1ffc6257f7dd32e5",
+  "e45149ac62f91d43",
+  "c7db04edecdff6ff",
+  "68db71c4bbb7cdc8",
+  "657d81ef5a11b7f0",
+  "85dd4831405e5042",
   0,
 };

@@ -535,7 +535,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
-  const item_t it = item_of(a);
+  const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */

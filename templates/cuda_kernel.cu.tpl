@@ -57,10 +57,16 @@
 @ -- the inputs a stage keeps on chip (want(x)), value vectors as a tile of vcols columns; raw(x): kept
 @ -- as loaded (elem_t: half the floats in a bf16 module), else as float
 @ local EB = P.dtype == 'bf16' and 2 or 4
-@ local function alloc_inputs(L, want, vcols, raw)
+@ -- prep's W and U products with bf16 inputs (WU16, mm_hl16): T's scaled columns as bf16 hi and lo tiles (rows of
+@ -- C + 8), the key as loaded in rows of PKP = K + 8 and the value in rows of V + 8 (VPF): rows of an odd number
+@ -- of 16 bytes, each fragment one conflict-free ldmatrix
+@ local WU16 = m.delta and EB == 2 and K % 16 == 0 and V % 16 == 0
+@ local PKP = (WU16 and not diag) and K + 8 or KP
+@ -- kp: the pitch of a [K] input kept as loaded (default KP)
+@ local function alloc_inputs(L, want, vcols, raw, kp)
 @   for _, x in ipairs(P.inputs) do
 @     if x.smem and want(x) then
-@       local n = C * (x.dimsym == 2 and vpad(vcols) or x.D == 1 and 1 or KP)
+@       local n = C * (x.dimsym == 2 and vpad(vcols) or x.D == 1 and 1 or (raw and raw(x) and kp) or KP)
 @       L.alloc('IN' .. x.idx, raw and raw(x) and math.ceil(n * EB / 4) or n)
 @     end
 @   end
@@ -100,12 +106,15 @@
 @ local function raw_kv(x) return m.delta and (x.idx == m.val or raw_key(x)) end
 @ local function prep_layout()
 @   local PL = new_layout()
-@   alloc_inputs(PL, any, V, raw_kv)
+@   alloc_inputs(PL, any, V, raw_kv, PKP)
 @   if m.delta then
 @     PL.alloc('T', C * CP); PL.alloc('R', 16 * CP)
 @     if diag then -- NAKK until T is formed, then the scaled key, then T diag(w)
 @       PL.alloc('O', C * math.max(KP, CP)); PL[#PL + 1] = {'A', 'P_O'}
 @     else PL.alloc('A', C * CP) end
+@     -- WU16: T's scaled columns as bf16 hi and lo tiles (C, C + 8) each from R on, over R and A (16 CP + C CP
+@     -- floats; R, the inverse's scratch, and NAKK are spent by then): GDN's prep keeps three blocks an SM
+@     PL[#PL + 1] = {'AH', 'P_R'}
 @   end
 @   if not diag then PL.alloc('B', C) end
 @   PL.alloc('EW', C); PL.alloc('EE', C); PL.alloc('ZDEC', K); PL.alloc('F', C)
@@ -471,6 +480,7 @@
 #define KP ${KP}
 #define BVP ${BVP}
 #define CP ${CP}
+#define PKP ${PKP} /* prep's key tile as loaded (WU16: rows of K + 8) */
 #define VPF ${VPF}
 #define OBV ${OBV} /* the out stage's value tile */
 #define OBVP ${OBVP}
@@ -731,6 +741,12 @@ __device__ __forceinline__ void ldsm4(unsigned *r, const float *p) {
 __device__ __forceinline__ void ldsm2(unsigned *r, const float *p) {
   const unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}
+/* the same transposed, of b16 elements: lane 4 g + q gets elements (2q, g) and (2q + 1, g) of block i (rows
+ * from lanes 8 i ..), mma16's b fragment of a tile stored with n contiguous */
+__device__ __forceinline__ void ldsm4t(unsigned *r, const unsigned short *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
 }
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
@@ -1011,6 +1027,48 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
   else mm_tiles<8, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
+/* c (m x n, a tile product's target) = (ah + al) b (WU16: prep's W and U): ah, al the bf16 hi and lo parts of a
+ * float operand (m x kd, k contiguous, pitch LDA), b bf16 (kd x n, n contiguous, pitch LDB), rows 16-byte aligned:
+ * two exact bf16 products a k16 step (the float operand to ~2^-17 where a tf32 product keeps 2^-11, at the same
+ * tensor-core time), every fragment one ldmatrix (b's transposed). ncu: as tf32 k8 steps, their 16-bit loads of
+ * b held ~24% of GDN's prep samples. Ends with a block barrier. */
+template <int NB, int LDA, int LDB, typename Cm>
+__device__ __forceinline__ void mm_hl16_tiles(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
+  static_assert(LDA % 8 == 0 && LDB % 8 == 0, "16-byte rows");
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  /* this lane's ldmatrix row: 8 rows a block, blocks (rows +8, k +8) for a, (k +8, columns +8) for b */
+  const int ra = (lane & 7) + (lane & 8), ca = (lane >> 4) * 8;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4] = {};
+    const unsigned short *ap = ah + (i0 + ra) * LDA + ca, *lp = al + (i0 + ra) * LDA + ca, *bp = b + ra * LDB + j0 + ca;
+    for (int k0 = 0; k0 < kd; k0 += 16, ap += 16, lp += 16, bp += 16 * LDB) {
+      unsigned fh[4], fl[4];
+      ldsm4(fh, (const float *)ap);
+      ldsm4(fl, (const float *)lp);
+#pragma unroll
+      for (int s = 0; s < NB / 16; s++) {
+        unsigned fb[4];
+        ldsm4t(fb, bp + 16 * s);
+        mma16(d[2 * s], fl, fb);
+        mma16(d[2 * s], fh, fb);
+        mma16(d[2 * s + 1], fl, fb + 2);
+        mma16(d[2 * s + 1], fh, fb + 2);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      c.store2(i0 + g, j0 + s * 8 + 2 * q, d[s][0], d[s][1]);
+      c.store2(i0 + g + 8, j0 + s * 8 + 2 * q, d[s][2], d[s][3]);
+    }
+  }
+}
+template <int LDA, int LDB, typename Cm>
+__device__ void mm_hl16(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
+  if (n % 32 == 0) mm_hl16_tiles<32, LDA, LDB>(c, ah, al, b, m, n, kd);
+  else mm_hl16_tiles<16, LDA, LDB>(c, ah, al, b, m, n, kd);
+  __syncthreads();
+}
 /* Float operands into a float tile (smem or global) take this form: the same products as mm_tiles
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
@@ -1185,15 +1243,17 @@ __device__ float block_sum(float v, float *red, int nt) {
 }
 
 /* The work of an item-grid block (N * h_v, tiles): sequence n, value head h, and vt, the block's tile along
- * the grid's second dimension (a value tile, a block of state elements). The tiles of one item are
- * neighbouring blocks (vt the fast part of the linear block index): they start together and walk the
- * chunks at one pace, so what they share (each chunk's key, W, kd, decays) comes from the L2 after the
- * first one's read (items slowest, the tiles of an item fell into different waves and each read it from DRAM). */
+ * the grid's second dimension (a value tile, a block of state elements): blockIdx.y. With NTILE (the stage's
+ * count of tiles, gridDim.y) the tiles of one item are neighbouring blocks instead (vt the fast part of the
+ * linear block index): they start together and walk the chunks at one pace, so what they share (each chunk's
+ * key, W, kd, decays) comes from the L2 after the first one's read, where with items slowest they fell into
+ * different waves and each read it from DRAM (H200 GDN B8: fused90 1.41 -> 1.40 ms). The fused passes and
+ * bstate take it; NVRTC spilled the f32 state stages (44 B at sm_80) with it. */
 struct item_t { long long n, t0, T; int h, hq, vt; };
-__device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
+template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;
-  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x, item = blk / gridDim.y;
-  it.vt = (int)(blk - item * gridDim.y);
+  const unsigned blk = blockIdx.y * gridDim.x + blockIdx.x, item = NTILE ? blk / NTILE : blockIdx.x;
+  it.vt = NTILE ? (int)(blk - item * NTILE) : (int)blockIdx.y;
   it.n = item / a.h_v;
   it.h = (int)(item % a.h_v);
   it.hq = it.h / (a.h_v / a.h_qk);
@@ -1870,7 +1930,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @ -- A stage's copies from global to shared memory: each {name, rows, D (nil: a column of scalars),
 @ -- dst, ld, src = function(tok) -> pointer, rs (row stride), L (rows; default: the chunk's L),
 @ -- coef, acc}; fetched into registers together (copies_fetch), then put (copies_put).
-@ local function input_copies(prefix, want, vw, vld, v0, raw)
+@ local function input_copies(prefix, want, vw, vld, v0, raw, kld)
 @   local l = {}
 @   for _, x in ipairs(P.inputs) do
 @     if x.smem and want(x) then
@@ -1880,7 +1940,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @       local val = x.dimsym == 2
 @       l[#l + 1] = {name = 'r_in' .. x.idx, rows = 'CH', D = x.D > 1 and (val and vw or x.D) or nil, T = T,
 @                    raw = x.D > 1 and raw and raw(x),
-@                    dst = 'sm + ' .. prefix .. 'IN' .. x.idx, ld = val and vld or (x.D == 1 and 1 or 'KP'),
+@                    dst = 'sm + ' .. prefix .. 'IN' .. x.idx, ld = val and vld or (x.D == 1 and 1 or (raw and raw(x) and kld) or 'KP'),
 @                    src = function(tok) return string.format('(const %s *)a.in[%d] + ((%s) * %s + %s) * %d + %s', T,
 @                                                              x.idx, tok, H, hh, x.D, val and v0 or '0') end,
 @                    rs = '(long long)' .. H .. ' * ' .. x.D}
@@ -2030,7 +2090,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+  /* tiles: kc (C, PKP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
    * without, as float */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
 @   if m.delta then
@@ -2042,7 +2102,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   float *wo = ws + (tok * a.h_v + it.h) * WS_TOK; /* (L, h_v, WS_TOK) rows of this head */
   const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
 @   bind_inputs('P_', any, raw_kv)
-@   local PC = input_copies('P_', any, 'VD', 'VPF', '0', raw_kv)
+@   local PC = input_copies('P_', any, 'VD', 'VPF', '0', raw_kv, 'PKP')
 @   copies_decl(PC)
 @   copies_fetch(PC, 'tok', 'L')
 @   copies_put(PC)
@@ -2052,15 +2112,38 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
 @   if m.delta then
-@     -- am = T diag(f(s)) (C, C), f a C expression of the column s
+@     -- am = T diag(f(s)) (C, C), f a C expression of the column s; WU16: as bf16 hi and lo tiles (amh, aml)
 @     local function scale_cols(f)
+@       if WU16 then
+  for (int e = threadIdx.x; e < CH * CH / 2; e += NT) {
+    const int t = e / (CH / 2), s0 = 2 * (e - t * (CH / 2));
+    auto f_ = [&](int s) { return ${f}; };
+    unsigned h, l;
+    hl_pair(tm[t * CP + s0] * f_(s0), tm[t * CP + s0 + 1] * f_(s0 + 1), h, l);
+    *(unsigned *)(amh + t * (CH + 8) + s0) = h;
+    *(unsigned *)(aml + t * (CH + 8) + s0) = l;
+  }
+@       else
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
     am[t * CP + s] = tm[t * CP + s] * ${f};
   }
+@       end
   __syncthreads();
 @     end
+@     -- the W or U product: c = am b (C, n) into the workspace's column col
+@     local function wu_product(col, b, ld, n)
+@       if WU16 then
+  mm_hl16<CH + 8, ${ld}>(gmat<float>{wo + ${col}, wrs, L}, amh, aml, ${b}, CH, ${n}, CH);
+@       else
+  mm_to<CP, 1, ${ld}, 1, S>(gmat<float>{wo + ${col}, wrs, L}, am, ${b}, CH, ${n}, CH, false);
+@       end
+@     end
   float *am = sm + P_A, *tm = sm + P_T;
+@     if WU16 then
+  /* bf16: S is MM_TF32 (the forward and its recomputation alike); T's scaled columns as bf16 hi and lo parts */
+  unsigned short *amh = (unsigned short *)(sm + P_AH), *aml = amh + CH * (CH + 8);
+@     end
   /* kd = K e^{b_L - b} (C, K), for the state pass (KDO; not before the fused slot's pass, which reads the key) */
   if (KDO) {
 @     if diag then
@@ -2071,7 +2154,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
 @     else
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
-    for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
+    for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * PKP + e % KD) * fr[e / KD];
 @     end
   }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
@@ -2084,7 +2167,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
     am[t * CP + s] = -ee[t] * acck;
   }
 @   else
-  mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
+  mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
 @   end
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
@@ -2099,11 +2182,11 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, tm, o, CH, KD, CH, false);
 @   else
 @     scale_cols('(s < L ? -ee[s] * fexp(b[s]) : 0.0f)')
-  mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
+@     wu_product('WS_W', 'kc', 'PKP', 'KD')
 @   end
   /* U = (T diag(w)) V (C, V) */
 @   scale_cols('ew[s]')
-  mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
+@   wu_product('WS_U', 'vc', 'VPF', 'VD')
 @   else
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
@@ -2526,7 +2609,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   constexpr int NT = ${NT.fused};
   extern __shared__ float sm[];
   (void)ws;
-  const item_t it = item_of(a);
+  const item_t it = item_of<VD / FBV>(a);
   const int v0 = it.vt * FBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
@@ -2624,7 +2707,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
 template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.fused};
   extern __shared__ float sm[];
-  const item_t it = item_of(a);
+  const item_t it = item_of<VD / FBV>(a);
   const int v0 = it.vt * FBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: z (K, FBVP) the state tile, then u (C, FBVP) the chunk's written values; kc (C, KP) the key */

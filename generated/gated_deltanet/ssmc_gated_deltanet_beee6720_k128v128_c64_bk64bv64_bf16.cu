@@ -33,6 +33,7 @@
 #define KP 132
 #define BVP 72
 #define CP 68
+#define PKP 136 /* prep's key tile as loaded (WU16: rows of K + 8) */
 #define VPF 136
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
@@ -283,6 +284,12 @@ __device__ __forceinline__ void ldsm4(unsigned *r, const float *p) {
 __device__ __forceinline__ void ldsm2(unsigned *r, const float *p) {
   const unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
+}
+/* the same transposed, of b16 elements: lane 4 g + q gets elements (2q, g) and (2q + 1, g) of block i (rows
+ * from lanes 8 i ..), mma16's b fragment of a tile stored with n contiguous */
+__device__ __forceinline__ void ldsm4t(unsigned *r, const unsigned short *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
 }
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
@@ -576,6 +583,48 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
   else mm_tiles<8, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
+/* c (m x n, a tile product's target) = (ah + al) b (WU16: prep's W and U): ah, al the bf16 hi and lo parts of a
+ * float operand (m x kd, k contiguous, pitch LDA), b bf16 (kd x n, n contiguous, pitch LDB), rows 16-byte aligned:
+ * two exact bf16 products a k16 step (the float operand to ~2^-17 where a tf32 product keeps 2^-11, at the same
+ * tensor-core time), every fragment one ldmatrix (b's transposed). ncu: as tf32 k8 steps, their 16-bit loads of
+ * b held ~24% of GDN's prep samples. Ends with a block barrier. */
+template <int NB, int LDA, int LDB, typename Cm>
+__device__ __forceinline__ void mm_hl16_tiles(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
+  static_assert(LDA % 8 == 0 && LDB % 8 == 0, "16-byte rows");
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  /* this lane's ldmatrix row: 8 rows a block, blocks (rows +8, k +8) for a, (k +8, columns +8) for b */
+  const int ra = (lane & 7) + (lane & 8), ca = (lane >> 4) * 8;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4] = {};
+    const unsigned short *ap = ah + (i0 + ra) * LDA + ca, *lp = al + (i0 + ra) * LDA + ca, *bp = b + ra * LDB + j0 + ca;
+    for (int k0 = 0; k0 < kd; k0 += 16, ap += 16, lp += 16, bp += 16 * LDB) {
+      unsigned fh[4], fl[4];
+      ldsm4(fh, (const float *)ap);
+      ldsm4(fl, (const float *)lp);
+#pragma unroll
+      for (int s = 0; s < NB / 16; s++) {
+        unsigned fb[4];
+        ldsm4t(fb, bp + 16 * s);
+        mma16(d[2 * s], fl, fb);
+        mma16(d[2 * s], fh, fb);
+        mma16(d[2 * s + 1], fl, fb + 2);
+        mma16(d[2 * s + 1], fh, fb + 2);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      c.store2(i0 + g, j0 + s * 8 + 2 * q, d[s][0], d[s][1]);
+      c.store2(i0 + g + 8, j0 + s * 8 + 2 * q, d[s][2], d[s][3]);
+    }
+  }
+}
+template <int LDA, int LDB, typename Cm>
+__device__ void mm_hl16(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
+  if (n % 32 == 0) mm_hl16_tiles<32, LDA, LDB>(c, ah, al, b, m, n, kd);
+  else mm_hl16_tiles<16, LDA, LDB>(c, ah, al, b, m, n, kd);
+  __syncthreads();
+}
 /* Float operands into a float tile (smem or global) take this form: the same products as mm_tiles
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
@@ -750,15 +799,17 @@ __device__ float block_sum(float v, float *red, int nt) {
 }
 
 /* The work of an item-grid block (N * h_v, tiles): sequence n, value head h, and vt, the block's tile along
- * the grid's second dimension (a value tile, a block of state elements). The tiles of one item are
- * neighbouring blocks (vt the fast part of the linear block index): they start together and walk the
- * chunks at one pace, so what they share (each chunk's key, W, kd, decays) comes from the L2 after the
- * first one's read (items slowest, the tiles of an item fell into different waves and each read it from DRAM). */
+ * the grid's second dimension (a value tile, a block of state elements): blockIdx.y. With NTILE (the stage's
+ * count of tiles, gridDim.y) the tiles of one item are neighbouring blocks instead (vt the fast part of the
+ * linear block index): they start together and walk the chunks at one pace, so what they share (each chunk's
+ * key, W, kd, decays) comes from the L2 after the first one's read, where with items slowest they fell into
+ * different waves and each read it from DRAM (H200 GDN B8: fused90 1.41 -> 1.40 ms). The fused passes and
+ * bstate take it; NVRTC spilled the f32 state stages (44 B at sm_80) with it. */
 struct item_t { long long n, t0, T; int h, hq, vt; };
-__device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
+template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;
-  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x, item = blk / gridDim.y;
-  it.vt = (int)(blk - item * gridDim.y);
+  const unsigned blk = blockIdx.y * gridDim.x + blockIdx.x, item = NTILE ? blk / NTILE : blockIdx.x;
+  it.vt = NTILE ? (int)(blk - item * NTILE) : (int)blockIdx.y;
   it.n = item / a.h_v;
   it.h = (int)(item % a.h_v);
   it.hq = it.h / (a.h_v / a.h_qk);
@@ -802,18 +853,19 @@ __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
 
 enum {
   P_IN1 = 0,
-  P_IN2 = 4224,
-  P_IN3 = 8576,
-  P_IN4 = 8640,
-  P_T = 8704,
-  P_R = 13056,
-  P_A = 14144,
-  P_B = 18496,
-  P_EW = 18560,
-  P_EE = 18624,
-  P_ZDEC = 18688,
-  P_F = 18816,
-  P_TOTAL = 18880
+  P_IN2 = 4352,
+  P_IN3 = 8704,
+  P_IN4 = 8768,
+  P_T = 8832,
+  P_R = 13184,
+  P_A = 14272,
+  P_AH = P_R,
+  P_B = 18624,
+  P_EW = 18688,
+  P_EE = 18752,
+  P_ZDEC = 18816,
+  P_F = 18944,
+  P_TOTAL = 19008
 };
 enum {
   S_W = 0,
@@ -950,7 +1002,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+  /* tiles: kc (C, PKP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
    * without, as float */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
   const elem_t *kc = (const elem_t *)(sm + P_IN1);
@@ -969,7 +1021,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  r_in1.put_raw((elem_t *)(sm + P_IN1), KP);
+  r_in1.put_raw((elem_t *)(sm + P_IN1), PKP);
   r_in2.put_raw((elem_t *)(sm + P_IN2), VPF);
   r_in3.put(sm + P_IN3, 1);
   r_in4.put(sm + P_IN4, 1);
@@ -999,30 +1051,40 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   float *am = sm + P_A, *tm = sm + P_T;
+  /* bf16: S is MM_TF32 (the forward and its recomputation alike); T's scaled columns as bf16 hi and lo parts */
+  unsigned short *amh = (unsigned short *)(sm + P_AH), *aml = amh + CH * (CH + 8);
   /* kd = K e^{b_L - b} (C, K), for the state pass (KDO; not before the fused slot's pass, which reads the key) */
   if (KDO) {
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
-    for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * KP + e % KD) * fr[e / KD];
+    for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * PKP + e % KD) * fr[e / KD];
   }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
-  mm<CP, KP, 1, 1, KP, S>(am, kc, kc, CH, CH, KD, false);
+  mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] = tm[t * CP + s] * (s < L ? -ee[s] * fexp(b[s]) : 0.0f);
+  for (int e = threadIdx.x; e < CH * CH / 2; e += NT) {
+    const int t = e / (CH / 2), s0 = 2 * (e - t * (CH / 2));
+    auto f_ = [&](int s) { return (s < L ? -ee[s] * fexp(b[s]) : 0.0f); };
+    unsigned h, l;
+    hl_pair(tm[t * CP + s0] * f_(s0), tm[t * CP + s0 + 1] * f_(s0 + 1), h, l);
+    *(unsigned *)(amh + t * (CH + 8) + s0) = h;
+    *(unsigned *)(aml + t * (CH + 8) + s0) = l;
   }
   __syncthreads();
-  mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, am, kc, CH, KD, CH, false);
+  mm_hl16<CH + 8, PKP>(gmat<float>{wo + WS_W, wrs, L}, amh, aml, kc, CH, KD, CH);
   /* U = (T diag(w)) V (C, V) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] = tm[t * CP + s] * ew[s];
+  for (int e = threadIdx.x; e < CH * CH / 2; e += NT) {
+    const int t = e / (CH / 2), s0 = 2 * (e - t * (CH / 2));
+    auto f_ = [&](int s) { return ew[s]; };
+    unsigned h, l;
+    hl_pair(tm[t * CP + s0] * f_(s0), tm[t * CP + s0 + 1] * f_(s0 + 1), h, l);
+    *(unsigned *)(amh + t * (CH + 8) + s0) = h;
+    *(unsigned *)(aml + t * (CH + 8) + s0) = l;
   }
   __syncthreads();
-  mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
+  mm_hl16<CH + 8, VPF>(gmat<float>{wo + WS_U, wrs, L}, amh, aml, vc, CH, VD, CH);
 }
 
 /* ---------------------------------------------------------------- stage state */
@@ -1252,7 +1314,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   constexpr int NT = 256;
   extern __shared__ float sm[];
   (void)ws;
-  const item_t it = item_of(a);
+  const item_t it = item_of<VD / FBV>(a);
   const int v0 = it.vt * FBV;
   const long long slot = it.n * a.h_v + it.h;
   /* tiles: qa = [q~ e^b | A] (C, QAP); zu = [Z; u] (K + C, FBVP): the state tile over the chunk's
@@ -1830,8 +1892,8 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 }
 
 
-// ssmc-bodies prep threads=256 smem=75520 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75520 fused; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0 keep
+// ssmc-bodies prep threads=256 smem=76032 state threads=512 smem=123392 state_n threads=256 smem=86528 nbv=16 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=76032 fused; state grid=items_vtiles threads=512 smem=123392 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0 keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -2072,7 +2134,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
-  const item_t it = item_of(a);
+  const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
@@ -2624,4 +2686,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75520; fstate grid=items_vtiles threads=512 smem=123392 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=123392 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

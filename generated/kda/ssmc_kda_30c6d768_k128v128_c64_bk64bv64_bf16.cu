@@ -33,6 +33,7 @@
 #define KP 132
 #define BVP 40
 #define CP 68
+#define PKP 132 /* prep's key tile as loaded (WU16: rows of K + 8) */
 #define VPF 136
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
@@ -281,6 +282,12 @@ __device__ __forceinline__ void ldsm2(unsigned *r, const float *p) {
   const unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(s));
 }
+/* the same transposed, of b16 elements: lane 4 g + q gets elements (2q, g) and (2q + 1, g) of block i (rows
+ * from lanes 8 i ..), mma16's b fragment of a tile stored with n contiguous */
+__device__ __forceinline__ void ldsm4t(unsigned *r, const unsigned short *p) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -498,6 +505,48 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
   else mm_tiles<8, ars, acs, brs, bcs, SPLIT, SEP>(c, a, b, m, n, kd, acc);
   __syncthreads();
 }
+/* c (m x n, a tile product's target) = (ah + al) b (WU16: prep's W and U): ah, al the bf16 hi and lo parts of a
+ * float operand (m x kd, k contiguous, pitch LDA), b bf16 (kd x n, n contiguous, pitch LDB), rows 16-byte aligned:
+ * two exact bf16 products a k16 step (the float operand to ~2^-17 where a tf32 product keeps 2^-11, at the same
+ * tensor-core time), every fragment one ldmatrix (b's transposed). ncu: as tf32 k8 steps, their 16-bit loads of
+ * b held ~24% of GDN's prep samples. Ends with a block barrier. */
+template <int NB, int LDA, int LDB, typename Cm>
+__device__ __forceinline__ void mm_hl16_tiles(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
+  static_assert(LDA % 8 == 0 && LDB % 8 == 0, "16-byte rows");
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
+  /* this lane's ldmatrix row: 8 rows a block, blocks (rows +8, k +8) for a, (k +8, columns +8) for b */
+  const int ra = (lane & 7) + (lane & 8), ca = (lane >> 4) * 8;
+  for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
+    const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
+    float d[NB / 8][4] = {};
+    const unsigned short *ap = ah + (i0 + ra) * LDA + ca, *lp = al + (i0 + ra) * LDA + ca, *bp = b + ra * LDB + j0 + ca;
+    for (int k0 = 0; k0 < kd; k0 += 16, ap += 16, lp += 16, bp += 16 * LDB) {
+      unsigned fh[4], fl[4];
+      ldsm4(fh, (const float *)ap);
+      ldsm4(fl, (const float *)lp);
+#pragma unroll
+      for (int s = 0; s < NB / 16; s++) {
+        unsigned fb[4];
+        ldsm4t(fb, bp + 16 * s);
+        mma16(d[2 * s], fl, fb);
+        mma16(d[2 * s], fh, fb);
+        mma16(d[2 * s + 1], fl, fb + 2);
+        mma16(d[2 * s + 1], fh, fb + 2);
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 8; s++) {
+      c.store2(i0 + g, j0 + s * 8 + 2 * q, d[s][0], d[s][1]);
+      c.store2(i0 + g + 8, j0 + s * 8 + 2 * q, d[s][2], d[s][3]);
+    }
+  }
+}
+template <int LDA, int LDB, typename Cm>
+__device__ void mm_hl16(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
+  if (n % 32 == 0) mm_hl16_tiles<32, LDA, LDB>(c, ah, al, b, m, n, kd);
+  else mm_hl16_tiles<16, LDA, LDB>(c, ah, al, b, m, n, kd);
+  __syncthreads();
+}
 /* Float operands into a float tile (smem or global) take this form: the same products as mm_tiles
  * with plain pointers. Through mm_tiles' target object, Mamba-2's prep (dZ from the accumulators to
  * global memory) took 536 us instead of 396 at B8 on an H200, with the same instruction count, DRAM
@@ -672,15 +721,17 @@ __device__ float block_sum(float v, float *red, int nt) {
 }
 
 /* The work of an item-grid block (N * h_v, tiles): sequence n, value head h, and vt, the block's tile along
- * the grid's second dimension (a value tile, a block of state elements). The tiles of one item are
- * neighbouring blocks (vt the fast part of the linear block index): they start together and walk the
- * chunks at one pace, so what they share (each chunk's key, W, kd, decays) comes from the L2 after the
- * first one's read (items slowest, the tiles of an item fell into different waves and each read it from DRAM). */
+ * the grid's second dimension (a value tile, a block of state elements): blockIdx.y. With NTILE (the stage's
+ * count of tiles, gridDim.y) the tiles of one item are neighbouring blocks instead (vt the fast part of the
+ * linear block index): they start together and walk the chunks at one pace, so what they share (each chunk's
+ * key, W, kd, decays) comes from the L2 after the first one's read, where with items slowest they fell into
+ * different waves and each read it from DRAM (H200 GDN B8: fused90 1.41 -> 1.40 ms). The fused passes and
+ * bstate take it; NVRTC spilled the f32 state stages (44 B at sm_80) with it. */
 struct item_t { long long n, t0, T; int h, hq, vt; };
-__device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
+template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;
-  const long long blk = (long long)blockIdx.y * gridDim.x + blockIdx.x, item = blk / gridDim.y;
-  it.vt = (int)(blk - item * gridDim.y);
+  const unsigned blk = blockIdx.y * gridDim.x + blockIdx.x, item = NTILE ? blk / NTILE : blockIdx.x;
+  it.vt = NTILE ? (int)(blk - item * NTILE) : (int)blockIdx.y;
   it.n = item / a.h_v;
   it.h = (int)(item % a.h_v);
   it.hq = it.h / (a.h_v / a.h_qk);
@@ -731,6 +782,7 @@ enum {
   P_R = 25664,
   P_O = 26752,
   P_A = P_O,
+  P_AH = P_R,
   P_EW = 35200,
   P_EE = 35264,
   P_ZDEC = 35328,
@@ -843,7 +895,7 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  /* tiles: kc (C, KP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
+  /* tiles: kc (C, PKP), vc (C, VPF): with a rank-1 erase as loaded, and tm, am (C, CP), [o (C, KP)];
    * without, as float */
   float *b = sm + P_B, *ew = sm + P_EW, *ee = sm + P_EE, *zdec = sm + P_ZDEC, *fr = sm + P_F;
   const float *kc = (const float *)(sm + P_IN1);
@@ -882,6 +934,8 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   float *zd = ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD;
   for (int k = threadIdx.x; k < KD; k += NT) zd[k] = zdec[k];
   float *am = sm + P_A, *tm = sm + P_T;
+  /* bf16: S is MM_TF32 (the forward and its recomputation alike); T's scaled columns as bf16 hi and lo parts */
+  unsigned short *amh = (unsigned short *)(sm + P_AH), *aml = amh + CH * (CH + 8);
   /* kd = K e^{b_L - b} (C, K), for the state pass (KDO; not before the fused slot's pass, which reads the key) */
   if (KDO) {
     for (int e = threadIdx.x; e < L * KD; e += NT) {
@@ -907,12 +961,16 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   __syncthreads();
   mm_to<CP, 1, KP, 1, S>(gmat<float>{wo + WS_W, wrs, L}, tm, o, CH, KD, CH, false);
   /* U = (T diag(w)) V (C, V) */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) {
-    const int t = e / CH, s = e - t * CH;
-    am[t * CP + s] = tm[t * CP + s] * ew[s];
+  for (int e = threadIdx.x; e < CH * CH / 2; e += NT) {
+    const int t = e / (CH / 2), s0 = 2 * (e - t * (CH / 2));
+    auto f_ = [&](int s) { return ew[s]; };
+    unsigned h, l;
+    hl_pair(tm[t * CP + s0] * f_(s0), tm[t * CP + s0 + 1] * f_(s0 + 1), h, l);
+    *(unsigned *)(amh + t * (CH + 8) + s0) = h;
+    *(unsigned *)(aml + t * (CH + 8) + s0) = l;
   }
   __syncthreads();
-  mm_to<CP, 1, VPF, 1, S>(gmat<float>{wo + WS_U, wrs, L}, am, vc, CH, VD, CH, false);
+  mm_hl16<CH + 8, VPF>(gmat<float>{wo + WS_U, wrs, L}, amh, aml, vc, CH, VD, CH);
 }
 
 /* ---------------------------------------------------------------- stage state */
@@ -1590,7 +1648,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
-  const item_t it = item_of(a);
+  const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */

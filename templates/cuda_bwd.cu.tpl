@@ -533,9 +533,6 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
-  /* 128-byte lines of a token (kd, W, du's columns: a line more, rows of BW_TOK floats are not aligned to them) and
-   * of a key row of dZ_L's columns */
-  constexpr int KL = (KD + 31) / 32, DL = (BVB + 31) / 32 + 1, TL = 2 * KL + DL;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of<VD / BVB>(a);
@@ -576,15 +573,6 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
       tok_ -= CH; cs_ -= a.h_v; L_ = CH;
 @ ptiles_fetch(st, '_')
       r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
-    }
-    if (c >= STATE_PF) { /* chunk c - STATE_PF's rows into L2 (state_body's prefetch): kd, W, du's and dZ_L's columns */
-      const long long tp = tok - STATE_PF * CH, cp = cs - STATE_PF * a.h_v;
-      for (int i = threadIdx.x; i < CH * TL + KD * DL; i += NT) {
-        const int t = i / TL, l = i - t * TL, r = (i - CH * TL) / DL, j = (i - CH * TL) - r * DL;
-        prefetch_l2(i >= CH * TL ? w.bchunk + cp * BW_CHUNK + BC_DZLOC + (long long)r * VD + v0 + (32 * j < BVB ? 32 * j : BVB - 1)
-                    : l < 2 * KL ? w.ftok + ((tp + t) * a.h_v + it.h) * WS_TOK + (l < KL ? WS_KD + 32 * l : WS_W + 32 * (l - KL))
-                                 : w.btok + ((tp + t) * a.h_v + it.h) * BW_TOK + BT_DU + v0 + (32 * (l - 2 * KL) < BVB ? 32 * (l - 2 * KL) : BVB - 1));
-      }
     }
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */

@@ -1433,10 +1433,8 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
  * NT.state threads) and, where few (sequence, value head) pairs leave most SMs idle along the sequential
  * chain, narrow: NBV value columns a block, fewer threads, its small products latency-bound (SEP: three
  * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
-#define STATE_PF 2
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr int KL = (KD + 31) / 32, STATE_LINES = 2 * KL + (SBV + 31) / 32; /* 128-byte lines a token: kd, W, U's columns */
   constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -1469,14 +1467,6 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   r_kd.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, Ln);
   r_u.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, Ln);
   r_zd.fetch(zs + ((tn - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-    }
-    /* the rows the fetch after next reads (chunk c + STATE_PF: W, kd, this block's U columns) into L2, so
-     * that fetch, in flight during only one chunk's products, waits on the L2 and not on DRAM */
-    for (int i = threadIdx.x; c0 + STATE_PF * CH < it.T && i < CH * STATE_LINES; i += NT) {
-      const int t = i / STATE_LINES, l = i - t * STATE_LINES;
-      if (c0 + STATE_PF * CH + t < it.T)
-        prefetch_l2((const float *)ws + ((tok + STATE_PF * CH + t) * a.h_v + it.h) * WS_TOK +
-                    (l < KL ? WS_KD + 32 * l : l < 2 * KL ? WS_W + 32 * (l - KL) : WS_U + v0 + 32 * (l - 2 * KL)));
     }
     __syncthreads();
     /* Z = diag(e^{b_L}) Z + kd' u (u's product ended with a barrier; a warp reads and writes only its tiles of Z) */

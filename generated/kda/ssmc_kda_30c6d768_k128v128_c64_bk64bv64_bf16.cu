@@ -978,10 +978,8 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
  * NT.state threads) and, where few (sequence, value head) pairs leave most SMs idle along the sequential
  * chain, narrow: NBV value columns a block, fewer threads, its small products latency-bound (SEP: three
  * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
-#define STATE_PF 2
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr int KL = (KD + 31) / 32, STATE_LINES = 2 * KL + (SBV + 31) / 32; /* 128-byte lines a token: kd, W, U's columns */
   constexpr bool SEP = LY::SEPT;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -1018,14 +1016,6 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   r_u.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, Ln);
   r_w.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, Ln);
   r_zd.fetch(zs + ((tn - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-    }
-    /* the rows the fetch after next reads (chunk c + STATE_PF: W, kd, this block's U columns) into L2, so
-     * that fetch, in flight during only one chunk's products, waits on the L2 and not on DRAM */
-    for (int i = threadIdx.x; c0 + STATE_PF * CH < it.T && i < CH * STATE_LINES; i += NT) {
-      const int t = i / STATE_LINES, l = i - t * STATE_LINES;
-      if (c0 + STATE_PF * CH + t < it.T)
-        prefetch_l2((const float *)ws + ((tok + STATE_PF * CH + t) * a.h_v + it.h) * WS_TOK +
-                    (l < KL ? WS_KD + 32 * l : l < 2 * KL ? WS_W + 32 * (l - KL) : WS_U + v0 + 32 * (l - 2 * KL)));
     }
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
@@ -1656,9 +1646,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
-  /* 128-byte lines of a token (kd, W, du's columns: a line more, rows of BW_TOK floats are not aligned to them) and
-   * of a key row of dZ_L's columns */
-  constexpr int KL = (KD + 31) / 32, DL = (BVB + 31) / 32 + 1, TL = 2 * KL + DL;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of<VD / BVB>(a);
@@ -1702,15 +1689,6 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     r_kd.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L_);
     r_w.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L_);
       r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
-    }
-    if (c >= STATE_PF) { /* chunk c - STATE_PF's rows into L2 (state_body's prefetch): kd, W, du's and dZ_L's columns */
-      const long long tp = tok - STATE_PF * CH, cp = cs - STATE_PF * a.h_v;
-      for (int i = threadIdx.x; i < CH * TL + KD * DL; i += NT) {
-        const int t = i / TL, l = i - t * TL, r = (i - CH * TL) / DL, j = (i - CH * TL) - r * DL;
-        prefetch_l2(i >= CH * TL ? w.bchunk + cp * BW_CHUNK + BC_DZLOC + (long long)r * VD + v0 + (32 * j < BVB ? 32 * j : BVB - 1)
-                    : l < 2 * KL ? w.ftok + ((tp + t) * a.h_v + it.h) * WS_TOK + (l < KL ? WS_KD + 32 * l : WS_W + 32 * (l - KL))
-                                 : w.btok + ((tp + t) * a.h_v + it.h) * BW_TOK + BT_DU + v0 + (32 * (l - 2 * KL) < BVB ? 32 * (l - 2 * KL) : BVB - 1));
-      }
     }
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */

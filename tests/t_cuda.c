@@ -127,6 +127,10 @@ START_TEST(every_module_compiles_without_spills) {
           const char *want = !s ? "fprep" : erase ? "fstate" : "fscan";
           ck_assert(!strncmp(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, want, strlen(want)));
         }
+        /* prep's W and U products on ldmatrix with bf16 hi + lo parts of T (mm_hl16): bf16 inputs with an erase,
+         * K and V multiples of 16; f32 inputs keep their split products */
+        const int wu16 = erase && ek->dtype == SSMC_BF16 && g.u[i]->spec->K % 16 == 0 && g.u[i]->spec->V % 16 == 0;
+        ck_assert_int_eq(strstr(ek->cu_source, "mm_hl16<CH + 8, ") != NULL, wu16);
         /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place */
         ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase);
         const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];

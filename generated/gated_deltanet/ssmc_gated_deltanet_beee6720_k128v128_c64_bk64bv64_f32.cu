@@ -572,7 +572,8 @@ __device__ __forceinline__ void mm_to(Cm c, const TA *a, const TB *b, int m, int
  * float operand (m x kd, k contiguous, pitch LDA), b bf16 (kd x n, n contiguous, pitch LDB), rows 16-byte aligned:
  * two exact bf16 products a k16 step (the float operand to ~2^-17 where a tf32 product keeps 2^-11, at the same
  * tensor-core time), every fragment one ldmatrix (b's transposed). ncu: as tf32 k8 steps, their 16-bit loads of
- * b held ~24% of GDN's prep samples. Ends with a block barrier. */
+ * b held ~24% of GDN's prep samples; H200 GDN B8 T4096 H16 forward (fused90) 1.42 -> 1.35 ms (the gpu-h200-tiles
+ * record). Ends with a block barrier. */
 template <int NB, int LDA, int LDB, typename Cm>
 __device__ __forceinline__ void mm_hl16_tiles(Cm c, const unsigned short *ah, const unsigned short *al, const unsigned short *b, int m, int n, int kd) {
   static_assert(LDA % 8 == 0 && LDB % 8 == 0, "16-byte rows");
@@ -788,8 +789,9 @@ __device__ float block_sum(float v, float *red, int nt) {
  * count of tiles, gridDim.y) the tiles of one item are neighbouring blocks instead (vt the fast part of the
  * linear block index): they start together and walk the chunks at one pace, so what they share (each chunk's
  * key, W, kd, decays) comes from the L2 after the first one's read, where with items slowest they fell into
- * different waves and each read it from DRAM (H200 GDN B8: fused90 1.41 -> 1.40 ms). The fused passes and
- * bstate take it; NVRTC spilled the f32 state stages (44 B at sm_80) with it. */
+ * different waves and each read it from DRAM. The fused passes and bstate take it; NVRTC spilled the f32 state
+ * stages (44 B at sm_80) with it (H200, with it in every item stage: GDN B8 staged forward 2.07 -> 2.04 ms,
+ * bwd-narrow 9.1 -> 8.8; bench/, the gpu-h200-tiles record, call 1). */
 struct item_t { long long n, t0, T; int h, hq, vt; };
 template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;

@@ -733,10 +733,19 @@ __device__ float block_sum(float v, float *red, int nt) {
  * stages (44 B at sm_80) with it (H200, with it in every item stage: GDN B8 staged forward 2.07 -> 2.04 ms,
  * bwd-narrow 9.1 -> 8.8; bench/, the gpu-h200-tiles record, call 1). */
 struct item_t { long long n, t0, T; int h, hq, vt; };
+/* the block's item, and its tile as the return, where an item's NTILE tiles are neighbouring blocks (the tile the
+ * fast part of the linear block index; decode's tiles too). I: the index type (32-bit for the chunk passes: a
+ * 64-bit division is a call; decode's 64-bit) */
+template <typename I, unsigned NTILE> __device__ __forceinline__ int near_tile(I &item) {
+  const I blk = (I)blockIdx.y * gridDim.x + blockIdx.x;
+  item = blk / NTILE;
+  return (int)(blk - item * NTILE);
+}
 template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ssmc_fwd_args &a) {
   item_t it;
-  const unsigned blk = blockIdx.y * gridDim.x + blockIdx.x, item = NTILE ? blk / NTILE : blockIdx.x;
-  it.vt = NTILE ? (int)(blk - item * NTILE) : (int)blockIdx.y;
+  unsigned item = blockIdx.x;
+  if constexpr (NTILE > 0) it.vt = near_tile<unsigned, NTILE>(item);
+  else it.vt = (int)blockIdx.y;
   it.n = item / a.h_v;
   it.h = (int)(item % a.h_v);
   it.hq = it.h / (a.h_v / a.h_qk);

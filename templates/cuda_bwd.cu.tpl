@@ -68,6 +68,16 @@
 @ local function new_layout()
 @   local L = {off = 0}
 @   function L.alloc(name, n) L[#L + 1] = {name, L.off}; L.off = L.off + math.ceil(n / 32) * 32 end
+@   -- second buffers NAME2 of tiles {NAME, floats}, where all fit in 160 KiB; else each NAME2 is NAME
+@   function L.second(tiles)
+@     local n = 0
+@     for _, t in ipairs(tiles) do n = n + math.ceil(t[2] / 32) * 32 end
+@     local fit = (L.off + n) * 4 <= 160 * 1024
+@     for _, t in ipairs(tiles) do
+@       if fit then L.alloc(t[1] .. '2', t[2])
+@       else for _, e in ipairs(L) do if e[1] == t[1] then L[#L + 1] = {t[1] .. '2', e[2]} end end end
+@     end
+@   end
 @   return L
 @ end
 @ local scalars = {}
@@ -115,6 +125,8 @@
 @   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv)); L.alloc('DZL', K * ld8(bv)); L.alloc('KD', C * KPn)
 @   if m.delta then L.alloc('W', C * KPn) end
 @   L.alloc('ZDEC', K)
+@   -- du, dZ_L's chunk-local part and the decay in two buffers where they fit in 160 KiB (bstate_body)
+@   L.second({{'DU', C * ld8(bv)}, {'DZL', K * ld8(bv)}, {'ZDEC', K}})
 @   return L
 @ end
 @ local function bval_layout(bvl)
@@ -533,66 +545,77 @@ extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
+  constexpr bool DB = LY::oDU2 != LY::oDU;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
-  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
-  float *dz = sm + LY::oDZ, *du = sm + LY::oDU, *dzl = sm + LY::oDZL, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP); du (C, BVPB), dzl (K, BVPB) and the
+   * chunk's decay (K) in two buffers (DB; else one) */
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW;
   const float *dzo = g.dstate_out[${m.state}];
-  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
-  /* a chunk's tiles through registers: the next chunk's loads (tok_, cs_, L_) fly under this one's products */
-@ local function tk(col) return function(x) return 'w.ftok + (tok' .. x .. ' * a.h_v + it.h) * WS_TOK + ' .. col end end
-@ local st = {
-@   ptile('r_du', 'CH', 'BVB', 'float', 'du', 'BVPB', function(x) return 'w.btok + (tok' .. x .. ' * a.h_v + it.h) * BW_TOK + BT_DU + v0' end, '(long long)a.h_v * BW_TOK', 'L_'),
-@   ptile('r_dzl', 'KD', 'BVB', 'float', 'dzl', 'BVPB', function(x) return 'w.bchunk + cs' .. x .. ' * BW_CHUNK + BC_DZLOC + v0' end, 'VD', 'KD'),
-@   ptile('r_kd', 'CH', 'KD', 'float', 'kd', 'KP', tk('WS_KD'), '(long long)a.h_v * WS_TOK', 'L_'),
-@ }
-@ if m.delta then
-@   st[#st + 1] = ptile('r_w', 'CH', 'KD', 'float', 'sm + LY::oW', 'KP', tk('WS_W'), '(long long)a.h_v * WS_TOK', 'L_')
-@ end
-@ ptiles_decl(st)
-  col_regs<NT, KD> r_zd;
-  const long long nc = (it.T + CH - 1) / CH;
-  long long tok_ = it.t0 + (nc - 1) * CH, cs_ = (s0 + nc - 1) * a.h_v + it.h;
-  int L_ = (int)(it.T - (nc - 1) * CH);
-  if (nc > 0) {
-@ ptiles_fetch(st, '_')
-    r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
-  }
-  for (long long c = nc - 1; c >= 0; c--) {
-    const int L = L_;
-    const long long tok = tok_, cs = cs_;
-    float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
-    __syncthreads();
-    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-@ ptiles_put(st)
-    r_zd.put(zdec, 1);
-    if (c > 0) {
-      tok_ -= CH; cs_ -= a.h_v; L_ = CH;
-@ ptiles_fetch(st, '_')
-      r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
+  const long long trs = (long long)a.h_v * WS_TOK;
+  /* step j: chunk nc - 1 - j, its first token and slot */
+  auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
+  auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
+  auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
+  /* a step's tiles by cp.async in three groups (as the forward's state_body): du, dZ_L's local part and the decay
+   * as step j - 1 starts (DB; else as step j starts), kd after step j - 1's first product, W after its second */
+  auto g_a = [&](long long j) {
+    if (j < nc) {
+      const int b = (int)(j & 1);
+      tile_cp<NT, CH, BVB>(sm + (b ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0,
+                           (long long)a.h_v * BW_TOK, len(j));
+      tile_cp<NT, KD, BVB>(sm + (b ? LY::oDZL2 : LY::oDZL), BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+      tile_cp<NT, 1, KD>(sm + (b ? LY::oZDEC2 : LY::oZDEC), KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
     }
+    cp_async_commit();
+  };
+  auto g_k = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j));
+    cp_async_commit();
+  };
+  auto g_w = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
+    cp_async_commit();
+  };
+  if (DB) g_a(0);
+  g_k(0);
+  g_w(0);
+  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
+  __syncthreads();
+  for (long long j = 0; j < nc; j++) {
+    const int L = len(j);
+    const long long tok = tok_of(j), cs = cs_of(j);
+    const int b = (int)(j & 1);
+    float *du = sm + (b ? LY::oDU2 : LY::oDU), *dzl = sm + (b ? LY::oDZL2 : LY::oDZL), *zdec = sm + (b ? LY::oZDEC2 : LY::oZDEC);
+    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
+    g_a(DB ? j + 1 : j);
+    cp_async_wait<DB ? 2 : 0>(); /* du, dZ_L's part, the decay, kd */
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-    tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
-    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (du's product ended with a barrier; a warp reads and
-     * writes only its tiles of dZ) */
-    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true, zdec, dzl);
+    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    g_k(j + 1);
+    cp_async_wait<DB ? 2 : 1>(); /* W */
+    __syncthreads();
+    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
+    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du, KD, BVB, CH, true, zdec, dzl);
+    g_w(j + 1);
   }
+  cp_async_wait<0>();
   float *dzi = g.dstate_in[${m.state}];
   if (dzi) {
     __syncthreads();
     tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC }; };
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2, oDZL2 = BS_DZL2, oZDEC2 = BS_ZDEC2 }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 @   if SLN then
-struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC }; };
+struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2, oDZL2 = BN_DZL2, oZDEC2 = BN_ZDEC2 }; };
 extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

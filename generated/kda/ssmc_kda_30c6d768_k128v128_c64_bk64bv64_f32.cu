@@ -807,7 +807,9 @@ enum {
   S_Z = 16896,
   S_U = 22016,
   S_ZDEC = 24576,
-  S_TOTAL = 24704
+  S_U2 = 24704,
+  S_ZDEC2 = 27264,
+  S_TOTAL = 27392
 };
 enum {
   SN_W = 0,
@@ -815,7 +817,9 @@ enum {
   SN_Z = 16896,
   SN_U = 19968,
   SN_ZDEC = 21504,
-  SN_TOTAL = 21632
+  SN_U2 = 21632,
+  SN_ZDEC2 = 23168,
+  SN_TOTAL = 23296
 };
 enum {
   O_IN1 = 0,
@@ -985,58 +989,71 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
  * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr bool SEP = LY::SEPT;
+  constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = it.vt * SBV;
-  const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
-  float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
+  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
+  /* tiles: z (K, SBVP); w, kd (C, KP); u (C, SBVP) and the chunk's decay zdec (K) in two buffers (DB; else one) */
+  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
-  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
-  /* a chunk's tiles are fetched while the chunk before is computed */
-  tile_regs<NT, CH, KD, float> r_kd;
-  tile_regs<NT, CH, SBV, float> r_u;
-  tile_regs<NT, CH, KD, float> r_w;
-  tile_regs<NT, 1, KD, float> r_zd;
-  r_kd.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
-  r_u.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
-  r_w.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
-  r_zd.fetch(zs + ((it.t0 - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    __syncthreads();
-    tile_out<NT, KD, SBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
-  r_kd.put(kd, KP, L, one_t(), false);
-  r_u.put(u, SBVP, L, one_t(), false);
-  r_w.put(sm + LY::oW, KP, L, one_t(), false);
-  r_zd.put(zdec, KD, 1, one_t(), false);
-    if (c0 + CH < it.T) {
-      const long long tn = tok + CH;
-      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-  r_kd.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, Ln);
-  r_u.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, Ln);
-  r_w.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, Ln);
-  r_zd.fetch(zs + ((tn - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
+  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
+  auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
+  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
+  /* chunk j's tiles by cp.async in three groups, each issued once its buffer is free (empty past the last chunk):
+   * U and the decay as chunk j - 1 starts (DB; else as chunk j starts), W after chunk j - 1's first product, kd
+   * after its second. H200, GDN bf16 B1 T32768 H16: through registers (the next chunk's loads in flight under
+   * this one's products) the narrow pass was bound by instruction issue, ~28% of its samples the copies'
+   * index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
+  auto g_u = [&](long long j) {
+    if (j < nc) {
+      tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
+      tile_cp<NT, 1, KD>(sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC), KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
     }
+    cp_async_commit();
+  };
+  auto g_w = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j));
+    cp_async_commit();
+  };
+  auto g_k = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
+    cp_async_commit();
+  };
+  if (DB) g_u(0);
+  g_w(0);
+  g_k(0);
+  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  __syncthreads();
+  for (long long j = 0; j < nc; j++) {
+    const int L = len(j);
+    const long long tok = it.t0 + j * CH;
+    float *u = sm + (j & 1 ? LY::oU2 : LY::oU), *zdec = sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC);
+    tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
+    g_u(DB ? j + 1 : j);
+    cp_async_wait<DB ? 2 : 0>(); /* U, the decay, W */
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, sm + LY::oW, z, CH, SBV, KD, true);
-    tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, SBVP, L);
-    /* Z = diag(e^{b_L}) Z + kd' u (u's product ended with a barrier; a warp reads and writes only its tiles of Z) */
+    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, wt, z, CH, SBV, KD, true);
+    tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u, SBVP, L);
+    g_w(j + 1);
+    cp_async_wait<DB ? 2 : 1>(); /* kd */
+    __syncthreads();
+    /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
     mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
+    g_k(j + 1);
   }
+  cp_async_wait<0>();
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();
     tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC }; };
-struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2, oZDEC2 = S_ZDEC2 }; };
+struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2, oZDEC2 = SN_ZDEC2 }; };
 
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
@@ -1429,8 +1446,8 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 }
 
 
-// ssmc-bodies prep threads=512 smem=159488 state threads=512 smem=98816 state_n threads=256 smem=86528 nbv=16
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=159488; state grid=items_vtiles threads=512 smem=98816 when=wide; state_n grid=items_ntiles threads=256 smem=86528 when=narrow nbv=16 below_pct=75; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=71936 from_pct=300; fused none; fused90 none
+// ssmc-bodies prep threads=512 smem=159488 state threads=512 smem=109568 state_n threads=256 smem=93184 nbv=16
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=159488; state grid=items_vtiles threads=512 smem=109568 when=wide; state_n grid=items_ntiles threads=256 smem=93184 when=narrow nbv=16 below_pct=75; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=71936 from_pct=300; fused none; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1466,7 +1483,10 @@ enum {
   BS_KD = 12800,
   BS_W = 21248,
   BS_ZDEC = 29696,
-  BS_TOTAL = 29824
+  BS_DU2 = 29824,
+  BS_DZL2 = 32384,
+  BS_ZDEC2 = 37504,
+  BS_TOTAL = 37632
 };
 enum {
   BN_DZ = 0,
@@ -1475,7 +1495,10 @@ enum {
   BN_KD = 12800,
   BN_W = 21248,
   BN_ZDEC = 29696,
-  BN_TOTAL = 29824
+  BN_DU2 = 29824,
+  BN_DZL2 = 32384,
+  BN_ZDEC2 = 37504,
+  BN_TOTAL = 37632
 };
 enum {
   BV_IN4 = 0,
@@ -1650,68 +1673,76 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
   constexpr int NT = LY::NTT, BVB = LY::BVT, BVPB = LY::BVPT;
+  constexpr bool DB = LY::oDU2 != LY::oDU;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
-  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; du (C, BVPB); dzl (K, BVPB); kd, wt (C, KP) */
-  float *dz = sm + LY::oDZ, *du = sm + LY::oDU, *dzl = sm + LY::oDZL, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP); du (C, BVPB), dzl (K, BVPB) and the
+   * chunk's decay (K) in two buffers (DB; else one) */
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW;
   const float *dzo = g.dstate_out[0];
-  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
-  /* a chunk's tiles through registers: the next chunk's loads (tok_, cs_, L_) fly under this one's products */
-    tile_regs<NT, CH, BVB, float> r_du;
-    tile_regs<NT, KD, BVB, float> r_dzl;
-    tile_regs<NT, CH, KD, float> r_kd;
-    tile_regs<NT, CH, KD, float> r_w;
-  col_regs<NT, KD> r_zd;
-  const long long nc = (it.T + CH - 1) / CH;
-  long long tok_ = it.t0 + (nc - 1) * CH, cs_ = (s0 + nc - 1) * a.h_v + it.h;
-  int L_ = (int)(it.T - (nc - 1) * CH);
-  if (nc > 0) {
-    r_du.fetch(w.btok + (tok_ * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L_);
-    r_dzl.fetch(w.bchunk + cs_ * BW_CHUNK + BC_DZLOC + v0, VD, KD);
-    r_kd.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L_);
-    r_w.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L_);
-    r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
-  }
-  for (long long c = nc - 1; c >= 0; c--) {
-    const int L = L_;
-    const long long tok = tok_, cs = cs_;
-    float *dut = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0;
-    __syncthreads();
-    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    r_du.put(du, BVPB, L_, one_t(), false);
-    r_dzl.put(dzl, BVPB, KD, one_t(), false);
-    r_kd.put(kd, KP, L_, one_t(), false);
-    r_w.put(sm + LY::oW, KP, L_, one_t(), false);
-    r_zd.put(zdec, 1);
-    if (c > 0) {
-      tok_ -= CH; cs_ -= a.h_v; L_ = CH;
-    r_du.fetch(w.btok + (tok_ * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, L_);
-    r_dzl.fetch(w.bchunk + cs_ * BW_CHUNK + BC_DZLOC + v0, VD, KD);
-    r_kd.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L_);
-    r_w.fetch(w.ftok + (tok_ * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L_);
-      r_zd.fetch(w.fchunk + cs_ * WS_CHUNK + WS_ZD, 1, KD);
+  const long long trs = (long long)a.h_v * WS_TOK;
+  /* step j: chunk nc - 1 - j, its first token and slot */
+  auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
+  auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
+  auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
+  /* a step's tiles by cp.async in three groups (as the forward's state_body): du, dZ_L's local part and the decay
+   * as step j - 1 starts (DB; else as step j starts), kd after step j - 1's first product, W after its second */
+  auto g_a = [&](long long j) {
+    if (j < nc) {
+      const int b = (int)(j & 1);
+      tile_cp<NT, CH, BVB>(sm + (b ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0,
+                           (long long)a.h_v * BW_TOK, len(j));
+      tile_cp<NT, KD, BVB>(sm + (b ? LY::oDZL2 : LY::oDZL), BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+      tile_cp<NT, 1, KD>(sm + (b ? LY::oZDEC2 : LY::oZDEC), KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
     }
+    cp_async_commit();
+  };
+  auto g_k = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j));
+    cp_async_commit();
+  };
+  auto g_w = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
+    cp_async_commit();
+  };
+  if (DB) g_a(0);
+  g_k(0);
+  g_w(0);
+  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
+  __syncthreads();
+  for (long long j = 0; j < nc; j++) {
+    const int L = len(j);
+    const long long tok = tok_of(j), cs = cs_of(j);
+    const int b = (int)(j & 1);
+    float *du = sm + (b ? LY::oDU2 : LY::oDU), *dzl = sm + (b ? LY::oDZL2 : LY::oDZL), *zdec = sm + (b ? LY::oZDEC2 : LY::oZDEC);
+    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
+    g_a(DB ? j + 1 : j);
+    cp_async_wait<DB ? 2 : 0>(); /* du, dZ_L's part, the decay, kd */
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-    tile_out<NT, CH, BVB>(dut, (long long)a.h_v * BW_TOK, du, BVPB, L);
-    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (du's product ended with a barrier; a warp reads and
-     * writes only its tiles of dZ) */
-    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, sm + LY::oW, du, KD, BVB, CH, true, zdec, dzl);
+    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    g_k(j + 1);
+    cp_async_wait<DB ? 2 : 1>(); /* W */
+    __syncthreads();
+    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
+    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du, KD, BVB, CH, true, zdec, dzl);
+    g_w(j + 1);
   }
+  cp_async_wait<0>();
   float *dzi = g.dstate_in[0];
   if (dzi) {
     __syncthreads();
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC }; };
+struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2, oDZL2 = BS_DZL2, oZDEC2 = BS_ZDEC2 }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2, oDZL2 = BN_DZL2, oZDEC2 = BN_ZDEC2 }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }
@@ -2023,4 +2054,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=98816 when=wide; fstate_n grid=items_ntiles threads=256 smem=86528 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=119296 when=wide; bstate_n grid=items_ntiles threads=256 smem=119296 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=109568 when=wide; fstate_n grid=items_ntiles threads=256 smem=93184 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=150528 when=wide; bstate_n grid=items_ntiles threads=256 smem=150528 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

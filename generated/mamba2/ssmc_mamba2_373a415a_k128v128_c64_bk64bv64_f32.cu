@@ -986,43 +986,63 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
  * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr bool SEP = LY::SEPT;
+  constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = it.vt * SBV;
-  const long long slot = it.n * a.h_v + it.h;
-  /* tiles: z (K, SBVP); u (C, SBVP); w, kd (C, KP): from the prep stage */
-  float *z = sm + LY::oZ, *u = sm + LY::oU, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
+  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
+  /* tiles: z (K, SBVP); w, kd (C, KP); u (C, SBVP) and the chunk's decay zdec (K) in two buffers (DB; else one) */
+  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
-  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
-  /* a chunk's tiles are fetched while the chunk before is computed */
-  tile_regs<NT, CH, KD, float> r_kd;
-  tile_regs<NT, CH, SBV, float> r_u;
-  tile_regs<NT, 1, KD, float> r_zd;
-  r_kd.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
-  r_u.fetch((const float *)ws + ((it.t0) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, (int)(it.T < CH ? it.T : CH));
-  r_zd.fetch(zs + ((it.t0 - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-  for (long long c0 = 0; c0 < it.T; c0 += CH) {
-    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-    const long long tok = it.t0 + c0;
-    __syncthreads();
-    tile_out<NT, KD, SBV>(zs + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
-  r_kd.put(kd, KP, L, one_t(), false);
-  r_u.put(u, SBVP, L, one_t(), false);
-  r_zd.put(zdec, KD, 1, one_t(), false);
-    if (c0 + CH < it.T) {
-      const long long tn = tok + CH;
-      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-  r_kd.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, Ln);
-  r_u.fetch((const float *)ws + ((tn) * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, Ln);
-  r_zd.fetch(zs + ((tn - it.t0) / CH) * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
+  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
+  auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
+  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
+  /* chunk j's tiles by cp.async in three groups, each issued once its buffer is free (empty past the last chunk):
+   * U and the decay as chunk j - 1 starts (DB; else as chunk j starts), W after chunk j - 1's first product, kd
+   * after its second. H200, GDN bf16 B1 T32768 H16: through registers (the next chunk's loads in flight under
+   * this one's products) the narrow pass was bound by instruction issue, ~28% of its samples the copies'
+   * index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
+  auto g_u = [&](long long j) {
+    if (j < nc) {
+      tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
+      tile_cp<NT, 1, KD>(sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC), KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
     }
+    cp_async_commit();
+  };
+  auto g_w = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j));
+    cp_async_commit();
+  };
+  auto g_k = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
+    cp_async_commit();
+  };
+  if (DB) g_u(0);
+  g_w(0);
+  g_k(0);
+  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
+  __syncthreads();
+  for (long long j = 0; j < nc; j++) {
+    const int L = len(j);
+    const long long tok = it.t0 + j * CH;
+    float *u = sm + (j & 1 ? LY::oU2 : LY::oU), *zdec = sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC);
+    tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
+    g_u(DB ? j + 1 : j);
+    cp_async_wait<DB ? 2 : 0>(); /* U, the decay, W */
     __syncthreads();
-    /* Z = diag(e^{b_L}) Z + kd' u (u's product ended with a barrier; a warp reads and writes only its tiles of Z) */
+    /* pseudo-values u = U + W Z, in place of U for the out stage */
+    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, wt, z, CH, SBV, KD, true);
+    tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u, SBVP, L);
+    g_w(j + 1);
+    cp_async_wait<DB ? 2 : 1>(); /* kd */
+    __syncthreads();
+    /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
     mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
+    g_k(j + 1);
   }
+  cp_async_wait<0>();
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();
@@ -1429,6 +1449,9 @@ enum {
   BS_DZL = 13824,
   BS_KD = 23040,
   BS_ZDEC = 31488,
+  BS_DU2 = 9216,
+  BS_DZL2 = 13824,
+  BS_ZDEC2 = 31488,
   BS_TOTAL = 31616
 };
 enum {

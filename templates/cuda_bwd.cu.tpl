@@ -125,8 +125,7 @@
 @   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv)); L.alloc('DZL', K * ld8(bv)); L.alloc('KD', C * KPn)
 @   if m.delta then L.alloc('W', C * KPn) end
 @   L.alloc('ZDEC', K)
-@   -- du, dZ_L's chunk-local part and the decay in two buffers where they fit in 160 KiB (bstate_body)
-@   L.second({{'DU', C * ld8(bv)}, {'DZL', K * ld8(bv)}, {'ZDEC', K}})
+@   L.second({{'DU', C * ld8(bv)}}) -- du in two buffers where they fit (bstate_body)
 @   return L
 @ end
 @ local function bval_layout(bvl)
@@ -551,57 +550,52 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP); du (C, BVPB), dzl (K, BVPB) and the
-   * chunk's decay (K) in two buffers (DB; else one) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP), dzl (K, BVPB), the chunk's decay zdec
+   * (K); du (C, BVPB) in two buffers (DB; else one) */
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[${m.state}];
-  const long long trs = (long long)a.h_v * WS_TOK;
+  const long long trs = (long long)a.h_v * WS_TOK, brs = (long long)a.h_v * BW_TOK;
   /* step j: chunk nc - 1 - j, its first token and slot */
   auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
-  /* a step's tiles by cp.async in three groups (as the forward's state_body): du, dZ_L's local part and the decay
-   * as step j - 1 starts (DB; else as step j starts), kd after step j - 1's first product, W after its second */
-  auto g_a = [&](long long j) {
-    if (j < nc) {
-      const int b = (int)(j & 1);
-      tile_cp<NT, CH, BVB>(sm + (b ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0,
-                           (long long)a.h_v * BW_TOK, len(j));
-      tile_cp<NT, KD, BVB>(sm + (b ? LY::oDZL2 : LY::oDZL), BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
-      tile_cp<NT, 1, KD>(sm + (b ? LY::oZDEC2 : LY::oZDEC), KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-    }
+  /* a step's tiles by cp.async in three groups (as the forward's state_body): du as step j - 1 starts (DB; else as
+   * step j starts), then W, dZ_L's local part and the decay as step j starts (read by the second product), kd after
+   * step j - 1's first product */
+  auto g_u = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, BVB>(sm + (j & 1 ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j));
+    cp_async_commit();
+  };
+  auto g_w = [&](long long j) {
+    tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
+    tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
     cp_async_commit();
   };
   auto g_k = [&](long long j) {
     if (j < nc) tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j));
     cp_async_commit();
   };
-  auto g_w = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
-    cp_async_commit();
-  };
-  if (DB) g_a(0);
+  if (DB) g_u(0);
   g_k(0);
-  g_w(0);
   tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
   __syncthreads();
   for (long long j = 0; j < nc; j++) {
     const int L = len(j);
     const long long tok = tok_of(j), cs = cs_of(j);
-    const int b = (int)(j & 1);
-    float *du = sm + (b ? LY::oDU2 : LY::oDU), *dzl = sm + (b ? LY::oDZL2 : LY::oDZL), *zdec = sm + (b ? LY::oZDEC2 : LY::oZDEC);
+    float *du = sm + (j & 1 ? LY::oDU2 : LY::oDU);
     tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    g_a(DB ? j + 1 : j);
-    cp_async_wait<DB ? 2 : 0>(); /* du, dZ_L's part, the decay, kd */
+    g_u(DB ? j + 1 : j);
+    g_w(j);
+    cp_async_wait<DB ? 2 : 1>(); /* du, kd */
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, du, BVPB, L);
     g_k(j + 1);
-    cp_async_wait<DB ? 2 : 1>(); /* W */
+    cp_async_wait<1>(); /* W, dZ_L's part, the decay */
     __syncthreads();
     /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
     mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du, KD, BVB, CH, true, zdec, dzl);
-    g_w(j + 1);
   }
   cp_async_wait<0>();
   float *dzi = g.dstate_in[${m.state}];
@@ -610,12 +604,12 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2, oDZL2 = BS_DZL2, oZDEC2 = BS_ZDEC2 }; };
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 @   if SLN then
-struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2, oDZL2 = BN_DZL2, oZDEC2 = BN_ZDEC2 }; };
+struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2 }; };
 extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

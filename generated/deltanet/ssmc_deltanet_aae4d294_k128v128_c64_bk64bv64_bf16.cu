@@ -884,8 +884,7 @@ enum {
   S_U = 26112,
   S_ZDEC = 30720,
   S_U2 = 30848,
-  S_ZDEC2 = 35456,
-  S_TOTAL = 35584
+  S_TOTAL = 35456
 };
 enum {
   SN_W = 0,
@@ -894,8 +893,7 @@ enum {
   SN_U = 19968,
   SN_ZDEC = 21504,
   SN_U2 = 21632,
-  SN_ZDEC2 = 23168,
-  SN_TOTAL = 23296
+  SN_TOTAL = 23168
 };
 enum {
   O_IN1 = 0,
@@ -1103,8 +1101,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   const item_t it = item_of(a);
   const int v0 = it.vt * SBV;
   const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
-  /* tiles: z (K, SBVP); w, kd (C, KP); u (C, SBVP) and the chunk's decay zdec (K) in two buffers (DB; else one) */
-  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD;
+  /* tiles: z (K, SBVP); w, kd (C, KP), the chunk's decay zdec (K); u (C, SBVP) in two buffers (DB; else one) */
+  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
@@ -1112,47 +1110,44 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
   auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
   /* chunk j's tiles by cp.async in three groups, each issued once its buffer is free (empty past the last chunk):
-   * U and the decay as chunk j - 1 starts (DB; else as chunk j starts), W after chunk j - 1's first product, kd
-   * after its second. H200, GDN bf16 B1 T32768 H16: through registers (the next chunk's loads in flight under
-   * this one's products) the narrow pass was bound by instruction issue, ~28% of its samples the copies'
-   * index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
+   * U as chunk j - 1 starts (DB; else as chunk j starts), then kd and the decay as chunk j starts (read by the
+   * second product), W after chunk j - 1's first product. H200, GDN bf16 B1 T32768 H16: through registers (the
+   * next chunk's loads in flight under this one's products) the narrow pass was bound by instruction issue, ~28%
+   * of its samples the copies' index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
   auto g_u = [&](long long j) {
-    if (j < nc) {
-      tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
-      tile_cp<NT, 1, KD>(sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC), KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-    }
+    if (j < nc) tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
+    cp_async_commit();
+  };
+  auto g_k = [&](long long j) {
+    tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
+    tile_cp<NT, 1, KD>(zdec, KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
     cp_async_commit();
   };
   auto g_w = [&](long long j) {
     if (j < nc) tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j));
     cp_async_commit();
   };
-  auto g_k = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
-    cp_async_commit();
-  };
   if (DB) g_u(0);
   g_w(0);
-  g_k(0);
   tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   __syncthreads();
   for (long long j = 0; j < nc; j++) {
     const int L = len(j);
     const long long tok = it.t0 + j * CH;
-    float *u = sm + (j & 1 ? LY::oU2 : LY::oU), *zdec = sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC);
+    float *u = sm + (j & 1 ? LY::oU2 : LY::oU);
     tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
     g_u(DB ? j + 1 : j);
-    cp_async_wait<DB ? 2 : 0>(); /* U, the decay, W */
+    g_k(j);
+    cp_async_wait<DB ? 2 : 1>(); /* U, W */
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
     mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, wt, z, CH, SBV, KD, true);
     tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u, SBVP, L);
     g_w(j + 1);
-    cp_async_wait<DB ? 2 : 1>(); /* kd */
+    cp_async_wait<1>(); /* kd, the decay */
     __syncthreads();
     /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
     mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
-    g_k(j + 1);
   }
   cp_async_wait<0>();
   float *zo = a.state_out[0];
@@ -1161,8 +1156,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2, oZDEC2 = S_ZDEC2 }; };
-struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2, oZDEC2 = SN_ZDEC2 }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
+struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
 
 extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
@@ -1886,8 +1881,8 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 }
 
 
-// ssmc-bodies prep threads=256 smem=75776 state threads=512 smem=142336 state_n threads=256 smem=93184 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=142336 when=wide; state_n grid=items_ntiles threads=256 smem=93184 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=1 from_pct=50 post=0 keep
+// ssmc-bodies prep threads=256 smem=75776 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=1 from_pct=50 post=0 keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1924,8 +1919,6 @@ enum {
   BS_W = 31488,
   BS_ZDEC = 39936,
   BS_DU2 = 9216,
-  BS_DZL2 = 13824,
-  BS_ZDEC2 = 39936,
   BS_TOTAL = 40064
 };
 enum {
@@ -1936,9 +1929,7 @@ enum {
   BN_W = 21248,
   BN_ZDEC = 29696,
   BN_DU2 = 29824,
-  BN_DZL2 = 32384,
-  BN_ZDEC2 = 37504,
-  BN_TOTAL = 37632
+  BN_TOTAL = 32384
 };
 enum {
   BV_IN3 = 0,
@@ -2131,57 +2122,52 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP); du (C, BVPB), dzl (K, BVPB) and the
-   * chunk's decay (K) in two buffers (DB; else one) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP), dzl (K, BVPB), the chunk's decay zdec
+   * (K); du (C, BVPB) in two buffers (DB; else one) */
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[0];
-  const long long trs = (long long)a.h_v * WS_TOK;
+  const long long trs = (long long)a.h_v * WS_TOK, brs = (long long)a.h_v * BW_TOK;
   /* step j: chunk nc - 1 - j, its first token and slot */
   auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
-  /* a step's tiles by cp.async in three groups (as the forward's state_body): du, dZ_L's local part and the decay
-   * as step j - 1 starts (DB; else as step j starts), kd after step j - 1's first product, W after its second */
-  auto g_a = [&](long long j) {
-    if (j < nc) {
-      const int b = (int)(j & 1);
-      tile_cp<NT, CH, BVB>(sm + (b ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0,
-                           (long long)a.h_v * BW_TOK, len(j));
-      tile_cp<NT, KD, BVB>(sm + (b ? LY::oDZL2 : LY::oDZL), BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
-      tile_cp<NT, 1, KD>(sm + (b ? LY::oZDEC2 : LY::oZDEC), KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-    }
+  /* a step's tiles by cp.async in three groups (as the forward's state_body): du as step j - 1 starts (DB; else as
+   * step j starts), then W, dZ_L's local part and the decay as step j starts (read by the second product), kd after
+   * step j - 1's first product */
+  auto g_u = [&](long long j) {
+    if (j < nc) tile_cp<NT, CH, BVB>(sm + (j & 1 ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j));
+    cp_async_commit();
+  };
+  auto g_w = [&](long long j) {
+    tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
+    tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
     cp_async_commit();
   };
   auto g_k = [&](long long j) {
     if (j < nc) tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j));
     cp_async_commit();
   };
-  auto g_w = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
-    cp_async_commit();
-  };
-  if (DB) g_a(0);
+  if (DB) g_u(0);
   g_k(0);
-  g_w(0);
   tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
   __syncthreads();
   for (long long j = 0; j < nc; j++) {
     const int L = len(j);
     const long long tok = tok_of(j), cs = cs_of(j);
-    const int b = (int)(j & 1);
-    float *du = sm + (b ? LY::oDU2 : LY::oDU), *dzl = sm + (b ? LY::oDZL2 : LY::oDZL), *zdec = sm + (b ? LY::oZDEC2 : LY::oZDEC);
+    float *du = sm + (j & 1 ? LY::oDU2 : LY::oDU);
     tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    g_a(DB ? j + 1 : j);
-    cp_async_wait<DB ? 2 : 0>(); /* du, dZ_L's part, the decay, kd */
+    g_u(DB ? j + 1 : j);
+    g_w(j);
+    cp_async_wait<DB ? 2 : 1>(); /* du, kd */
     __syncthreads();
     mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, du, BVPB, L);
+    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, du, BVPB, L);
     g_k(j + 1);
-    cp_async_wait<DB ? 2 : 1>(); /* W */
+    cp_async_wait<1>(); /* W, dZ_L's part, the decay */
     __syncthreads();
     /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
     mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du, KD, BVB, CH, true, zdec, dzl);
-    g_w(j + 1);
   }
   cp_async_wait<0>();
   float *dzi = g.dstate_in[0];
@@ -2190,11 +2176,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2, oDZL2 = BS_DZL2, oZDEC2 = BS_ZDEC2 }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2, oDZL2 = BN_DZL2, oZDEC2 = BN_ZDEC2 }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2 }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }
@@ -2636,4 +2622,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=142336 when=wide; fstate_n grid=items_ntiles threads=256 smem=93184 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=150528 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -923,8 +923,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   const item_t it = item_of(a);
   const int v0 = it.vt * SBV;
   const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
-  /* tiles: z (K, SBVP); w, kd (C, KP); u (C, SBVP) and the chunk's decay zdec (K) in two buffers (DB; else one) */
-  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD;
+  /* tiles: z (K, SBVP); w, kd (C, KP), the chunk's decay zdec (K); u (C, SBVP) in two buffers (DB; else one) */
+  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
@@ -932,47 +932,44 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
   auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
   /* chunk j's tiles by cp.async in three groups, each issued once its buffer is free (empty past the last chunk):
-   * U and the decay as chunk j - 1 starts (DB; else as chunk j starts), W after chunk j - 1's first product, kd
-   * after its second. H200, GDN bf16 B1 T32768 H16: through registers (the next chunk's loads in flight under
-   * this one's products) the narrow pass was bound by instruction issue, ~28% of its samples the copies'
-   * index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
+   * U as chunk j - 1 starts (DB; else as chunk j starts), then kd and the decay as chunk j starts (read by the
+   * second product), W after chunk j - 1's first product. H200, GDN bf16 B1 T32768 H16: through registers (the
+   * next chunk's loads in flight under this one's products) the narrow pass was bound by instruction issue, ~28%
+   * of its samples the copies' index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
   auto g_u = [&](long long j) {
-    if (j < nc) {
-      tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
-      tile_cp<NT, 1, KD>(sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC), KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-    }
+    if (j < nc) tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
+    cp_async_commit();
+  };
+  auto g_k = [&](long long j) {
+    tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
+    tile_cp<NT, 1, KD>(zdec, KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
     cp_async_commit();
   };
   auto g_w = [&](long long j) {
     if (j < nc) tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j));
     cp_async_commit();
   };
-  auto g_k = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
-    cp_async_commit();
-  };
   if (DB) g_u(0);
   g_w(0);
-  g_k(0);
   tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   __syncthreads();
   for (long long j = 0; j < nc; j++) {
     const int L = len(j);
     const long long tok = it.t0 + j * CH;
-    float *u = sm + (j & 1 ? LY::oU2 : LY::oU), *zdec = sm + (j & 1 ? LY::oZDEC2 : LY::oZDEC);
+    float *u = sm + (j & 1 ? LY::oU2 : LY::oU);
     tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
     g_u(DB ? j + 1 : j);
-    cp_async_wait<DB ? 2 : 0>(); /* U, the decay, W */
+    g_k(j);
+    cp_async_wait<DB ? 2 : 1>(); /* U, W */
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
     mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, wt, z, CH, SBV, KD, true);
     tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u, SBVP, L);
     g_w(j + 1);
-    cp_async_wait<DB ? 2 : 1>(); /* kd */
+    cp_async_wait<1>(); /* kd, the decay */
     __syncthreads();
     /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
     mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
-    g_k(j + 1);
   }
   cp_async_wait<0>();
   float *zo = a.state_out[0];
@@ -1429,9 +1426,7 @@ enum {
   BS_KD = 12800,
   BS_ZDEC = 21248,
   BS_DU2 = 21376,
-  BS_DZL2 = 23936,
-  BS_ZDEC2 = 29056,
-  BS_TOTAL = 29184
+  BS_TOTAL = 23936
 };
 enum {
   BV_R1 = 0,

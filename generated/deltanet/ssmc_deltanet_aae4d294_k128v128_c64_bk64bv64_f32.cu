@@ -423,13 +423,28 @@ template <int NTH, int ROWS, int D, typename F> __device__ __forceinline__ void 
   }
 }
 /* dst[t * ld + d] = src[t * rs + d] for t < L (rows past L: 0) by cp.async (complete at cp_async_wait);
- * D % 4 == 0, rows 16-byte aligned. */
+ * D % 4 == 0, rows 16-byte aligned. Where the threads cover whole rows of 16-byte pieces, each thread copies one
+ * column of pieces: its index arithmetic once, then pointer steps (ncu, H200 GDN's narrow state pass: the
+ * per-piece divisions and 64-bit products were most of its integer instructions). */
 template <int NTH, int ROWS, int D>
 __device__ __forceinline__ void tile_cp(float *dst, int ld, const float *src, long long rs, int L) {
+  constexpr int PR = D / 4; /* pieces a row */
+  if constexpr (NTH % PR == 0) {
+    constexpr int RI = NTH / PR; /* rows an iteration */
+    const int t0 = (int)threadIdx.x / PR, d = ((int)threadIdx.x % PR) * 4;
+    const float *s = src + t0 * rs + d;
+    float *o = dst + t0 * ld + d;
 #pragma unroll
-  for (int i = 0; i < (ROWS * D / 4 + NTH - 1) / NTH; i++) {
-    const int v = (int)threadIdx.x + i * NTH, t = v / (D / 4), d = (v - t * (D / 4)) * 4;
-    if (v < ROWS * D / 4) cp_async16_z(dst + t * ld + d, t < L ? src + t * rs + d : src, t < L);
+    for (int i = 0; i < (ROWS + RI - 1) / RI; i++, s += RI * rs, o += RI * ld) {
+      const int t = t0 + i * RI;
+      if (ROWS % RI == 0 || t < ROWS) cp_async16_z(o, t < L ? s : src, t < L);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < (ROWS * PR + NTH - 1) / NTH; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+      if (v < ROWS * PR) cp_async16_z(dst + t * ld + d, t < L ? src + t * rs + d : src, t < L);
+    }
   }
 }
 /* a bf16 pair (x0 the lower half), each rounded to nearest even (the emulation: st1b's rounding) */

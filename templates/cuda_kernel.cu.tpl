@@ -179,7 +179,9 @@
 @ -- runtime runs it in place of the wide one where the wide grid, (sequences x value heads x V / BV) blocks,
 @ -- is below NARROW_PCT percent of the SM count. H200, GDN bf16 (bench/, the gpu-h200-narrow record): B1
 @ -- T32768 H16 (32 wide blocks) fwd 4.79 -> 3.10 ms, bwd 15.83 -> 10.71; B2 T16384 even; B4 T8192 (128)
-@ -- wide 26% ahead. Of 8 / 16 columns and 128 / 256 / 512 threads, 16 and 256 (or 512) the fastest.
+@ -- wide 26% ahead. Of 8 / 16 columns and 128 / 256 / 512 threads, 16 and 256 (or 512) the fastest; again with
+@ -- the copies by cp.async (the gpu-h200-cpasync record, B1 fwd-narrow): 16 and 256 2.53 ms, 8 columns 3.30, 512
+@ -- threads 2.76 (against 2.63 in that call).
 @ -- SNL: its layout (nil: no narrow form).
 @ local NBV, NNT, NARROW_PCT = 16, 256, 75
 @ local SNL = m.delta and BV > NBV and V % NBV == 0 and (layouts(NBV))

@@ -29,6 +29,30 @@ static void add_dir(gen_set *g, const char *sub) {
   closedir(dp);
 }
 
+/* the value of `NAME = v,` in a generated layout enum (-1: absent) */
+static long enum_val(const char *src, const char *name) {
+  char key[64];
+  snprintf(key, sizeof key, "  %s = ", name);
+  const char *p = strstr(src, key);
+  return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+/* A state pass's tile read by both its products (u, du) is in two buffers exactly where the layout with the
+ * second fits 160 KiB (the copies of the chunk after issued as the chunk before starts; else as the chunk
+ * starts); pre: the layout's prefix, t / t2 / next: the tile, its second buffer, the tile after it */
+static void check_second_buffer(const char *src, const char *pre, const char *t, const char *next) {
+  char n[4][32];
+  snprintf(n[0], sizeof n[0], "%s%s", pre, t);
+  snprintf(n[1], sizeof n[1], "%s%s2", pre, t);
+  snprintf(n[2], sizeof n[2], "%s%s", pre, next);
+  snprintf(n[3], sizeof n[3], "%sTOTAL", pre);
+  const long a = enum_val(src, n[0]), b = enum_val(src, n[1]), size = enum_val(src, n[2]) - a, total = enum_val(src, n[3]);
+  ck_assert_int_ge(a, 0);
+  ck_assert_int_ge(b, 0);
+  ck_assert_int_gt(size, 0);
+  if (b != a) ck_assert_int_le(total * 4, 160 * 1024);
+  else ck_assert_int_gt((total + size) * 4, 160 * 1024);
+}
+
 START_TEST(every_module_compiles_without_spills) {
   char err[4096];
   ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
@@ -131,6 +155,11 @@ START_TEST(every_module_compiles_without_spills) {
          * K and V multiples of 16; f32 inputs keep their split products */
         const int wu16 = erase && ek->dtype == SSMC_BF16 && g.u[i]->spec->K % 16 == 0 && g.u[i]->spec->V % 16 == 0;
         ck_assert_int_eq(strstr(ek->cu_source, "mm_hl16<CH + 8, ") != NULL, wu16);
+        if (erase) {
+          check_second_buffer(ek->cu_source, "S_", "U", "ZDEC");
+          check_second_buffer(ek->cu_source, "BS_", "DU", "DZL");
+          if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", "DZL");
+        }
         /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place */
         ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase);
         const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];

@@ -647,7 +647,7 @@ __device__ void mm_hl16(Cm c, const unsigned short *ah, const unsigned short *al
  * bytes and occupancy (ncu; bench/, the gpu-h200-fwd3 record). */
 template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, bool XA = false, bool XB = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
-                                           const float *crs, const float *cad, float *cr) {
+                                           const float *crs, const float *cad) {
   constexpr bool RL = MM_RL || !SEP;
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
@@ -691,35 +691,28 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
       float2 *c0 = (float2 *)(c + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *c1 = c0 + 4 * ldc;
       *c0 = make_float2(d[s][0], d[s][1]);
       *c1 = make_float2(d[s][2], d[s][3]);
-      if (cr) {
-        float2 *r0 = (float2 *)(cr + (i0 + g) * ldc + j0 + s * 8 + 2 * q), *r1 = r0 + 4 * ldc;
-        *r0 = make_float2(tf32_rna(d[s][0]), tf32_rna(d[s][1]));
-        *r1 = make_float2(tf32_rna(d[s][2]), tf32_rna(d[s][3]));
-      }
     }
   }
 }
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP, bool XA = false, bool XB = false, bool SYNC = true>
 __device__ __forceinline__ void mm_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
-                                     const float *crs = nullptr, const float *cad = nullptr, float *cr = nullptr) {
+                                     const float *crs = nullptr, const float *cad = nullptr) {
   const int warps = (int)(blockDim.x >> 5);
-  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad, cr);
-  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad, cr);
-  else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad, cr);
+  if (n % 32 == 0 && (m / 16) * (n / 32) >= warps) mm_tiles_f<32, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad);
+  else if (n % 16 == 0 && (m / 16) * (n / 16) >= warps) mm_tiles_f<16, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad);
+  else mm_tiles_f<8, ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB>(c, a, b, m, n, kd, acc, crs, cad);
   if (SYNC) __syncthreads();
 }
 /* XA, XB: float operands whose every element is exact in tf32 (rows of bf16 inputs): no rounding at each
  * use, no lo part. SYNC = false: no barrier at the end (the caller's, after products that only read the
  * same operands; a warp owns the same tiles of c in every call of the same shape). With acc, crs and cad
  * (optional): c = diag(crs) c + cad + a b' (cad: a tile like c), folded into the accumulators' load (the
- * chunk-to-chunk passes' decay: an elementwise pass and a barrier less a chunk). cr (optional): c rounded to
- * tf32 into a tile like c as well (an operand of a later one-tf32 product, XA / XB: rounded once, not by every
- * warp that reads it) */
+ * chunk-to-chunk passes' decay: an elementwise pass and a barrier less a chunk) */
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, bool XA = false, bool XB = false,
           bool SYNC = true>
 __device__ __forceinline__ void mm(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
-                                   const float *crs = nullptr, const float *cad = nullptr, float *cr = nullptr) {
-  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc, crs, cad, cr);
+                                   const float *crs = nullptr, const float *cad = nullptr) {
+  mm_f<ldc, ars, acs, brs, bcs, SPLIT, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc, crs, cad);
 }
 template <int ldc, int ars, int acs, int brs, int bcs, int SPLIT = MM_SPLIT, bool SEP = false, typename TA, typename TB>
 __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, int n, int kd, bool acc) {
@@ -916,9 +909,7 @@ enum {
   SN_U = 19968,
   SN_ZDEC = 21504,
   SN_U2 = 21632,
-  SN_ZR = 23168,
-  SN_UR = 26240,
-  SN_TOTAL = 27776
+  SN_TOTAL = 23168
 };
 enum {
   O_IN1 = 0,
@@ -1131,15 +1122,13 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
  * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU, RC = S == MM_TF32 && LY::oZR >= 0;
+  constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const int v0 = it.vt * SBV;
   const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
   /* tiles: z (K, SBVP); w, kd (C, KP), the chunk's decay zdec (K); u (C, SBVP) in two buffers (DB; else one) */
   float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
-  /* RC: z and u rounded to tf32 (zr, ur), the products' B operands */
-  float *zr = RC ? sm + LY::oZR : z, *ur = RC ? sm + LY::oUR : nullptr;
   /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   const float *z0 = a.state_in[0];
@@ -1168,10 +1157,6 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   g_w(0);
   tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
   __syncthreads();
-  if (RC) {
-    for (int e = threadIdx.x; e < KD * SBV; e += NT) zr[(e / SBV) * SBVP + e % SBV] = tf32_rna(z[(e / SBV) * SBVP + e % SBV]);
-    __syncthreads();
-  }
   for (long long j = 0; j < nc; j++) {
     const int L = len(j);
     const long long tok = it.t0 + j * CH;
@@ -1182,13 +1167,13 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     cp_async_wait<DB ? 2 : 1>(); /* U, W */
     __syncthreads();
     /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<SBVP, KP, 1, SBVP, 1, S, SEP, false, RC>(u, wt, zr, CH, SBV, KD, true, nullptr, nullptr, ur);
+    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, wt, z, CH, SBV, KD, true);
     tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u, SBVP, L);
     g_w(j + 1);
     cp_async_wait<1>(); /* kd, the decay */
     __syncthreads();
     /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
-    mm<SBVP, 1, KP, SBVP, 1, S, SEP, false, RC>(z, kd, RC ? ur : u, KD, SBV, CH, true, zdec, nullptr, RC ? zr : nullptr);
+    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
   }
   cp_async_wait<0>();
   float *zo = a.state_out[0];
@@ -1197,8 +1182,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2, oZR = -1, oUR = -1 }; };
-struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2, oZR = SN_ZR, oUR = SN_UR }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
+struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
 
 extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
@@ -1944,8 +1929,8 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 }
 
 
-// ssmc-bodies prep threads=256 smem=76032 state threads=512 smem=141824 state_n threads=256 smem=111104 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=76032 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=111104 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0 keep
+// ssmc-bodies prep threads=256 smem=76032 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=76032 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=216192 fbv=128 pre=1 from_pct=50 post=0 keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -2743,4 +2728,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=111104 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0

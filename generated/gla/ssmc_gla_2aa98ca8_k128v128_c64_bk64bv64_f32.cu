@@ -950,7 +950,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
    * U as chunk j - 1 starts (DB; else as chunk j starts), then kd and the decay as chunk j starts (read by the
    * second product), W after chunk j - 1's first product. H200, GDN bf16 B1 T32768 H16: through registers (the
    * next chunk's loads in flight under this one's products) the narrow pass was bound by instruction issue, ~28%
-   * of its samples the copies' index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). */
+   * of its samples the copies' index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). Tried and
+   * dropped: the products' B operands (Z, u) rounded to tf32 once into copies as they are stored, in place of
+   * every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the gpu-h200-cpasync record's call 6). */
   auto g_u = [&](long long j) {
     if (j < nc) tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
     cp_async_commit();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On a GPU machine (after scripts/gpu-pack.sh here, with .gpu carried there):
+# On a GPU machine (after scripts/gpu-pack.sh here, with .gpu or .gpu-pack carried there):
 #   check     every CUDA kernel of the built-in specs and examples/ against the
 #             fp64 oracle on the edge shapes, and the resource report
 #   sanitize  compute-sanitizer (memcheck, racecheck) on the small shapes
@@ -14,6 +14,7 @@
 # OUT (default bench/gpu-<date>) with the date, GPU and commit.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+[ -x .gpu/ssmc ] || [ ! -f .gpu-pack/gpu.tar.xz ] || tar -xJf .gpu-pack/gpu.tar.xz # carried compressed (gpu-pack.sh)
 export LD_LIBRARY_PATH="$PWD/.gpu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export SSMC_CACHE_DIR="${SSMC_CACHE_DIR:-$(mktemp -d)}"
 S=.gpu/ssmc

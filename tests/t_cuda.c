@@ -38,7 +38,7 @@ static long enum_val(const char *src, const char *name) {
 }
 /* A state pass's tile read by both its products (u, du) is in two buffers exactly where the layout with the
  * second fits 160 KiB (the copies of the chunk after issued as the chunk before starts; else as the chunk
- * starts); pre: the layout's prefix, t / t2 / next: the tile, its second buffer, the tile after it */
+ * starts); pre: the layout's prefix, t: the tile (its second buffer t2), next: the tile after it */
 static void check_second_buffer(const char *src, const char *pre, const char *t, const char *next) {
   char n[4][32];
   snprintf(n[0], sizeof n[0], "%s%s", pre, t);

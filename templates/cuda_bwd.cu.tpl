@@ -559,45 +559,24 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
-  /* a step's tiles by cp.async in three groups (as the forward's state_body): du as step j - 1 starts (DB; else as
-   * step j starts), then W, dZ_L's local part and the decay as step j starts (read by the second product), kd after
-   * step j - 1's first product */
-  auto g_u = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, BVB>(sm + (j & 1 ? LY::oDU2 : LY::oDU), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j));
-    cp_async_commit();
-  };
-  auto g_w = [&](long long j) {
-    tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
-    tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
-    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-    cp_async_commit();
-  };
-  auto g_k = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j));
-    cp_async_commit();
-  };
-  if (DB) g_u(0);
-  g_k(0);
-  tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
-  __syncthreads();
-  for (long long j = 0; j < nc; j++) {
-    const int L = len(j);
-    const long long tok = tok_of(j), cs = cs_of(j);
-    float *du = sm + (j & 1 ? LY::oDU2 : LY::oDU);
-    tile_out<NT, KD, BVB>(w.bchunk + cs * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD);
-    g_u(DB ? j + 1 : j);
-    g_w(j);
-    cp_async_wait<DB ? 2 : 1>(); /* du, kd */
-    __syncthreads();
-    mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du, kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-    tile_out<NT, CH, BVB>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, du, BVPB, L);
-    g_k(j + 1);
-    cp_async_wait<1>(); /* W, dZ_L's part, the decay */
-    __syncthreads();
-    /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
-    mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du, KD, BVB, CH, true, zdec, dzl);
-  }
-  cp_async_wait<0>();
+  /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
+  auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
+  chain_steps<DB>(
+      nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
+      [&](long long j) { tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j)); },
+      [&](long long j) {
+        tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
+        tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+        tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+      },
+      [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false); },
+      [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
+      [&](long long j) {
+        mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du_of(j), kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
+        tile_out<NT, CH, BVB>(w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, du_of(j), BVPB, len(j));
+      },
+      /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
+      [&](long long j) { mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du_of(j), KD, BVB, CH, true, zdec, dzl); });
   float *dzi = g.dstate_in[${m.state}];
   if (dzi) {
     __syncthreads();

@@ -931,6 +931,36 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
  * NT.state threads) and, where few (sequence, value head) pairs leave most SMs idle along the sequential
  * chain, narrow: NBV value columns a block, fewer threads, its small products latency-bound (SEP: three
  * independent mma chains). The runtime picks one by the work items (ssmc_kernel.h: ssmc_cuda_narrow). */
+/* The chunk-to-chunk passes' copy schedule (state_body, bstate_body): nc steps, each top(j), then its first product
+ * p1(j) and its second p2(j) (each ending with a block barrier); their tiles by cp.async in three groups, each
+ * issued once its buffer is free: gs(j), the tile both products read, as step j - 1 starts (DB: in two buffers)
+ * or else as step j starts; g2(j), the second product's, as step j starts (under the first product); g1(j), the
+ * first product's, after step j - 1's first product. One commit a group (empty past the last step), so the waits
+ * count fixed numbers. init: before the first step, while the first loads fly. */
+template <bool DB, typename GS, typename G1, typename G2, typename I, typename T, typename P1, typename P2>
+__device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I init, T top, P1 p1, P2 p2) {
+  auto group = [&](auto g, long long j) {
+    if (j < nc) g(j);
+    cp_async_commit();
+  };
+  if (DB) group(gs, 0);
+  group(g1, 0);
+  init();
+  __syncthreads();
+  for (long long j = 0; j < nc; j++) {
+    top(j);
+    group(gs, DB ? j + 1 : j);
+    group(g2, j);
+    cp_async_wait<DB ? 2 : 1>(); /* gs(j), g1(j) */
+    __syncthreads();
+    p1(j);
+    group(g1, j + 1);
+    cp_async_wait<1>(); /* g2(j) */
+    __syncthreads();
+    p2(j);
+  }
+  cp_async_wait<0>();
+}
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
   constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
@@ -946,49 +976,29 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
   auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
   auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
-  /* chunk j's tiles by cp.async in three groups, each issued once its buffer is free (empty past the last chunk):
-   * U as chunk j - 1 starts (DB; else as chunk j starts), then kd and the decay as chunk j starts (read by the
-   * second product), W after chunk j - 1's first product. H200, GDN bf16 B1 T32768 H16: through registers (the
-   * next chunk's loads in flight under this one's products) the narrow pass was bound by instruction issue, ~28%
-   * of its samples the copies' index arithmetic and stores (ncu; bench/, the gpu-h200-tiles record). Tried and
-   * dropped: the products' B operands (Z, u) rounded to tf32 once into copies as they are stored, in place of
-   * every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the gpu-h200-cpasync record's call 6). */
-  auto g_u = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, SBV>(sm + (j & 1 ? LY::oU2 : LY::oU), SBVP, rows(j, WS_U + v0), wrs, len(j));
-    cp_async_commit();
-  };
-  auto g_k = [&](long long j) {
-    tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
-    tile_cp<NT, 1, KD>(zdec, KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-    cp_async_commit();
-  };
-  auto g_w = [&](long long j) {
-    if (j < nc) tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j));
-    cp_async_commit();
-  };
-  if (DB) g_u(0);
-  g_w(0);
-  tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false);
-  __syncthreads();
-  for (long long j = 0; j < nc; j++) {
-    const int L = len(j);
-    const long long tok = it.t0 + j * CH;
-    float *u = sm + (j & 1 ? LY::oU2 : LY::oU);
-    tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD);
-    g_u(DB ? j + 1 : j);
-    g_k(j);
-    cp_async_wait<DB ? 2 : 1>(); /* U, W */
-    __syncthreads();
-    /* pseudo-values u = U + W Z, in place of U for the out stage */
-    mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u, wt, z, CH, SBV, KD, true);
-    tile_out<NT, CH, SBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u, SBVP, L);
-    g_w(j + 1);
-    cp_async_wait<1>(); /* kd, the decay */
-    __syncthreads();
-    /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
-    mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u, KD, SBV, CH, true, zdec);
-  }
-  cp_async_wait<0>();
+  /* chunk j's tiles (chain_steps): U, then kd and the decay (the second product's), W (the first's). H200, GDN bf16
+   * B1 T32768 H16: through registers (the next chunk's loads in flight under this one's products) the narrow pass
+   * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
+   * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
+   * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
+   * gpu-h200-cpasync record's call 6). */
+  auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
+  chain_steps<DB>(
+      nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },
+      [&](long long j) { tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j)); },
+      [&](long long j) {
+        tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
+        tile_cp<NT, 1, KD>(zdec, KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
+      },
+      [&] { tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false); },
+      [&](long long j) { tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD); },
+      [&](long long j) {
+        /* pseudo-values u = U + W Z, in place of U for the out stage */
+        mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u_of(j), wt, z, CH, SBV, KD, true);
+        tile_out<NT, CH, SBV>(ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u_of(j), SBVP, len(j));
+      },
+      /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
+      [&](long long j) { mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u_of(j), KD, SBV, CH, true, zdec); });
   float *zo = a.state_out[0];
   if (zo) {
     __syncthreads();

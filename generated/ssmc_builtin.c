@@ -449,16 +449,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "8ef48eed23601927",
-  "86a3e2cd9b10a5a0",
-  "ec587f9053ab53be",
-  "f3cd41e3c69f7e81",
+  "174475cff2158e03",
+  "26a90420dc034d87",
+  "629c8faa2bb54182",
+  "2297b4d67ed20fe6",
   "1d28192016472b90",
   "50d9cc5f7d6902f3",
   "5bdbee13075f5e94",
   "17fd9df8834b18ba",
-  "5c14a23e6623693b",
-  "b0f513f4f03986dc",
+  "0a5ba4cd3c3f6467",
+  "d1d4318e2b248a11",
   "e0f1562bb59a2a87",
   "b730f22aa2fef2df",
   0,

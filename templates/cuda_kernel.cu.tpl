@@ -185,6 +185,12 @@
 @ -- SNL: its layout (nil: no narrow form).
 @ local NBV, NNT, NARROW_PCT = 16, 256, 75
 @ local SNL = m.delta and BV > NBV and V % NBV == 0 and (layouts(NBV))
+@ -- SN90: the narrow pass on wgmma on sm_90a (state90n_body): a bf16 module (its one tf32 product), chunk 64 and
+@ -- K = 64 or 128 (a 64-key tile of the state a warpgroup's m64), 256 threads, its core matrices within SNL
+@ local SN90_LB = 36 -- their LBO in floats
+@ local function sn90_floats() return C // 8 * (K // 4 * SN90_LB) + K // 8 * (C // 4 * SN90_LB + 4) + NBV // 8 * (K // 4 * SN90_LB + C // 4 * SN90_LB) end
+@ local SN90 = SNL and P.dtype == 'bf16' and not sv and C == 64 and (K == 64 or K == 128) and NNT == 256 and NBV % 8 == 0
+@              and sn90_floats() <= SNL.off
 @ -- The out stage's value tile: the widest (from BV down to 16) whose layout lets two blocks share an
 @ -- SM (228 KiB on sm_90: up to 110 KiB a block); else BV, one block an SM. Two blocks overlap one's
 @ -- loads and barriers with the other's products (one 512-thread block an SM left them exposed). Not
@@ -249,6 +255,7 @@
 @ if HF then
 @   for _, n in ipairs({C // 2, V // 2, HZN}) do wg_width(n) end
 @ end
+@ if SN90 then wg_width(NBV) end
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
 @   wg_width(BKB); wg_width(BKB + C)
@@ -2273,7 +2280,177 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
   }
   cp_async_wait<0>();
 }
+@ if SN90 then
+#if SSMC_SM90
+/* The narrow pass on wgmma (sm_90a; SN90: a bf16 module's one tf32 product, chunk 64, K = 64 or 128, 256
+ * threads). The state Z (K, NBV) lives in the second product's accumulators (warpgroup w: keys 64 w.., w < K / 64)
+ * and, rounded to tf32, in zt (NBV, K), the first product's B operand. A chunk: u = U + W Z (warpgroup 0: m64 over
+ * the chunk, U in its accumulators) into the workspace and, rounded, into ut (NBV, C); then Z = diag(e^{b_L}) Z +
+ * kd' u, kd' from kt (K, C). W and kd come through registers a chunk ahead and are put rounded into their K-major
+ * core matrices (wt as they are, kt transposed: four tokens of a key a 16-byte row), LBO 36 floats, so that each
+ * quarter warp's stores fall in distinct banks. Two barriers a chunk. The products read shared memory themselves:
+ * on mma.sync their fragment loads and tf32 rounding were most of the pass's samples (ncu, the gpu-h200-cpasync
+ * record's call 3). */
+template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_fwd_args &a, float *ws) {
+  constexpr int NT = 256, SBV = LY::BVT, NZ = KD / 64, LB = ${SN90_LB};
+  constexpr int SW = KD / 4 * LB, SKT = CH / 4 * LB + 4, SU = CH / 4 * LB; /* SBO: wt and zt (k: the keys), kt, ut */
+  constexpr int NKG = KD / 4, WR = NT / NKG, WI = CH / WR, KI = CH / 4 / WR; /* W: rows a step, steps; kd: 4 x 4 blocks */
+  static_assert(LY::NTT == NT && (KD == 64 || KD == 128) && CH == 64 && SBV % 8 == 0, "SN90's shape");
+  extern __shared__ float sm[];
+  float *wt = sm, *kt = wt + CH / 8 * SW, *zt = kt + KD / 8 * SKT, *ut = zt + SBV / 8 * SW;
+  const item_t it = item_of(a);
+  const int v0 = it.vt * SBV;
+  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
+  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h); /* the chunk-start states and decays, (chunks, h_v, WS_CHUNK) */
+  const long long wrs = (long long)a.h_v * WS_TOK, zcs = (long long)a.h_v * WS_CHUNK; /* token to token, chunk to chunk */
+  auto rows = [&](long long j, int col) { return ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
+  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
+  const int tid = threadIdx.x, w = tid >> 7, q = tid & 3;
+  const int r0 = 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2); /* accumulator rows r0 (+ 8), columns 8 i + 2 q (+ 1) */
+  const bool zw = w < NZ;                                  /* the warpgroup holds keys kz, kz + 8 of Z */
+  const int kz = 64 * w + r0, wc = tid % NKG, wr = tid / NKG; /* W: columns 4 wc.., rows wr + WR i; kd: keys 4 wc.. */
+  auto core = [](int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * LB + (n & 7) * 4 + (k & 3); };
+  auto rna4 = [](float4 x) { return make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w)); };
+  float z[SBV / 2], ru[SBV / 2], zd[2];
+  float4 rw[WI], rk[4 * KI];
+  /* W of chunk j into rw; kd into rk (tokens 4 (wr + WR i) + e, keys 4 wc..: rk[4 i + e]); U into ru (warpgroup 0: the
+   * accumulators' places); the decays of kz, kz + 8 into zd */
+  auto fetch_w = [&](long long j) {
+    if (j >= nc) return;
+    const float *p = rows(j, WS_W + 4 * wc) + wr * wrs;
+    const int L = len(j);
+#pragma unroll
+    for (int i = 0; i < WI; i++) rw[i] = wr + WR * i < L ? *(const float4 *)(p + WR * i * wrs) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  };
+  auto fetch_k = [&](long long j) {
+    if (j >= nc) return;
+    const float *p = rows(j, WS_KD + 4 * wc);
+    const int L = len(j);
+#pragma unroll
+    for (int i = 0; i < KI; i++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int t = 4 * (wr + WR * i) + e;
+        rk[4 * i + e] = t < L ? *(const float4 *)(p + t * wrs) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+  };
+  auto fetch_u = [&](long long j) {
+    if (j >= nc || w) return;
+    const int L = len(j);
+#pragma unroll
+    for (int i = 0; i < SBV / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = r0 + 8 * h;
+        const float2 x = t < L ? *(const float2 *)(rows(j, WS_U + v0 + 8 * i + 2 * q) + t * wrs) : make_float2(0.0f, 0.0f);
+        ru[4 * i + 2 * h] = x.x;
+        ru[4 * i + 2 * h + 1] = x.y;
+      }
+  };
+  auto fetch_zd = [&](long long j) {
+    if (j < nc && zw) zd[0] = zs[j * zcs + WS_ZD + kz], zd[1] = zs[j * zcs + WS_ZD + kz + 8];
+  };
+  auto put_w = [&]() {
+#pragma unroll
+    for (int i = 0; i < WI; i++) *(float4 *)(wt + core(wr + WR * i, 4 * wc, SW)) = rna4(rw[i]);
+  };
+  auto put_k = [&]() {
+#pragma unroll
+    for (int i = 0; i < KI; i++) {
+      const float *x0 = (const float *)&rk[4 * i], *x1 = (const float *)&rk[4 * i + 1], *x2 = (const float *)&rk[4 * i + 2],
+                  *x3 = (const float *)&rk[4 * i + 3];
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        *(float4 *)(kt + core(4 * wc + e, 4 * (wr + WR * i), SKT)) = rna4(make_float4(x0[e], x1[e], x2[e], x3[e]));
+    }
+  };
+  auto put_zt = [&]() {
+#pragma unroll
+    for (int i = 0; i < SBV / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) zt[core(8 * i + 2 * q + (o & 1), kz + 8 * (o >> 1), SW)] = tf32_rna(z[4 * i + o]);
+  };
+  /* Z's rows kz, kz + 8 (columns v0..) at p (a (K, V) state), in or out */
+  auto z_io = [&](float *p, bool out) {
+#pragma unroll
+    for (int i = 0; i < SBV / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        float2 *o = (float2 *)(p + (long long)(kz + 8 * h) * VD + v0 + 8 * i + 2 * q);
+        if (out) *o = make_float2(z[4 * i + 2 * h], z[4 * i + 2 * h + 1]);
+        else { const float2 x = *o; z[4 * i + 2 * h] = x.x; z[4 * i + 2 * h + 1] = x.y; }
+      }
+  };
+#pragma unroll
+  for (int e = 0; e < SBV / 2; e++) z[e] = 0.0f;
+  if (a.state_in[${m.state}] && zw) z_io((float *)a.state_in[${m.state}] + slot * ${K * V}, false);
+  fetch_w(0);
+  fetch_k(0);
+  fetch_u(0);
+  fetch_zd(0);
+  if (zw) put_zt();
+  put_w();
+  fetch_w(1);
+  fence_async_smem();
+  __syncthreads();
+  for (long long j = 0; j < nc; j++) {
+    float u[SBV / 2];
+    if (!w) { /* u = U + W Z, issued */
+#pragma unroll
+      for (int e = 0; e < SBV / 2; e++) u[e] = ru[e];
+      wg_fence();
+      wg_issue<SBV, KD / 8, LB>(u, wg_desc(wt, SW, LB), wg_desc(zt, SW, LB));
+      wg_commit();
+      fetch_u(j + 1);
+    }
+    if (zw) z_io(zs + j * zcs, true); /* the chunk-start state */
+    put_k();
+    fetch_k(j + 1);
+    if (!w) { /* u, in place of U for the out stage, and rounded into ut */
+      wg_wait0();
+      const int L = len(j);
+#pragma unroll
+      for (int i = 0; i < SBV / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) ut[core(8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SU)] = tf32_rna(u[4 * i + o]);
+#pragma unroll
+      for (int i = 0; i < SBV / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          if (r0 + 8 * h < L) *(float2 *)(rows(j, WS_U + v0 + 8 * i + 2 * q) + (r0 + 8 * h) * wrs) = make_float2(u[4 * i + 2 * h], u[4 * i + 2 * h + 1]);
+    }
+    fence_async_smem();
+    __syncthreads(); /* ut and kt in; wt free */
+    if (zw) { /* Z = diag(e^{b_L}) Z + kd' u, issued */
+#pragma unroll
+      for (int e = 0; e < SBV / 2; e++) z[e] *= zd[(e >> 1) & 1];
+      wg_fence();
+      wg_issue<SBV, CH / 8, LB>(z, wg_desc(kt + 8 * w * SKT, SKT, LB), wg_desc(ut, SU, LB));
+      wg_commit();
+      fetch_zd(j + 1);
+    }
+    if (j + 1 < nc) {
+      put_w();
+      fetch_w(j + 2);
+    }
+    if (zw) {
+      wg_wait0();
+      put_zt();
+    }
+    fence_async_smem();
+    __syncthreads(); /* zt and the next W in; kt and ut free */
+  }
+  float *zo = a.state_out[${m.state}];
+  if (zo && zw) z_io(zo + slot * ${K * V}, true);
+}
+#endif
+@ end
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
+@ if SN90 then
+#if SSMC_SM90
+  if constexpr (S == MM_TF32 && LY::W90) { state90n_body<LY>(a, ws); return; }
+#endif
+@ end
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
   constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
   extern __shared__ float sm[];
@@ -2318,9 +2495,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   }
 }
 @ if m.delta then
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = ${NT.state}, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = ${NT.state}, SEPT = 0, W90 = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
 @   if SNL then
-struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
+struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT = 1, W90 = ${SN90 and 1 or 0}, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
 @   end
 @ end
 

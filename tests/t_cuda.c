@@ -155,6 +155,12 @@ START_TEST(every_module_compiles_without_spills) {
          * K and V multiples of 16; f32 inputs keep their split products */
         const int wu16 = erase && ek->dtype == SSMC_BF16 && g.u[i]->spec->K % 16 == 0 && g.u[i]->spec->V % 16 == 0;
         ck_assert_int_eq(strstr(ek->cu_source, "mm_hl16<CH + 8, ") != NULL, wu16);
+        /* the narrow state passes on wgmma on sm_90a (state90n_body): bf16 modules with the narrow forms and no
+         * solve, chunk 64, K = 64 or 128 */
+        const int K = g.u[i]->spec->K;
+        const int sn90 = narrow && ek->dtype == SSMC_BF16 && ek->cuda.chunk == 64 && (K == 64 || K == 128) &&
+                         strstr(ek->cu_source, "_xsolve(") == NULL;
+        ck_assert_int_eq(strstr(ek->cu_source, "state90n_body<LY>(a, ws)") != NULL, sn90);
         if (erase) {
           check_second_buffer(ek->cu_source, "S_", "U", "ZDEC");
           check_second_buffer(ek->cu_source, "BS_", "DU", "DZL");

@@ -1143,8 +1143,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
-struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, W90 = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
+struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, W90 = 0, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
 
 extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);

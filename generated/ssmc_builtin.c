@@ -449,17 +449,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "174475cff2158e03",
-  "26a90420dc034d87",
-  "629c8faa2bb54182",
-  "2297b4d67ed20fe6",
+  "6e6231351e3bea23",
+  "9988dba457273461",
+  "fc66c140d65284c6",
+  "a93b57aa59abcde8",
   "1d28192016472b90",
   "50d9cc5f7d6902f3",
   "5bdbee13075f5e94",
   "17fd9df8834b18ba",
   "0a5ba4cd3c3f6467",
-  "d1d4318e2b248a11",
-  "e0f1562bb59a2a87",
-  "b730f22aa2fef2df",
+  "4c9a504b5e03ad3b",
+  "6445363bff079dc7",
+  "c1d220a897c5b243",
   0,
 };

@@ -367,6 +367,15 @@ template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(
   for (int k = 0; k < KS; k++)
     wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
 }
+/* the same over NCH independent accumulators d[c] (the sum of the product's parts), KS / NCH steps each, their
+ * steps interleaved so that consecutive wgmma do not wait for one another's accumulators */
+template <int N, int KS, int NCH, int LBO> __device__ __forceinline__ void wg_issue_chains(float (*d)[N / 2], unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll
+  for (int k = 0; k < KS / NCH; k++)
+#pragma unroll
+    for (int c = 0; c < NCH; c++) wg_mma<N>(d[c], al + (LBO / 2) * (c * (KS / NCH) + k), ah, bl + (LBO / 2) * (c * (KS / NCH) + k), bh);
+}
 /* the same, issued and waited for */
 template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
   wg_fence();
@@ -1101,7 +1110,7 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
  * on mma.sync their fragment loads and tf32 rounding were most of the pass's samples (ncu, the gpu-h200-cpasync
  * record's call 3). */
 template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = 256, SBV = LY::BVT, NZ = KD / 64, LB = 36;
+  constexpr int NT = 256, SBV = LY::BVT, NZ = KD / 64, LB = 36, N1 = 4, N2 = 2; /* N1, N2: the products' chains */
   constexpr int SW = KD / 4 * LB, SKT = CH / 4 * LB + 4, SU = CH / 4 * LB; /* SBO: wt and zt (k: the keys), kt, ut */
   constexpr int NKG = KD / 4, WR = NT / NKG, WI = CH / WR, KI = CH / 4 / WR; /* W: rows a step, steps; kd: 4 x 4 blocks */
   static_assert(LY::NTT == NT && (KD == 64 || KD == 128) && CH == 64 && SBV % 8 == 0, "SN90's shape");
@@ -1112,46 +1121,49 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
   const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h); /* the chunk-start states and decays, (chunks, h_v, WS_CHUNK) */
   const long long wrs = (long long)a.h_v * WS_TOK, zcs = (long long)a.h_v * WS_CHUNK; /* token to token, chunk to chunk */
-  auto rows = [&](long long j, int col) { return ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
-  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
   const int tid = threadIdx.x, w = tid >> 7, q = tid & 3;
   const int r0 = 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2); /* accumulator rows r0 (+ 8), columns 8 i + 2 q (+ 1) */
   const bool zw = w < NZ;                                  /* the warpgroup holds keys kz, kz + 8 of Z */
   const int kz = 64 * w + r0, wc = tid % NKG, wr = tid / NKG; /* W: columns 4 wc.., rows wr + WR i; kd: keys 4 wc.. */
+  /* a chunk's rows of this head: W (row wr, column 4 wc), kd (row 4 wr, column 4 wc), U and u (row r0, column
+   * v0 + 2 q); the next chunk's CH rows on */
+  float *tok = ws + (it.t0 * a.h_v + it.h) * WS_TOK;
+  const float *pw = tok + wr * wrs + WS_W + 4 * wc, *pk = tok + 4 * wr * wrs + WS_KD + 4 * wc;
+  float *pu = tok + r0 * wrs + WS_U + v0 + 2 * q;
+  const long long cst = CH * wrs;
+  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
   auto core = [](int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * LB + (n & 7) * 4 + (k & 3); };
   auto rna4 = [](float4 x) { return make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w)); };
-  float z[SBV / 2], ru[SBV / 2], zd[2];
+  const float4 f0 = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  float z[N2][SBV / 2], ru[SBV / 2], zd[2];
   float4 rw[WI], rk[4 * KI];
   /* W of chunk j into rw; kd into rk (tokens 4 (wr + WR i) + e, keys 4 wc..: rk[4 i + e]); U into ru (warpgroup 0: the
    * accumulators' places); the decays of kz, kz + 8 into zd */
   auto fetch_w = [&](long long j) {
     if (j >= nc) return;
-    const float *p = rows(j, WS_W + 4 * wc) + wr * wrs;
-    const int L = len(j);
+    const float *p = pw + j * cst;
+    const int L = len(j) - wr;
 #pragma unroll
-    for (int i = 0; i < WI; i++) rw[i] = wr + WR * i < L ? *(const float4 *)(p + WR * i * wrs) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int i = 0; i < WI; i++, p += WR * wrs) rw[i] = WR * i < L ? *(const float4 *)p : f0;
   };
   auto fetch_k = [&](long long j) {
     if (j >= nc) return;
-    const float *p = rows(j, WS_KD + 4 * wc);
-    const int L = len(j);
+    const float *p = pk + j * cst;
+    const int L = len(j) - 4 * wr;
 #pragma unroll
     for (int i = 0; i < KI; i++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) {
-        const int t = 4 * (wr + WR * i) + e;
-        rk[4 * i + e] = t < L ? *(const float4 *)(p + t * wrs) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      }
+      for (int e = 0; e < 4; e++) rk[4 * i + e] = 4 * WR * i + e < L ? *(const float4 *)(p + (4 * WR * i + e) * wrs) : f0;
   };
   auto fetch_u = [&](long long j) {
     if (j >= nc || w) return;
-    const int L = len(j);
+    const float *p = pu + j * cst;
+    const int L = len(j) - r0;
 #pragma unroll
     for (int i = 0; i < SBV / 8; i++)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const int t = r0 + 8 * h;
-        const float2 x = t < L ? *(const float2 *)(rows(j, WS_U + v0 + 8 * i + 2 * q) + t * wrs) : make_float2(0.0f, 0.0f);
+        const float2 x = 8 * h < L ? *(const float2 *)(p + 8 * h * wrs + 8 * i) : make_float2(0.0f, 0.0f);
         ru[4 * i + 2 * h] = x.x;
         ru[4 * i + 2 * h + 1] = x.y;
       }
@@ -1177,7 +1189,7 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
 #pragma unroll
     for (int i = 0; i < SBV / 8; i++)
 #pragma unroll
-      for (int o = 0; o < 4; o++) zt[core(8 * i + 2 * q + (o & 1), kz + 8 * (o >> 1), SW)] = tf32_rna(z[4 * i + o]);
+      for (int o = 0; o < 4; o++) zt[core(8 * i + 2 * q + (o & 1), kz + 8 * (o >> 1), SW)] = tf32_rna(z[0][4 * i + o]);
   };
   /* Z's rows kz, kz + 8 (columns v0..) at p (a (K, V) state), in or out */
   auto z_io = [&](float *p, bool out) {
@@ -1186,12 +1198,12 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
 #pragma unroll
       for (int h = 0; h < 2; h++) {
         float2 *o = (float2 *)(p + (long long)(kz + 8 * h) * VD + v0 + 8 * i + 2 * q);
-        if (out) *o = make_float2(z[4 * i + 2 * h], z[4 * i + 2 * h + 1]);
-        else { const float2 x = *o; z[4 * i + 2 * h] = x.x; z[4 * i + 2 * h + 1] = x.y; }
+        if (out) *o = make_float2(z[0][4 * i + 2 * h], z[0][4 * i + 2 * h + 1]);
+        else { const float2 x = *o; z[0][4 * i + 2 * h] = x.x; z[0][4 * i + 2 * h + 1] = x.y; }
       }
   };
 #pragma unroll
-  for (int e = 0; e < SBV / 2; e++) z[e] = 0.0f;
+  for (int e = 0; e < SBV / 2; e++) z[0][e] = 0.0f;
   if (a.state_in[0] && zw) z_io((float *)a.state_in[0] + slot * 16384, false);
   fetch_w(0);
   fetch_k(0);
@@ -1203,12 +1215,16 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
   fence_async_smem();
   __syncthreads();
   for (long long j = 0; j < nc; j++) {
-    float u[SBV / 2];
+    float u[N1][SBV / 2];
     if (!w) { /* u = U + W Z, issued */
 #pragma unroll
-      for (int e = 0; e < SBV / 2; e++) u[e] = ru[e];
+      for (int e = 0; e < SBV / 2; e++) {
+        u[0][e] = ru[e];
+#pragma unroll
+        for (int c = 1; c < N1; c++) u[c][e] = 0.0f;
+      }
       wg_fence();
-      wg_issue<SBV, KD / 8, LB>(u, wg_desc(wt, SW, LB), wg_desc(zt, SW, LB));
+      wg_issue_chains<SBV, KD / 8, N1, LB>(u, wg_desc(wt, SW, LB), wg_desc(zt, SW, LB));
       wg_commit();
       fetch_u(j + 1);
     }
@@ -1217,24 +1233,33 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
     fetch_k(j + 1);
     if (!w) { /* u, in place of U for the out stage, and rounded into ut */
       wg_wait0();
-      const int L = len(j);
+      float *p = pu + j * cst;
+      const int L = len(j) - r0;
+#pragma unroll
+      for (int e = 0; e < SBV / 2; e++)
+#pragma unroll
+        for (int c = 1; c < N1; c++) u[0][e] += u[c][e];
 #pragma unroll
       for (int i = 0; i < SBV / 8; i++)
 #pragma unroll
-        for (int o = 0; o < 4; o++) ut[core(8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SU)] = tf32_rna(u[4 * i + o]);
+        for (int o = 0; o < 4; o++) ut[core(8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SU)] = tf32_rna(u[0][4 * i + o]);
 #pragma unroll
       for (int i = 0; i < SBV / 8; i++)
 #pragma unroll
         for (int h = 0; h < 2; h++)
-          if (r0 + 8 * h < L) *(float2 *)(rows(j, WS_U + v0 + 8 * i + 2 * q) + (r0 + 8 * h) * wrs) = make_float2(u[4 * i + 2 * h], u[4 * i + 2 * h + 1]);
+          if (8 * h < L) *(float2 *)(p + 8 * h * wrs + 8 * i) = make_float2(u[0][4 * i + 2 * h], u[0][4 * i + 2 * h + 1]);
     }
     fence_async_smem();
     __syncthreads(); /* ut and kt in; wt free */
     if (zw) { /* Z = diag(e^{b_L}) Z + kd' u, issued */
 #pragma unroll
-      for (int e = 0; e < SBV / 2; e++) z[e] *= zd[(e >> 1) & 1];
+      for (int e = 0; e < SBV / 2; e++) {
+        z[0][e] *= zd[(e >> 1) & 1];
+#pragma unroll
+        for (int c = 1; c < N2; c++) z[c][e] = 0.0f;
+      }
       wg_fence();
-      wg_issue<SBV, CH / 8, LB>(z, wg_desc(kt + 8 * w * SKT, SKT, LB), wg_desc(ut, SU, LB));
+      wg_issue_chains<SBV, CH / 8, N2, LB>(z, wg_desc(kt + 8 * w * SKT, SKT, LB), wg_desc(ut, SU, LB));
       wg_commit();
       fetch_zd(j + 1);
     }
@@ -1244,6 +1269,10 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
     }
     if (zw) {
       wg_wait0();
+#pragma unroll
+      for (int e = 0; e < SBV / 2; e++)
+#pragma unroll
+        for (int c = 1; c < N2; c++) z[0][e] += z[c][e];
       put_zt();
     }
     fence_async_smem();

@@ -376,6 +376,15 @@ template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(
   for (int k = 0; k < KS; k++)
     wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
 }
+/* the same over NCH independent accumulators d[c] (the sum of the product's parts), KS / NCH steps each, their
+ * steps interleaved so that consecutive wgmma do not wait for one another's accumulators */
+template <int N, int KS, int NCH, int LBO> __device__ __forceinline__ void wg_issue_chains(float (*d)[N / 2], unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll
+  for (int k = 0; k < KS / NCH; k++)
+#pragma unroll
+    for (int c = 0; c < NCH; c++) wg_mma<N>(d[c], al + (LBO / 2) * (c * (KS / NCH) + k), ah, bl + (LBO / 2) * (c * (KS / NCH) + k), bh);
+}
 /* the same, issued and waited for */
 template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
   wg_fence();

@@ -116,8 +116,10 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
     }
     const int max = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep ? CUC_SMEM_MAX_SM90 : CUC_SMEM_MAX;
     const int smem = pi.smem_static + st->smem, big = smem > max;
-    char mark[32] = "";
+    char mark[64] = "";
     if (big) snprintf(mark, sizeof mark, "  OVER %d KiB", max / 1024);
+    if (pi.wgmma_serialized) /* ptxas's C7520: every wgmma of the stage waits for the one before */
+      snprintf(mark + strlen(mark), sizeof mark - strlen(mark), "  WGMMA SERIALIZED");
     fprintf(out, "%-64s %-6s %4d regs %6d B smem static %7d B smem dynamic %5d B local %5d/%d B spill st/ld%s%s\n",
             st->entry, arch, pi.regs, pi.smem_static, st->smem, pi.stack, pi.spill_stores, pi.spill_loads,
             o.from_cache ? "  (cached)" : "", mark);
@@ -132,18 +134,16 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
   return 0;
 }
 
-int cuc_spills(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, int *spill_bytes,
-               char *err, size_t n) {
+int cuc_stage_info(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, rt_ptxas_info *pi,
+                   char *err, size_t n) {
   rt_nvrtc_out o;
   char name[200], entry[200];
   snprintf(name, sizeof name, "%s.cu", ek->name);
   snprintf(entry, sizeof entry, "%s_%s", ek->name, stage);
   int rc = rt_nvrtc_compile(ek->cu_source, name, arch, cache_dir, &o, err, n);
   if (!rc) {
-    rt_ptxas_info pi;
-    rt_ptxas_parse(o.log, entry, &pi);
-    if (!pi.found) rc = -1, snprintf(err, n, "no ptxas report for %s", entry);
-    *spill_bytes = pi.spill_stores + pi.spill_loads;
+    rt_ptxas_parse(o.log, entry, pi);
+    if (!pi->found) rc = -1, snprintf(err, n, "no ptxas report for %s", entry);
   } else if (rc > 0) {
     size_t l = strlen(err);
     snprintf(err + l, n - l, ":\n%.2000s", o.log);

@@ -19,8 +19,8 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i);
  * compile error prints each error with its generated and template line.
  * A stage over CUC_SMEM_MAX is marked and makes it an error too. */
 int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, FILE *out, diag *d);
-/* Spill bytes (stores + loads) of one stage ("fwd", "decode", "solve"); 0, 1 on a compile error, -1 otherwise. */
-int cuc_spills(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, int *spill_bytes,
-               char *err, size_t n);
+/* ptxas's report on one stage ("prep", "decode", "solve", ...); 0, 1 on a compile error, -1 otherwise. */
+int cuc_stage_info(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, rt_ptxas_info *pi,
+                   char *err, size_t n);
 
 #endif

@@ -450,15 +450,15 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "6e6231351e3bea23",
-  "9988dba457273461",
+  "388c91555f66284f",
   "fc66c140d65284c6",
-  "a93b57aa59abcde8",
+  "52cb84318cae7ad0",
   "1d28192016472b90",
   "50d9cc5f7d6902f3",
   "5bdbee13075f5e94",
   "17fd9df8834b18ba",
   "0a5ba4cd3c3f6467",
-  "4c9a504b5e03ad3b",
+  "ac6a9b40bcb9a8cb",
   "6445363bff079dc7",
   "c1d220a897c5b243",
   0,

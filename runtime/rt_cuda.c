@@ -224,10 +224,17 @@ void rt_nvrtc_out_free(rt_nvrtc_out *o) {
  *   ptxas info    : Compiling entry function 'E' for 'sm_90a'
  *   ptxas info    : Function properties for E
  *       S bytes stack frame, A bytes spill stores, B bytes spill loads
- *   ptxas info    : Used R registers, [used N barriers, ][M bytes smem, ]... */
+ *   ptxas info    : Used R registers, [used N barriers, ][M bytes smem, ]...
+ * and, anywhere, "ptxas info    : (C7520) Potential Performance Loss: wgmma.mma_async instructions are serialized
+ * due to ... in the function 'E'". */
 void rt_ptxas_parse(const char *log, const char *entry, rt_ptxas_info *o) {
   memset(o, 0, sizeof *o);
   char key[300];
+  snprintf(key, sizeof key, "in the function '%s'", entry);
+  for (const char *s = log; s && (s = strstr(s, "wgmma.mma_async instructions are serialized")); s++) {
+    const char *nl = strchr(s, '\n'), *f = strstr(s, key);
+    if (f && (!nl || f < nl)) o->wgmma_serialized = 1;
+  }
   snprintf(key, sizeof key, "Function properties for %s\n", entry);
   const char *p = log ? strstr(log, key) : NULL;
   if (!p) return;

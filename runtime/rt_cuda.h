@@ -35,9 +35,10 @@ int rt_nvrtc_compile(const char *src, const char *name, const char *arch, const 
                      char *err, size_t errlen);
 void rt_nvrtc_out_free(rt_nvrtc_out *o);
 
-/* One entry function's resources, from ptxas's report in an NVRTC log. */
+/* One entry function's resources, from ptxas's report in an NVRTC log; wgmma_serialized: ptxas made its wgmma
+ * wait for one another (info C7520, "Potential Performance Loss": a region of them it could not keep asynchronous). */
 typedef struct {
-  int regs, smem_static, stack, spill_stores, spill_loads, found;
+  int regs, smem_static, stack, spill_stores, spill_loads, wgmma_serialized, found;
 } rt_ptxas_info;
 void rt_ptxas_parse(const char *log, const char *entry, rt_ptxas_info *out);
 

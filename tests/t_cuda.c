@@ -264,9 +264,12 @@ START_TEST(every_module_compiles_without_spills) {
           /* sm_90a only: its body is empty elsewhere */
           const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep;
           if (sm90 && a == 0) continue;
-          int spills = -1;
-          int rc = cuc_spills(ek, archs[a], cache, stage, &spills, err, sizeof err);
+          rt_ptxas_info pi;
+          int rc = cuc_stage_info(ek, archs[a], cache, stage, &pi, err, sizeof err);
           ck_assert_msg(rc == 0, "%s for %s: %s", ek->name, archs[a], err);
+          int spills = pi.spill_stores + pi.spill_loads;
+          /* no stage's wgmma serialized by ptxas (C7520; state90n_body's first form: every wgmma waited for) */
+          ck_assert_msg(!pi.wgmma_serialized, "%s (%s): ptxas serialized its wgmma", st->entry, archs[a]);
           /* decode none, nor decode_large without a solve; a solve's decode_large (H in 128 registers of
            * at most 168, for three blocks an SM) and
            * the chunk stages at most a few bytes outside their loops (4-12 B: decode_large on sm_90a;
@@ -283,7 +286,10 @@ START_TEST(every_module_compiles_without_spills) {
           /* NVRTC 13's ptxas has reported 8 B for a stage at its register cap (KDA decode_large, 80
            * registers) in one of many compiles in this process and never standalone: a spill must
            * show again in a fresh compile (no cache) to fail */
-          if (spills > budget) ck_assert_int_eq(cuc_spills(ek, archs[a], NULL, stage, &spills, err, sizeof err), 0);
+          if (spills > budget) {
+            ck_assert_int_eq(cuc_stage_info(ek, archs[a], NULL, stage, &pi, err, sizeof err), 0);
+            spills = pi.spill_stores + pi.spill_loads;
+          }
           ck_assert_msg(spills <= budget, "%s (%s) spills %d bytes", st->entry, archs[a], spills);
           ck_assert_int_le(st->smem, sm90 ? 227 * 1024 : 160 * 1024); /* fits an A100's 163 KiB too (fused90: an H100's 227) */
           compiled++;
@@ -541,7 +547,9 @@ START_TEST(ptxas_report_parsed) {
     "ptxas info    : Compiling entry function 'kern_d' for 'sm_90a'\n"
     "ptxas info    : Function properties for kern_d\n" /* the newer ptxas's counts line */
     "ptxas         .     656 bytes stack frame, 652 bytes spill stores, 648 bytes spill loads\n"
-    "ptxas info    : Used 255 registers, used 1 barriers, 656 bytes cumulative stack size\n";
+    "ptxas info    : Used 255 registers, used 1 barriers, 656 bytes cumulative stack size\n"
+    "ptxas info    : (C7520) Potential Performance Loss: wgmma.mma_async instructions are serialized due to program "
+    "dependence on compiler-inserted WG.AR in divergent path in the function 'kern_d'\n";
   rt_ptxas_info a, b, c;
   rt_ptxas_parse(log, "kern_a", &a);
   rt_ptxas_parse(log, "kern_b", &b);
@@ -561,6 +569,7 @@ START_TEST(ptxas_report_parsed) {
   ck_assert_int_eq(dd.stack, 656);
   ck_assert_int_eq(dd.spill_stores, 652);
   ck_assert_int_eq(dd.spill_loads, 648);
+  ck_assert(dd.wgmma_serialized && !a.wgmma_serialized && !b.wgmma_serialized);
 }
 END_TEST
 
@@ -611,8 +620,8 @@ START_TEST(solve_decode_with_wide_values) {
   ck_assert_ptr_nonnull(strstr(ek->cu_source, "U read and updated in place in global memory"));
   ck_assert_int_le(ek->cuda.decode.smem, 112 * 1024);
   ck_assert_int_le(ek->cuda.decode_large.smem, 112 * 1024);
-  int spills = -1;
-  ck_assert_msg(cuc_spills(ek, "sm_80", NULL, "decode", &spills, err, sizeof err) == 0, "%s", err);
+  rt_ptxas_info pi;
+  ck_assert_msg(cuc_stage_info(ek, "sm_80", NULL, "decode", &pi, err, sizeof err) == 0, "%s", err);
   gen_free(&g);
 }
 END_TEST

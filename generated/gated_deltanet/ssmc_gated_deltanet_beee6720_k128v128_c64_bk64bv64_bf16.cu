@@ -1173,7 +1173,7 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
   constexpr int NT = 256, SBV = LY::BVT, NZ = KD / 64, LB = 36, N1 = 4, N2 = 2; /* N1, N2: the products' chains */
   constexpr int SW = KD / 4 * LB, SKT = CH / 4 * LB + 4, SU = CH / 4 * LB; /* SBO: wt and zt (k: the keys), kt, ut */
   constexpr int NKG = KD / 4, WR = NT / NKG, WI = CH / WR, KI = CH / 4 / WR; /* W: rows a step, steps; kd: 4 x 4 blocks */
-  static_assert(LY::NTT == NT && (KD == 64 || KD == 128) && CH == 64 && SBV % 8 == 0, "SN90's shape");
+  static_assert(LY::NTT == NT && (KD == 64 || KD == 128) && CH == 64 && SBV == 16, "SN90's shape");
   extern __shared__ float sm[];
   float *wt = sm, *kt = wt + CH / 8 * SW, *zt = kt + KD / 8 * SKT, *ut = zt + SBV / 8 * SW;
   const item_t it = item_of(a);
@@ -1183,8 +1183,8 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
   const long long wrs = (long long)a.h_v * WS_TOK, zcs = (long long)a.h_v * WS_CHUNK; /* token to token, chunk to chunk */
   const int tid = threadIdx.x, w = tid >> 7, q = tid & 3;
   const int r0 = 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2); /* accumulator rows r0 (+ 8), columns 8 i + 2 q (+ 1) */
-  const bool zw = w < NZ;                                  /* the warpgroup holds keys kz, kz + 8 of Z */
-  const int kz = 64 * w + r0, wc = tid % NKG, wr = tid / NKG; /* W: columns 4 wc.., rows wr + WR i; kd: keys 4 wc.. */
+  const bool zw = NZ == 2 || w == 0;                      /* the warpgroup holds keys kz, kz + 8 of Z */
+  const int kz = 64 * (zw ? w : 0) + r0, wc = tid % NKG, wr = tid / NKG; /* W: columns 4 wc.., rows wr + WR i; kd: keys 4 wc.. */
   /* a chunk's rows of this head: W (row wr, column 4 wc), kd (row 4 wr, column 4 wc), U and u (row r0, column
    * v0 + 2 q); the next chunk's CH rows on */
   float *tok = ws + (it.t0 * a.h_v + it.h) * WS_TOK;
@@ -1194,42 +1194,48 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
   auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
   auto core = [](int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * LB + (n & 7) * 4 + (k & 3); };
   auto rna4 = [](float4 x) { return make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w)); };
-  const float4 f0 = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  /* rows past the chunk's end: zeros, their loads from the first row (branch-free between a wgmma and its wait: a
+   * branch there serializes every wgmma, ptxas C7520) */
+  auto sel4 = [](bool in, float4 x) { return in ? x : make_float4(0.0f, 0.0f, 0.0f, 0.0f); };
   float z[N2][SBV / 2], ru[SBV / 2], zd[2];
   float4 rw[WI], rk[4 * KI];
-  /* W of chunk j into rw; kd into rk (tokens 4 (wr + WR i) + e, keys 4 wc..: rk[4 i + e]); U into ru (warpgroup 0: the
-   * accumulators' places); the decays of kz, kz + 8 into zd */
+  /* W of chunk j (past the last: the last) into rw; kd into rk (tokens 4 (wr + WR i) + e, keys 4 wc..: rk[4 i + e]); U
+   * into ru (the accumulators' places); the decays of keys kz, kz + 8 into zd */
   auto fetch_w = [&](long long j) {
-    if (j >= nc) return;
+    j = j < nc ? j : nc - 1;
     const float *p = pw + j * cst;
     const int L = len(j) - wr;
 #pragma unroll
-    for (int i = 0; i < WI; i++, p += WR * wrs) rw[i] = WR * i < L ? *(const float4 *)p : f0;
+    for (int i = 0; i < WI; i++, p += WR * wrs) rw[i] = sel4(WR * i < L, *(const float4 *)(WR * i < L ? p : pw));
   };
   auto fetch_k = [&](long long j) {
-    if (j >= nc) return;
+    j = j < nc ? j : nc - 1;
     const float *p = pk + j * cst;
     const int L = len(j) - 4 * wr;
 #pragma unroll
     for (int i = 0; i < KI; i++)
 #pragma unroll
-      for (int e = 0; e < 4; e++) rk[4 * i + e] = 4 * WR * i + e < L ? *(const float4 *)(p + (4 * WR * i + e) * wrs) : f0;
+      for (int e = 0; e < 4; e++) {
+        const bool in = 4 * WR * i + e < L;
+        rk[4 * i + e] = sel4(in, *(const float4 *)(in ? p + (4 * WR * i + e) * wrs : pk));
+      }
   };
-  auto fetch_u = [&](long long j) {
-    if (j >= nc || w) return;
+  auto fetch_u = [&](long long j) { /* both warpgroups: U, the first product's accumulators */
+    j = j < nc ? j : nc - 1;
     const float *p = pu + j * cst;
     const int L = len(j) - r0;
 #pragma unroll
     for (int i = 0; i < SBV / 8; i++)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
-        const float2 x = 8 * h < L ? *(const float2 *)(p + 8 * h * wrs + 8 * i) : make_float2(0.0f, 0.0f);
-        ru[4 * i + 2 * h] = x.x;
-        ru[4 * i + 2 * h + 1] = x.y;
+        const float2 x = *(const float2 *)(8 * h < L ? p + 8 * h * wrs + 8 * i : pu);
+        ru[4 * i + 2 * h] = 8 * h < L ? x.x : 0.0f;
+        ru[4 * i + 2 * h + 1] = 8 * h < L ? x.y : 0.0f;
       }
   };
   auto fetch_zd = [&](long long j) {
-    if (j < nc && zw) zd[0] = zs[j * zcs + WS_ZD + kz], zd[1] = zs[j * zcs + WS_ZD + kz + 8];
+    j = j < nc ? j : nc - 1;
+    zd[0] = zs[j * zcs + WS_ZD + kz], zd[1] = zs[j * zcs + WS_ZD + kz + 8];
   };
   auto put_w = [&]() {
 #pragma unroll
@@ -1265,18 +1271,31 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
 #pragma unroll
   for (int e = 0; e < SBV / 2; e++) z[0][e] = 0.0f;
   if (a.state_in[0] && zw) z_io((float *)a.state_in[0] + slot * 16384, false);
-  fetch_w(0);
-  fetch_k(0);
-  fetch_u(0);
-  fetch_zd(0);
-  if (zw) put_zt();
-  put_w();
-  fetch_w(1);
+  if (nc > 0) { /* the first chunk's tiles (the fetches read chunks below nc only) */
+    fetch_w(0);
+    fetch_k(0);
+    fetch_u(0);
+    fetch_zd(0);
+    if (zw) put_zt();
+    put_w();
+    fetch_w(1);
+  }
   fence_async_smem();
   __syncthreads();
+  /* each warpgroup's products from fence to wait inside one branch (else ptxas serializes every wgmma: C7520) */
+  auto top = [&](long long j) { /* the chunk-start state, kd into kt */
+    if (zw) z_io(zs + j * zcs, true);
+    put_k();
+    fetch_k(j + 1);
+  };
+  auto put_next_w = [&](long long j) { /* past the last chunk: the last one's again (loads a branch would serialize) */
+    put_w();
+    fetch_w(j + 2);
+  };
   for (long long j = 0; j < nc; j++) {
-    float u[N1][SBV / 2];
-    if (!w) { /* u = U + W Z, issued */
+    { /* u = U + W Z (both warpgroups; in one of them ptxas serialized its wgmma, C7520), into the workspace (in place
+       * of U, for the out stage) and rounded into ut: each warpgroup the columns 8 w.. */
+      float u[N1][SBV / 2];
 #pragma unroll
       for (int e = 0; e < SBV / 2; e++) {
         u[0][e] = ru[e];
@@ -1287,31 +1306,25 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
       wg_issue_chains<SBV, KD / 8, N1, LB>(u, wg_desc(wt, SW, LB), wg_desc(zt, SW, LB));
       wg_commit();
       fetch_u(j + 1);
-    }
-    if (zw) z_io(zs + j * zcs, true); /* the chunk-start state */
-    put_k();
-    fetch_k(j + 1);
-    if (!w) { /* u, in place of U for the out stage, and rounded into ut */
+      top(j);
       wg_wait0();
-      float *p = pu + j * cst;
+      float *p = pu + j * cst + 8 * w;
       const int L = len(j) - r0;
+      float x[4];
 #pragma unroll
-      for (int e = 0; e < SBV / 2; e++)
+      for (int o = 0; o < 4; o++) {
+        x[o] = w ? u[0][4 + o] : u[0][o];
 #pragma unroll
-        for (int c = 1; c < N1; c++) u[0][e] += u[c][e];
+        for (int c = 1; c < N1; c++) x[o] += w ? u[c][4 + o] : u[c][o];
+        ut[core(8 * w + 2 * q + (o & 1), r0 + 8 * (o >> 1), SU)] = tf32_rna(x[o]);
+      }
 #pragma unroll
-      for (int i = 0; i < SBV / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) ut[core(8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SU)] = tf32_rna(u[0][4 * i + o]);
-#pragma unroll
-      for (int i = 0; i < SBV / 8; i++)
-#pragma unroll
-        for (int h = 0; h < 2; h++)
-          if (8 * h < L) *(float2 *)(p + 8 * h * wrs + 8 * i) = make_float2(u[0][4 * i + 2 * h], u[0][4 * i + 2 * h + 1]);
+      for (int h = 0; h < 2; h++)
+        if (8 * h < L) *(float2 *)(p + 8 * h * wrs) = make_float2(x[2 * h], x[2 * h + 1]);
     }
     fence_async_smem();
     __syncthreads(); /* ut and kt in; wt free */
-    if (zw) { /* Z = diag(e^{b_L}) Z + kd' u, issued */
+    if (zw) { /* Z = diag(e^{b_L}) Z + kd' u */
 #pragma unroll
       for (int e = 0; e < SBV / 2; e++) {
         z[0][e] *= zd[(e >> 1) & 1];
@@ -1322,19 +1335,15 @@ template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_
       wg_issue_chains<SBV, CH / 8, N2, LB>(z, wg_desc(kt + 8 * w * SKT, SKT, LB), wg_desc(ut, SU, LB));
       wg_commit();
       fetch_zd(j + 1);
-    }
-    if (j + 1 < nc) {
-      put_w();
-      fetch_w(j + 2);
-    }
-    if (zw) {
+      put_next_w(j);
       wg_wait0();
 #pragma unroll
       for (int e = 0; e < SBV / 2; e++)
 #pragma unroll
         for (int c = 1; c < N2; c++) z[0][e] += z[c][e];
       put_zt();
-    }
+    } else
+      put_next_w(j);
     fence_async_smem();
     __syncthreads(); /* zt and the next W in; kt and ut free */
   }

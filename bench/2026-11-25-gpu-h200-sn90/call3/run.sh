@@ -21,5 +21,14 @@ run 1 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml "tree .gpu/tpl-18d97b6"
 run 2 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml ".gpu/tpl-18d97b6 tree" --no-bwd
 run 3 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml "tree .gpu/tpl-18d97b6"
 PYTHONPATH=.fla timeout 150 python3 $D/fla_gdn.py 1,32768,16,128 2>&1 | tee $OUT/fla.txt | tail -1
-timeout 200 ncu -k regex:'_(f?state_n|prep|out)$' --metrics gpu__time_duration.sum $S bench --backend cuda --dtype bf16 dsl/families/gated_deltanet.yaml --B 1 --T 32768 --H 16 --decode 1 --reps 1 > $OUT/ncu-stages.log 2>&1
-echo "ncu rc=$?"; grep -E "_(f?state_n|prep|out) |gpu__time_duration" $OUT/ncu-stages.log | paste - - | awk '{print $1, $(NF)}' | sed 's/ssmc_gated_deltanet_[^ ]*_bf16_//' | sort | uniq -c | head
+timeout 200 ncu --metrics gpu__time_duration.sum --csv $S bench --backend cuda --dtype bf16 --decode 1 --reps 1 dsl/families/gated_deltanet.yaml --B 1 --T 32768 --H 16 > $OUT/ncu.csv 2>/dev/null
+python3 - $OUT/ncu.csv <<'PY' | tee $OUT/stages-B1.txt
+import csv,sys,collections
+rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>10]
+h=rows[0]; ki=h.index('Kernel Name'); vi=h.index('Metric Value')
+t=collections.OrderedDict()
+for r in rows[1:]:
+  n=r[ki].split('(')[0].split('bf16_')[-1]; t.setdefault(n,[]).append(float(r[vi].replace(',',''))/1000)
+print('ncu (locked clocks, us; last launch of each):', ' '.join(f"{n} {v[-1]:.0f}" for n,v in t.items()))
+PY
+rm -f $OUT/ncu.csv

@@ -185,12 +185,6 @@
 @ -- SNL: its layout (nil: no narrow form).
 @ local NBV, NNT, NARROW_PCT = 16, 256, 75
 @ local SNL = m.delta and BV > NBV and V % NBV == 0 and (layouts(NBV))
-@ -- SN90: the narrow pass on wgmma on sm_90a (state90n_body): a bf16 module (its one tf32 product), chunk 64 and
-@ -- K = 64 or 128 (a 64-key tile of the state a warpgroup's m64), 256 threads, its core matrices within SNL
-@ local SN90_LB = 36 -- their LBO in floats
-@ local function sn90_floats() return C // 8 * (K // 4 * SN90_LB) + K // 8 * (C // 4 * SN90_LB + 4) + NBV // 8 * (K // 4 * SN90_LB + C // 4 * SN90_LB) end
-@ local SN90 = SNL and P.dtype == 'bf16' and not sv and C == 64 and (K == 64 or K == 128) and NNT == 256 and NBV == 16
-@              and sn90_floats() <= SNL.off
 @ -- The out stage's value tile: the widest (from BV down to 16) whose layout lets two blocks share an
 @ -- SM (228 KiB on sm_90: up to 110 KiB a block); else BV, one block an SM. Two blocks overlap one's
 @ -- loads and barriers with the other's products (one 512-thread block an SM left them exposed). Not
@@ -255,7 +249,6 @@
 @ if HF then
 @   for _, n in ipairs({C // 2, V // 2, HZN}) do wg_width(n) end
 @ end
-@ if SN90 then wg_width(NBV) end
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
 @   wg_width(BKB); wg_width(BKB + C)
@@ -854,15 +847,6 @@ template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(
 #pragma unroll 4
   for (int k = 0; k < KS; k++)
     wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
-}
-/* the same over NCH independent accumulators d[c] (the sum of the product's parts), KS / NCH steps each, their
- * steps interleaved so that consecutive wgmma do not wait for one another's accumulators */
-template <int N, int KS, int NCH, int LBO> __device__ __forceinline__ void wg_issue_chains(float (*d)[N / 2], unsigned long long da, unsigned long long db) {
-  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
-#pragma unroll
-  for (int k = 0; k < KS / NCH; k++)
-#pragma unroll
-    for (int c = 0; c < NCH; c++) wg_mma<N>(d[c], al + (LBO / 2) * (c * (KS / NCH) + k), ah, bl + (LBO / 2) * (c * (KS / NCH) + k), bh);
 }
 /* the same, issued and waited for */
 template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
@@ -2289,206 +2273,7 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
   }
   cp_async_wait<0>();
 }
-@ if SN90 then
-#if SSMC_SM90
-/* The narrow pass on wgmma (sm_90a; SN90: a bf16 module's one tf32 product, chunk 64, K = 64 or 128, 256
- * threads). The state Z (K, NBV) lives in the second product's accumulators (warpgroup w: keys 64 w.., w < K / 64)
- * and, rounded to tf32, in zt (NBV, K), the first product's B operand. A chunk: u = U + W Z (warpgroup 0: m64 over
- * the chunk, U in its accumulators) into the workspace and, rounded, into ut (NBV, C); then Z = diag(e^{b_L}) Z +
- * kd' u, kd' from kt (K, C). W and kd come through registers a chunk ahead and are put rounded into their K-major
- * core matrices (wt as they are, kt transposed: four tokens of a key a 16-byte row), LBO 36 floats, so that each
- * quarter warp's stores fall in distinct banks. Two barriers a chunk. The products read shared memory themselves:
- * on mma.sync their fragment loads and tf32 rounding were most of the pass's samples (ncu, the gpu-h200-cpasync
- * record's call 3). */
-template <typename LY> __device__ __forceinline__ void state90n_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = 256, SBV = LY::BVT, NZ = KD / 64, LB = ${SN90_LB}, N1 = 4, N2 = 2; /* N1, N2: the products' chains */
-  constexpr int SW = KD / 4 * LB, SKT = CH / 4 * LB + 4, SU = CH / 4 * LB; /* SBO: wt and zt (k: the keys), kt, ut */
-  constexpr int NKG = KD / 4, WR = NT / NKG, WI = CH / WR, KI = CH / 4 / WR; /* W: rows a step, steps; kd: 4 x 4 blocks */
-  static_assert(LY::NTT == NT && (KD == 64 || KD == 128) && CH == 64 && SBV == 16, "SN90's shape");
-  extern __shared__ float sm[];
-  float *wt = sm, *kt = wt + CH / 8 * SW, *zt = kt + KD / 8 * SKT, *ut = zt + SBV / 8 * SW;
-  const item_t it = item_of(a);
-  const int v0 = it.vt * SBV;
-  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
-  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h); /* the chunk-start states and decays, (chunks, h_v, WS_CHUNK) */
-  const long long wrs = (long long)a.h_v * WS_TOK, zcs = (long long)a.h_v * WS_CHUNK; /* token to token, chunk to chunk */
-  const int tid = threadIdx.x, w = tid >> 7, q = tid & 3;
-  const int r0 = 16 * ((tid >> 5) & 3) + ((tid & 31) >> 2); /* accumulator rows r0 (+ 8), columns 8 i + 2 q (+ 1) */
-  const bool zw = NZ == 2 || w == 0;                      /* the warpgroup holds keys kz, kz + 8 of Z */
-  const int kz = 64 * (zw ? w : 0) + r0, wc = tid % NKG, wr = tid / NKG; /* W: columns 4 wc.., rows wr + WR i; kd: keys 4 wc.. */
-  /* a chunk's rows of this head: W (row wr, column 4 wc), kd (row 4 wr, column 4 wc), U and u (row r0, column
-   * v0 + 2 q); the next chunk's CH rows on */
-  float *tok = ws + (it.t0 * a.h_v + it.h) * WS_TOK;
-  const float *pw = tok + wr * wrs + WS_W + 4 * wc, *pk = tok + 4 * wr * wrs + WS_KD + 4 * wc;
-  float *pu = tok + r0 * wrs + WS_U + v0 + 2 * q;
-  const long long cst = CH * wrs;
-  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
-  auto core = [](int n, int k, int sbo) { return (n >> 3) * sbo + (k >> 2) * LB + (n & 7) * 4 + (k & 3); };
-  auto rna4 = [](float4 x) { return make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w)); };
-  /* rows past the chunk's end: zeros, their loads from the first row (branch-free between a wgmma and its wait: a
-   * branch there serializes every wgmma, ptxas C7520) */
-  auto sel4 = [](bool in, float4 x) { return in ? x : make_float4(0.0f, 0.0f, 0.0f, 0.0f); };
-  float z[N2][SBV / 2], ru[SBV / 2], zd[2];
-  float4 rw[WI], rk[4 * KI];
-  /* W of chunk j (past the last: the last) into rw; kd into rk (tokens 4 (wr + WR i) + e, keys 4 wc..: rk[4 i + e]); U
-   * into ru (the accumulators' places); the decays of keys kz, kz + 8 into zd */
-  auto fetch_w = [&](long long j) {
-    j = j < nc ? j : nc - 1;
-    const float *p = pw + j * cst;
-    const int L = len(j) - wr;
-#pragma unroll
-    for (int i = 0; i < WI; i++, p += WR * wrs) rw[i] = sel4(WR * i < L, *(const float4 *)(WR * i < L ? p : pw));
-  };
-  auto fetch_k = [&](long long j) {
-    j = j < nc ? j : nc - 1;
-    const float *p = pk + j * cst;
-    const int L = len(j) - 4 * wr;
-#pragma unroll
-    for (int i = 0; i < KI; i++)
-#pragma unroll
-      for (int e = 0; e < 4; e++) {
-        const bool in = 4 * WR * i + e < L;
-        rk[4 * i + e] = sel4(in, *(const float4 *)(in ? p + (4 * WR * i + e) * wrs : pk));
-      }
-  };
-  auto fetch_u = [&](long long j) { /* both warpgroups: U, the first product's accumulators */
-    j = j < nc ? j : nc - 1;
-    const float *p = pu + j * cst;
-    const int L = len(j) - r0;
-#pragma unroll
-    for (int i = 0; i < SBV / 8; i++)
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const float2 x = *(const float2 *)(8 * h < L ? p + 8 * h * wrs + 8 * i : pu);
-        ru[4 * i + 2 * h] = 8 * h < L ? x.x : 0.0f;
-        ru[4 * i + 2 * h + 1] = 8 * h < L ? x.y : 0.0f;
-      }
-  };
-  auto fetch_zd = [&](long long j) {
-    j = j < nc ? j : nc - 1;
-    zd[0] = zs[j * zcs + WS_ZD + kz], zd[1] = zs[j * zcs + WS_ZD + kz + 8];
-  };
-  auto put_w = [&]() {
-#pragma unroll
-    for (int i = 0; i < WI; i++) *(float4 *)(wt + core(wr + WR * i, 4 * wc, SW)) = rna4(rw[i]);
-  };
-  auto put_k = [&]() {
-#pragma unroll
-    for (int i = 0; i < KI; i++) {
-      const float *x0 = (const float *)&rk[4 * i], *x1 = (const float *)&rk[4 * i + 1], *x2 = (const float *)&rk[4 * i + 2],
-                  *x3 = (const float *)&rk[4 * i + 3];
-#pragma unroll
-      for (int e = 0; e < 4; e++)
-        *(float4 *)(kt + core(4 * wc + e, 4 * (wr + WR * i), SKT)) = rna4(make_float4(x0[e], x1[e], x2[e], x3[e]));
-    }
-  };
-  auto put_zt = [&]() {
-#pragma unroll
-    for (int i = 0; i < SBV / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zt[core(8 * i + 2 * q + (o & 1), kz + 8 * (o >> 1), SW)] = tf32_rna(z[0][4 * i + o]);
-  };
-  /* Z's rows kz, kz + 8 (columns v0..) at p (a (K, V) state), in or out */
-  auto z_io = [&](float *p, bool out) {
-#pragma unroll
-    for (int i = 0; i < SBV / 8; i++)
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        float2 *o = (float2 *)(p + (long long)(kz + 8 * h) * VD + v0 + 8 * i + 2 * q);
-        if (out) *o = make_float2(z[0][4 * i + 2 * h], z[0][4 * i + 2 * h + 1]);
-        else { const float2 x = *o; z[0][4 * i + 2 * h] = x.x; z[0][4 * i + 2 * h + 1] = x.y; }
-      }
-  };
-#pragma unroll
-  for (int e = 0; e < SBV / 2; e++) z[0][e] = 0.0f;
-  if (a.state_in[${m.state}] && zw) z_io((float *)a.state_in[${m.state}] + slot * ${K * V}, false);
-  if (nc > 0) { /* the first chunk's tiles (the fetches read chunks below nc only) */
-    fetch_w(0);
-    fetch_k(0);
-    fetch_u(0);
-    fetch_zd(0);
-    if (zw) put_zt();
-    put_w();
-    fetch_w(1);
-  }
-  fence_async_smem();
-  __syncthreads();
-  /* each warpgroup's products from fence to wait inside one branch (else ptxas serializes every wgmma: C7520) */
-  auto top = [&](long long j) { /* the chunk-start state, kd into kt */
-    if (zw) z_io(zs + j * zcs, true);
-    put_k();
-    fetch_k(j + 1);
-  };
-  auto put_next_w = [&](long long j) { /* past the last chunk: the last one's again (loads a branch would serialize) */
-    put_w();
-    fetch_w(j + 2);
-  };
-  for (long long j = 0; j < nc; j++) {
-    { /* u = U + W Z (both warpgroups; in one of them ptxas serialized its wgmma, C7520), into the workspace (in place
-       * of U, for the out stage) and rounded into ut: each warpgroup the columns 8 w.. */
-      float u[N1][SBV / 2];
-#pragma unroll
-      for (int e = 0; e < SBV / 2; e++) {
-        u[0][e] = ru[e];
-#pragma unroll
-        for (int c = 1; c < N1; c++) u[c][e] = 0.0f;
-      }
-      wg_fence();
-      wg_issue_chains<SBV, KD / 8, N1, LB>(u, wg_desc(wt, SW, LB), wg_desc(zt, SW, LB));
-      wg_commit();
-      fetch_u(j + 1);
-      top(j);
-      wg_wait0();
-      float *p = pu + j * cst + 8 * w;
-      const int L = len(j) - r0;
-      float x[4];
-#pragma unroll
-      for (int o = 0; o < 4; o++) {
-        x[o] = w ? u[0][4 + o] : u[0][o];
-#pragma unroll
-        for (int c = 1; c < N1; c++) x[o] += w ? u[c][4 + o] : u[c][o];
-        ut[core(8 * w + 2 * q + (o & 1), r0 + 8 * (o >> 1), SU)] = tf32_rna(x[o]);
-      }
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        if (8 * h < L) *(float2 *)(p + 8 * h * wrs) = make_float2(x[2 * h], x[2 * h + 1]);
-    }
-    fence_async_smem();
-    __syncthreads(); /* ut and kt in; wt free */
-    if (zw) { /* Z = diag(e^{b_L}) Z + kd' u */
-#pragma unroll
-      for (int e = 0; e < SBV / 2; e++) {
-        z[0][e] *= zd[(e >> 1) & 1];
-#pragma unroll
-        for (int c = 1; c < N2; c++) z[c][e] = 0.0f;
-      }
-      wg_fence();
-      wg_issue_chains<SBV, CH / 8, N2, LB>(z, wg_desc(kt + 8 * w * SKT, SKT, LB), wg_desc(ut, SU, LB));
-      wg_commit();
-      fetch_zd(j + 1);
-      put_next_w(j);
-      wg_wait0();
-#pragma unroll
-      for (int e = 0; e < SBV / 2; e++)
-#pragma unroll
-        for (int c = 1; c < N2; c++) z[0][e] += z[c][e];
-      put_zt();
-    } else
-      put_next_w(j);
-    fence_async_smem();
-    __syncthreads(); /* zt and the next W in; kt and ut free */
-  }
-  float *zo = a.state_out[${m.state}];
-  if (zo && zw) z_io(zo + slot * ${K * V}, true);
-}
-#endif
-@ end
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
-@ if SN90 then
-#if SSMC_SM90
-  if constexpr (S == MM_TF32 && LY::W90) { state90n_body<LY>(a, ws); return; }
-#endif
-@ end
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
   constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
   extern __shared__ float sm[];
@@ -2508,7 +2293,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
    * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
    * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
    * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
-   * gpu-h200-cpasync record's call 6). */
+   * gpu-h200-cpasync record's call 6); the narrow pass's products on wgmma (sm_90a, 1653481's state90n_body: Z in
+   * the accumulators, W and kd through registers into K-major core matrices, rounded): 2.56-3.10 ms against 2.50
+   * (the gpu-h200-sn90 record; every form slower, whether ptxas serialized its wgmma or not). */
   auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },
@@ -2533,9 +2320,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
   }
 }
 @ if m.delta then
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = ${NT.state}, SEPT = 0, W90 = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = ${NT.state}, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
 @   if SNL then
-struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT = 1, W90 = ${SN90 and 1 or 0}, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
+struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
 @   end
 @ end
 

@@ -3,7 +3,7 @@
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and without one (bwd_sqrt_write.yaml) and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
  * emu_solve_bf.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
- * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_delta.yaml; its narrow state passes: emu_sn90_delta.yaml) — runs through check's CPU emulation
+ * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_delta.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
@@ -135,15 +135,6 @@ START_TEST(fused90_matches_oracle) {
 }
 END_TEST
 
-/* the narrow state passes on wgmma (sm_90a, state90n_body): K = 128, two warpgroups of 64 keys; the bf16 module's
- * fwd-narrow, bwd-narrow (fstate_n) and bwd-saved-narrow rows */
-START_TEST(narrow_state_wgmma_matches_oracle) {
-  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_sn90_delta.yaml", 1, 0, "state90n_body<LY>(a, ws)");
-  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
-}
-END_TEST
-
 /* bgrad's value loop on wgmma (sm_90a, BGW) in its producer form: a 512-thread block, the fourth warpgroup
  * loading the tiles into three buffers under named barriers (the emulation's bar_wait / bar_arrive), four value
  * steps; both dtypes (f32: one register set of tiles in flight, bf16: two) */
@@ -168,7 +159,6 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, wgmma_out_matches_oracle);
   tcase_add_test(tc, fused90_matches_oracle);
   tcase_add_test(tc, bgrad_wgmma_producer_matches_oracle);
-  tcase_add_test(tc, narrow_state_wgmma_matches_oracle);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1509,7 +1509,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
    * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
    * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
    * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
-   * gpu-h200-cpasync record's call 6). */
+   * gpu-h200-cpasync record's call 6); the narrow pass's products on wgmma (sm_90a, 1653481's state90n_body: Z in
+   * the accumulators, W and kd through registers into K-major core matrices, rounded): 2.56-3.10 ms against 2.50
+   * (the gpu-h200-sn90 record; every form slower, whether ptxas serialized its wgmma or not). */
   auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },

@@ -1050,7 +1050,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
    * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
    * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
    * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
-   * gpu-h200-cpasync record's call 6). */
+   * gpu-h200-cpasync record's call 6); the narrow pass's products on wgmma (sm_90a, 1653481's state90n_body: Z in
+   * the accumulators, W and kd through registers into K-major core matrices, rounded): 2.56-3.10 ms against 2.50
+   * (the gpu-h200-sn90 record; every form slower, whether ptxas serialized its wgmma or not). */
   auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },
@@ -1074,8 +1076,8 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
   }
 }
-struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, W90 = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
-struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, W90 = 0, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
+struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = 512, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
+struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };
 
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);

@@ -391,15 +391,6 @@ template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(
   for (int k = 0; k < KS; k++)
     wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
 }
-/* the same over NCH independent accumulators d[c] (the sum of the product's parts), KS / NCH steps each, their
- * steps interleaved so that consecutive wgmma do not wait for one another's accumulators */
-template <int N, int KS, int NCH, int LBO> __device__ __forceinline__ void wg_issue_chains(float (*d)[N / 2], unsigned long long da, unsigned long long db) {
-  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
-#pragma unroll
-  for (int k = 0; k < KS / NCH; k++)
-#pragma unroll
-    for (int c = 0; c < NCH; c++) wg_mma<N>(d[c], al + (LBO / 2) * (c * (KS / NCH) + k), ah, bl + (LBO / 2) * (c * (KS / NCH) + k), bh);
-}
 /* the same, issued and waited for */
 template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
   wg_fence();
@@ -1088,7 +1079,9 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
    * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
    * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
    * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
-   * gpu-h200-cpasync record's call 6). */
+   * gpu-h200-cpasync record's call 6); the narrow pass's products on wgmma (sm_90a, 1653481's state90n_body: Z in
+   * the accumulators, W and kd through registers into K-major core matrices, rounded): 2.56-3.10 ms against 2.50
+   * (the gpu-h200-sn90 record; every form slower, whether ptxas serialized its wgmma or not). */
   auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },

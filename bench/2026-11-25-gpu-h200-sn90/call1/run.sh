@@ -19,7 +19,7 @@ for f in gated_deltanet kda; do
   echo "check $f rc=$?"; grep "^check:" $OUT/check-$f.txt; grep FAIL $OUT/check-$f.txt | head -3; grep "bf16 edges.*fwd-narrow y" $OUT/check-$f.txt
 done
 run 1 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml "tree $base"
-PYTHONPATH=.fla timeout 150 python3 $D/fla_gdn.py 1,32768,16,128 2>&1 | tee $OUT/fla.txt | tail -2
+PYTHONPATH=.fla timeout 150 python3 bench/2026-11-25-gpu-h200-cpasync/fla_gdn.py 1,32768,16,128 2>&1 | tee $OUT/fla.txt | tail -2
 run 2 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml "$base tree"
 timeout 150 compute-sanitizer --tool racecheck --print-limit 5 $S check --backend cuda --quick tests/fixtures/specs/emu_sn90_delta.yaml > $OUT/racecheck.txt 2>&1
 echo "racecheck rc=$?"; tail -2 $OUT/racecheck.txt

@@ -20,7 +20,7 @@ done
 run 1 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml "tree .gpu/tpl-18d97b6" --no-bwd
 run 2 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml ".gpu/tpl-18d97b6 tree" --no-bwd
 run 3 "--B 1 --T 32768" dsl/families/gated_deltanet.yaml "tree .gpu/tpl-18d97b6"
-PYTHONPATH=.fla timeout 150 python3 $D/fla_gdn.py 1,32768,16,128 2>&1 | tee $OUT/fla.txt | tail -1
+PYTHONPATH=.fla timeout 150 python3 bench/2026-11-25-gpu-h200-cpasync/fla_gdn.py 1,32768,16,128 2>&1 | tee $OUT/fla.txt | tail -1
 timeout 200 ncu --metrics gpu__time_duration.sum --csv $S bench --backend cuda --dtype bf16 --decode 1 --reps 1 dsl/families/gated_deltanet.yaml --B 1 --T 32768 --H 16 > $OUT/ncu.csv 2>/dev/null
 python3 - $OUT/ncu.csv <<'PY' | tee $OUT/stages-B1.txt
 import csv,sys,collections

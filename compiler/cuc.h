@@ -17,7 +17,8 @@
 const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i);
 /* Compiles ek's CUDA module for arch and prints one line per stage; on a
  * compile error prints each error with its generated and template line.
- * A stage over CUC_SMEM_MAX is marked and makes it an error too. */
+ * A stage over CUC_SMEM_MAX is marked and makes it an error too; one whose wgmma ptxas serialized (C7520)
+ * is marked WGMMA SERIALIZED. */
 int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, FILE *out, diag *d);
 /* ptxas's report on one stage ("prep", "decode", "solve", ...); 0, 1 on a compile error, -1 otherwise. */
 int cuc_stage_info(const emit_kernel *ek, const char *arch, const char *cache_dir, const char *stage, rt_ptxas_info *pi,

@@ -27,9 +27,11 @@ struct float2 { float x, y; };
 struct float4 { float x, y, z, w; };
 struct uint2 { unsigned x, y; };
 struct uint3 { unsigned x, y, z; };
+struct uint4 { unsigned x, y, z, w; };
 static inline float2 make_float2(float x, float y) { return {x, y}; }
 static inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 static inline uint2 make_uint2(unsigned x, unsigned y) { return {x, y}; }
+static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
 static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
 static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
 static inline float4 __ldcs(const float4 *p) { return *p; }
@@ -166,6 +168,29 @@ template <int N> static inline void wg_mma(float *d, unsigned al, unsigned ah, u
       const int row = 16 * w + g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
       float s = 0.0f;
       for (int k = 0; k < 8; k++) s += emu_wg_el(da, row, k) * emu_wg_el(db, col, k);
+      d[4 * i + o] += s;
+    }
+}
+/* wgmma m64nNk16 bf16 (fused90's bf16 form), operands from their descriptors: K-major (T 0: element (r, k)
+ * at start + (r / 8) SBO + (k / 8) LBO + (r % 8) 16 + (k % 8) 2 bytes) or MN-major (T 1, the transposed
+ * operand: (r / 8) SBO + (k / 8) LBO + (k % 8) 16 + (r % 8) 2), no swizzle; the accumulators as wg_mma's */
+static inline float emu_wg16_el(uint64_t desc, int t, int r, int k) {
+  const unsigned start = (unsigned)(desc & 0x3fff) << 4, lbo = (unsigned)(desc >> 16 & 0x3fff) << 4,
+                 sbo = (unsigned)(desc >> 32 & 0x3fff) << 4;
+  if (desc >> 62) abort();
+  const unsigned off = (r >> 3) * sbo + (k >> 3) * lbo + (t ? (k & 7) * 16 + (r & 7) * 2 : (r & 7) * 16 + (k & 7) * 2);
+  unsigned short h;
+  memcpy(&h, (const char *)sm + start + off, 2);
+  return __uint_as_float((unsigned)h << 16);
+}
+template <int N, int TA, int TB> static inline void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  const uint64_t da = (uint64_t)ah << 32 | al, db = (uint64_t)bh << 32 | bl;
+  const int w = emu_t.warp & 3, g = emu_t.lane >> 2, q = emu_t.lane & 3;
+  for (int i = 0; i < N / 8; i++)
+    for (int o = 0; o < 4; o++) {
+      const int row = 16 * w + g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
+      float s = 0.0f;
+      for (int k = 0; k < 16; k++) s += emu_wg16_el(da, TA, row, k) * emu_wg16_el(db, TB, col, k);
       d[4 * i + o] += s;
     }
 }

@@ -460,6 +460,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "9edd10a2d40ffb1f",
   "6dae93acd0b97f44",
   "cc4f19078668d5fb",
-  "99bedabf7e22748b",
+  "55c053fbeaf1abce",
   0,
 };

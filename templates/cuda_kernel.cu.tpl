@@ -232,6 +232,23 @@
 @   HL.alloc('B', C); HL.alloc('EW', C); HL.alloc('EE', C); HL.alloc('ZDEC', K); HL.alloc('F', C)
 @   HF = HL.off * 4 <= 227 * 1024
 @ end
+@ -- fused90's bf16 form (HB; a scalar decay without an erase, one query term): q, the key and the value as loaded
+@ -- (bf16), by cp.async a chunk ahead into two buffers of core matrices that are the wgmma operands as they are
+@ -- (K-major, or MN-major: the transposed operand), no register staging; the state, the masked scores and the
+@ -- update's scaled keys as bf16 hi + lo pairs (~2^-16 relative where the tf32 form rounds them to 2^-11), every
+@ -- product m64nNk16 bf16 (twice tf32's rate: a hi + lo pair costs one tf32 product); the query term's coefficient
+@ -- and the write's are row and column factors of the scores and the update.
+@ local HB
+@ if HF and not m.delta and #P.q == 1 then
+@   HB = new_layout()
+@   alloc_inputs(HB, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
+@   -- two buffers each of q and the key (C, K) and the value (C, V), bf16 (half a float an element)
+@   HB.alloc('QB', C * K); HB.alloc('KB', C * K); HB.alloc('VB', C * V)
+@   HB.alloc('STH', V * K // 2); HB.alloc('STL', V * K // 2); HB.alloc('AMH', C * C // 2); HB.alloc('AML', C * C // 2)
+@   HB.alloc('KFH', C * K // 2); HB.alloc('KFL', C * K // 2)
+@   HB.alloc('B', C); HB.alloc('EW', C); HB.alloc('EE', C); HB.alloc('ZDEC', K); HB.alloc('F', C); HB.alloc('QC', C)
+@   if HB.off * 4 > 227 * 1024 then HB = nil end
+@ end
 @ -- Picked from (sequences x value heads) >= 50% of the SMs on: its time is one chunk chain (flat until the
 @ -- blocks exceed the SMs), the staged forward's grows with the batch. H200, bf16, T = 4096, fused90 vs
 @ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8
@@ -246,9 +263,14 @@
 @   WG_NS[#WG_NS + 1] = n
 @ end
 @ if WG then wg_width(WGN) end
-@ if HF then
+@ if HF then -- (with HB, fused90_keep's: the tf32 form)
 @   for _, n in ipairs({C // 2, V // 2, HZN}) do wg_width(n) end
 @ end
+@ -- the bf16 wgmma widths (HB's products)
+@ local WG16_NS = {}
+@ if HB then WG16_NS = {C // 2} end
+@ if HB and V // 2 ~= C // 2 then WG16_NS[#WG16_NS + 1] = V // 2 end
+@ if HB and HZN ~= C // 2 and HZN ~= V // 2 then WG16_NS[#WG16_NS + 1] = HZN end
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
 @   wg_width(BKB); wg_width(BKB + C)
@@ -826,6 +848,22 @@ template <> __device__ __forceinline__ void wg_mma<${n}>(float *d, unsigned al, 
                : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
 @   end
+@   if #WG16_NS > 0 then
+/* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
+ * K-major (TA / TB 0) or MN-major (1: the transposed operand) */
+template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+@     for j, n in ipairs(WG16_NS) do
+@       local regs, outs = {}, {}
+@       for i = 0, n // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
+  ${j > 1 and 'else ' or ''}if constexpr (N == ${n})
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %${n // 2 + 4}, 0;\n"
+                 "mov.b64 da, {%${n // 2}, %${n // 2 + 1}};\nmov.b64 db, {%${n // 2 + 2}, %${n // 2 + 3}};\n"
+                 "wgmma.mma_async.sync.aligned.m64n${n}k16.f32.bf16.bf16 {${table.concat(regs, ', ')}}, da, db, p, 1, 1, %${n // 2 + 5}, %${n // 2 + 6};\n}"
+                 : ${table.concat(outs, ', ')}
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+@     end
+}
+@   end
 #endif
 @ end
 #endif
@@ -855,6 +893,45 @@ template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, un
   wg_commit();
   wg_wait0();
 }
+@   if #WG16_NS > 0 then
+/* bf16 operands in core matrices without swizzle: element (r, c) at core16(r, c, sbo, lbo) (bf16 elements): a
+ * K-major operand's (row r, k = c), an MN-major one's (k = r, row c) with its SBO and LBO swapped */
+__device__ __forceinline__ int core16(int r, int c, int sbo, int lbo) { return (r >> 3) * sbo + (c >> 3) * lbo + (r & 7) * 8 + (c & 7); }
+/* their descriptor: SBO (along m or n) and LBO (along k) in bf16 elements */
+__device__ __forceinline__ unsigned long long wg16_desc(const unsigned short *p, int sbo, int lbo) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 2 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 2 >> 4 & 0x3fff) << 32;
+}
+/* d += A B' over KS steps of 16 k, a step moving A's start SA and B's SB 16-byte units (two LBO); issued only */
+template <int N, int KS, int TA, int TB, int SA, int SB>
+__device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll
+  for (int k = 0; k < KS; k++) wg_mma16<N, TA, TB>(d, al + SA * k, ah, bl + SB * k, bh);
+}
+/* rows t < L of a (CH, D) bf16 tile at src (row stride rs) into core matrices, rows past L zero, by cp.async:
+ * row t's 8-element piece j at (t / 8) 8 D + 64 j + 8 (t % 8), a K-major operand with rows t (core16 with SBO
+ * 8 D, LBO 64) or an MN-major one with k = t (SBO 64, LBO 8 D). Thread i copies piece i % (D / 8) of rows
+ * i / (D / 8) + RI s: pointer steps, no branch (ncu, the first form's per-piece index arithmetic and bounds
+ * branch had each copy wait on the last one's address registers: ~12% of fused90's samples) */
+template <int NTH, int D> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
+  constexpr int PR = D / 8, RI = NTH / PR; /* pieces a row, rows an iteration */
+  if constexpr (NTH % PR == 0 && RI % 8 == 0) {
+    const int t0 = (int)threadIdx.x / PR, j = (int)threadIdx.x % PR;
+    const unsigned short *s = src + t0 * rs + 8 * j;
+    unsigned short *o = dst + (t0 >> 3) * 8 * D + 64 * j + 8 * (t0 & 7);
+#pragma unroll
+    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+      if (CH % RI == 0 || t0 + i * RI < CH) cp_async16_z((float *)o, (const float *)(t0 + i * RI < L ? s : src), t0 + i * RI < L);
+  } else {
+#pragma unroll
+    for (int i = 0; i < (CH * PR + NTH - 1) / NTH; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / PR, j = v - t * PR;
+      if (v < CH * PR) cp_async16_z((float *)(dst + (t >> 3) * 8 * D + 64 * j + 8 * (t & 7)), (const float *)(t < L ? src + t * rs + 8 * j : src), t < L);
+    }
+  }
+}
+@   end
 /* such a product's accumulators into y: the warp's rows r0 and r0 + 8, columns c0 + 8 i (and + 1) */
 template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y, const float *d, int r0, int c0) {
 #pragma unroll
@@ -1353,6 +1430,7 @@ enum {
 @ end
 @ if sv then layout_enum('X_', XL, XL.off) end
 @ if HF then layout_enum('H_', HL, HL.off) end
+@ if HB then layout_enum('HB_', HB, HB.off) end
 @ if not sv then layout_enum('D_', DSM.lay, DSM.off); layout_enum('DL_', DLP.lay, DLP.off) end
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
@@ -3055,7 +3133,174 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
+@ if HB then
+/* sm_90a, fused90's bf16 form (HB: a scalar decay without an erase, one query term): fused90_body's pass with
+ * q, the key and the value as loaded (bf16), by cp.async a chunk ahead into two buffers of core matrices
+ * (tile_cp16), which the products read as they are: q and the key K-major (rows t) for the scores and q Z, the
+ * value MN-major (k = t) for A' v and the update. The state (sth / stl: V x K, K-major), the masked scores A' =
+ * diag(c) A diag(w) (amh / aml: C x C) and the update's keys diag(w e^{b_L - b}) k (kfh / kfl: the key tile's
+ * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's. Per chunk: the scores
+ * (warpgroup w: columns s = w C/2..) into A'; y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns);
+ * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (the accumulators). */
+__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
+#if SSMC_SM90
+  constexpr int NT = 256;
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h;
+  const int v0 = 0; /* the value input's copies: the whole width */
+  (void)v0;
+  unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
+  unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
+  unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
+  float *b = sm + HB_B, *ew = sm + HB_EW, *ee = sm + HB_EE, *zdec = sm + HB_ZDEC, *fr = sm + HB_F, *qc = sm + HB_QC;
+  (void)ee;
+@ bind_inputs('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
+  const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  /* the state's part of the warpgroup, as fused90_body's */
+  constexpr int ZN = ${HZN};
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  float z[ZN / 2];
+  auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
+  const float *z0 = a.state_in[${m.state}];
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[slot * ${K * V} + z_at(i, o)] : 0.0f;
+  auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int o = core16(zv0 + r0 + 8 * h, zk0 + 8 * i + 2 * q, 8 * KD, 64);
+        unsigned hi, lo;
+        hl_pair(z[4 * i + 2 * h], z[4 * i + 2 * h + 1], hi, lo);
+        *(unsigned *)(sth + o) = hi;
+        *(unsigned *)(stl + o) = lo;
+      }
+  };
+  put_state();
+@ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
+@ local hk = input_copies('HB_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
+@ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
+  auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
+    tile_cp16<NT, KD>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+    tile_cp16<NT, KD>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+    tile_cp16<NT, VD>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+  };
+  const int L0 = (int)(it.T < CH ? it.T : CH);
+  load(it.t0, L0, 0);
+  cp_async_commit();
+@ copies_decl(HBC)
+@ copies_fetch(HBC, 'it.t0', 'L0')
+  fence_async_smem();
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    const int cur = (int)(c0 / CH) & 1;
+    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
+    const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
+    __syncthreads(); /* the last chunk's products are done with every operand; its state in sth / stl */
+@ copies_put(HBC)
+    const bool next = c0 + CH < it.T;
+    const long long tn = tok + CH;
+    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    if (next) { /* the next chunk's tiles into the other buffers (the last chunk's, free), its scalars into registers */
+      load(tn, Ln, cur ^ 1);
+@ copies_fetch(HBC, 'tn', 'Ln')
+    }
+    cp_async_commit(); /* (empty past the last chunk: the wait count stays 1) */
+    __syncthreads();
+@ coefs()
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      fr[t_] = t_ < L ? ew[t_] * fexp(b[L - 1] - b[t_]) : 0.0f;
+      qc[t_] = t_ < L ? (float)(${P.q[1].coef}) : 0.0f;
+    }
+    cp_async_wait<1>(); /* this chunk's tiles */
+    fence_async_smem();
+    __syncthreads();
+    /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
+    for (int p = threadIdx.x; p < CH * KD / 8; p += NT) {
+      const float f = fr[(p / KD) * 8 + (p & 7)];
+      const unsigned *x = (const unsigned *)(kb + 8 * p);
+      unsigned h[4], l[4];
+#pragma unroll
+      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+      *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+      *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+    }
+    { /* A' = q k' (warpgroup w: columns s = w C/2..) times c_t e^{b_t - b_s} w_s for s <= t < L, else 0 */
+      float d[CH / 4];
+#pragma unroll
+      for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
+      wg_fence();
+      wg16_issue<CH / 2, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb + w * (CH / 16) * 8 * KD, 8 * KD, 64));
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int i = 0; i < CH / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
+          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * qc[t] * fexp(b[t] - b[s]) * ew[s] : 0.0f;
+          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * qc[t] * fexp(b[t] - b[s + 1]) * ew[s + 1] : 0.0f;
+          unsigned hi, lo;
+          hl_pair(x0, x1, hi, lo);
+          const int o = core16(t, s, 8 * CH, 64);
+          *(unsigned *)(amh + o) = hi;
+          *(unsigned *)(aml + o) = lo;
+        }
+    }
+    fence_async_smem();
+    __syncthreads();
+    { /* y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns n0..), the update in flight from q Z on:
+       * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys zk0..) */
+      const int n0 = w * (VD / 2);
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      const float zd = zdec[0];
+#pragma unroll
+      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+      const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
+      wg_fence();
+      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+      wg_commit();
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
+      wg_commit();
+      wg_wait1(); /* q Z done, the update may run on */
+      const float e0 = r0 < L ? qc[r0] * fexp(b[r0]) : 0.0f, e1 = r0 + 8 < L ? qc[r0 + 8] * fexp(b[r0 + 8]) : 0.0f;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
+      const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
+      wg_fence();
+      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(amh, 8 * CH, 64), dv);
+      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(aml, 8 * CH, 64), dv);
+      wg_commit();
+      wg_wait0();
+      const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + n0, (long long)a.h_v * VD, L};
+      wg_store<VD / 2>(yo, d, r0, 2 * q);
+    }
+    __syncthreads(); /* every warp's readout is done with sth / stl (at V = 64 another warpgroup's rows too) */
+    put_state();     /* for the next chunk's readout */
+    fence_async_smem();
+  }
+  float *zo = a.state_out[${m.state}];
+  if (zo)
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) zo[slot * ${K * V} + z_at(i, o)] = z[4 * i + o];
+#else
+  (void)a;
+#endif
+}
+@ end
+extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a); (void)ws;' or 'fused90_body<false>(a, ws);'} }
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -3571,4 +3816,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0%s', HL.off * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0%s', math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '') or 'fused90 none'}

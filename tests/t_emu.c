@@ -3,7 +3,7 @@
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and without one (bwd_sqrt_write.yaml) and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
  * emu_solve_bf.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
- * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_delta.yaml) — runs through check's CPU emulation
+ * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_q2.yaml, emu_f90_delta.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
@@ -124,13 +124,16 @@ START_TEST(wgmma_out_matches_oracle) {
 END_TEST
 
 /* the sm_90a fused pass fused90 (every product on wgmma), in the fused slot of the emulated sm_90a:
- * check's fwd-fused90 rows; V = 128 (a value half a warpgroup) and V = 64 (a key half), and with an
- * erase after prep (u = U + W Z on wgmma) */
+ * check's fwd-fused90 rows; its bf16 form (one query term, no erase: bf16 products of operands as loaded,
+ * K-major and MN-major) at V = 128 (a value half a warpgroup) and V = 64 (a key half); its tf32 form with
+ * two query terms and with an erase after prep (u = U + W Z on wgmma) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, "_fused90(ssmc_fwd_args a");
-  check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, "_fused90(ssmc_fwd_args a");
-  check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, "_fused90(ssmc_fwd_args a");
+  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);";
+  check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, bf);
+  check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, bf);
+  check_spec_with("tests/fixtures/specs/emu_f90_q2.yaml", 1, 0, tf);
+  check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, tf);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST

@@ -371,6 +371,28 @@ template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, u
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
+/* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
+ * K-major (TA / TB 0) or MN-major (1: the transposed operand) */
+template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  if constexpr (N == 32)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %20, 0;\n"
+                 "mov.b64 da, {%16, %17};\nmov.b64 db, {%18, %19};\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, da, db, p, 1, 1, %21, %22;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+  else if constexpr (N == 64)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %36, 0;\n"
+                 "mov.b64 da, {%32, %33};\nmov.b64 db, {%34, %35};\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, da, db, p, 1, 1, %37, %38;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+  else if constexpr (N == 128)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %68, 0;\n"
+                 "mov.b64 da, {%64, %65};\nmov.b64 db, {%66, %67};\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, da, db, p, 1, 1, %69, %70;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+}
 #endif
 #endif
 #if SSMC_SM90
@@ -397,6 +419,43 @@ template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, un
   wg_issue<N, KS>(d, da, db);
   wg_commit();
   wg_wait0();
+}
+/* bf16 operands in core matrices without swizzle: element (r, c) at core16(r, c, sbo, lbo) (bf16 elements): a
+ * K-major operand's (row r, k = c), an MN-major one's (k = r, row c) with its SBO and LBO swapped */
+__device__ __forceinline__ int core16(int r, int c, int sbo, int lbo) { return (r >> 3) * sbo + (c >> 3) * lbo + (r & 7) * 8 + (c & 7); }
+/* their descriptor: SBO (along m or n) and LBO (along k) in bf16 elements */
+__device__ __forceinline__ unsigned long long wg16_desc(const unsigned short *p, int sbo, int lbo) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 2 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 2 >> 4 & 0x3fff) << 32;
+}
+/* d += A B' over KS steps of 16 k, a step moving A's start SA and B's SB 16-byte units (two LBO); issued only */
+template <int N, int KS, int TA, int TB, int SA, int SB>
+__device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll
+  for (int k = 0; k < KS; k++) wg_mma16<N, TA, TB>(d, al + SA * k, ah, bl + SB * k, bh);
+}
+/* rows t < L of a (CH, D) bf16 tile at src (row stride rs) into core matrices, rows past L zero, by cp.async:
+ * row t's 8-element piece j at (t / 8) 8 D + 64 j + 8 (t % 8), a K-major operand with rows t (core16 with SBO
+ * 8 D, LBO 64) or an MN-major one with k = t (SBO 64, LBO 8 D). Thread i copies piece i % (D / 8) of rows
+ * i / (D / 8) + RI s: pointer steps, no branch (ncu, the first form's per-piece index arithmetic and bounds
+ * branch had each copy wait on the last one's address registers: ~12% of fused90's samples) */
+template <int NTH, int D> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
+  constexpr int PR = D / 8, RI = NTH / PR; /* pieces a row, rows an iteration */
+  if constexpr (NTH % PR == 0 && RI % 8 == 0) {
+    const int t0 = (int)threadIdx.x / PR, j = (int)threadIdx.x % PR;
+    const unsigned short *s = src + t0 * rs + 8 * j;
+    unsigned short *o = dst + (t0 >> 3) * 8 * D + 64 * j + 8 * (t0 & 7);
+#pragma unroll
+    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+      if (CH % RI == 0 || t0 + i * RI < CH) cp_async16_z((float *)o, (const float *)(t0 + i * RI < L ? s : src), t0 + i * RI < L);
+  } else {
+#pragma unroll
+    for (int i = 0; i < (CH * PR + NTH - 1) / NTH; i++) {
+      const int v = (int)threadIdx.x + i * NTH, t = v / PR, j = v - t * PR;
+      if (v < CH * PR) cp_async16_z((float *)(dst + (t >> 3) * 8 * D + 64 * j + 8 * (t & 7)), (const float *)(t < L ? src + t * rs + 8 * j : src), t < L);
+    }
+  }
 }
 /* such a product's accumulators into y: the warp's rows r0 and r0 + 8, columns c0 + 8 i (and + 1) */
 template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y, const float *d, int r0, int c0) {
@@ -932,6 +991,25 @@ enum {
   H_ZDEC = 53792,
   H_F = 53920,
   H_TOTAL = 53984
+};
+enum {
+  HB_IN3 = 0,
+  HB_QB = 64,
+  HB_KB = 8256,
+  HB_VB = 16448,
+  HB_STH = 24640,
+  HB_STL = 32832,
+  HB_AMH = 41024,
+  HB_AML = 43072,
+  HB_KFH = 45120,
+  HB_KFL = 49216,
+  HB_B = 53312,
+  HB_EW = 53376,
+  HB_EE = 53440,
+  HB_ZDEC = 53504,
+  HB_F = 53632,
+  HB_QC = 53696,
+  HB_TOTAL = 53760
 };
 enum {
   D_IN0 = 0,
@@ -1565,7 +1643,191 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
+/* sm_90a, fused90's bf16 form (HB: a scalar decay without an erase, one query term): fused90_body's pass with
+ * q, the key and the value as loaded (bf16), by cp.async a chunk ahead into two buffers of core matrices
+ * (tile_cp16), which the products read as they are: q and the key K-major (rows t) for the scores and q Z, the
+ * value MN-major (k = t) for A' v and the update. The state (sth / stl: V x K, K-major), the masked scores A' =
+ * diag(c) A diag(w) (amh / aml: C x C) and the update's keys diag(w e^{b_L - b}) k (kfh / kfl: the key tile's
+ * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's. Per chunk: the scores
+ * (warpgroup w: columns s = w C/2..) into A'; y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns);
+ * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (the accumulators). */
+__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
+#if SSMC_SM90
+  constexpr int NT = 256;
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h;
+  const int v0 = 0; /* the value input's copies: the whole width */
+  (void)v0;
+  unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
+  unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
+  unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
+  float *b = sm + HB_B, *ew = sm + HB_EW, *ee = sm + HB_EE, *zdec = sm + HB_ZDEC, *fr = sm + HB_F, *qc = sm + HB_QC;
+  (void)ee;
+  float *in[SSMC_MAX_IO];
+  in[3] = sm + HB_IN3;
+  (void)in;
+  const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  const int r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  /* the state's part of the warpgroup, as fused90_body's */
+  constexpr int ZN = 128;
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  float z[ZN / 2];
+  auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
+  const float *z0 = a.state_in[0];
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[slot * 16384 + z_at(i, o)] : 0.0f;
+  auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int o = core16(zv0 + r0 + 8 * h, zk0 + 8 * i + 2 * q, 8 * KD, 64);
+        unsigned hi, lo;
+        hl_pair(z[4 * i + 2 * h], z[4 * i + 2 * h + 1], hi, lo);
+        *(unsigned *)(sth + o) = hi;
+        *(unsigned *)(stl + o) = lo;
+      }
+  };
+  put_state();
+  auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
+    tile_cp16<NT, KD>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
+    tile_cp16<NT, KD>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+    tile_cp16<NT, VD>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
+  };
+  const int L0 = (int)(it.T < CH ? it.T : CH);
+  load(it.t0, L0, 0);
+  cp_async_commit();
+  col_regs<NT, CH> r_in3;
+  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
+  fence_async_smem();
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    const int cur = (int)(c0 / CH) & 1;
+    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
+    const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
+    __syncthreads(); /* the last chunk's products are done with every operand; its state in sth / stl */
+  r_in3.put(sm + HB_IN3, 1);
+    const bool next = c0 + CH < it.T;
+    const long long tn = tok + CH;
+    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+    if (next) { /* the next chunk's tiles into the other buffers (the last chunk's, free), its scalars into registers */
+      load(tn, Ln, cur ^ 1);
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+    }
+    cp_async_commit(); /* (empty past the last chunk: the wait count stays 1) */
+    __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      ew[t_] = t_ < L ? 1.0f : 0.0f;
+      ee[t_] = 0.0f;
+    }
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+      float carry = 0.0f;
+      for (int c = 0; c < CH; c += 32) {
+        const int t_ = c + (int)threadIdx.x;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if ((int)threadIdx.x >= o) v += up_;
+        }
+        if (t_ < CH) b[t_] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+    }
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+      fr[t_] = t_ < L ? ew[t_] * fexp(b[L - 1] - b[t_]) : 0.0f;
+      qc[t_] = t_ < L ? (float)(1.0f * 0.0883883476f) : 0.0f;
+    }
+    cp_async_wait<1>(); /* this chunk's tiles */
+    fence_async_smem();
+    __syncthreads();
+    /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
+    for (int p = threadIdx.x; p < CH * KD / 8; p += NT) {
+      const float f = fr[(p / KD) * 8 + (p & 7)];
+      const unsigned *x = (const unsigned *)(kb + 8 * p);
+      unsigned h[4], l[4];
+#pragma unroll
+      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+      *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+      *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+    }
+    { /* A' = q k' (warpgroup w: columns s = w C/2..) times c_t e^{b_t - b_s} w_s for s <= t < L, else 0 */
+      float d[CH / 4];
+#pragma unroll
+      for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
+      wg_fence();
+      wg16_issue<CH / 2, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb + w * (CH / 16) * 8 * KD, 8 * KD, 64));
+      wg_commit();
+      wg_wait0();
+#pragma unroll
+      for (int i = 0; i < CH / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
+          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * qc[t] * fexp(b[t] - b[s]) * ew[s] : 0.0f;
+          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * qc[t] * fexp(b[t] - b[s + 1]) * ew[s + 1] : 0.0f;
+          unsigned hi, lo;
+          hl_pair(x0, x1, hi, lo);
+          const int o = core16(t, s, 8 * CH, 64);
+          *(unsigned *)(amh + o) = hi;
+          *(unsigned *)(aml + o) = lo;
+        }
+    }
+    fence_async_smem();
+    __syncthreads();
+    { /* y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns n0..), the update in flight from q Z on:
+       * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys zk0..) */
+      const int n0 = w * (VD / 2);
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      const float zd = zdec[0];
+#pragma unroll
+      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+      const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
+      wg_fence();
+      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+      wg_commit();
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
+      wg_commit();
+      wg_wait1(); /* q Z done, the update may run on */
+      const float e0 = r0 < L ? qc[r0] * fexp(b[r0]) : 0.0f, e1 = r0 + 8 < L ? qc[r0 + 8] * fexp(b[r0 + 8]) : 0.0f;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
+      const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
+      wg_fence();
+      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(amh, 8 * CH, 64), dv);
+      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(aml, 8 * CH, 64), dv);
+      wg_commit();
+      wg_wait0();
+      const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + n0, (long long)a.h_v * VD, L};
+      wg_store<VD / 2>(yo, d, r0, 2 * q);
+    }
+    __syncthreads(); /* every warp's readout is done with sth / stl (at V = 64 another warpgroup's rows too) */
+    put_state();     /* for the next chunk's readout */
+    fence_async_smem();
+  }
+  float *zo = a.state_out[0];
+  if (zo)
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) zo[slot * 16384 + z_at(i, o)] = z[4 * i + o];
+#else
+  (void)a;
+#endif
+}
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a); (void)ws; }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */

@@ -430,7 +430,7 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .fused_post = 1,
   .fused_sm90 = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90", SSMC_GRID_ITEMS_FTILES, 256, 215936},
   .fused_sm90_bv = 128,
-  .fused_sm90_from_pct = 50,
+  .fused_sm90_from_pct = 30,
   .fused_sm90_post = 0,
   .n_bwd = 8,
   .bwd_fwd = 0,
@@ -460,6 +460,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "9edd10a2d40ffb1f",
   "6dae93acd0b97f44",
   "cc4f19078668d5fb",
-  "55c053fbeaf1abce",
+  "aeb0c9c732e8547c",
   0,
 };

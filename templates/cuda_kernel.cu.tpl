@@ -254,7 +254,10 @@
 @ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8
 @ -- 0.690 vs 1.439, B16 1.372 vs 2.840; GDN B4 1.313 vs 1.161, B8 1.665 vs 2.285; Mamba-2 K = V = 64 H32
 @ -- B2 0.382 vs 0.345, B4 0.383 vs 0.670; B1 T32768 (16 blocks) 5.40 vs 1.50.
-@ local HF_FROM_PCT = 50
+@ -- The bf16 form (HB) at V = 128 from 30% on: H200 Mamba-2 H16 T4096, staged vs fused90 ms, B2 (24%) 0.368 vs
+@ -- 0.470, B3 (36%) 0.531 vs 0.470, B4 0.705 vs 0.470; at K = V = 64 (two blocks an SM) H32 B2 (48%) 0.313 vs
+@ -- 0.315, B4 0.609 vs 0.313 (bench/2026-11-25-gpu-h200-hb call 3)
+@ local HF_FROM_PCT = (HB and V == 128) and 30 or 50
 @ -- the wgmma widths the module's products use: the forward's, and the backward's bgrad value loop (cuda_bwd.cu.tpl's
 @ -- BGW: m64 over the chunk, n = its key tile BK and BK + C; an unused width costs nothing)
 @ local WG_NS = {}

@@ -1,0 +1,42 @@
+#!/bin/bash
+# session 27 call 2: fused90's bf16 form with the update in flight under the readout's second half (working tree):
+# checks on the GPU, Mamba-2 forward A/B against 628d235's templates (the tf32 form), two rounds; fla's
+# chunk_simple_gla forward in the same call; ncu of the bf16 form (B8 T4096 H16); bgrad's racecheck finding
+# (session 26): emu_bgw_delta (bf16) with the tree's templates and with tpl-syncarr (the same with bar.arrive
+# made bar.sync: the producer and the consumers wait where they only arrived)
+D=bench/2026-11-25-gpu-h200-hb
+tar -xJf .gpu-pack/gpu.tar.xz
+export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d)
+S=.gpu/ssmc
+base=.gpu/tpl-628d235
+nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,noheader | tee $OUT/env.txt
+for s in dsl/families/mamba2.yaml tests/fixtures/specs/emu_f90_v64.yaml tests/fixtures/specs/emu_f90_q2.yaml tests/fixtures/specs/cuda_fused_k64.yaml; do
+  n=$(basename $s .yaml)
+  timeout 100 $S check --backend cuda --no-bwd --dtype bf16 $s > $OUT/check-$n.txt 2>&1
+  echo "check $n rc=$? $(grep '^check:' $OUT/check-$n.txt)"; grep FAIL $OUT/check-$n.txt | head -3; grep "edges.*fwd-fused90 y" $OUT/check-$n.txt
+done
+run() { # round spec shape variants
+  for v in $4; do
+    t=(); [ $v = tree ] || t=(--templates $v)
+    timeout 100 $S bench --backend cuda --dtype bf16 --no-bwd "${t[@]}" $2 $3 --decode 1 --reps 20 2>&1 | grep -E " fwd-fused90 " | sed "s/^/round$1 $(basename $v) /" | tee -a $OUT/bench.txt | awk '{print $1, $2, $4, $5, $6, $8}'
+  done
+}
+for r in 1 2; do
+  run $r dsl/families/mamba2.yaml "--B 8 --T 4096 --H 16" "tree $base"
+  run $r tests/fixtures/specs/cuda_fused_k64.yaml "--B 8 --T 4096 --H 32" "tree $base"
+done
+PYTHONPATH=.fla timeout 200 python3 -u $D/fla_sgla.py fwd 8,4096,16,128 8,4096,32,64 2>&1 | tee $OUT/fla.txt | tail -3
+k=fused90
+timeout 120 ncu -k regex:"_${k}\$" -c 1 --set full --import-source no -o $OUT/$k $S bench --backend cuda --dtype bf16 dsl/families/mamba2.yaml --B 8 --T 4096 --H 16 --decode 1 --reps 1 --no-bwd > $OUT/ncu-$k.log 2>&1
+echo "ncu rc=$?"
+ncu -i $OUT/$k.ncu-rep --page details --csv > $OUT/details-$k.csv 2>&1
+ncu -i $OUT/$k.ncu-rep --page source --csv --print-source sass > $OUT/sass-$k.csv 2>&1
+grep -E '"(Duration|Registers Per Thread|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Executed Ipc Active|Issue Slots Busy)"' $OUT/details-$k.csv | awk -F'","' '{print $(NF-2), $(NF-1), $NF}'
+python3 bench/2026-11-24-gpu-h200-bgw/call2/sass_segments.py $OUT/sass-$k.csv 100 > $OUT/sass-segments-$k.txt; head -40 $OUT/sass-segments-$k.txt | cut -c1-170
+rm -f $OUT/$k.ncu-rep; gzip $OUT/sass-$k.csv
+for v in tree syncarr; do
+  t=(); [ $v = tree ] || t=(--templates .gpu/tpl-$v)
+  timeout 150 compute-sanitizer --tool racecheck --print-limit 10 $S check --backend cuda --quick --dtype bf16 "${t[@]}" tests/fixtures/specs/emu_bgw_delta.yaml > $OUT/rc-bgw-$v.txt 2>&1
+  echo "racecheck $v rc=$? $(grep '^check:' $OUT/rc-bgw-$v.txt) $(tail -1 $OUT/rc-bgw-$v.txt)"
+done
+cd $OUT && tar -czf logs.tgz check-*.txt rc-*.txt ncu-*.log && rm -f check-*.txt rc-*.txt ncu-*.log

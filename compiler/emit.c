@@ -286,9 +286,9 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
  *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q] [keep]   (or: fused none; or seq or solve in
  *      its place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=);
- *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep]   (or: fused90 none): the fused slot of
- *      sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well (the
- *      first forward stage may say keep too: its keep form, prep_keep; and then fused: its form before the fused
+ *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep[=N]]   (or: fused90 none): the fused slot
+ *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well
+ *      (keep=N: with a block of N threads; the first forward stage may say keep too: its keep form, prep_keep; and then fused: its form before the fused
  *      slot, NAME_<stage>_fused, prep_fused) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
@@ -336,7 +336,12 @@ static int parse_launch(emit_kernel *k, diag *d) {
       return diag_at(d, NULL, 0, 0, "internal: %s with a negative post in %s", stage, k->cu_path);
     l += m;
     const int keep = (alt || i == 0) && !strncmp(l, " keep", 5); /* and its keep form, the entry NAME_<stage>_keep */
+    int keep_threads = 0; /* keep=N: the keep form's block of N threads (else the stage's) */
     if (keep) l += 5;
+    if (keep && sscanf(l, "=%d%n", &keep_threads, &m) == 1) {
+      if (keep_threads < 32 || keep_threads % 32) return diag_at(d, NULL, 0, 0, "internal: bad keep= in %s", k->cu_path);
+      l += m;
+    }
     const int lean = i == 0 && !strncmp(l, " fused", 6); /* its form before the fused slot, NAME_<stage>_fused */
     if (lean) l += 6;
     char *semi = strchr(grid, ';');
@@ -351,10 +356,11 @@ static int parse_launch(emit_kernel *k, diag *d) {
     else if (alt) k->cuda.fused = st;
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
-    if ((keep && other_form(k, &st, EMIT_KEEP_ENTRY0 + (alt ? sm90 : 2), "keep",
-                            !alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep)) ||
+    ssmc_cuda_stage *kept = !alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep;
+    if ((keep && other_form(k, &st, EMIT_KEEP_ENTRY0 + (alt ? sm90 : 2), "keep", kept)) ||
         (lean && other_form(k, &st, EMIT_KEEP_ENTRY0 + 3, "fused", &k->cuda.prep_fused)))
       return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
+    if (keep_threads) kept->threads = keep_threads;
     while (*l == ';' || *l == ' ') l++;
   }
   if (k->cuda.fused.entry && k->cuda.fused_pre + k->cuda.fused_post > k->cuda.n_fwd)

@@ -246,9 +246,14 @@
 @   HB.alloc('QB', C * K); HB.alloc('KB', C * K); HB.alloc('VB', C * V)
 @   HB.alloc('STH', V * K // 2); HB.alloc('STL', V * K // 2); HB.alloc('AMH', C * C // 2); HB.alloc('AML', C * C // 2)
 @   HB.alloc('KFH', C * K // 2); HB.alloc('KFL', C * K // 2)
-@   HB.alloc('B', C); HB.alloc('EW', C); HB.alloc('EE', C); HB.alloc('ZDEC', K); HB.alloc('F', C); HB.alloc('QC', C)
+@   HB.alloc('B', C); HB.alloc('EW', C); HB.alloc('F', C); HB.alloc('QC', C)
+@   -- the consumers' per-chunk factors, two buffers (by the chunk's parity): the chunk's decay, c e^b
+@   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
+@ -- two blocks an SM where their shared memory fits (K = V = 64: 80 registers, none spilled; H200 228 KB an SM, 1 KB
+@ -- of it each block's)
+@ local HB_MINB = (HB and 2 * (HB.off * 4 + 1024) <= 228 * 1024) and 2 or 1
 @ -- Picked from (sequences x value heads) >= 50% of the SMs on: its time is one chunk chain (flat until the
 @ -- blocks exceed the SMs), the staged forward's grows with the batch. H200, bf16, T = 4096, fused90 vs
 @ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8
@@ -271,9 +276,13 @@
 @ end
 @ -- the bf16 wgmma widths (HB's products)
 @ local WG16_NS = {}
-@ if HB then WG16_NS = {C // 2} end
-@ if HB and V // 2 ~= C // 2 then WG16_NS[#WG16_NS + 1] = V // 2 end
-@ if HB and HZN ~= C // 2 and HZN ~= V // 2 then WG16_NS[#WG16_NS + 1] = HZN end
+@ if HB then -- the producer's scores (n = C), the consumers' readout (V / 2) and update (HZN)
+@   for _, n in ipairs({C, V // 2, HZN}) do
+@     local seen = false
+@     for _, o in ipairs(WG16_NS) do seen = seen or o == n end
+@     if not seen then WG16_NS[#WG16_NS + 1] = n end
+@   end
+@ end
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
 @   wg_width(BKB); wg_width(BKB + C)
@@ -703,15 +712,17 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
     }
   }
 };
-/* A column of ROWS scalars (one per token, row stride rs), one a thread. */
-template <int NTH, int ROWS> struct col_regs {
+/* A column of ROWS scalars (one per token, row stride rs), one a thread (threads T0 ..). */
+template <int NTH, int ROWS, int T0 = 0> struct col_regs {
   static_assert(ROWS <= NTH, "a column needs a thread per row");
   float r;
   __device__ __forceinline__ void fetch(const float *src, long long rs, int L) {
-    r = (int)threadIdx.x < L && (int)threadIdx.x < ROWS ? src[threadIdx.x * rs] : 0.0f;
+    const int t = (int)threadIdx.x - T0;
+    r = t < L && t < ROWS ? src[t * rs] : 0.0f;
   }
   __device__ __forceinline__ void put(float *dst, int ld) const {
-    if ((int)threadIdx.x < ROWS) dst[threadIdx.x * ld] = r;
+    const int t = (int)threadIdx.x - T0;
+    if (t < ROWS) dst[t * ld] = r;
   }
 };
 template <int NTH, int ROWS, int D, typename T, typename F>
@@ -917,19 +928,26 @@ __device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsi
  * 8 D, LBO 64) or an MN-major one with k = t (SBO 64, LBO 8 D). Thread i copies piece i % (D / 8) of rows
  * i / (D / 8) + RI s: pointer steps, no branch (ncu, the first form's per-piece index arithmetic and bounds
  * branch had each copy wait on the last one's address registers: ~12% of fused90's samples) */
-template <int NTH, int D> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
+template <int NTH, int D, int T0 = 0> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
   constexpr int PR = D / 8, RI = NTH / PR; /* pieces a row, rows an iteration */
+  const int tx = (int)threadIdx.x - T0; /* the copying threads T0 .. T0 + NTH - 1 */
   if constexpr (NTH % PR == 0 && RI % 8 == 0) {
-    const int t0 = (int)threadIdx.x / PR, j = (int)threadIdx.x % PR;
+    const int t0 = tx / PR, j = tx % PR;
     const unsigned short *s = src + t0 * rs + 8 * j;
     unsigned short *o = dst + (t0 >> 3) * 8 * D + 64 * j + 8 * (t0 & 7);
+    if (L == CH) { /* a whole chunk: no zero rows */
 #pragma unroll
-    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+      for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+        if (CH % RI == 0 || t0 + i * RI < CH) cp_async16((float *)o, (const float *)s);
+      return;
+    }
+#pragma unroll
+    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D)
       if (CH % RI == 0 || t0 + i * RI < CH) cp_async16_z((float *)o, (const float *)(t0 + i * RI < L ? s : src), t0 + i * RI < L);
   } else {
 #pragma unroll
     for (int i = 0; i < (CH * PR + NTH - 1) / NTH; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / PR, j = v - t * PR;
+      const int v = tx + i * NTH, t = v / PR, j = v - t * PR;
       if (v < CH * PR) cp_async16_z((float *)(dst + (t >> 3) * 8 * D + 64 * j + 8 * (t & 7)), (const float *)(t < L ? src + t * rs + 8 * j : src), t < L);
     }
   }
@@ -2074,12 +2092,13 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @   return {name = name, rows = 'CH', D = D, T = 'float', dst = dst, ld = ld, rs = '(long long)a.h_v * WS_TOK',
 @           src = function(tok) return '(const float *)ws + ((' .. tok .. ') * a.h_v + it.h) * WS_TOK + ' .. col end}
 @ end
-@ local function copies_decl(l)
+@ -- (nth, t0: by the threads t0 .. t0 + nth - 1; default all NT)
+@ local function copies_decl(l, nth, t0)
 @   for _, c in ipairs(l) do
 @     if c.D then
-  tile_regs<NT, ${c.rows}, ${c.D}, ${c.T}${c.g8 and ', true' or ''}> ${c.name};
+  tile_regs<${nth or 'NT'}, ${c.rows}, ${c.D}, ${c.T}${c.g8 and ', true' or t0 and ', false' or ''}${t0 and ', ' .. t0 or ''}> ${c.name};
 @     else
-  col_regs<NT, ${c.rows}> ${c.name};
+  col_regs<${nth or 'NT'}, ${c.rows}${t0 and ', ' .. t0 or ''}> ${c.name};
 @     end
 @   end
 @ end
@@ -2118,9 +2137,12 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @   end
     __syncthreads();
 @ end
-@ -- write and erase coefficients ew, ee; cumulative log decays b; the whole chunk's decay zdec
-@ local function coefs()
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+@ -- write and erase coefficients ew, ee; cumulative log decays b; the whole chunk's decay zdec; by the threads
+@ -- o.tid (default threadIdx.x) < o.nt (NT), o.sync their barrier (__syncthreads())
+@ local function coefs(o)
+@   o = o or {}
+@   local tid, nt, sync = o.tid or 'threadIdx.x', o.nt or 'NT', o.sync or '__syncthreads()'
+    for (int t_ = ${tid}; t_ < CH; t_ += ${nt}) {
       ew[t_] = t_ < L ? ${m.write} : 0.0f;
 @   if m.delta then
       ee[t_] = t_ < L ? ${m.erase} : 0.0f;
@@ -2129,32 +2151,32 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @   end
     }
 @   if diag then
-    for (int k = threadIdx.x; k < KD; k += NT) { /* prefix sums in place of the log decays */
+    for (int k = ${tid}; k < KD; k += ${nt}) { /* prefix sums in place of the log decays */
       float acc = 0.0f;
       for (int t = 0; t < CH; t++) { if (t < L) acc += in[${m.diag_in}][t * KP + k]; b[t * KP + k] = acc; }
       zdec[k] = expf(acc);
     }
 @   else
-    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+    if (${tid} < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
       float carry = 0.0f;
       for (int c = 0; c < CH; c += 32) {
-        const int t_ = c + (int)threadIdx.x;
+        const int t_ = c + (int)${tid};
         float v = 0.0f;
 @     if m.logdecay then
         if (t_ < L) v = ${m.logdecay};
 @     end
         for (int o = 1; o < 32; o <<= 1) {
           const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if ((int)threadIdx.x >= o) v += up_;
+          if ((int)${tid} >= o) v += up_;
         }
         if (t_ < CH) b[t_] = carry + v;
         carry += __shfl_sync(0xffffffffu, v, 31);
       }
     }
-    __syncthreads();
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
+    ${sync};
+    for (int k = ${tid}; k < KD; k += ${nt}) zdec[k] = expf(b[CH - 1]);
 @   end
-    __syncthreads();
+    ${sync};
 @ end
 
 @ if m.delta then
@@ -3142,12 +3164,19 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * (tile_cp16), which the products read as they are: q and the key K-major (rows t) for the scores and q Z, the
  * value MN-major (k = t) for A' v and the update. The state (sth / stl: V x K, K-major), the masked scores A' =
  * diag(c) A diag(w) (amh / aml: C x C) and the update's keys diag(w e^{b_L - b}) k (kfh / kfl: the key tile's
- * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's. Per chunk: the scores
- * (warpgroup w: columns s = w C/2..) into A'; y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns);
- * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (the accumulators). */
+ * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's.
+ * Three warpgroups. The producer (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, the
+ * scores q k' (m64n C) masked into A', the update's keys; the consumers (warpgroups 0, 1) keep the state in
+ * their accumulators and per chunk run Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys
+ * zk0..) and y = diag(c e^b) (q Z) + A' v (their value columns), the update first: the producer may write the
+ * next chunk's keys while the readout runs. Named barriers (all NT threads; the producer arrives at RDY, the
+ * consumers at KF and AM): RDY the chunk's operands are in place; KF the consumers' update is done with kfh /
+ * kfl; AM their readout is done with amh / aml and the chunk's tiles (the producer then copies the chunk after
+ * next into them); PB the producer's own; CB (+ w) the consumers' before they put the state (a warpgroup's, or at
+ * V = 64 both: each reads the other's state keys). */
 __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #if SSMC_SM90
-  constexpr int NT = 256;
+  constexpr int NT = 384, NP = 128, RDY = 1, KF = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
@@ -3156,14 +3185,137 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
-  float *b = sm + HB_B, *ew = sm + HB_EW, *ee = sm + HB_EE, *zdec = sm + HB_ZDEC, *fr = sm + HB_F, *qc = sm + HB_QC;
-  (void)ee;
+  /* (2, K) and (2, C): the chunk's decay e^{b_L} and the readout's row factors c e^b, by the chunk's parity */
+  float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC;
+  /* (w by a shuffle: warp-uniform as ptxas sees it, else it serializes the wgmma in the warpgroups' branches) */
+  const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+  const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  if (w == 2) { /* ---- the producer */
+    float *b = sm + HB_B, *ew = sm + HB_EW, *fr = sm + HB_F, *qc = sm + HB_QC;
+    const int tp = (int)threadIdx.x - 2 * NP;
 @ bind_inputs('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
-  const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-  const int r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
-  /* the state's part of the warpgroup, as fused90_body's */
+@ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
+@ local hk = input_copies('HB_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
+@ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
+    auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
+      tile_cp16<NP, KD, 2 * NP>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+      tile_cp16<NP, KD, 2 * NP>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+      tile_cp16<NP, VD, 2 * NP>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+      cp_async_commit();
+    };
+    /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
+     * cumulative log decays b, the write w, fr = w e^{b_L - b}, the query coefficient c; into buffer cur the
+     * consumers' e^{b_L} and c e^b */
+    auto coefs = [&](int L, int cur) {
+      if (tp >= 32) return;
+      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        float v = 0.0f;
+@ if m.logdecay then
+        if (t_ < L) v = ${m.logdecay};
+@ end
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if (tp >= o) v += up_;
+        }
+        bl[c] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+        if (c == (L - 1) >> 5) bL = x;
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        const float w_ = t_ < L ? ${m.write} : 0.0f, c_ = t_ < L ? (float)(${P.q[1].coef}) : 0.0f;
+        b[t_] = bl[c];
+        ew[t_] = w_;
+        fr[t_] = w_ * fexp(bL - bl[c]);
+        qc[t_] = c_;
+        yc2[cur * CH + t_] = c_ * fexp(bl[c]);
+      }
+      for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
+    };
+    const int L0 = (int)(it.T < CH ? it.T : CH);
+    load(it.t0, L0, 0);
+@ copies_decl(HBC, 'NP', '2 * NP')
+@ copies_fetch(HBC, 'it.t0', 'L0')
+@ copies_put(HBC)
+    bar_wait(PB, NP);
+    coefs(L0, 0);
+    for (long long c0 = 0; c0 < it.T; c0 += CH) {
+      const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      const int cur = (int)(c0 / CH) & 1;
+      const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
+      const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+      const bool next = c0 + CH < it.T;
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+      if (next) { /* the next chunk's scalars into registers */
+@ copies_fetch(HBC, 'tn', 'Ln')
+      }
+      cp_async_wait<0>(); /* this chunk's tiles */
+      fence_async_smem();
+      bar_wait(PB, NP); /* and its coefficients */
+      /* A' = q k' times c_t e^{b_t - b_s} w_s for s <= t, else 0 (c_t = w_s = 0 past L) */
+      float d[CH / 2];
+#pragma unroll
+      for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
+      wg_fence();
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
+      wg_commit();
+      wg_wait0();
+      const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
+          const bool in_ = s <= r0 + 8 * h;
+          d[4 * i + o] = in_ ? d[4 * i + o] * ct[h] * fexp(bt[h] - b[s]) * ew[s] : 0.0f;
+        }
+      if (c0 > 0) bar_wait(KF, NT); /* the last chunk's update is done with kfh / kfl */
+      /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
+      for (int p = tp; p < CH * KD / 8; p += NP) {
+        const float f = fr[(p / KD) * 8 + (p & 7)];
+        const unsigned *x = (const unsigned *)(kb + 8 * p);
+        unsigned h[4], l[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+      }
+      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's readout is done with amh / aml and its tiles */
+      if (next) load(tn, Ln, cur ^ 1);
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          unsigned hi, lo;
+          hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
+          const int o = core16(r0 + 8 * h, 8 * i + 2 * q, 8 * CH, 64);
+          *(unsigned *)(amh + o) = hi;
+          *(unsigned *)(aml + o) = lo;
+        }
+      fence_async_smem();
+      bar_arrive(RDY, NT);
+      if (next) { /* the next chunk's coefficients (every warp is past this one's) */
+@ copies_put(HBC)
+        bar_wait(PB, NP);
+        coefs(Ln, cur ^ 1);
+      }
+    }
+    return;
+  }
+  /* ---- the consumers: the state's part of the warpgroup, as fused90_body's */
   constexpr int ZN = ${HZN};
-  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN, n0 = w * (VD / 2);
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
   const float *z0 = a.state_in[${m.state}];
@@ -3182,115 +3334,50 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
         *(unsigned *)(sth + o) = hi;
         *(unsigned *)(stl + o) = lo;
       }
+    fence_async_smem();
   };
   put_state();
-@ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
-@ local hk = input_copies('HB_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
-@ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
-  auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
-    tile_cp16<NT, KD>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
-    tile_cp16<NT, KD>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
-    tile_cp16<NT, VD>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
-  };
-  const int L0 = (int)(it.T < CH ? it.T : CH);
-  load(it.t0, L0, 0);
-  cp_async_commit();
-@ copies_decl(HBC)
-@ copies_fetch(HBC, 'it.t0', 'L0')
-  fence_async_smem();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     const int cur = (int)(c0 / CH) & 1;
-    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
-    const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
-    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
-    __syncthreads(); /* the last chunk's products are done with every operand; its state in sth / stl */
-@ copies_put(HBC)
     const bool next = c0 + CH < it.T;
-    const long long tn = tok + CH;
-    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-    if (next) { /* the next chunk's tiles into the other buffers (the last chunk's, free), its scalars into registers */
-      load(tn, Ln, cur ^ 1);
-@ copies_fetch(HBC, 'tn', 'Ln')
-    }
-    cp_async_commit(); /* (empty past the last chunk: the wait count stays 1) */
-    __syncthreads();
-@ coefs()
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-      fr[t_] = t_ < L ? ew[t_] * fexp(b[L - 1] - b[t_]) : 0.0f;
-      qc[t_] = t_ < L ? (float)(${P.q[1].coef}) : 0.0f;
-    }
-    cp_async_wait<1>(); /* this chunk's tiles */
-    fence_async_smem();
-    __syncthreads();
-    /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-    for (int p = threadIdx.x; p < CH * KD / 8; p += NT) {
-      const float f = fr[(p / KD) * 8 + (p & 7)];
-      const unsigned *x = (const unsigned *)(kb + 8 * p);
-      unsigned h[4], l[4];
+    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
+    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
+    bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
+    const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
+    float d[VD / 4];
 #pragma unroll
-      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-      *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-      *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-    }
-    { /* A' = q k' (warpgroup w: columns s = w C/2..) times c_t e^{b_t - b_s} w_s for s <= t < L, else 0 */
-      float d[CH / 4];
+    for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
 #pragma unroll
-      for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
-      wg_fence();
-      wg16_issue<CH / 2, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb + w * (CH / 16) * 8 * KD, 8 * KD, 64));
-      wg_commit();
-      wg_wait0();
+    for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+    const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
+    wg_commit();
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg_commit();
+    wg_wait1(); /* the update is done with kfh / kfl */
+    if (next) bar_arrive(KF, NT);
+    wg_wait0();
 #pragma unroll
-      for (int i = 0; i < CH / 16; i++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
-          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * qc[t] * fexp(b[t] - b[s]) * ew[s] : 0.0f;
-          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * qc[t] * fexp(b[t] - b[s + 1]) * ew[s + 1] : 0.0f;
-          unsigned hi, lo;
-          hl_pair(x0, x1, hi, lo);
-          const int o = core16(t, s, 8 * CH, 64);
-          *(unsigned *)(amh + o) = hi;
-          *(unsigned *)(aml + o) = lo;
-        }
-    }
-    fence_async_smem();
-    __syncthreads();
-    { /* y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns n0..), the update in flight from q Z on:
-       * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys zk0..) */
-      const int n0 = w * (VD / 2);
-      float d[VD / 4];
-#pragma unroll
-      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
-      const float zd = zdec[0];
-#pragma unroll
-      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
-      const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
-      wg_fence();
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg_commit();
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
-      wg_commit();
-      wg_wait1(); /* q Z done, the update may run on */
-      const float e0 = r0 < L ? qc[r0] * fexp(b[r0]) : 0.0f, e1 = r0 + 8 < L ? qc[r0 + 8] * fexp(b[r0 + 8]) : 0.0f;
-#pragma unroll
-      for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
-      const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
-      wg_fence();
-      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(amh, 8 * CH, 64), dv);
-      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(aml, 8 * CH, 64), dv);
-      wg_commit();
-      wg_wait0();
-      const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + n0, (long long)a.h_v * VD, L};
-      wg_store<VD / 2>(yo, d, r0, 2 * q);
-    }
-    __syncthreads(); /* every warp's readout is done with sth / stl (at V = 64 another warpgroup's rows too) */
-    put_state();     /* for the next chunk's readout */
-    fence_async_smem();
+    for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
+    const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(amh, 8 * CH, 64), dv);
+    wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(aml, 8 * CH, 64), dv);
+    wg_commit();
+    wg_wait0();
+    if (next) bar_arrive(AM, NT); /* amh / aml and the chunk's tiles free */
+    const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + n0, (long long)a.h_v * VD, L};
+    wg_store<VD / 2>(yo, d, r0, 2 * q);
+    /* the warpgroup's q Z is done with its state rows (each warp's product reads all of them); at V = 64 the other
+     * warpgroup's with this one's state keys */
+    if (VD == 128) bar_wait(CB + w, NP);
+    else bar_wait(CB, 2 * NP);
+    put_state(); /* for the next chunk's readout */
   }
   float *zo = a.state_out[${m.state}];
   if (zo)
@@ -3303,7 +3390,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #endif
 }
 @ end
-extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a); (void)ws;' or 'fused90_body<false>(a, ws);'} }
+extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a); (void)ws;' or 'fused90_body<false>(a, ws);'} }
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -3819,4 +3906,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=256 smem=%d fbv=%d pre=%d from_pct=%d post=0%s', math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '') or 'fused90 none'}

@@ -206,15 +206,17 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
     }
   }
 };
-/* A column of ROWS scalars (one per token, row stride rs), one a thread. */
-template <int NTH, int ROWS> struct col_regs {
+/* A column of ROWS scalars (one per token, row stride rs), one a thread (threads T0 ..). */
+template <int NTH, int ROWS, int T0 = 0> struct col_regs {
   static_assert(ROWS <= NTH, "a column needs a thread per row");
   float r;
   __device__ __forceinline__ void fetch(const float *src, long long rs, int L) {
-    r = (int)threadIdx.x < L && (int)threadIdx.x < ROWS ? src[threadIdx.x * rs] : 0.0f;
+    const int t = (int)threadIdx.x - T0;
+    r = t < L && t < ROWS ? src[t * rs] : 0.0f;
   }
   __device__ __forceinline__ void put(float *dst, int ld) const {
-    if ((int)threadIdx.x < ROWS) dst[threadIdx.x * ld] = r;
+    const int t = (int)threadIdx.x - T0;
+    if (t < ROWS) dst[t * ld] = r;
   }
 };
 template <int NTH, int ROWS, int D, typename T, typename F>

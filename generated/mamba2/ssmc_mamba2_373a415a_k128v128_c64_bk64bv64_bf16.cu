@@ -207,15 +207,17 @@ template <int NTH, int ROWS, int D, typename T, bool G8 = false, int T0 = 0> str
     }
   }
 };
-/* A column of ROWS scalars (one per token, row stride rs), one a thread. */
-template <int NTH, int ROWS> struct col_regs {
+/* A column of ROWS scalars (one per token, row stride rs), one a thread (threads T0 ..). */
+template <int NTH, int ROWS, int T0 = 0> struct col_regs {
   static_assert(ROWS <= NTH, "a column needs a thread per row");
   float r;
   __device__ __forceinline__ void fetch(const float *src, long long rs, int L) {
-    r = (int)threadIdx.x < L && (int)threadIdx.x < ROWS ? src[threadIdx.x * rs] : 0.0f;
+    const int t = (int)threadIdx.x - T0;
+    r = t < L && t < ROWS ? src[t * rs] : 0.0f;
   }
   __device__ __forceinline__ void put(float *dst, int ld) const {
-    if ((int)threadIdx.x < ROWS) dst[threadIdx.x * ld] = r;
+    const int t = (int)threadIdx.x - T0;
+    if (t < ROWS) dst[t * ld] = r;
   }
 };
 template <int NTH, int ROWS, int D, typename T, typename F>
@@ -374,13 +376,7 @@ template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, u
 /* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
  * K-major (TA / TB 0) or MN-major (1: the transposed operand) */
 template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
-  if constexpr (N == 32)
-    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %20, 0;\n"
-                 "mov.b64 da, {%16, %17};\nmov.b64 db, {%18, %19};\n"
-                 "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}, da, db, p, 1, 1, %21, %22;\n}"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
-  else if constexpr (N == 64)
+  if constexpr (N == 64)
     asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %36, 0;\n"
                  "mov.b64 da, {%32, %33};\nmov.b64 db, {%34, %35};\n"
                  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, da, db, p, 1, 1, %37, %38;\n}"
@@ -440,19 +436,26 @@ __device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsi
  * 8 D, LBO 64) or an MN-major one with k = t (SBO 64, LBO 8 D). Thread i copies piece i % (D / 8) of rows
  * i / (D / 8) + RI s: pointer steps, no branch (ncu, the first form's per-piece index arithmetic and bounds
  * branch had each copy wait on the last one's address registers: ~12% of fused90's samples) */
-template <int NTH, int D> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
+template <int NTH, int D, int T0 = 0> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
   constexpr int PR = D / 8, RI = NTH / PR; /* pieces a row, rows an iteration */
+  const int tx = (int)threadIdx.x - T0; /* the copying threads T0 .. T0 + NTH - 1 */
   if constexpr (NTH % PR == 0 && RI % 8 == 0) {
-    const int t0 = (int)threadIdx.x / PR, j = (int)threadIdx.x % PR;
+    const int t0 = tx / PR, j = tx % PR;
     const unsigned short *s = src + t0 * rs + 8 * j;
     unsigned short *o = dst + (t0 >> 3) * 8 * D + 64 * j + 8 * (t0 & 7);
+    if (L == CH) { /* a whole chunk: no zero rows */
 #pragma unroll
-    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+      for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+        if (CH % RI == 0 || t0 + i * RI < CH) cp_async16((float *)o, (const float *)s);
+      return;
+    }
+#pragma unroll
+    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D)
       if (CH % RI == 0 || t0 + i * RI < CH) cp_async16_z((float *)o, (const float *)(t0 + i * RI < L ? s : src), t0 + i * RI < L);
   } else {
 #pragma unroll
     for (int i = 0; i < (CH * PR + NTH - 1) / NTH; i++) {
-      const int v = (int)threadIdx.x + i * NTH, t = v / PR, j = v - t * PR;
+      const int v = tx + i * NTH, t = v / PR, j = v - t * PR;
       if (v < CH * PR) cp_async16_z((float *)(dst + (t >> 3) * 8 * D + 64 * j + 8 * (t & 7)), (const float *)(t < L ? src + t * rs + 8 * j : src), t < L);
     }
   }
@@ -1005,11 +1008,11 @@ enum {
   HB_KFL = 49216,
   HB_B = 53312,
   HB_EW = 53376,
-  HB_EE = 53440,
-  HB_ZDEC = 53504,
-  HB_F = 53632,
-  HB_QC = 53696,
-  HB_TOTAL = 53760
+  HB_F = 53440,
+  HB_QC = 53504,
+  HB_ZDEC = 53568,
+  HB_YC = 53824,
+  HB_TOTAL = 53952
 };
 enum {
   D_IN0 = 0,
@@ -1648,12 +1651,19 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * (tile_cp16), which the products read as they are: q and the key K-major (rows t) for the scores and q Z, the
  * value MN-major (k = t) for A' v and the update. The state (sth / stl: V x K, K-major), the masked scores A' =
  * diag(c) A diag(w) (amh / aml: C x C) and the update's keys diag(w e^{b_L - b}) k (kfh / kfl: the key tile's
- * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's. Per chunk: the scores
- * (warpgroup w: columns s = w C/2..) into A'; y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns);
- * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (the accumulators). */
+ * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's.
+ * Three warpgroups. The producer (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, the
+ * scores q k' (m64n C) masked into A', the update's keys; the consumers (warpgroups 0, 1) keep the state in
+ * their accumulators and per chunk run Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys
+ * zk0..) and y = diag(c e^b) (q Z) + A' v (their value columns), the update first: the producer may write the
+ * next chunk's keys while the readout runs. Named barriers (all NT threads; the producer arrives at RDY, the
+ * consumers at KF and AM): RDY the chunk's operands are in place; KF the consumers' update is done with kfh /
+ * kfl; AM their readout is done with amh / aml and the chunk's tiles (the producer then copies the chunk after
+ * next into them); PB the producer's own; CB (+ w) the consumers' before they put the state (a warpgroup's, or at
+ * V = 64 both: each reads the other's state keys). */
 __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #if SSMC_SM90
-  constexpr int NT = 256;
+  constexpr int NT = 384, NP = 128, RDY = 1, KF = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
@@ -1662,16 +1672,134 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
-  float *b = sm + HB_B, *ew = sm + HB_EW, *ee = sm + HB_EE, *zdec = sm + HB_ZDEC, *fr = sm + HB_F, *qc = sm + HB_QC;
-  (void)ee;
+  /* (2, K) and (2, C): the chunk's decay e^{b_L} and the readout's row factors c e^b, by the chunk's parity */
+  float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC;
+  /* (w by a shuffle: warp-uniform as ptxas sees it, else it serializes the wgmma in the warpgroups' branches) */
+  const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+  const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  if (w == 2) { /* ---- the producer */
+    float *b = sm + HB_B, *ew = sm + HB_EW, *fr = sm + HB_F, *qc = sm + HB_QC;
+    const int tp = (int)threadIdx.x - 2 * NP;
   float *in[SSMC_MAX_IO];
   in[3] = sm + HB_IN3;
   (void)in;
-  const int w = threadIdx.x >> 7, w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-  const int r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
-  /* the state's part of the warpgroup, as fused90_body's */
+    auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
+      tile_cp16<NP, KD, 2 * NP>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
+      tile_cp16<NP, KD, 2 * NP>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+      tile_cp16<NP, VD, 2 * NP>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
+      cp_async_commit();
+    };
+    /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
+     * cumulative log decays b, the write w, fr = w e^{b_L - b}, the query coefficient c; into buffer cur the
+     * consumers' e^{b_L} and c e^b */
+    auto coefs = [&](int L, int cur) {
+      if (tp >= 32) return;
+      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if (tp >= o) v += up_;
+        }
+        bl[c] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+        if (c == (L - 1) >> 5) bL = x;
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        const float w_ = t_ < L ? 1.0f : 0.0f, c_ = t_ < L ? (float)(1.0f * 0.0883883476f) : 0.0f;
+        b[t_] = bl[c];
+        ew[t_] = w_;
+        fr[t_] = w_ * fexp(bL - bl[c]);
+        qc[t_] = c_;
+        yc2[cur * CH + t_] = c_ * fexp(bl[c]);
+      }
+      for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
+    };
+    const int L0 = (int)(it.T < CH ? it.T : CH);
+    load(it.t0, L0, 0);
+  col_regs<NP, CH, 2 * NP> r_in3;
+  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
+  r_in3.put(sm + HB_IN3, 1);
+    bar_wait(PB, NP);
+    coefs(L0, 0);
+    for (long long c0 = 0; c0 < it.T; c0 += CH) {
+      const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      const int cur = (int)(c0 / CH) & 1;
+      const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
+      const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+      const bool next = c0 + CH < it.T;
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+      if (next) { /* the next chunk's scalars into registers */
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+      }
+      cp_async_wait<0>(); /* this chunk's tiles */
+      fence_async_smem();
+      bar_wait(PB, NP); /* and its coefficients */
+      /* A' = q k' times c_t e^{b_t - b_s} w_s for s <= t, else 0 (c_t = w_s = 0 past L) */
+      float d[CH / 2];
+#pragma unroll
+      for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
+      wg_fence();
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
+      wg_commit();
+      wg_wait0();
+      const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
+          const bool in_ = s <= r0 + 8 * h;
+          d[4 * i + o] = in_ ? d[4 * i + o] * ct[h] * fexp(bt[h] - b[s]) * ew[s] : 0.0f;
+        }
+      if (c0 > 0) bar_wait(KF, NT); /* the last chunk's update is done with kfh / kfl */
+      /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
+      for (int p = tp; p < CH * KD / 8; p += NP) {
+        const float f = fr[(p / KD) * 8 + (p & 7)];
+        const unsigned *x = (const unsigned *)(kb + 8 * p);
+        unsigned h[4], l[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+      }
+      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's readout is done with amh / aml and its tiles */
+      if (next) load(tn, Ln, cur ^ 1);
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          unsigned hi, lo;
+          hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
+          const int o = core16(r0 + 8 * h, 8 * i + 2 * q, 8 * CH, 64);
+          *(unsigned *)(amh + o) = hi;
+          *(unsigned *)(aml + o) = lo;
+        }
+      fence_async_smem();
+      bar_arrive(RDY, NT);
+      if (next) { /* the next chunk's coefficients (every warp is past this one's) */
+  r_in3.put(sm + HB_IN3, 1);
+        bar_wait(PB, NP);
+        coefs(Ln, cur ^ 1);
+      }
+    }
+    return;
+  }
+  /* ---- the consumers: the state's part of the warpgroup, as fused90_body's */
   constexpr int ZN = 128;
-  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN, n0 = w * (VD / 2);
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
   const float *z0 = a.state_in[0];
@@ -1690,132 +1818,50 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
         *(unsigned *)(sth + o) = hi;
         *(unsigned *)(stl + o) = lo;
       }
+    fence_async_smem();
   };
   put_state();
-  auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
-    tile_cp16<NT, KD>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
-    tile_cp16<NT, KD>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
-    tile_cp16<NT, VD>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
-  };
-  const int L0 = (int)(it.T < CH ? it.T : CH);
-  load(it.t0, L0, 0);
-  cp_async_commit();
-  col_regs<NT, CH> r_in3;
-  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
-  fence_async_smem();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
     const int cur = (int)(c0 / CH) & 1;
-    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
-    const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
-    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
-    __syncthreads(); /* the last chunk's products are done with every operand; its state in sth / stl */
-  r_in3.put(sm + HB_IN3, 1);
     const bool next = c0 + CH < it.T;
-    const long long tn = tok + CH;
-    const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-    if (next) { /* the next chunk's tiles into the other buffers (the last chunk's, free), its scalars into registers */
-      load(tn, Ln, cur ^ 1);
-  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-    }
-    cp_async_commit(); /* (empty past the last chunk: the wait count stays 1) */
-    __syncthreads();
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-      ew[t_] = t_ < L ? 1.0f : 0.0f;
-      ee[t_] = 0.0f;
-    }
-    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
-      float carry = 0.0f;
-      for (int c = 0; c < CH; c += 32) {
-        const int t_ = c + (int)threadIdx.x;
-        float v = 0.0f;
-        if (t_ < L) v = in[3][t_];
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if ((int)threadIdx.x >= o) v += up_;
-        }
-        if (t_ < CH) b[t_] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-    }
-    __syncthreads();
-    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
-    __syncthreads();
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-      fr[t_] = t_ < L ? ew[t_] * fexp(b[L - 1] - b[t_]) : 0.0f;
-      qc[t_] = t_ < L ? (float)(1.0f * 0.0883883476f) : 0.0f;
-    }
-    cp_async_wait<1>(); /* this chunk's tiles */
-    fence_async_smem();
-    __syncthreads();
-    /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-    for (int p = threadIdx.x; p < CH * KD / 8; p += NT) {
-      const float f = fr[(p / KD) * 8 + (p & 7)];
-      const unsigned *x = (const unsigned *)(kb + 8 * p);
-      unsigned h[4], l[4];
+    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
+    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
+    bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
+    const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
+    float d[VD / 4];
 #pragma unroll
-      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-      *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-      *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-    }
-    { /* A' = q k' (warpgroup w: columns s = w C/2..) times c_t e^{b_t - b_s} w_s for s <= t < L, else 0 */
-      float d[CH / 4];
+    for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
 #pragma unroll
-      for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
-      wg_fence();
-      wg16_issue<CH / 2, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb + w * (CH / 16) * 8 * KD, 8 * KD, 64));
-      wg_commit();
-      wg_wait0();
+    for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+    const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
+    wg_commit();
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg_commit();
+    wg_wait1(); /* the update is done with kfh / kfl */
+    if (next) bar_arrive(KF, NT);
+    wg_wait0();
 #pragma unroll
-      for (int i = 0; i < CH / 16; i++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const int t = r0 + 8 * h, s = w * (CH / 2) + 8 * i + 2 * q;
-          const float x0 = s <= t && t < L ? d[4 * i + 2 * h] * qc[t] * fexp(b[t] - b[s]) * ew[s] : 0.0f;
-          const float x1 = s + 1 <= t && t < L ? d[4 * i + 2 * h + 1] * qc[t] * fexp(b[t] - b[s + 1]) * ew[s + 1] : 0.0f;
-          unsigned hi, lo;
-          hl_pair(x0, x1, hi, lo);
-          const int o = core16(t, s, 8 * CH, 64);
-          *(unsigned *)(amh + o) = hi;
-          *(unsigned *)(aml + o) = lo;
-        }
-    }
-    fence_async_smem();
-    __syncthreads();
-    { /* y = diag(c e^b) (q Z) + A' v (warpgroup w: its value columns n0..), the update in flight from q Z on:
-       * Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys zk0..) */
-      const int n0 = w * (VD / 2);
-      float d[VD / 4];
-#pragma unroll
-      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
-      const float zd = zdec[0];
-#pragma unroll
-      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
-      const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
-      wg_fence();
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg_commit();
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
-      wg_commit();
-      wg_wait1(); /* q Z done, the update may run on */
-      const float e0 = r0 < L ? qc[r0] * fexp(b[r0]) : 0.0f, e1 = r0 + 8 < L ? qc[r0 + 8] * fexp(b[r0 + 8]) : 0.0f;
-#pragma unroll
-      for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
-      const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
-      wg_fence();
-      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(amh, 8 * CH, 64), dv);
-      wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(aml, 8 * CH, 64), dv);
-      wg_commit();
-      wg_wait0();
-      const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + n0, (long long)a.h_v * VD, L};
-      wg_store<VD / 2>(yo, d, r0, 2 * q);
-    }
-    __syncthreads(); /* every warp's readout is done with sth / stl (at V = 64 another warpgroup's rows too) */
-    put_state();     /* for the next chunk's readout */
-    fence_async_smem();
+    for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
+    const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(amh, 8 * CH, 64), dv);
+    wg16_issue<VD / 2, CH / 16, 0, 1, 16, 2 * VD>(d, wg16_desc(aml, 8 * CH, 64), dv);
+    wg_commit();
+    wg_wait0();
+    if (next) bar_arrive(AM, NT); /* amh / aml and the chunk's tiles free */
+    const gmat<elem_t> yo{(elem_t *)a.out + (tok * a.h_v + it.h) * VD + n0, (long long)a.h_v * VD, L};
+    wg_store<VD / 2>(yo, d, r0, 2 * q);
+    /* the warpgroup's q Z is done with its state rows (each warp's product reads all of them); at V = 64 the other
+     * warpgroup's with this one's state keys */
+    if (VD == 128) bar_wait(CB + w, NP);
+    else bar_wait(CB, 2 * NP);
+    put_state(); /* for the next chunk's readout */
   }
   float *zo = a.state_out[0];
   if (zo)
@@ -1827,7 +1873,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
   (void)a;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a); (void)ws; }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a); (void)ws; }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -1989,7 +2035,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=0 from_pct=30 post=0 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=0 from_pct=30 post=0 keep=256
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

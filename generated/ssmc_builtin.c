@@ -428,9 +428,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .fused_pre = 0,
   .fused_from_pct = 150,
   .fused_post = 1,
-  .fused_sm90 = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90", SSMC_GRID_ITEMS_FTILES, 384, 215936},
+  .fused_sm90 = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90", SSMC_GRID_ITEMS_FTILES, 384, 216064},
   .fused_sm90_bv = 128,
-  .fused_sm90_from_pct = 30,
+  .fused_sm90_from_pct = 24,
   .fused_sm90_post = 0,
   .n_bwd = 8,
   .bwd_fwd = 0,
@@ -443,7 +443,7 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .bwd_ws_qk_floats = 256,
   .bwd_saved = 2,
   .fused_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq_keep", SSMC_GRID_ITEMS_FTILES, 256, 73984},
-  .fused_sm90_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
+  .fused_sm90_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216064},
   .prep_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep_keep", SSMC_GRID_CHUNKS, 512, 70400},
 };
 
@@ -460,6 +460,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "540247f895967a1e",
   "5b31b05a4a4c5cf7",
   "2e74445b16d524ce",
-  "d0c04af272e6a240",
+  "1e64faf1f3ba36d9",
   0,
 };

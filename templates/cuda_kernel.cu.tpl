@@ -246,9 +246,9 @@
 @   HB.alloc('QB', C * K); HB.alloc('KB', C * K); HB.alloc('VB', C * V)
 @   HB.alloc('STH', V * K // 2); HB.alloc('STL', V * K // 2); HB.alloc('AMH', C * C // 2); HB.alloc('AML', C * C // 2)
 @   HB.alloc('KFH', C * K // 2); HB.alloc('KFL', C * K // 2)
-@   HB.alloc('B', C); HB.alloc('EW', C); HB.alloc('F', C); HB.alloc('QC', C)
-@   -- the consumers' per-chunk factors, two buffers (by the chunk's parity): the chunk's decay, c e^b
-@   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C)
+@   HB.alloc('B', C); HB.alloc('EW', C); HB.alloc('QC', C)
+@   -- the consumers' per-chunk factors, two buffers (by the chunk's parity): the chunk's decay, c e^b, w e^{b_L - b}
+@   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
 @ -- two blocks an SM where their shared memory fits (K = V = 64: 80 registers, none spilled; H200 228 KB an SM, 1 KB
@@ -259,10 +259,11 @@
 @ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8
 @ -- 0.690 vs 1.439, B16 1.372 vs 2.840; GDN B4 1.313 vs 1.161, B8 1.665 vs 2.285; Mamba-2 K = V = 64 H32
 @ -- B2 0.382 vs 0.345, B4 0.383 vs 0.670; B1 T32768 (16 blocks) 5.40 vs 1.50.
-@ -- The bf16 form (HB) at V = 128 from 30% on: H200 Mamba-2 H16 T4096, staged vs fused90 ms, B2 (24%) 0.368 vs
-@ -- 0.470, B3 (36%) 0.531 vs 0.470, B4 0.705 vs 0.470; at K = V = 64 (two blocks an SM) H32 B2 (48%) 0.313 vs
-@ -- 0.315, B4 0.609 vs 0.313 (bench/2026-11-25-gpu-h200-hb call 3)
-@ local HF_FROM_PCT = (HB and V == 128) and 30 or 50
+@ -- The bf16 form (HB) at V = 128 from 24% on, at K = V = 64 (two blocks an SM) from 30%: H200 T4096, staged vs
+@ -- fused90 ms (bench/2026-11-25-gpu-h200-producer call 3), Mamba-2 H16 B2 (24%) 0.368 vs 0.365, B3 (36%) 0.542
+@ -- vs 0.366, B4 0.728 vs 0.367; K = V = 64 H32 B1 (24%) 0.163 vs 0.198, B2 (48%) 0.311 vs 0.199 (the staged
+@ -- forward's time grows with the batch: even at ~30%)
+@ local HF_FROM_PCT = HB and (V == 128 and 24 or 30) or 50
 @ -- the wgmma widths the module's products use: the forward's, and the backward's bgrad value loop (cuda_bwd.cu.tpl's
 @ -- BGW: m64 over the chunk, n = its key tile BK and BK + C; an unused width costs nothing)
 @ local WG_NS = {}
@@ -3166,17 +3167,16 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * diag(c) A diag(w) (amh / aml: C x C) and the update's keys diag(w e^{b_L - b}) k (kfh / kfl: the key tile's
  * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's.
  * Three warpgroups. The producer (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, the
- * scores q k' (m64n C) masked into A', the update's keys; the consumers (warpgroups 0, 1) keep the state in
- * their accumulators and per chunk run Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys
- * zk0..) and y = diag(c e^b) (q Z) + A' v (their value columns), the update first: the producer may write the
- * next chunk's keys while the readout runs. Named barriers (all NT threads; the producer arrives at RDY, the
- * consumers at KF and AM): RDY the chunk's operands are in place; KF the consumers' update is done with kfh /
- * kfl; AM their readout is done with amh / aml and the chunk's tiles (the producer then copies the chunk after
- * next into them); PB the producer's own; CB (+ w) the consumers' before they put the state (a warpgroup's, or at
- * V = 64 both: each reads the other's state keys). */
+ * scores q k' (m64n C) masked into A'; the consumers (warpgroups 0, 1) keep the state in their accumulators and
+ * per chunk run y = diag(c e^b) (q Z) + A' v (their value columns) and Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k
+ * (value rows zv0.., keys zk0..), the update's keys made under q Z. Named barriers: RDY (all NT threads; the
+ * producer arrives) the chunk's operands are in place; AM (all; the consumers arrive) their products are done
+ * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
+ * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
+ * (a warpgroup's, or at V = 64 both: each reads the other's state keys). */
 __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, KF = 2, AM = 3, PB = 4, CB = 5;
+  constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
@@ -3185,13 +3185,14 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
-  /* (2, K) and (2, C): the chunk's decay e^{b_L} and the readout's row factors c e^b, by the chunk's parity */
-  float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC;
+  /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
+   * the chunk's parity */
+  float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC, *fr2 = sm + HB_F;
   /* (w by a shuffle: warp-uniform as ptxas sees it, else it serializes the wgmma in the warpgroups' branches) */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
   if (w == 2) { /* ---- the producer */
-    float *b = sm + HB_B, *ew = sm + HB_EW, *fr = sm + HB_F, *qc = sm + HB_QC;
+    float *b = sm + HB_B, *ew = sm + HB_EW, *qc = sm + HB_QC;
     const int tp = (int)threadIdx.x - 2 * NP;
 @ bind_inputs('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
 @ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
@@ -3204,8 +3205,8 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
       cp_async_commit();
     };
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
-     * cumulative log decays b, the write w, fr = w e^{b_L - b}, the query coefficient c; into buffer cur the
-     * consumers' e^{b_L} and c e^b */
+     * cumulative log decays b, the write w, the query coefficient c; into buffer cur the consumers' e^{b_L}, c e^b
+     * and w e^{b_L - b} */
     auto coefs = [&](int L, int cur) {
       if (tp >= 32) return;
       float bl[CH / 32], carry = 0.0f, bL = 0.0f;
@@ -3235,7 +3236,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
         const float w_ = t_ < L ? ${m.write} : 0.0f, c_ = t_ < L ? (float)(${P.q[1].coef}) : 0.0f;
         b[t_] = bl[c];
         ew[t_] = w_;
-        fr[t_] = w_ * fexp(bL - bl[c]);
+        fr2[cur * CH + t_] = w_ * fexp(bL - bl[c]);
         qc[t_] = c_;
         yc2[cur * CH + t_] = c_ * fexp(bl[c]);
       }
@@ -3277,20 +3278,8 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #pragma unroll
         for (int o = 0; o < 4; o++) {
           const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
-          const bool in_ = s <= r0 + 8 * h;
-          d[4 * i + o] = in_ ? d[4 * i + o] * ct[h] * fexp(bt[h] - b[s]) * ew[s] : 0.0f;
+          d[4 * i + o] *= ct[h] * ew[s] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
         }
-      if (c0 > 0) bar_wait(KF, NT); /* the last chunk's update is done with kfh / kfl */
-      /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-      for (int p = tp; p < CH * KD / 8; p += NP) {
-        const float f = fr[(p / KD) * 8 + (p & 7)];
-        const unsigned *x = (const unsigned *)(kb + 8 * p);
-        unsigned h[4], l[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-      }
       if (c0 > 0) bar_wait(AM, NT); /* the last chunk's readout is done with amh / aml and its tiles */
       if (next) load(tn, Ln, cur ^ 1);
 #pragma unroll
@@ -3349,19 +3338,33 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
     float d[VD / 4];
 #pragma unroll
     for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+    const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg_commit();
+    { /* under q Z: the update's keys fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
+      const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+      const float *fr = fr2 + cur * CH;
+      for (int p = threadIdx.x; p < CH * KD / 8; p += 2 * NP) {
+        const float f = fr[(p / KD) * 8 + (p & 7)];
+        const unsigned *x = (const unsigned *)(kb + 8 * p);
+        unsigned h[4], l[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+      }
+    }
+    fence_async_smem();
+    bar_wait(KB, 2 * NP); /* every consumer's keys */
 #pragma unroll
     for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
-    const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
     wg_fence();
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-    wg_commit();
-    wg_wait1(); /* the update is done with kfh / kfl */
-    if (next) bar_arrive(KF, NT);
-    wg_wait0();
+    wg_wait1(); /* q Z done; the update runs on */
 #pragma unroll
     for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
     const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);

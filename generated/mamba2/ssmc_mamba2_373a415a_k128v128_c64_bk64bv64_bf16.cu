@@ -1008,11 +1008,11 @@ enum {
   HB_KFL = 49216,
   HB_B = 53312,
   HB_EW = 53376,
-  HB_F = 53440,
-  HB_QC = 53504,
-  HB_ZDEC = 53568,
-  HB_YC = 53824,
-  HB_TOTAL = 53952
+  HB_QC = 53440,
+  HB_ZDEC = 53504,
+  HB_YC = 53760,
+  HB_F = 53888,
+  HB_TOTAL = 54016
 };
 enum {
   D_IN0 = 0,
@@ -1653,17 +1653,16 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * diag(c) A diag(w) (amh / aml: C x C) and the update's keys diag(w e^{b_L - b}) k (kfh / kfl: the key tile's
  * layout, MN-major) as bf16 hi + lo pairs; c the query term's coefficient, w the write's.
  * Three warpgroups. The producer (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, the
- * scores q k' (m64n C) masked into A', the update's keys; the consumers (warpgroups 0, 1) keep the state in
- * their accumulators and per chunk run Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k (value rows zv0.., keys
- * zk0..) and y = diag(c e^b) (q Z) + A' v (their value columns), the update first: the producer may write the
- * next chunk's keys while the readout runs. Named barriers (all NT threads; the producer arrives at RDY, the
- * consumers at KF and AM): RDY the chunk's operands are in place; KF the consumers' update is done with kfh /
- * kfl; AM their readout is done with amh / aml and the chunk's tiles (the producer then copies the chunk after
- * next into them); PB the producer's own; CB (+ w) the consumers' before they put the state (a warpgroup's, or at
- * V = 64 both: each reads the other's state keys). */
+ * scores q k' (m64n C) masked into A'; the consumers (warpgroups 0, 1) keep the state in their accumulators and
+ * per chunk run y = diag(c e^b) (q Z) + A' v (their value columns) and Z' <- e^{b_L} Z' + v' diag(w e^{b_L - b}) k
+ * (value rows zv0.., keys zk0..), the update's keys made under q Z. Named barriers: RDY (all NT threads; the
+ * producer arrives) the chunk's operands are in place; AM (all; the consumers arrive) their products are done
+ * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
+ * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
+ * (a warpgroup's, or at V = 64 both: each reads the other's state keys). */
 __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, KF = 2, AM = 3, PB = 4, CB = 5;
+  constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
@@ -1672,13 +1671,14 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
-  /* (2, K) and (2, C): the chunk's decay e^{b_L} and the readout's row factors c e^b, by the chunk's parity */
-  float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC;
+  /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
+   * the chunk's parity */
+  float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC, *fr2 = sm + HB_F;
   /* (w by a shuffle: warp-uniform as ptxas sees it, else it serializes the wgmma in the warpgroups' branches) */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
   if (w == 2) { /* ---- the producer */
-    float *b = sm + HB_B, *ew = sm + HB_EW, *fr = sm + HB_F, *qc = sm + HB_QC;
+    float *b = sm + HB_B, *ew = sm + HB_EW, *qc = sm + HB_QC;
     const int tp = (int)threadIdx.x - 2 * NP;
   float *in[SSMC_MAX_IO];
   in[3] = sm + HB_IN3;
@@ -1690,8 +1690,8 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
       cp_async_commit();
     };
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
-     * cumulative log decays b, the write w, fr = w e^{b_L - b}, the query coefficient c; into buffer cur the
-     * consumers' e^{b_L} and c e^b */
+     * cumulative log decays b, the write w, the query coefficient c; into buffer cur the consumers' e^{b_L}, c e^b
+     * and w e^{b_L - b} */
     auto coefs = [&](int L, int cur) {
       if (tp >= 32) return;
       float bl[CH / 32], carry = 0.0f, bL = 0.0f;
@@ -1719,7 +1719,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
         const float w_ = t_ < L ? 1.0f : 0.0f, c_ = t_ < L ? (float)(1.0f * 0.0883883476f) : 0.0f;
         b[t_] = bl[c];
         ew[t_] = w_;
-        fr[t_] = w_ * fexp(bL - bl[c]);
+        fr2[cur * CH + t_] = w_ * fexp(bL - bl[c]);
         qc[t_] = c_;
         yc2[cur * CH + t_] = c_ * fexp(bl[c]);
       }
@@ -1761,20 +1761,8 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 #pragma unroll
         for (int o = 0; o < 4; o++) {
           const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
-          const bool in_ = s <= r0 + 8 * h;
-          d[4 * i + o] = in_ ? d[4 * i + o] * ct[h] * fexp(bt[h] - b[s]) * ew[s] : 0.0f;
+          d[4 * i + o] *= ct[h] * ew[s] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
         }
-      if (c0 > 0) bar_wait(KF, NT); /* the last chunk's update is done with kfh / kfl */
-      /* the update's keys: fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-      for (int p = tp; p < CH * KD / 8; p += NP) {
-        const float f = fr[(p / KD) * 8 + (p & 7)];
-        const unsigned *x = (const unsigned *)(kb + 8 * p);
-        unsigned h[4], l[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-      }
       if (c0 > 0) bar_wait(AM, NT); /* the last chunk's readout is done with amh / aml and its tiles */
       if (next) load(tn, Ln, cur ^ 1);
 #pragma unroll
@@ -1833,19 +1821,33 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
     float d[VD / 4];
 #pragma unroll
     for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+    const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg_commit();
+    { /* under q Z: the update's keys fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
+      const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+      const float *fr = fr2 + cur * CH;
+      for (int p = threadIdx.x; p < CH * KD / 8; p += 2 * NP) {
+        const float f = fr[(p / KD) * 8 + (p & 7)];
+        const unsigned *x = (const unsigned *)(kb + 8 * p);
+        unsigned h[4], l[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+      }
+    }
+    fence_async_smem();
+    bar_wait(KB, 2 * NP); /* every consumer's keys */
 #pragma unroll
     for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
-    const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
     wg_fence();
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-    wg_commit();
-    wg_wait1(); /* the update is done with kfh / kfl */
-    if (next) bar_arrive(KF, NT);
-    wg_wait0();
+    wg_wait1(); /* q Z done; the update runs on */
 #pragma unroll
     for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
     const unsigned long long dv = wg16_desc(vb + (n0 / 8) * 64, 64, 8 * VD);
@@ -2035,7 +2037,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=0 from_pct=30 post=0 keep=256
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep=256
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -267,10 +267,11 @@
 @ -- the wgmma widths the module's products use: the forward's, and the backward's bgrad value loop (cuda_bwd.cu.tpl's
 @ -- BGW: m64 over the chunk, n = its key tile BK and BK + C; an unused width costs nothing)
 @ local WG_NS = {}
-@ local function wg_width(n)
-@   for _, o in ipairs(WG_NS) do if o == n then return end end
-@   WG_NS[#WG_NS + 1] = n
+@ local function add_width(l, n)
+@   for _, o in ipairs(l) do if o == n then return end end
+@   l[#l + 1] = n
 @ end
+@ local function wg_width(n) add_width(WG_NS, n) end
 @ if WG then wg_width(WGN) end
 @ if HF then -- (with HB, fused90_keep's: the tf32 form)
 @   for _, n in ipairs({C // 2, V // 2, HZN}) do wg_width(n) end
@@ -278,11 +279,7 @@
 @ -- the bf16 wgmma widths (HB's products)
 @ local WG16_NS = {}
 @ if HB then -- the producer's scores (n = C), the consumers' readout (V / 2) and update (HZN)
-@   for _, n in ipairs({C, V // 2, HZN}) do
-@     local seen = false
-@     for _, o in ipairs(WG16_NS) do seen = seen or o == n end
-@     if not seen then WG16_NS[#WG16_NS + 1] = n end
-@   end
+@   for _, n in ipairs({C, V // 2, HZN}) do add_width(WG16_NS, n) end
 @ end
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
@@ -2138,12 +2135,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @   end
     __syncthreads();
 @ end
-@ -- write and erase coefficients ew, ee; cumulative log decays b; the whole chunk's decay zdec; by the threads
-@ -- o.tid (default threadIdx.x) < o.nt (NT), o.sync their barrier (__syncthreads())
-@ local function coefs(o)
-@   o = o or {}
-@   local tid, nt, sync = o.tid or 'threadIdx.x', o.nt or 'NT', o.sync or '__syncthreads()'
-    for (int t_ = ${tid}; t_ < CH; t_ += ${nt}) {
+@ -- write and erase coefficients ew, ee; cumulative log decays b; the whole chunk's decay zdec
+@ local function coefs()
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? ${m.write} : 0.0f;
 @   if m.delta then
       ee[t_] = t_ < L ? ${m.erase} : 0.0f;
@@ -2152,32 +2146,32 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @   end
     }
 @   if diag then
-    for (int k = ${tid}; k < KD; k += ${nt}) { /* prefix sums in place of the log decays */
+    for (int k = threadIdx.x; k < KD; k += NT) { /* prefix sums in place of the log decays */
       float acc = 0.0f;
       for (int t = 0; t < CH; t++) { if (t < L) acc += in[${m.diag_in}][t * KP + k]; b[t * KP + k] = acc; }
       zdec[k] = expf(acc);
     }
 @   else
-    if (${tid} < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
+    if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0, CH / 32 tokens a lane */
       float carry = 0.0f;
       for (int c = 0; c < CH; c += 32) {
-        const int t_ = c + (int)${tid};
+        const int t_ = c + (int)threadIdx.x;
         float v = 0.0f;
 @     if m.logdecay then
         if (t_ < L) v = ${m.logdecay};
 @     end
         for (int o = 1; o < 32; o <<= 1) {
           const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if ((int)${tid} >= o) v += up_;
+          if ((int)threadIdx.x >= o) v += up_;
         }
         if (t_ < CH) b[t_] = carry + v;
         carry += __shfl_sync(0xffffffffu, v, 31);
       }
     }
-    ${sync};
-    for (int k = ${tid}; k < KD; k += ${nt}) zdec[k] = expf(b[CH - 1]);
+    __syncthreads();
+    for (int k = threadIdx.x; k < KD; k += NT) zdec[k] = expf(b[CH - 1]);
 @   end
-    ${sync};
+    __syncthreads();
 @ end
 
 @ if m.delta then

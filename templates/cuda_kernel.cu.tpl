@@ -251,9 +251,10 @@
 @   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
-@ -- two blocks an SM where their shared memory fits (K = V = 64: 80 registers, none spilled; H200 228 KB an SM, 1 KB
-@ -- of it each block's)
-@ local HB_MINB = (HB and 2 * (HB.off * 4 + 1024) <= 228 * 1024) and 2 or 1
+@ -- two blocks an SM where their shared memory fits (H200: 228 KB an SM, 1 KB of it each block's) and 80 registers
+@ -- hold a consumer's accumulators, V / 4 of the readout and HZN / 2 of the state, at most 48 of them (NVRTC 13,
+@ -- sm_90a: K = V = 64 32, none spilled; K = 32 V = 128 48, none; K = 48 V = 128 56, 348 bytes spilled)
+@ local HB_MINB = (HB and 2 * (HB.off * 4 + 1024) <= 228 * 1024 and V // 4 + HZN // 2 <= 48) and 2 or 1
 @ -- Picked from (sequences x value heads) >= 50% of the SMs on: its time is one chunk chain (flat until the
 @ -- blocks exceed the SMs), the staged forward's grows with the batch. H200, bf16, T = 4096, fused90 vs
 @ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8

@@ -664,6 +664,34 @@ START_TEST(fused_picked_where_measured) {
 }
 END_TEST
 
+/* fused90's bf16 form takes two blocks an SM (__launch_bounds__(384, 2): 80 registers) only where its consumers'
+ * accumulators fit them: at K = 32 V = 128 (48 of them) two blocks, at K = 48 V = 128 (56; 348 bytes spilled with
+ * two) one; neither spills, neither has its wgmma serialized. */
+START_TEST(fused90_bf16_blocks_fit_registers) {
+  char err[4096];
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  const struct { const char *spec; int blocks; } cases[] = {{"emu_f90.yaml", 2}, {"cuda_f90_k48.yaml", 1}};
+  for (int c = 0; c < 2; c++) {
+    gen_set g;
+    load_fixture(&g, cases[c].spec);
+    emit_kernel *ek = NULL;
+    for (int j = 0; j < g.u[0]->nk; j++)
+      if (g.u[0]->k[j].dtype == SSMC_BF16) ek = &g.u[0]->k[j];
+    ck_assert_ptr_nonnull(ek);
+    ck_assert_int_eq(ek->cuda.fused_sm90.threads, 384);
+    char lb[512];
+    snprintf(lb, sizeof lb, "__launch_bounds__(384, %d) %s(", cases[c].blocks, ek->cuda.fused_sm90.entry);
+    ck_assert_msg(strstr(ek->cu_source, lb) != NULL, "%s: no '%s'", ek->name, lb);
+    rt_ptxas_info pi;
+    ck_assert_msg(cuc_stage_info(ek, "sm_90a", NULL, "fused90", &pi, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(pi.spill_stores + pi.spill_loads == 0, "%s fused90 spills %d + %d bytes", ek->name, pi.spill_stores,
+                  pi.spill_loads);
+    ck_assert(!pi.wgmma_serialized);
+    gen_free(&g);
+  }
+}
+END_TEST
+
 /* A stage over 160 KiB of shared memory compiles, but `ssmc compile` marks it and fails. */
 START_TEST(compile_reports_smem_over_limit) {
   char err[512];
@@ -698,6 +726,7 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, solve_decode_with_wide_values);
   tcase_add_test(tc, compile_reports_smem_over_limit);
   tcase_add_test(tc, fused_picked_where_measured);
+  tcase_add_test(tc, fused90_bf16_blocks_fit_registers);
   suite_add_tcase(s, tc);
   return s;
 }

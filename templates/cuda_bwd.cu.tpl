@@ -839,7 +839,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
       }
 @     end
 @   end
-    const int wg = (int)threadIdx.x >> 7;
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0); /* warp-uniform as ptxas sees it */
 @   if PF then
     /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads */
     constexpr int NSTEP = VD / ${WBV};

@@ -287,9 +287,9 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q] [keep]   (or: fused none; or seq or solve in
  *      its place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=);
  *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep[=N]]   (or: fused90 none): the fused slot
- *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well
- *      (keep=N: with a block of N threads; the first forward stage may say keep too: its keep form, prep_keep; and then fused: its form before the fused
- *      slot, NAME_<stage>_fused, prep_fused) */
+ *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well,
+ *      keep=N with a block of N threads (the first forward stage may say keep too: its keep form, prep_keep; and
+ *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused) */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);

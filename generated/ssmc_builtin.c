@@ -449,17 +449,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "9ac811a6a0352b89",
-  "061aacfe83b86b62",
-  "1d9e990fe8492858",
-  "ed1b0d7e833237b5",
+  "fa3ee10154f80b0c",
+  "8e89514d1979822d",
+  "db7fe1621cdbbf2f",
+  "08222840a35ce720",
   "25a7db0a32994087",
   "145a0e1948034d0e",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",
   "5b31b05a4a4c5cf7",
-  "d226bd7496666329",
-  "de222e29ef64d0c2",
+  "78f72f51580bd6e3",
+  "30ef03590aff859e",
   0,
 };

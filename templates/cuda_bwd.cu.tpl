@@ -839,7 +839,13 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
       }
 @     end
 @   end
-    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0); /* warp-uniform as ptxas sees it */
+@   if m.delta then
+    const int wg = (int)threadIdx.x >> 7;
+@   else
+    /* warp-uniform as ptxas sees it: without it ptxas serialized the wgmma at V = 64 with a small key (C7520,
+     * K = 16 and 32); with it an erase's module at K = 32 V = 128 spilled (emu_f90_delta: 80 B) */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
+@   end
 @   if PF then
     /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads */
     constexpr int NSTEP = VD / ${WBV};

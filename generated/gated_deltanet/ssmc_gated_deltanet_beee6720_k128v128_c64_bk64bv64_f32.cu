@@ -2034,7 +2034,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
     rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<128, BK, 16, float, false, 384>::PER] = {};
-    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0); /* warp-uniform as ptxas sees it */
+    const int wg = (int)threadIdx.x >> 7;
     /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads */
     constexpr int NSTEP = VD / 16;
     if (wg >= 3) { /* the producer */

@@ -2377,7 +2377,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<NT, BK, 32, float, false, 0>::PER] = {};
-    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0); /* warp-uniform as ptxas sees it */
+    /* warp-uniform as ptxas sees it: without it ptxas serialized the wgmma at V = 64 with a small key (C7520,
+     * K = 16 and 32); with it an erase's module at K = 32 V = 128 spilled (emu_f90_delta: 80 B) */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
     tile_regs<NT, CH, 32, elem_t, false, 0> w_dy;
     tile_regs<NT, CH, 32, float, false, 0> w_uu;
     tile_regs<NT, BK, 32, float, false, 0> w_z0;

@@ -114,19 +114,16 @@ static void *poisoned(size_t bytes) {
  * launches them (rt_cuda_fwd_variant; keep: rt_cuda_fwd_save's) */
 static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, int keep, ssmc_fwd_args *d, float *ws, char *err,
                       size_t n) {
-  const ssmc_cuda_kernel *c = kd->cuda;
-  const int fused = variant == RT_FWD_FUSED ||
-                    (variant == RT_FWD_AUTO && ssmc_cuda_fwd_fused(c, d->n_seqs, d->h_v, kd->V, EMU_SM_COUNT));
-  const int narrow = variant == RT_FWD_NARROW ||
-                     (variant == RT_FWD_AUTO && ssmc_cuda_narrow(c, d->n_seqs, d->h_v, kd->V, EMU_SM_COUNT));
-  if (fused && !c->fused.entry) { snprintf(err, n, "%s has no fused forward stage", kd->name); return -1; }
   const int64_t slots = ssmc_chunk_slots(kd, d);
   void *params[] = {d, &ws};
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int ns = ssmc_cuda_fwd_stages(c, fused, !fused && narrow, keep, st);
-  if (ns < 0) { snprintf(err, n, "%s: its fused forward keeps nothing for the backward", kd->name); return -1; }
+  const int ns = rt_fwd_plan(kd, d, variant, keep, EMU_SM_COUNT, st);
+  if (ns < 0) {
+    snprintf(err, n, "%s: %s", kd->name, rt_fwd_plan_why(ns));
+    return -1;
+  }
   int rc = 0;
-  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, kd, st[i], 0, d->n_seqs, d->h_v, slots, params, err, n);
+  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, kd, st[i], 0, ssmc_cuda_items(st[i], d), d->h_v, slots, params, err, n);
   return rc;
 }
 

@@ -75,13 +75,14 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
   case 1: return &c->decode_large;
   case 2: return &c->fused;
   default: {
-    const int j = i - nf - 3 - c->n_bwd; /* after the backward: fused90, then the keep forms */
+    const int j = i - nf - 3 - c->n_bwd; /* after the backward: fused90, then the other forms */
     return j < 0    ? &c->bwd[i - nf - 3]
            : j == 0 ? &c->fused_sm90
            : j == 1 ? &c->fused_keep
            : j == 2 ? &c->fused_sm90_keep
            : j == 3 ? &c->prep_keep
            : j == 4 ? &c->prep_fused
+           : j == 5 ? &c->split_seg
                     : NULL;
   }
   }
@@ -114,7 +115,9 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
       rt_nvrtc_out_free(&o);
       return diag_at(d, NULL, 0, 0, "internal: no ptxas report for %s", st->entry);
     }
-    const int max = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep ? CUC_SMEM_MAX_SM90 : CUC_SMEM_MAX;
+    const int max = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg
+                        ? CUC_SMEM_MAX_SM90
+                        : CUC_SMEM_MAX;
     const int smem = pi.smem_static + st->smem, big = smem > max;
     char mark[64] = "";
     if (big) snprintf(mark, sizeof mark, "  OVER %d KiB", max / 1024);

@@ -289,7 +289,8 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep[=N]]   (or: fused90 none): the fused slot
  *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well,
  *      keep=N with a block of N threads (the first forward stage may say keep too: its keep form, prep_keep; and
- *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused) */
+ *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused); fused90 may end in split=P: its
+ *      split forward (ssmc_kernel.h), the segment form NAME_fused90_seg and the forward's stage `scan` */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -342,6 +343,12 @@ static int parse_launch(emit_kernel *k, diag *d) {
       if (keep_threads < 32 || keep_threads % 32) return diag_at(d, NULL, 0, 0, "internal: bad keep= in %s", k->cu_path);
       l += m;
     }
+    int split = 0; /* fused90's split forward: split=P */
+    if (sm90 && sscanf(l, " split=%d%n", &k->cuda.split_pct, &m) == 1) {
+      if (k->cuda.split_pct < 1 || pre || *post) return diag_at(d, NULL, 0, 0, "internal: bad split= in %s", k->cu_path);
+      split = 1;
+      l += m;
+    }
     const int lean = i == 0 && !strncmp(l, " fused", 6); /* its form before the fused slot, NAME_<stage>_fused */
     if (lean) l += 6;
     char *semi = strchr(grid, ';');
@@ -361,6 +368,13 @@ static int parse_launch(emit_kernel *k, diag *d) {
         (lean && other_form(k, &st, EMIT_KEEP_ENTRY0 + 3, "fused", &k->cuda.prep_fused)))
       return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
     if (keep_threads) kept->threads = keep_threads;
+    if (split) {
+      for (int j = 0; j < k->cuda.n_fwd; j++)
+        if (!strcmp(k->cuda.fwd[j].entry + strlen(k->name), "_scan")) k->cuda.split_scan = k->cuda.fwd[j];
+      if (!k->cuda.split_scan.entry || k->cuda.split_scan.grid != SSMC_GRID_ITEMS_ELEMS ||
+          other_form(k, &st, EMIT_KEEP_ENTRY0 + 4, "seg", &k->cuda.split_seg))
+        return diag_at(d, NULL, 0, 0, "internal: a split forward without its scan in %s", k->cu_path);
+    }
     while (*l == ';' || *l == ' ') l++;
   }
   if (k->cuda.fused.entry && k->cuda.fused_pre + k->cuda.fused_post > k->cuda.n_fwd)
@@ -508,13 +522,15 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   /* the other forms of stages (appended fields, in their order): where the module has them */
   const struct { const char *field; const ssmc_cuda_stage *st; } forms[] = {
       {"fused_keep", &k->cuda.fused_keep}, {"fused_sm90_keep", &k->cuda.fused_sm90_keep},
-      {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused}};
+      {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused},
+      {"split_seg", &k->cuda.split_seg},   {"split_scan", &k->cuda.split_scan}};
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
     if (forms[i].st->entry) {
       emit_add(&b, "  .%s = ", forms[i].field);
       desc_stage(&b, forms[i].st);
       emit_add(&b, ",\n");
     }
+  if (k->cuda.split_pct) emit_add(&b, "  .split_pct = %d,\n", k->cuda.split_pct);
   emit_add(&b, "};\n");
   return b.p;
 }
@@ -600,6 +616,10 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       emit_add(&b, "  cuda_stage %s grid=(N*h_v, V/%d) threads=%d smem=%d (sm_90: the fused slot, from N*h_v*V/%d >= %d%% "
                "of the SMs on)\n", k->cuda.fused_sm90.entry, k->cuda.fused_sm90_bv, k->cuda.fused_sm90.threads,
                k->cuda.fused_sm90.smem, k->cuda.fused_sm90_bv, k->cuda.fused_sm90_from_pct);
+    if (k->cuda.split_seg.entry)
+      emit_add(&b, "  cuda_stage %s (sm_90: the split forward for few long sequences: each segment's state, then %s over"
+               " the segments, then %s from each segment's start state; segments fill %d%% of the SMs)\n",
+               k->cuda.split_seg.entry, k->cuda.split_scan.entry, k->cuda.fused_sm90.entry, k->cuda.split_pct);
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
       emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d%s\n", st->entry, grid_names[st->grid], st->threads,

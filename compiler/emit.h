@@ -8,9 +8,9 @@
 #include "ssmc_kernel.h"
 
 /* cu_entries: the forward stages, decode, decode_large, fused, fused90, then the keep forms of fused, fused90 and
- * fwd[0] (prep), fwd[0]'s form before the fused slot */
+ * fwd[0] (prep), fwd[0]'s form before the fused slot, fused90's segment form (split_seg) */
 #define EMIT_KEEP_ENTRY0 (SSMC_MAX_STAGES + 4)
-#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 4)
+#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 5)
 
 struct sbx;
 
@@ -26,7 +26,7 @@ typedef struct {
   size_t cu_len;
   ssmc_cuda_kernel cuda; /* launch facts read back from the module's launch line; source = cu_source */
   char cu_entries[EMIT_BWD_ENTRY0 + SSMC_MAX_BWD_STAGES][192]; /* forward stages, decode, decode_large, fused, fused90,
-                                                                 their keep forms, backward */
+                                                                 their other forms, backward */
 } emit_kernel;
 
 /* A growable text buffer (every emitter writes through it); p is malloc'd. */

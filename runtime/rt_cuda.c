@@ -434,7 +434,8 @@ struct rt_cuda_mod {
   ssmc_kernel kdev;
   ssmc_cuda_kernel cdev;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *prep_keep, *prep_fused, *bwd[SSMC_MAX_BWD_STAGES];
+  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *prep_keep, *prep_fused, *split_seg, *split_scan,
+      *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -496,6 +497,8 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   if (!bad && k->cuda->fused_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused_keep, &m->fused_keep);
   if (!bad && k->cuda->prep_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_keep, &m->prep_keep);
   if (!bad && k->cuda->prep_fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_fused, &m->prep_fused);
+  if (!bad && k->cuda->split_seg.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_seg, &m->split_seg);
+  if (!bad && k->cuda->split_scan.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_scan, &m->split_scan);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -531,11 +534,10 @@ static int launch(rt_cuda *c, void *fn, const ssmc_kernel *k, const ssmc_cuda_st
 int rt_cuda_fwd_variants(const rt_cuda_mod *m) { return rt_fwd_variant_count(m->k->cuda); }
 int rt_cuda_fwd_variant_at(const rt_cuda_mod *m, int v) { return rt_fwd_variant_at(m->k->cuda, v); }
 
-int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
-  const ssmc_cuda_kernel *ck = m->k->cuda;
-  const int sms = c->info.sm_count;
-  if (ssmc_cuda_fwd_fused(ck, n_seqs, h_v, m->k->V, sms)) return RT_FWD_FUSED;
-  return ssmc_cuda_narrow(ck, n_seqs, h_v, m->k->V, sms) ? RT_FWD_NARROW : RT_FWD_STAGED;
+int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a) {
+  ssmc_fwd_args arg = *a;
+  arg.t_total = ssmc_fwd_tokens(a);
+  return rt_fwd_pick(m->k, &arg, c->info.sm_count, 0);
 }
 
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream) {
@@ -544,18 +546,13 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
 
 /* The stages of forward variant `variant` with the arguments arg (t_total set); keep: the fused slot's keep form. */
 static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int variant, int keep, void *ws, void *stream) {
-  if (variant == RT_FWD_AUTO) variant = rt_cuda_fwd_pick(c, m, arg->n_seqs, arg->h_v);
-  if (variant == RT_FWD_FUSED && !m->fused) {
-    snprintf(c->err, sizeof c->err, "%s has no fused forward stage", m->k->name);
-    return -1;
-  }
   const int64_t slots = ssmc_chunk_slots(m->k, arg);
   void *params[] = {arg, &ws};
   const ssmc_cuda_kernel *ck = m->k->cuda;
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
-  const int n = ssmc_cuda_fwd_stages(ck, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, keep, st);
+  const int n = rt_fwd_plan(m->k, arg, variant, keep, c->info.sm_count, st);
   if (n < 0) {
-    snprintf(c->err, sizeof c->err, "%s: its fused forward keeps nothing for the backward", m->k->name);
+    snprintf(c->err, sizeof c->err, "%s: %s", m->k->name, rt_fwd_plan_why(n));
     return -1;
   }
   for (int i = 0; i < n; i++) {
@@ -563,8 +560,10 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
                : st[i] == &ck->fused_keep ? m->fused_keep
                : st[i] == &ck->prep_keep  ? m->prep_keep
                : st[i] == &ck->prep_fused ? m->prep_fused
+               : st[i] == &ck->split_seg  ? m->split_seg
+               : st[i] == &ck->split_scan ? m->split_scan
                                           : m->fwd[st[i] - ck->fwd];
-    if (launch(c, fn, m->k, st[i], arg->n_seqs, arg->h_v, slots, params, stream)) return -1;
+    if (launch(c, fn, m->k, st[i], ssmc_cuda_items(st[i], arg), arg->h_v, slots, params, stream)) return -1;
   }
   return 0;
 }

@@ -84,18 +84,56 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
 /* Launches every forward stage on `stream` (NULL: the default stream); a holds
  * device pointers. ws: device workspace of rt_cuda_fwd_ws_bytes (may be NULL when 0). */
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
-/* Forward variants: RT_FWD_AUTO (ssmc_cuda_fwd_fused's rule, then ssmc_cuda_narrow's), RT_FWD_STAGED (the
- * fwd[] stages, the wide forms), RT_FWD_FUSED (the one-stage forward; an error where the module has none),
- * RT_FWD_NARROW (the fwd[] stages, the narrow forms; the staged forward where the module has none). */
-enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1, RT_FWD_NARROW = 2 };
+/* Forward variants: RT_FWD_AUTO (rt_fwd_pick), RT_FWD_STAGED (the fwd[] stages, the wide forms), RT_FWD_FUSED (the
+ * one-stage forward; an error where the module has none), RT_FWD_NARROW (the fwd[] stages, the narrow forms; the
+ * staged forward where the module has none), RT_FWD_SPLIT (the fused slot's split forward, ssmc_kernel.h; not with
+ * keep). */
+enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1, RT_FWD_NARROW = 2, RT_FWD_SPLIT = 3 };
 int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream);
-/* The variant RT_FWD_AUTO runs for n_seqs sequences and h_v value heads on this device. */
-int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v);
-/* How many forward variants the module has (1 to 3) and the v-th (RT_FWD_*): staged, then fused and narrow
+/* The variant RT_FWD_AUTO runs for the call a (t_total set) on a device of sm_count SMs (kd: the table as it runs
+ * it; keep: rt_cuda_fwd_save's forward): the fused one from ssmc_cuda_fwd_fused's size on, else the split one where
+ * it makes two segments or more, else ssmc_cuda_narrow's pick. */
+static inline int rt_fwd_pick(const ssmc_kernel *kd, const ssmc_fwd_args *a, int sm_count, int keep) {
+  const ssmc_cuda_kernel *c = kd->cuda;
+  if (ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, kd->V, sm_count)) return RT_FWD_FUSED;
+  if (!keep && ssmc_cuda_split(kd, a, sm_count, 0) >= 2) return RT_FWD_SPLIT;
+  return ssmc_cuda_narrow(c, a->n_seqs, a->h_v, kd->V, sm_count) ? RT_FWD_NARROW : RT_FWD_STAGED;
+}
+/* rt_fwd_pick on this device (a's t_total: ssmc_fwd_tokens) */
+int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a);
+/* How many forward variants the module has (1 to 4) and the v-th (RT_FWD_*): staged, then fused, narrow and split
  * where it has them (c: the table as the device runs it, ssmc_cuda_for_device) */
-static inline int rt_fwd_variant_count(const ssmc_cuda_kernel *c) { return 1 + (c->fused.entry != 0) + (c->narrow_bv > 0); }
+static inline int rt_fwd_variant_count(const ssmc_cuda_kernel *c) {
+  return 1 + (c->fused.entry != 0) + (c->narrow_bv > 0) + (c->split_seg.entry != 0);
+}
 static inline int rt_fwd_variant_at(const ssmc_cuda_kernel *c, int v) {
-  return v <= 0 ? RT_FWD_STAGED : v == 1 && c->fused.entry ? RT_FWD_FUSED : RT_FWD_NARROW;
+  const int all[] = {RT_FWD_STAGED, c->fused.entry ? RT_FWD_FUSED : -9, c->narrow_bv ? RT_FWD_NARROW : -9,
+                     c->split_seg.entry ? RT_FWD_SPLIT : -9};
+  for (int i = 0, n = 0; i < 4; i++)
+    if (all[i] != -9 && n++ == v) return all[i];
+  return RT_FWD_STAGED;
+}
+/* The stages of forward variant `variant` of the call a (t_total set) on a device of sm_count SMs, in launch order,
+ * into st[] (room for SSMC_MAX_STAGES + 1), and their count; a->split set (ssmc_cuda_split in a split forward, else
+ * 0). < 0: none (rt_fwd_plan_why: -1 the variant keeps nothing for the backward, -2 the module has none). Every launcher
+ * (the runtime, check's emulation) runs exactly these, each on ssmc_cuda_items's items. */
+static inline const char *rt_fwd_plan_why(int rc) {
+  return rc == -1 ? "this forward keeps nothing for the backward" : "the module has no such forward variant";
+}
+static inline int rt_fwd_plan(const ssmc_kernel *kd, ssmc_fwd_args *a, int variant, int keep, int sm_count,
+                              const ssmc_cuda_stage **st) {
+  const ssmc_cuda_kernel *c = kd->cuda;
+  if (variant == RT_FWD_AUTO) variant = rt_fwd_pick(kd, a, sm_count, keep);
+  a->split = 0;
+  if (variant == RT_FWD_SPLIT) {
+    if (!c->split_seg.entry) return -2;
+    if (keep) return -1;
+    a->split = ssmc_cuda_split(kd, a, sm_count, 1);
+    st[0] = &c->split_seg, st[1] = &c->split_scan, st[2] = &c->fused;
+    return 3;
+  }
+  if (variant == RT_FWD_FUSED && !c->fused.entry) return -2;
+  return ssmc_cuda_fwd_stages(c, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, keep, st);
 }
 int rt_cuda_fwd_variants(const rt_cuda_mod *m);
 int rt_cuda_fwd_variant_at(const rt_cuda_mod *m, int v);
@@ -127,8 +165,8 @@ static inline int rt_bwd_variant_count(const ssmc_cuda_kernel *c) { return c->n_
  * that forward by rt_cuda_fwd_save, then the backward with fwd_saved (narrow after the narrow forward, else wide).
  * rt_bwd_run_at gives run v's forward variant (RT_FWD_NONE: none) and backward variant. */
 enum { RT_FWD_NONE = -2 };
-static inline int rt_bwd_run_count(const ssmc_cuda_kernel *c) {
-  return rt_bwd_variant_count(c) + (c->n_bwd && c->bwd_saved ? rt_fwd_variant_count(c) : 0);
+static inline int rt_bwd_run_count(const ssmc_cuda_kernel *c) { /* (the split forward, the last, keeps nothing) */
+  return rt_bwd_variant_count(c) + (c->n_bwd && c->bwd_saved ? rt_fwd_variant_count(c) - (c->split_seg.entry != 0) : 0);
 }
 static inline void rt_bwd_run_at(const ssmc_cuda_kernel *c, int v, int *fwd, int *bwd) {
   const int nb = rt_bwd_variant_count(c);

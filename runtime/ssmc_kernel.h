@@ -49,6 +49,9 @@ typedef struct ssmc_fwd_args {
                                         form); 0: the kernel's cost-model default (manifest); < 0: never */
   int64_t t_total;                   /* CUDA: tokens of all sequences (with cu_seqlens the host cannot read
                                         the device's offsets); 0: n_seqs * t_len. The CPU ignores it. */
+  int32_t split;                     /* CUDA, appended, set by the launcher: > 1 in a split forward's stages
+                                        (ssmc_cuda_split: each sequence as `split` segments); 0 elsewhere.
+                                        The CPU ignores it. */
 } ssmc_fwd_args;
 
 /* One token per sequence; states live in slots and are updated in place.
@@ -167,6 +170,17 @@ typedef struct ssmc_cuda_kernel {
   /* appended: the form of fwd[0] run before the fused slot where the forward is not kept (the prep of a module with
    * an erase, without the rows only a state pass reads); entry NULL where fwd[0] runs there as it is */
   ssmc_cuda_stage prep_fused;
+  /* appended: the split forward of the fused slot on sm_90 (entries NULL where the module has none, and on other
+   * devices: ssmc_cuda_for_device), for few long sequences. Each sequence runs as `split` segments of
+   * ceil(chunks / split) chunks (the last ones shorter or empty; ssmc_cuda_split), every stage given split in its
+   * arguments: split_seg, each segment's state from zero and its decay into the sequence's chunk slot s (a segment
+   * that is not empty is at most its sequence's chunks); split_scan (a fwd[] stage, the chunk-to-chunk scan: the
+   * segments as its chunks), each segment's start state in place and the final states; then `fused` (fused_pre and
+   * fused_post are 0), every segment from its start state. The ITEMS_FTILES grids of a split call have n_seqs * split
+   * items (item = (n * split + s) * h_v + h); the scan's ITEMS_ELEMS grid n_seqs. split_pct: the segments fill this
+   * percent of the SMs in blocks. */
+  ssmc_cuda_stage split_seg, split_scan;
+  int32_t split_pct;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -278,6 +292,7 @@ static inline int ssmc_cuda_stage_runs(const ssmc_cuda_stage *st, int narrow) {
 /* The table a device of compute capability cc_major runs: c, with the fused slot of sm_90 there. */
 static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major, ssmc_cuda_kernel *out) {
   *out = *c;
+  if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = 0;
   if (cc_major != 9 || !c->fused_sm90.entry) return;
   out->fused = c->fused_sm90;
   out->fused_keep = c->fused_sm90_keep;
@@ -312,6 +327,25 @@ static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int
   st[n++] = keep ? &c->fused_keep : &c->fused;
   for (int i = 0; i < c->fused_post; i++) st[n++] = &c->fwd[c->n_fwd - c->fused_post + i];
   return n;
+}
+/* The shortest segment of a split forward that the runtime picks, in chunks */
+#define SSMC_SPLIT_MIN_CHUNKS 4
+/* The segments per sequence of a split forward of a (k: the table as the device runs it) on sm_count SMs: as many
+ * as fill split_pct percent of the SMs in fused blocks, each at least SSMC_SPLIT_MIN_CHUNKS chunks of the mean
+ * sequence (force: at least 3, for a check). < 2: none (the module has no split forward, or the call is too short). */
+static inline int32_t ssmc_cuda_split(const ssmc_kernel *k, const ssmc_fwd_args *a, int32_t sm_count, int force) {
+  const ssmc_cuda_kernel *c = k->cuda;
+  if (!c->split_seg.entry || a->n_seqs < 1) return 0;
+  const int64_t items = (int64_t)a->n_seqs * a->h_v * (k->V / c->fused_bv);
+  const int64_t whole = ssmc_fwd_tokens(a) / ((int64_t)a->n_seqs * c->chunk);
+  int64_t s = (int64_t)c->split_pct * sm_count / (100 * items);
+  if (s > whole / SSMC_SPLIT_MIN_CHUNKS) s = whole / SSMC_SPLIT_MIN_CHUNKS;
+  if (force && s < 3) s = 3;
+  return (int32_t)(s > 4096 ? 4096 : s);
+}
+/* The items of stage st in the forward call a: n_seqs, or in a split forward n_seqs * split for its ITEMS_FTILES grids */
+static inline int32_t ssmc_cuda_items(const ssmc_cuda_stage *st, const ssmc_fwd_args *a) {
+  return a->split > 1 && st->grid == SSMC_GRID_ITEMS_FTILES ? a->n_seqs * a->split : a->n_seqs;
 }
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */

@@ -251,6 +251,15 @@
 @   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
+@ -- the split forward's segment form (SEG: the state alone) copies its key and value tiles three chunks ahead into
+@ -- rings of four buffers: the key's QB then KB, the value's VB then what follows it up to KFH (the state's and the
+@ -- scores' pairs, unused there) where that holds two value tiles; else two buffers, a chunk ahead, as fused90
+@ local SEG_NB = 2
+@ if HB then
+@   local off = {}
+@   for _, e in ipairs(HB) do off[e[1]] = e[2] end
+@   if off.KB - off.QB == C * K and off.KFH - off.STH >= C * V then SEG_NB = 4 end
+@ end
 @ -- two blocks an SM where their shared memory fits (H200: 228 KB an SM, 1 KB of it each block's) and 80 registers
 @ -- hold a consumer's accumulators, V / 4 of the readout and HZN / 2 of the state, at most 48 of them (NVRTC 13,
 @ -- sm_90a: K = V = 64 32, none spilled; K = 32 V = 128 48, none; K = 48 V = 128 56, 348 bytes spilled)
@@ -1402,6 +1411,36 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
 }
+/* A split forward's segments (ssmc_kernel.h) of a sequence of T tokens: per chunks each (the last ones shorter or
+ * empty); the segments that are not empty, at most the sequence's chunks, have its first chunk slots. */
+__device__ __forceinline__ long long seg_chunks(long long T, int split) {
+  const long long per = ((T + CH - 1) / CH + split - 1) / split;
+  return per > 0 ? per : 1;
+}
+/* The item of a block of a split forward's ITEMS_FTILES grid (item (n * split + s) * h_v + h): sequence n, value head h
+ * and the tokens of segment s, and as the return the segment's chunk slot, slot0_of(n) + s. Elsewhere (split < 2)
+ * item_of's, and -1. */
+__device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long &seg) {
+  if (a.split < 2) {
+    seg = -1;
+    return item_of(a);
+  }
+  item_t it;
+  seg = blockIdx.x / a.h_v;
+  it.vt = (int)blockIdx.y;
+  it.h = (int)(blockIdx.x - seg * a.h_v);
+  it.hq = it.h / (a.h_v / a.h_qk);
+  it.n = seg / a.split;
+  const long long s = seg - it.n * a.split;
+  const long long t0 = a.cu_seqlens ? a.cu_seqlens[it.n] : it.n * a.t_len;
+  const long long T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - t0 : a.t_len;
+  const long long per = seg_chunks(T, a.split) * CH;
+  const long long b = s * per < T ? s * per : T, e = b + per < T ? b + per : T;
+  it.t0 = t0 + b;
+  it.T = e - b;
+  seg = slot0_of(a, it.n) + s;
+  return it;
+}
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
@@ -2462,7 +2501,9 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[${m.state}];
   float4 z = z0 ? *(const float4 *)(z0 + slot * ${K * V} + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  const long long nc = (it.T + CH - 1) / CH;
+  /* the chunks, or a split forward's segments that are not empty (each one's state and decay in its slot) */
+  const long long chunks = (it.T + CH - 1) / CH, per = a.split > 1 ? seg_chunks(it.T, a.split) : 1;
+  const long long nc = (chunks + per - 1) / per;
   for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
     float4 dz[SCAN_PF];
     float g[SCAN_PF];
@@ -3168,17 +3209,27 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * producer arrives) the chunk's operands are in place; AM (all; the consumers arrive) their products are done
  * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
- * (a warpgroup's, or at V = 64 both: each reads the other's state keys). */
-__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
+ * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
+ * SEG, the split forward's segment form (ssmc_kernel.h): the state alone, from zero, over the block's segment (no q,
+ * scores or readout; the tiles up to three chunks ahead, SEG_NB), into the segment's chunk slot with its decay.
+ * In a split forward the plain form starts each segment from the state the scan left in that slot. */
+template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
-  const item_t it = item_of(a);
+  long long seg; /* a split forward's segment slot, else -1 */
+  const item_t it = seg_item_of(a, seg);
+  if (seg >= 0 && !it.T) return; /* an empty segment (its sequence's final state is the scan's) */
   const long long slot = it.n * a.h_v + it.h;
   const int v0 = 0; /* the value input's copies: the whole width */
   (void)v0;
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
+  /* the tiles' rings of NB buffers (chunk c in buffer c % NB): q's, the key's, the value's (SEG: deeper, over the
+   * buffers it leaves unused) */
+  constexpr int NB = SEG ? ${SEG_NB} : 2;
+  unsigned short *const qring = (unsigned short *)(sm + HB_QB), *const kring = (unsigned short *)(sm + (SEG && NB > 2 ? HB_QB : HB_KB));
+  unsigned short *const vring = (unsigned short *)(sm + HB_VB);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
   /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
    * the chunk's parity */
@@ -3193,10 +3244,17 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
 @ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
 @ local hk = input_copies('HB_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
-    auto load = [&](long long tok, int Ln, int buf) { /* the chunk at tok: q, the key, the value into buffer buf */
-      tile_cp16<NP, KD, 2 * NP>((unsigned short *)(sm + HB_QB) + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
-      tile_cp16<NP, KD, 2 * NP>((unsigned short *)(sm + HB_KB) + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
-      tile_cp16<NP, VD, 2 * NP>((unsigned short *)(sm + HB_VB) + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+    /* the chunk at c0 (Ln of its tokens; none past the sequence): q (not in SEG), the key, the value into buffer
+     * buf; one commit group a chunk */
+    auto load = [&](long long c0, int buf) {
+      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      if (Ln > 0) {
+        if constexpr (!SEG)
+          tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+      }
       cp_async_commit();
     };
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
@@ -3238,7 +3296,8 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
       for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
-    load(it.t0, L0, 0);
+#pragma unroll
+    for (int j = 0; j < NB - 1; j++) load(j * CH, j);
 @ copies_decl(HBC, 'NP', '2 * NP')
 @ copies_fetch(HBC, 'it.t0', 'L0')
 @ copies_put(HBC)
@@ -3247,18 +3306,21 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
     for (long long c0 = 0; c0 < it.T; c0 += CH) {
       const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
-      const int cur = (int)(c0 / CH) & 1;
-      const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
-      const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+      const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
+      const unsigned short *qb = qring + cur * CH * KD, *kb = kring + buf * CH * KD;
       const bool next = c0 + CH < it.T;
       const long long tn = tok + CH;
       const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
       if (next) { /* the next chunk's scalars into registers */
 @ copies_fetch(HBC, 'tn', 'Ln')
       }
-      cp_async_wait<0>(); /* this chunk's tiles */
+      cp_async_wait<NB - 2>(); /* this chunk's tiles */
       fence_async_smem();
       bar_wait(PB, NP); /* and its coefficients */
+      if constexpr (SEG) { /* the state alone: no scores */
+        if (c0 > 0) bar_wait(AM, NT); /* the consumers are done with the last chunk's buffer */
+        load(c0 + (NB - 1) * CH, (buf + NB - 1) % NB);
+      } else {
       /* A' = q k' times c_t e^{b_t - b_s} w_s for s <= t, else 0 (c_t = w_s = 0 past L) */
       float d[CH / 2];
 #pragma unroll
@@ -3276,7 +3338,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
           d[4 * i + o] *= ct[h] * ew[s] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
         }
       if (c0 > 0) bar_wait(AM, NT); /* the last chunk's readout is done with amh / aml and its tiles */
-      if (next) load(tn, Ln, cur ^ 1);
+      load(c0 + CH, cur ^ 1);
 #pragma unroll
       for (int i = 0; i < CH / 8; i++)
 #pragma unroll
@@ -3287,6 +3349,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
           *(unsigned *)(amh + o) = hi;
           *(unsigned *)(aml + o) = lo;
         }
+      }
       fence_async_smem();
       bar_arrive(RDY, NT);
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
@@ -3302,11 +3365,13 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN, n0 = w * (VD / 2);
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
-  const float *z0 = a.state_in[${m.state}];
+  /* the start state: zero for SEG (a segment's own state), a segment's from the split forward's scan, or state_in */
+  const float *z0 = SEG ? nullptr : seg >= 0 ? ws_chunk(a, ws, seg, it.h) : a.state_in[${m.state}] ? a.state_in[${m.state}] + slot * ${K * V} : nullptr;
+  float gz = 1.0f; /* SEG: the segment's decay */
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[slot * ${K * V} + z_at(i, o)] : 0.0f;
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
   auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -3320,26 +3385,28 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
       }
     fence_async_smem();
   };
-  put_state();
+  if constexpr (!SEG) put_state();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    const int cur = (int)(c0 / CH) & 1;
+    const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
     const bool next = c0 + CH < it.T;
-    const unsigned short *qb = (const unsigned short *)(sm + HB_QB) + cur * CH * KD;
-    const unsigned short *vb = (const unsigned short *)(sm + HB_VB) + cur * CH * VD;
+    const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
     float d[VD / 4];
 #pragma unroll
     for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
     const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
-    wg_fence();
-    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-    wg_commit();
+    if constexpr (SEG) gz *= zd;
+    else {
+      wg_fence();
+      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+      wg_commit();
+    }
     { /* under q Z: the update's keys fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-      const unsigned short *kb = (const unsigned short *)(sm + HB_KB) + cur * CH * KD;
+      const unsigned short *kb = kring + buf * CH * KD;
       const float *fr = fr2 + cur * CH;
       for (int p = threadIdx.x; p < CH * KD / 8; p += 2 * NP) {
         const float f = fr[(p / KD) * 8 + (p & 7)];
@@ -3359,6 +3426,11 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
+    if constexpr (SEG) {
+      wg_wait0();
+      if (next) bar_arrive(AM, NT); /* the chunk's tiles free */
+      continue;
+    }
     wg_wait1(); /* q Z done; the update runs on */
 #pragma unroll
     for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
@@ -3377,18 +3449,26 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a) {
     else bar_wait(CB, 2 * NP);
     put_state(); /* for the next chunk's readout */
   }
-  float *zo = a.state_out[${m.state}];
+  /* the final state: SEG's, with its decay, into the segment's slot; in a split forward the scan wrote it */
+  float *zo = SEG ? ws_chunk(a, ws, seg, it.h) : seg >= 0 || !a.state_out[${m.state}] ? nullptr : a.state_out[${m.state}] + slot * ${K * V};
   if (zo)
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-      for (int o = 0; o < 4; o++) zo[slot * ${K * V} + z_at(i, o)] = z[4 * i + o];
+      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+  if constexpr (SEG)
+    for (int k = threadIdx.x; k < KD; k += 2 * NP) zo[WS_ZD + k] = gz;
 #else
   (void)a;
+  (void)ws;
 #endif
 }
 @ end
-extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a); (void)ws;' or 'fused90_body<false>(a, ws);'} }
+extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body<false>(a, ws);' or 'fused90_body<false>(a, ws);'} }
+@ if HB then
+/* the split forward's segments (ssmc_kernel.h): each one's state from zero and its decay */
+extern "C" __global__ void __launch_bounds__(384, ${HB_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
+@ end
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -3904,4 +3984,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', HB and ' split=' .. 100 * HB_MINB or '') or 'fused90 none'}

@@ -11,6 +11,7 @@
 #include "build.h"
 #include "cuc.h"
 #include "gen.h"
+#include "rt_cuda.h"
 
 static void add_dir(gen_set *g, const char *sub) {
   char dir[1024];
@@ -237,12 +238,26 @@ START_TEST(every_module_compiles_without_spills) {
           ck_assert_ptr_eq(d90.fused_keep.entry, ek->cuda.fused_sm90_keep.entry);
           if (ek->cuda.fused_sm90_keep.entry)
             ck_assert_str_eq(ek->cuda.fused_sm90_keep.entry + strlen(ek->name) + 1, "fused90_keep");
+          /* without an erase (its bf16 form) the split forward: NAME_fused90_seg as fused90's block, the scan, on sm_90 only */
+          ck_assert_int_eq(ek->cuda.split_seg.entry != NULL, !erase);
+          if (!erase) {
+            ck_assert_str_eq(ek->cuda.split_seg.entry + strlen(ek->name) + 1, "fused90_seg");
+            ck_assert_str_eq(ek->cuda.split_scan.entry + strlen(ek->name) + 1, "scan");
+            ck_assert_int_eq(ek->cuda.split_seg.threads, ek->cuda.fused_sm90.threads);
+            ck_assert_int_eq(ek->cuda.split_seg.smem, ek->cuda.fused_sm90.smem);
+            ck_assert_int_eq(ek->cuda.split_seg.grid, SSMC_GRID_ITEMS_FTILES);
+            ck_assert_int_ge(ek->cuda.split_pct, 100);
+            ck_assert_ptr_eq(d90.split_seg.entry, ek->cuda.split_seg.entry);
+            ck_assert_ptr_null(d80.split_seg.entry);
+            ck_assert_int_eq(rt_fwd_variant_count(&d90), rt_fwd_variant_count(&d80) + 1);
+            ck_assert_int_eq(rt_fwd_variant_at(&d90, rt_fwd_variant_count(&d90) - 1), RT_FWD_SPLIT);
+          }
         }
       }
       const ssmc_cuda_stage *st;
       for (int a = 0; a < 2; a++)
         for (int s = 0; (st = cuc_stage(&ek->cuda, s)); s++) { /* forward stages, decode, decode_large, fused, backward,
-                                                                 fused90, the keep forms */
+                                                                 fused90, the other forms */
           if (!st->entry) continue;
           const char *stage = st->entry + strlen(ek->name) + 1;
           if (a == 0) { /* a numeric __launch_bounds__ of the entry is the launch's block */
@@ -256,7 +271,7 @@ START_TEST(every_module_compiles_without_spills) {
             if (nt > 0) ck_assert_msg(nt == st->threads, "%s: launch_bounds %d, launched with %d", st->entry, nt, st->threads);
           }
           /* sm_90a only: its body is empty elsewhere */
-          const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep;
+          const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg;
           if (sm90 && a == 0) continue;
           rt_ptxas_info pi;
           int rc = cuc_stage_info(ek, archs[a], cache, stage, &pi, err, sizeof err);
@@ -488,6 +503,60 @@ START_TEST(narrow_stage_rule) {
   ssmc_cuda_grid(&k, &c.fwd[2], 2, 16, 0, g);
   ck_assert_uint_eq(g[0], 32);
   ck_assert_uint_eq(g[1], 8); /* V / narrow_bv */
+}
+END_TEST
+
+/* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): below the fused pass's size, where segments of at
+ * least SSMC_SPLIT_MIN_CHUNKS chunks of the mean sequence make two or more, as many as fill split_pct percent of the
+ * SMs; never for a kept forward; its three stages, the segment stages on n_seqs * split items, the scan on n_seqs. */
+START_TEST(split_forward_rule) {
+  ssmc_cuda_kernel c = {0};
+  c.chunk = 64;
+  c.bv = 64;
+  c.n_fwd = 3;
+  c.fwd[0] = (ssmc_cuda_stage){"k_prep", SSMC_GRID_CHUNKS, 512, 0, SSMC_STAGE_ALWAYS};
+  c.fwd[1] = (ssmc_cuda_stage){"k_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0, SSMC_STAGE_ALWAYS};
+  c.fwd[2] = (ssmc_cuda_stage){"k_out", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
+  c.fused = (ssmc_cuda_stage){"k_fused90", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
+  c.fused_bv = 128;
+  c.fused_from_pct = 24;
+  ssmc_kernel k = {.K = 128, .V = 128, .chunk = 64, .cuda = &c};
+  ssmc_fwd_args a = {.n_seqs = 1, .h_qk = 16, .h_v = 16, .t_len = 32768};
+  const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 1), 0); /* the module has none */
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_SPLIT, 0, 132, st), -2);
+  c.split_seg = (ssmc_cuda_stage){"k_fused90_seg", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
+  c.split_scan = c.fwd[1];
+  c.split_pct = 100;
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 8); /* 16 items: 8 segments fill 128 of 132 SMs */
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_SPLIT);
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 1), RT_FWD_STAGED); /* kept: not split */
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_SPLIT, 1, 132, st), -1);
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_AUTO, 0, 132, st), 3);
+  ck_assert_int_eq(a.split, 8);
+  ck_assert_ptr_eq(st[0], &c.split_seg);
+  ck_assert_ptr_eq(st[1], &c.split_scan);
+  ck_assert_ptr_eq(st[2], &c.fused);
+  ck_assert_int_eq(ssmc_cuda_items(st[0], &a), 8);
+  ck_assert_int_eq(ssmc_cuda_items(st[1], &a), 1);
+  ck_assert_int_eq(ssmc_cuda_items(st[2], &a), 8);
+  uint32_t g[3];
+  ssmc_cuda_grid(&k, st[0], ssmc_cuda_items(st[0], &a), a.h_v, 0, g);
+  ck_assert_uint_eq(g[0], 128);
+  ck_assert_uint_eq(g[1], 1);
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_STAGED, 0, 132, st), 3); /* every other variant: split 0 */
+  ck_assert_int_eq(a.split, 0);
+  ck_assert_ptr_eq(st[1], &c.fwd[1]);
+  a.n_seqs = 2, a.t_len = 4096; /* 32 items, 24% of the SMs: the fused pass */
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_FUSED);
+  a.n_seqs = 1, a.t_len = 512; /* 8 chunks: two segments of 4 */
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2);
+  a.t_len = 500; /* 7 whole chunks: one segment of 4 */
+  ck_assert_int_lt(ssmc_cuda_split(&k, &a, 132, 0), 2);
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_STAGED);
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 1), 3); /* asked for: three, for a check */
+  a.n_seqs = 3, a.t_len = 0, a.t_total = 3 * 8192; /* with cu_seqlens the mean sequence: 128 chunks */
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2); /* 48 items: 2 segments fill 96 SMs */
 }
 END_TEST
 
@@ -728,6 +797,7 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, every_module_compiles_without_spills);
   tcase_add_test(tc, fused_forward_rule);
   tcase_add_test(tc, narrow_stage_rule);
+  tcase_add_test(tc, split_forward_rule);
   tcase_add_test(tc, builtin_table_describes_cuda);
   tcase_add_test(tc, decode_variants_in_table_and_rule_monotone);
   tcase_add_test(tc, chunk_slots_cover_every_chunk_once);

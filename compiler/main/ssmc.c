@@ -243,7 +243,8 @@ static int bench_gpu(gen_set *g, const opts *o) {
       if (!m) { fprintf(stderr, "ssmc: error: %s\n", err); rc = 1; }
       /* every forward variant of the module; '*' marks the one the runtime picks for this batch; the
        * fwd+bwd row runs the pick */
-      const int nfv = m ? rt_cuda_fwd_variants(m) : 0, fpick = m ? rt_cuda_fwd_pick(c, m, o->B, o->H) : 0;
+      const ssmc_fwd_args fa = {.n_seqs = o->B, .h_qk = o->H, .h_v = o->H, .t_len = o->T};
+      const int nfv = m ? rt_cuda_fwd_variants(m) : 0, fpick = m ? rt_cuda_fwd_pick(c, m, &fa) : 0;
       for (int v = 0; v < nfv && !rc; v++) {
         const int variant = nfv > 1 ? rt_cuda_fwd_variant_at(m, v) : RT_FWD_AUTO;
         if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, variant, &r, err, sizeof err)) {

@@ -251,15 +251,19 @@
 @   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
-@ -- the split forward's segment form (SEG: the state alone) copies its key and value tiles three chunks ahead into
-@ -- rings of four buffers: the key's QB then KB, the value's VB then what follows it up to KFH (the state's and the
-@ -- scores' pairs, unused there) where that holds two value tiles; else two buffers, a chunk ahead, as fused90
-@ local SEG_NB = 2
+@ -- the split forward's segment form (SEG: the state alone, the update's keys made by the producer) lays out its own
+@ -- tiles in fused90's from QB up to B (q's, the state's and the scores' buffers are unused there), in floats from
+@ -- QB: three buffers of the key tile (C, K) at SEG_KR, three of the value tile (C, V) at SEG_VR, and two of the
+@ -- update's keys (hi and lo, (C, K) each) at SEG_KF; without the room, no split forward
+@ local SEG_KR, SEG_VR, SEG_KF
 @ if HB then
 @   local off = {}
 @   for _, e in ipairs(HB) do off[e[1]] = e[2] end
-@   if off.KB - off.QB == C * K and off.KFH - off.STH >= C * V then SEG_NB = 4 end
+@   SEG_KR, SEG_VR = 0, 3 * (C * K // 2)
+@   SEG_KF = SEG_VR + 3 * (C * V // 2)
+@   if SEG_KF + 2 * C * K > off.B - off.QB then SEG_KR = nil end
 @ end
+@ local SPLIT = HB and SEG_KR
 @ -- two blocks an SM where their shared memory fits (H200: 228 KB an SM, 1 KB of it each block's) and 80 registers
 @ -- hold a consumer's accumulators, V / 4 of the readout and HZN / 2 of the state, at most 48 of them (NVRTC 13,
 @ -- sm_90a: K = V = 64 32, none spilled; K = 32 V = 128 48, none; K = 48 V = 128 56, 348 bytes spilled)
@@ -3225,12 +3229,30 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   (void)v0;
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
-  /* the tiles' rings of NB buffers (chunk c in buffer c % NB): q's, the key's, the value's (SEG: deeper, over the
-   * buffers it leaves unused) */
-  constexpr int NB = SEG ? ${SEG_NB} : 2;
-  unsigned short *const qring = (unsigned short *)(sm + HB_QB), *const kring = (unsigned short *)(sm + (SEG && NB > 2 ? HB_QB : HB_KB));
-  unsigned short *const vring = (unsigned short *)(sm + HB_VB);
+  /* the tiles' buffers (chunk c in buffer c % NB): q's, the key's, the value's; SEG its own (SEG_KR ..) */
+@ if SPLIT then
+  constexpr int NB = SEG ? 3 : 2;
+  unsigned short *const kring = (unsigned short *)(sm + (SEG ? HB_QB + ${SEG_KR} : HB_KB));
+  unsigned short *const vring = (unsigned short *)(sm + (SEG ? HB_QB + ${SEG_VR} : HB_VB));
+@ else
+  constexpr int NB = 2;
+  unsigned short *const kring = (unsigned short *)(sm + HB_KB), *const vring = (unsigned short *)(sm + HB_VB);
+@ end
+  unsigned short *const qring = (unsigned short *)(sm + HB_QB);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
+  /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb, piece p (8 elements) at a time by the
+   * NTH threads from T0 */
+  auto make_keys = [&](const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl, int nth, int t0) {
+    for (int p = (int)threadIdx.x - t0; p < CH * KD / 8; p += nth) {
+      const float f = fr[(p / KD) * 8 + (p & 7)];
+      const unsigned *x = (const unsigned *)(kb + 8 * p);
+      unsigned h[4], l[4];
+#pragma unroll
+      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+      *(uint4 *)(kh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+      *(uint4 *)(kl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+    }
+  };
   /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
    * the chunk's parity */
   float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC, *fr2 = sm + HB_F;
@@ -3296,10 +3318,33 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
-#pragma unroll
-    for (int j = 0; j < NB - 1; j++) load(j * CH, j);
+    load(0, 0);
 @ copies_decl(HBC, 'NP', '2 * NP')
 @ copies_fetch(HBC, 'it.t0', 'L0')
+@ if SPLIT then
+    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2, a chunk ahead of the consumers */
+      for (long long c0 = 0; c0 < it.T; c0 += CH) {
+        const int j = (int)(c0 / CH), L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+        const long long tn = it.t0 + c0 + CH;
+        const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+        if (j >= 2) bar_wait(AM + 2 * (j & 1), NT); /* chunk j - 2 is done: its buffers free */
+        load(c0 + CH, (j + 1) % NB);
+@ copies_put(HBC)
+        if (Ln > 0) { /* the next chunk's scalars into registers */
+@ copies_fetch(HBC, 'tn', 'Ln')
+        }
+        bar_wait(PB, NP);
+        coefs(L, j & 1);
+        cp_async_wait<1>(); /* this chunk's tiles */
+        bar_wait(PB, NP); /* every copy and the coefficients */
+        unsigned short *kf = (unsigned short *)(sm + HB_QB + ${SEG_KF}) + (j & 1) * 2 * CH * KD;
+        make_keys(kring + (j % NB) * CH * KD, fr2 + (j & 1) * CH, kf, kf + CH * KD, NP, 2 * NP);
+        fence_async_smem();
+        bar_arrive(RDY + (j & 1), NT);
+      }
+      return;
+    }
+@ end
 @ copies_put(HBC)
     bar_wait(PB, NP);
     coefs(L0, 0);
@@ -3314,13 +3359,9 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       if (next) { /* the next chunk's scalars into registers */
 @ copies_fetch(HBC, 'tn', 'Ln')
       }
-      cp_async_wait<NB - 2>(); /* this chunk's tiles */
+      cp_async_wait<0>(); /* this chunk's tiles */
       fence_async_smem();
       bar_wait(PB, NP); /* and its coefficients */
-      if constexpr (SEG) { /* the state alone: no scores */
-        if (c0 > 0) bar_wait(AM, NT); /* the consumers are done with the last chunk's buffer */
-        load(c0 + (NB - 1) * CH, (buf + NB - 1) % NB);
-      } else {
       /* A' = q k' times c_t e^{b_t - b_s} w_s for s <= t, else 0 (c_t = w_s = 0 past L) */
       float d[CH / 2];
 #pragma unroll
@@ -3349,7 +3390,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
           *(unsigned *)(amh + o) = hi;
           *(unsigned *)(aml + o) = lo;
         }
-      }
       fence_async_smem();
       bar_arrive(RDY, NT);
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
@@ -3385,7 +3425,28 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       }
     fence_async_smem();
   };
-  if constexpr (!SEG) put_state();
+@ if SPLIT then
+  if constexpr (SEG) { /* the update alone, with the producer's keys */
+    for (long long c0 = 0; c0 < it.T; c0 += CH) {
+      const int j = (int)(c0 / CH);
+      bar_wait(RDY + (j & 1), NT);
+      const float zd = zdec2[(j & 1) * KD];
+      gz *= zd;
+#pragma unroll
+      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+      const unsigned short *kf = (const unsigned short *)(sm + HB_QB + ${SEG_KF}) + (j & 1) * 2 * CH * KD;
+      const unsigned long long dz = wg16_desc(vring + (j % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
+      wg_fence();
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + (zk0 / 8) * 64, 64, 8 * KD));
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
+      wg_commit();
+      wg_wait0();
+      if (c0 + 2 * CH < it.T) bar_arrive(AM + 2 * (j & 1), NT); /* its buffers free (the producer waits for them) */
+    }
+  } else
+@ end
+  {
+  put_state();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
@@ -3398,26 +3459,11 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
 #pragma unroll
     for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
     const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
-    if constexpr (SEG) gz *= zd;
-    else {
-      wg_fence();
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg_commit();
-    }
-    { /* under q Z: the update's keys fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-      const unsigned short *kb = kring + buf * CH * KD;
-      const float *fr = fr2 + cur * CH;
-      for (int p = threadIdx.x; p < CH * KD / 8; p += 2 * NP) {
-        const float f = fr[(p / KD) * 8 + (p & 7)];
-        const unsigned *x = (const unsigned *)(kb + 8 * p);
-        unsigned h[4], l[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-      }
-    }
+    wg_fence();
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg_commit();
+    make_keys(kring + buf * CH * KD, fr2 + cur * CH, kfh, kfl, 2 * NP, 0); /* under q Z */
     fence_async_smem();
     bar_wait(KB, 2 * NP); /* every consumer's keys */
 #pragma unroll
@@ -3426,11 +3472,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    if constexpr (SEG) {
-      wg_wait0();
-      if (next) bar_arrive(AM, NT); /* the chunk's tiles free */
-      continue;
-    }
     wg_wait1(); /* q Z done; the update runs on */
 #pragma unroll
     for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
@@ -3449,6 +3490,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     else bar_wait(CB, 2 * NP);
     put_state(); /* for the next chunk's readout */
   }
+  }
   /* the final state: SEG's, with its decay, into the segment's slot; in a split forward the scan wrote it */
   float *zo = SEG ? ws_chunk(a, ws, seg, it.h) : seg >= 0 || !a.state_out[${m.state}] ? nullptr : a.state_out[${m.state}] + slot * ${K * V};
   if (zo)
@@ -3465,7 +3507,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
 }
 @ end
 extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body<false>(a, ws);' or 'fused90_body<false>(a, ws);'} }
-@ if HB then
+@ if SPLIT then
 /* the split forward's segments (ssmc_kernel.h): each one's state from zero and its decay */
 extern "C" __global__ void __launch_bounds__(384, ${HB_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
 @ end
@@ -3984,4 +4026,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', HB and ' split=' .. 100 * HB_MINB or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', SPLIT and ' split=' .. 100 * HB_MINB or '') or 'fused90 none'}

@@ -506,9 +506,9 @@ START_TEST(narrow_stage_rule) {
 }
 END_TEST
 
-/* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): below the fused pass's size, where segments of at
- * least SSMC_SPLIT_MIN_CHUNKS chunks of the mean sequence make two or more, as many as fill split_pct percent of the
- * SMs; never for a kept forward; its three stages, the segment stages on n_seqs * split items, the scan on n_seqs. */
+/* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): where segments of at least SSMC_SPLIT_MIN_CHUNKS
+ * chunks of the mean sequence make two or more, as many as fill split_pct percent of the SMs (before the fused pass);
+ * never for a kept forward; its three stages, the segment stages on n_seqs * split items, the scan on n_seqs. */
 START_TEST(split_forward_rule) {
   ssmc_cuda_kernel c = {0};
   c.chunk = 64;
@@ -547,7 +547,11 @@ START_TEST(split_forward_rule) {
   ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_STAGED, 0, 132, st), 3); /* every other variant: split 0 */
   ck_assert_int_eq(a.split, 0);
   ck_assert_ptr_eq(st[1], &c.fwd[1]);
-  a.n_seqs = 2, a.t_len = 4096; /* 32 items, 24% of the SMs: the fused pass */
+  a.n_seqs = 2, a.t_len = 4096; /* 32 items, 24% of the SMs: 4 segments before the fused pass */
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 4);
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_SPLIT);
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 1), RT_FWD_FUSED);
+  a.n_seqs = 5; /* 80 items: one segment */
   ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_FUSED);
   a.n_seqs = 1, a.t_len = 512; /* 8 chunks: two segments of 4 */
   ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2);

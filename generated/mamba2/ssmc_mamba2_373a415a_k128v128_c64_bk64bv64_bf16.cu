@@ -1707,12 +1707,25 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   (void)v0;
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
-  /* the tiles' rings of NB buffers (chunk c in buffer c % NB): q's, the key's, the value's (SEG: deeper, over the
-   * buffers it leaves unused) */
-  constexpr int NB = SEG ? 4 : 2;
-  unsigned short *const qring = (unsigned short *)(sm + HB_QB), *const kring = (unsigned short *)(sm + (SEG && NB > 2 ? HB_QB : HB_KB));
-  unsigned short *const vring = (unsigned short *)(sm + HB_VB);
+  /* the tiles' buffers (chunk c in buffer c % NB): q's, the key's, the value's; SEG its own (SEG_KR ..) */
+  constexpr int NB = SEG ? 3 : 2;
+  unsigned short *const kring = (unsigned short *)(sm + (SEG ? HB_QB + 0 : HB_KB));
+  unsigned short *const vring = (unsigned short *)(sm + (SEG ? HB_QB + 12288 : HB_VB));
+  unsigned short *const qring = (unsigned short *)(sm + HB_QB);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
+  /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb, piece p (8 elements) at a time by the
+   * NTH threads from T0 */
+  auto make_keys = [&](const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl, int nth, int t0) {
+    for (int p = (int)threadIdx.x - t0; p < CH * KD / 8; p += nth) {
+      const float f = fr[(p / KD) * 8 + (p & 7)];
+      const unsigned *x = (const unsigned *)(kb + 8 * p);
+      unsigned h[4], l[4];
+#pragma unroll
+      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+      *(uint4 *)(kh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+      *(uint4 *)(kl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+    }
+  };
   /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
    * the chunk's parity */
   float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC, *fr2 = sm + HB_F;
@@ -1775,10 +1788,31 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
-#pragma unroll
-    for (int j = 0; j < NB - 1; j++) load(j * CH, j);
+    load(0, 0);
   col_regs<NP, CH, 2 * NP> r_in3;
   r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
+    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2, a chunk ahead of the consumers */
+      for (long long c0 = 0; c0 < it.T; c0 += CH) {
+        const int j = (int)(c0 / CH), L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+        const long long tn = it.t0 + c0 + CH;
+        const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+        if (j >= 2) bar_wait(AM + 2 * (j & 1), NT); /* chunk j - 2 is done: its buffers free */
+        load(c0 + CH, (j + 1) % NB);
+  r_in3.put(sm + HB_IN3, 1);
+        if (Ln > 0) { /* the next chunk's scalars into registers */
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+        }
+        bar_wait(PB, NP);
+        coefs(L, j & 1);
+        cp_async_wait<1>(); /* this chunk's tiles */
+        bar_wait(PB, NP); /* every copy and the coefficients */
+        unsigned short *kf = (unsigned short *)(sm + HB_QB + 24576) + (j & 1) * 2 * CH * KD;
+        make_keys(kring + (j % NB) * CH * KD, fr2 + (j & 1) * CH, kf, kf + CH * KD, NP, 2 * NP);
+        fence_async_smem();
+        bar_arrive(RDY + (j & 1), NT);
+      }
+      return;
+    }
   r_in3.put(sm + HB_IN3, 1);
     bar_wait(PB, NP);
     coefs(L0, 0);
@@ -1793,13 +1827,9 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       if (next) { /* the next chunk's scalars into registers */
   r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
       }
-      cp_async_wait<NB - 2>(); /* this chunk's tiles */
+      cp_async_wait<0>(); /* this chunk's tiles */
       fence_async_smem();
       bar_wait(PB, NP); /* and its coefficients */
-      if constexpr (SEG) { /* the state alone: no scores */
-        if (c0 > 0) bar_wait(AM, NT); /* the consumers are done with the last chunk's buffer */
-        load(c0 + (NB - 1) * CH, (buf + NB - 1) % NB);
-      } else {
       /* A' = q k' times c_t e^{b_t - b_s} w_s for s <= t, else 0 (c_t = w_s = 0 past L) */
       float d[CH / 2];
 #pragma unroll
@@ -1828,7 +1858,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
           *(unsigned *)(amh + o) = hi;
           *(unsigned *)(aml + o) = lo;
         }
-      }
       fence_async_smem();
       bar_arrive(RDY, NT);
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
@@ -1864,7 +1893,26 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       }
     fence_async_smem();
   };
-  if constexpr (!SEG) put_state();
+  if constexpr (SEG) { /* the update alone, with the producer's keys */
+    for (long long c0 = 0; c0 < it.T; c0 += CH) {
+      const int j = (int)(c0 / CH);
+      bar_wait(RDY + (j & 1), NT);
+      const float zd = zdec2[(j & 1) * KD];
+      gz *= zd;
+#pragma unroll
+      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+      const unsigned short *kf = (const unsigned short *)(sm + HB_QB + 24576) + (j & 1) * 2 * CH * KD;
+      const unsigned long long dz = wg16_desc(vring + (j % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
+      wg_fence();
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + (zk0 / 8) * 64, 64, 8 * KD));
+      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
+      wg_commit();
+      wg_wait0();
+      if (c0 + 2 * CH < it.T) bar_arrive(AM + 2 * (j & 1), NT); /* its buffers free (the producer waits for them) */
+    }
+  } else
+  {
+  put_state();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
@@ -1877,26 +1925,11 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
 #pragma unroll
     for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
     const unsigned long long dq = wg16_desc(qb, 8 * KD, 64), dz = wg16_desc(vb + (zv0 / 8) * 64, 64, 8 * VD);
-    if constexpr (SEG) gz *= zd;
-    else {
-      wg_fence();
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
-      wg_commit();
-    }
-    { /* under q Z: the update's keys fr(t) k(t) as hi + lo pairs, piece p (8 elements) of the key tile at a time */
-      const unsigned short *kb = kring + buf * CH * KD;
-      const float *fr = fr2 + cur * CH;
-      for (int p = threadIdx.x; p < CH * KD / 8; p += 2 * NP) {
-        const float f = fr[(p / KD) * 8 + (p & 7)];
-        const unsigned *x = (const unsigned *)(kb + 8 * p);
-        unsigned h[4], l[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-        *(uint4 *)(kfh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-        *(uint4 *)(kfl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-      }
-    }
+    wg_fence();
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
+    wg_commit();
+    make_keys(kring + buf * CH * KD, fr2 + cur * CH, kfh, kfl, 2 * NP, 0); /* under q Z */
     fence_async_smem();
     bar_wait(KB, 2 * NP); /* every consumer's keys */
 #pragma unroll
@@ -1905,11 +1938,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kfl + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    if constexpr (SEG) {
-      wg_wait0();
-      if (next) bar_arrive(AM, NT); /* the chunk's tiles free */
-      continue;
-    }
     wg_wait1(); /* q Z done; the update runs on */
 #pragma unroll
     for (int i = 0; i < VD / 16; i++) { d[4 * i] *= e0; d[4 * i + 1] *= e0; d[4 * i + 2] *= e1; d[4 * i + 3] *= e1; }
@@ -1927,6 +1955,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     if (VD == 128) bar_wait(CB + w, NP);
     else bar_wait(CB, 2 * NP);
     put_state(); /* for the next chunk's readout */
+  }
   }
   /* the final state: SEG's, with its decay, into the segment's slot; in a split forward the scan wrote it */
   float *zo = SEG ? ws_chunk(a, ws, seg, it.h) : seg >= 0 || !a.state_out[0] ? nullptr : a.state_out[0] + slot * 16384;

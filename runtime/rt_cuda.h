@@ -91,14 +91,17 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
 enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1, RT_FWD_NARROW = 2, RT_FWD_SPLIT = 3 };
 int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream);
 /* The variant RT_FWD_AUTO runs for the call a (t_total set) on a device of sm_count SMs (kd: the table as it runs
- * it; keep: rt_cuda_fwd_save's forward): the split one where it makes two segments or more, else the fused one from
- * ssmc_cuda_fwd_fused's size on, else ssmc_cuda_narrow's pick. H200, Mamba-2 bf16, split vs fused90 vs staged ms
- * (bench/2026-11-25-gpu-h200-split, call 2): T4096 H16 B2 0.159 / 0.371 / 0.377, B3 0.361 / 0.373 / 0.535; K = V =
- * 64 H32 B2 0.142 / 0.201 / 0.311; B1 T32768 H16 0.548 / 2.89 / 1.43 */
+ * it; keep: rt_cuda_fwd_save's forward): the split one where it makes three segments or more, else the fused one
+ * from ssmc_cuda_fwd_fused's size on, else the split one where it makes two, else ssmc_cuda_narrow's pick. H200,
+ * bf16, split vs fused90 ms (bench/2026-11-25-gpu-h200-split, call 3): Mamba-2 T4096 H16 B2 (4 segments) 0.156 vs
+ * 0.373, B3 (2) 0.355 vs 0.372, B4 (2) 0.390 vs 0.374; K = V = 64 T4096 H32 B4 (2) 0.296 vs 0.203, B2 (4; call 2)
+ * 0.142 vs 0.201; B1 T32768 H16 (8) 0.533 vs 2.88, the staged forward 1.43 */
 static inline int rt_fwd_pick(const ssmc_kernel *kd, const ssmc_fwd_args *a, int sm_count, int keep) {
   const ssmc_cuda_kernel *c = kd->cuda;
-  if (!keep && ssmc_cuda_split(kd, a, sm_count, 0) >= 2) return RT_FWD_SPLIT;
+  const int32_t split = keep ? 0 : ssmc_cuda_split(kd, a, sm_count, 0);
+  if (split >= 3) return RT_FWD_SPLIT;
   if (ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, kd->V, sm_count)) return RT_FWD_FUSED;
+  if (split >= 2) return RT_FWD_SPLIT;
   return ssmc_cuda_narrow(c, a->n_seqs, a->h_v, kd->V, sm_count) ? RT_FWD_NARROW : RT_FWD_STAGED;
 }
 /* rt_fwd_pick on this device (a's t_total: ssmc_fwd_tokens) */

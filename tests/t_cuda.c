@@ -506,9 +506,10 @@ START_TEST(narrow_stage_rule) {
 }
 END_TEST
 
-/* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): where segments of at least SSMC_SPLIT_MIN_CHUNKS
- * chunks of the mean sequence make two or more, as many as fill split_pct percent of the SMs (before the fused pass);
- * never for a kept forward; its three stages, the segment stages on n_seqs * split items, the scan on n_seqs. */
+/* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): segments of at least SSMC_SPLIT_MIN_CHUNKS chunks
+ * of the mean sequence, as many as fill split_pct percent of the SMs; picked from three on, and from two below the
+ * fused pass's size; never for a kept forward; its three stages, the segment stages on n_seqs * split items, the
+ * scan on n_seqs. */
 START_TEST(split_forward_rule) {
   ssmc_cuda_kernel c = {0};
   c.chunk = 64;
@@ -551,10 +552,14 @@ START_TEST(split_forward_rule) {
   ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 4);
   ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_SPLIT);
   ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 1), RT_FWD_FUSED);
+  a.n_seqs = 4; /* 64 items: two segments lose to the fused pass from its size on */
+  ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2);
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_FUSED);
   a.n_seqs = 5; /* 80 items: one segment */
   ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_FUSED);
-  a.n_seqs = 1, a.t_len = 512; /* 8 chunks: two segments of 4 */
+  a.n_seqs = 1, a.t_len = 512; /* 8 chunks: two segments of 4, below the fused pass's size */
   ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2);
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_SPLIT);
   a.t_len = 500; /* 7 whole chunks: one segment of 4 */
   ck_assert_int_lt(ssmc_cuda_split(&k, &a, 132, 0), 2);
   ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 0), RT_FWD_STAGED);

@@ -120,11 +120,8 @@ static inline int rt_fwd_variant_at(const ssmc_cuda_kernel *c, int v) {
 }
 /* The stages of forward variant `variant` of the call a (t_total set) on a device of sm_count SMs, in launch order,
  * into st[] (room for SSMC_MAX_STAGES + 1), and their count; a->split set (ssmc_cuda_split in a split forward, else
- * 0). < 0: none (rt_fwd_plan_why: -1 the variant keeps nothing for the backward, -2 the module has none). Every launcher
- * (the runtime, check's emulation) runs exactly these, each on ssmc_cuda_items's items. */
-static inline const char *rt_fwd_plan_why(int rc) {
-  return rc == -1 ? "this forward keeps nothing for the backward" : "the module has no such forward variant";
-}
+ * 0). < 0: none (rt_fwd_plan_why). Every launcher (the runtime, check's emulation) runs exactly these, each on
+ * ssmc_cuda_items's items. */
 static inline int rt_fwd_plan(const ssmc_kernel *kd, ssmc_fwd_args *a, int variant, int keep, int sm_count,
                               const ssmc_cuda_stage **st) {
   const ssmc_cuda_kernel *c = kd->cuda;
@@ -139,6 +136,10 @@ static inline int rt_fwd_plan(const ssmc_kernel *kd, ssmc_fwd_args *a, int varia
   }
   if (variant == RT_FWD_FUSED && !c->fused.entry) return -2;
   return ssmc_cuda_fwd_stages(c, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, keep, st);
+}
+/* why rt_fwd_plan gave no stages (its return rc < 0) */
+static inline const char *rt_fwd_plan_why(int rc) {
+  return rc == -1 ? "this forward keeps nothing for the backward" : "the module has no such forward variant";
 }
 int rt_cuda_fwd_variants(const rt_cuda_mod *m);
 int rt_cuda_fwd_variant_at(const rt_cuda_mod *m, int v);

@@ -341,7 +341,7 @@ static inline int32_t ssmc_cuda_split(const ssmc_kernel *k, const ssmc_fwd_args 
   int64_t s = (int64_t)c->split_pct * sm_count / (100 * items);
   if (s > whole / SSMC_SPLIT_MIN_CHUNKS) s = whole / SSMC_SPLIT_MIN_CHUNKS;
   if (force && s < 3) s = 3;
-  return (int32_t)(s > 4096 ? 4096 : s);
+  return (int32_t)s;
 }
 /* The items of stage st in the forward call a: n_seqs, or in a split forward n_seqs * split for its ITEMS_FTILES grids */
 static inline int32_t ssmc_cuda_items(const ssmc_cuda_stage *st, const ssmc_fwd_args *a) {

@@ -463,6 +463,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "917cf0b7604e6e8c",
   "2581a767aeffde99",
   "1c7435c026f55324",
-  "61e03b252bd6a3d3",
+  "9333edc7bfbd9bcf",
   0,
 };

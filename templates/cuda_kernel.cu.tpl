@@ -253,17 +253,15 @@
 @ end
 @ -- the split forward's segment form (SEG: the state alone, the update's keys made by the producer) lays out its own
 @ -- tiles in fused90's from QB up to B (q's, the state's and the scores' buffers are unused there), in floats from
-@ -- QB: three buffers of the key tile (C, K) at SEG_KR, three of the value tile (C, V) at SEG_VR, two of the
-@ -- update's keys (hi and lo, (C, K) each) at SEG_KF, three chunk decays at SEG_ZD; without the room, no split
-@ -- forward
-@ local SEG_KR, SEG_VR, SEG_KF, SEG_ZD
+@ -- QB: three buffers of the key tile (C, K) at SEG_KR, three of the value tile (C, V) at SEG_VR, and two of the
+@ -- update's keys (hi and lo, (C, K) each) at SEG_KF; without the room, no split forward
+@ local SEG_KR, SEG_VR, SEG_KF
 @ if HB then
 @   local off = {}
 @   for _, e in ipairs(HB) do off[e[1]] = e[2] end
 @   SEG_KR, SEG_VR = 0, 3 * (C * K // 2)
 @   SEG_KF = SEG_VR + 3 * (C * V // 2)
-@   SEG_ZD = SEG_KF + 2 * C * K -- the chunks' decays, by chunk modulo 3
-@   if SEG_ZD + 32 > off.B - off.QB then SEG_KR = nil end
+@   if SEG_KF + 2 * C * K > off.B - off.QB then SEG_KR = nil end
 @ end
 @ local SPLIT = HB and SEG_KR
 @ -- two blocks an SM where their shared memory fits (H200: 228 KB an SM, 1 KB of it each block's) and 80 registers
@@ -3218,10 +3216,10 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
  * SEG, the split forward's segment form (ssmc_kernel.h): the state alone, from zero, over the block's segment, into
  * the segment's chunk slot with its decay (the product of e^{b_L}). No q, scores or readout: the producer copies the
- * tiles (three buffers) and makes the update's keys (two) a chunk ahead and the coefficients two ahead, the
- * consumers run the update; RDY and AM by the chunk's parity (RDY, KB; AM, CB), so the producer's next chunk
- * overlaps the consumers' update. In a split
- * forward the plain form starts each segment from the state the scan left in that slot. */
+ * tiles (three buffers) and makes the update's keys (two) a chunk ahead, the consumers run the update; RDY and AM by
+ * the chunk's parity (RDY, KB; AM, CB), so the producer's next chunk overlaps the consumers' update (its
+ * coefficients a chunk further ahead, by chunk modulo 3, were slower: bench/2026-11-25-gpu-h200-split call 5). In a
+ * split forward the plain form starts each segment from the state the scan left in that slot. */
 template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
@@ -3287,7 +3285,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
      * cumulative log decays b, the write w, the query coefficient c; into buffer cur the consumers' e^{b_L}, c e^b
      * and w e^{b_L - b} */
-    auto coefs = [&](int L, int cur, float *zdst, int zn) { /* (e^{b_L} into zdst[0 .. zn - 1]) */
+    auto coefs = [&](int L, int cur) {
       if (tp >= 32) return;
       float bl[CH / 32], carry = 0.0f, bL = 0.0f;
 #pragma unroll
@@ -3320,51 +3318,39 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
         qc[t_] = c_;
         yc2[cur * CH + t_] = c_ * fexp(bl[c]);
       }
-      for (int k = tp; k < zn; k += 32) zdst[k] = expf(bL);
+      for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
     load(0, 0);
 @ copies_decl(HBC, 'NP', '2 * NP')
 @ copies_fetch(HBC, 'it.t0', 'L0')
 @ if SPLIT then
-    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2 a chunk ahead of the consumers,
-                          * its coefficients one more ahead (their decay e^{b_L} in zd3[j % 3]) */
-      float *zd3 = sm + HB_QB + ${SEG_ZD};
-@ copies_put(HBC)
-      bar_wait(PB, NP);
-      coefs(L0, 0, zd3, 1);
-      if (it.T > CH) { /* the next chunk's scalars into registers */
-        const long long tn = it.t0 + CH;
-        const int Ln = (int)(it.T - CH < CH ? it.T - CH : CH);
-@ copies_fetch(HBC, 'tn', 'Ln')
-      }
+    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2, a chunk ahead of the consumers */
       for (long long c0 = 0; c0 < it.T; c0 += CH) {
-        const int j = (int)(c0 / CH);
+        const int j = (int)(c0 / CH), L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+        const long long tn = it.t0 + c0 + CH;
+        const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
         if (j >= 2) bar_wait(AM + 2 * (j & 1), NT); /* chunk j - 2 is done: its buffers free */
         load(c0 + CH, (j + 1) % NB);
+@ copies_put(HBC)
+        if (Ln > 0) { /* the next chunk's scalars into registers */
+@ copies_fetch(HBC, 'tn', 'Ln')
+        }
+        bar_wait(PB, NP);
+        coefs(L, j & 1);
         cp_async_wait<1>(); /* this chunk's tiles */
-        bar_wait(PB, NP); /* every copy, and the coefficients */
+        bar_wait(PB, NP); /* every copy and the coefficients */
         unsigned short *kf = (unsigned short *)(sm + HB_QB + ${SEG_KF}) + (j & 1) * 2 * CH * KD;
         make_keys(kring + (j % NB) * CH * KD, fr2 + (j & 1) * CH, kf, kf + CH * KD, NP, 2 * NP);
         fence_async_smem();
         bar_arrive(RDY + (j & 1), NT);
-        if (c0 + CH < it.T) { /* the next chunk's coefficients, the one after's scalars */
-@ copies_put(HBC)
-          bar_wait(PB, NP);
-          coefs((int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH), (j + 1) & 1, zd3 + (j + 1) % 3, 1);
-          const long long tn = it.t0 + c0 + 2 * CH;
-          const int Ln = (int)(it.T - c0 - 2 * CH < CH ? it.T - c0 - 2 * CH : CH);
-          if (Ln > 0) {
-@ copies_fetch(HBC, 'tn', 'Ln')
-          }
-        }
       }
       return;
     }
 @ end
 @ copies_put(HBC)
     bar_wait(PB, NP);
-    coefs(L0, 0, zdec2, KD);
+    coefs(L0, 0);
     for (long long c0 = 0; c0 < it.T; c0 += CH) {
       const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
@@ -3412,7 +3398,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
 @ copies_put(HBC)
         bar_wait(PB, NP);
-        coefs(Ln, cur ^ 1, zdec2 + (cur ^ 1) * KD, KD);
+        coefs(Ln, cur ^ 1);
       }
     }
     return;
@@ -3447,7 +3433,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     for (long long c0 = 0; c0 < it.T; c0 += CH) {
       const int j = (int)(c0 / CH);
       bar_wait(RDY + (j & 1), NT);
-      const float zd = sm[HB_QB + ${SEG_ZD} + j % 3];
+      const float zd = zdec2[(j & 1) * KD];
       gz *= zd;
 #pragma unroll
       for (int i = 0; i < ZN / 2; i++) z[i] *= zd;

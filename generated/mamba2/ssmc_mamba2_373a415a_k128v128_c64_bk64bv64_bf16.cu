@@ -1694,10 +1694,10 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
  * SEG, the split forward's segment form (ssmc_kernel.h): the state alone, from zero, over the block's segment, into
  * the segment's chunk slot with its decay (the product of e^{b_L}). No q, scores or readout: the producer copies the
- * tiles (three buffers) and makes the update's keys (two) a chunk ahead and the coefficients two ahead, the
- * consumers run the update; RDY and AM by the chunk's parity (RDY, KB; AM, CB), so the producer's next chunk
- * overlaps the consumers' update. In a split
- * forward the plain form starts each segment from the state the scan left in that slot. */
+ * tiles (three buffers) and makes the update's keys (two) a chunk ahead, the consumers run the update; RDY and AM by
+ * the chunk's parity (RDY, KB; AM, CB), so the producer's next chunk overlaps the consumers' update (its
+ * coefficients a chunk further ahead, by chunk modulo 3, were slower: bench/2026-11-25-gpu-h200-split call 5). In a
+ * split forward the plain form starts each segment from the state the scan left in that slot. */
 template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
@@ -1757,7 +1757,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
      * cumulative log decays b, the write w, the query coefficient c; into buffer cur the consumers' e^{b_L}, c e^b
      * and w e^{b_L - b} */
-    auto coefs = [&](int L, int cur, float *zdst, int zn) { /* (e^{b_L} into zdst[0 .. zn - 1]) */
+    auto coefs = [&](int L, int cur) {
       if (tp >= 32) return;
       float bl[CH / 32], carry = 0.0f, bL = 0.0f;
 #pragma unroll
@@ -1788,49 +1788,37 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
         qc[t_] = c_;
         yc2[cur * CH + t_] = c_ * fexp(bl[c]);
       }
-      for (int k = tp; k < zn; k += 32) zdst[k] = expf(bL);
+      for (int k = tp; k < KD; k += 32) zdec2[cur * KD + k] = expf(bL);
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
     load(0, 0);
   col_regs<NP, CH, 2 * NP> r_in3;
   r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
-    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2 a chunk ahead of the consumers,
-                          * its coefficients one more ahead (their decay e^{b_L} in zd3[j % 3]) */
-      float *zd3 = sm + HB_QB + 40960;
-  r_in3.put(sm + HB_IN3, 1);
-      bar_wait(PB, NP);
-      coefs(L0, 0, zd3, 1);
-      if (it.T > CH) { /* the next chunk's scalars into registers */
-        const long long tn = it.t0 + CH;
-        const int Ln = (int)(it.T - CH < CH ? it.T - CH : CH);
-  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-      }
+    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2, a chunk ahead of the consumers */
       for (long long c0 = 0; c0 < it.T; c0 += CH) {
-        const int j = (int)(c0 / CH);
+        const int j = (int)(c0 / CH), L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+        const long long tn = it.t0 + c0 + CH;
+        const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
         if (j >= 2) bar_wait(AM + 2 * (j & 1), NT); /* chunk j - 2 is done: its buffers free */
         load(c0 + CH, (j + 1) % NB);
+  r_in3.put(sm + HB_IN3, 1);
+        if (Ln > 0) { /* the next chunk's scalars into registers */
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+        }
+        bar_wait(PB, NP);
+        coefs(L, j & 1);
         cp_async_wait<1>(); /* this chunk's tiles */
-        bar_wait(PB, NP); /* every copy, and the coefficients */
+        bar_wait(PB, NP); /* every copy and the coefficients */
         unsigned short *kf = (unsigned short *)(sm + HB_QB + 24576) + (j & 1) * 2 * CH * KD;
         make_keys(kring + (j % NB) * CH * KD, fr2 + (j & 1) * CH, kf, kf + CH * KD, NP, 2 * NP);
         fence_async_smem();
         bar_arrive(RDY + (j & 1), NT);
-        if (c0 + CH < it.T) { /* the next chunk's coefficients, the one after's scalars */
-  r_in3.put(sm + HB_IN3, 1);
-          bar_wait(PB, NP);
-          coefs((int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH), (j + 1) & 1, zd3 + (j + 1) % 3, 1);
-          const long long tn = it.t0 + c0 + 2 * CH;
-          const int Ln = (int)(it.T - c0 - 2 * CH < CH ? it.T - c0 - 2 * CH : CH);
-          if (Ln > 0) {
-  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-          }
-        }
       }
       return;
     }
   r_in3.put(sm + HB_IN3, 1);
     bar_wait(PB, NP);
-    coefs(L0, 0, zdec2, KD);
+    coefs(L0, 0);
     for (long long c0 = 0; c0 < it.T; c0 += CH) {
       const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
@@ -1878,7 +1866,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
   r_in3.put(sm + HB_IN3, 1);
         bar_wait(PB, NP);
-        coefs(Ln, cur ^ 1, zdec2 + (cur ^ 1) * KD, KD);
+        coefs(Ln, cur ^ 1);
       }
     }
     return;
@@ -1912,7 +1900,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     for (long long c0 = 0; c0 < it.T; c0 += CH) {
       const int j = (int)(c0 / CH);
       bar_wait(RDY + (j & 1), NT);
-      const float zd = sm[HB_QB + 40960 + j % 3];
+      const float zd = zdec2[(j & 1) * KD];
       gz *= zd;
 #pragma unroll
       for (int i = 0; i < ZN / 2; i++) z[i] *= zd;

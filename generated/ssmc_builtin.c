@@ -452,17 +452,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "9cf7c7524916546a",
-  "b8aeeb4d48364a27",
-  "84a8eaebea6ae8a5",
-  "0e08170368197d2e",
-  "e1cd6bd97f65edee",
-  "429ca1bdf8f7d62d",
-  "2eafa37f66cb1e60",
-  "b652aded1cadfe3e",
-  "917cf0b7604e6e8c",
-  "2581a767aeffde99",
-  "1c7435c026f55324",
+  "fa3ee10154f80b0c",
+  "8e89514d1979822d",
+  "db7fe1621cdbbf2f",
+  "08222840a35ce720",
+  "25a7db0a32994087",
+  "145a0e1948034d0e",
+  "8241933e5019b113",
+  "27df56458562ea0d",
+  "540247f895967a1e",
+  "5b31b05a4a4c5cf7",
+  "78f72f51580bd6e3",
   "9333edc7bfbd9bcf",
   0,
 };

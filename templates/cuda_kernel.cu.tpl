@@ -1415,6 +1415,7 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
 }
+@ if SPLIT then -- (the split forward's; its stages only)
 /* A split forward's segments (ssmc_kernel.h) of a sequence of T tokens: per chunks each (the last ones shorter or
  * empty); the segments that are not empty, at most the sequence's chunks, have its first chunk slots. */
 __device__ __forceinline__ long long seg_chunks(long long T, int split) {
@@ -1445,6 +1446,7 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
   seg = slot0_of(a, it.n) + s;
   return it;
 }
+@ end
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
@@ -2505,9 +2507,13 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[${m.state}];
   float4 z = z0 ? *(const float4 *)(z0 + slot * ${K * V} + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+@ if SPLIT then
   /* the chunks, or a split forward's segments that are not empty (each one's state and decay in its slot) */
   const long long chunks = (it.T + CH - 1) / CH, per = a.split > 1 ? seg_chunks(it.T, a.split) : 1;
   const long long nc = (chunks + per - 1) / per;
+@ else
+  const long long nc = (it.T + CH - 1) / CH;
+@ end
   for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
     float4 dz[SCAN_PF];
     float g[SCAN_PF];
@@ -3224,8 +3230,13 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
+@ if SPLIT then
   long long seg; /* a split forward's segment slot, else -1 */
   const item_t it = seg_item_of(a, seg);
+@ else
+  const long long seg = -1;
+  const item_t it = item_of(a);
+@ end
   if (seg >= 0 && !it.T) return; /* an empty segment (its sequence's final state is the scan's) */
   const long long slot = it.n * a.h_v + it.h;
   const int v0 = 0; /* the value input's copies: the whole width */

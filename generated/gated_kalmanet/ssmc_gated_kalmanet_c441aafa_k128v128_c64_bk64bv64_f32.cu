@@ -774,36 +774,6 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
 }
-/* A split forward's segments (ssmc_kernel.h) of a sequence of T tokens: per chunks each (the last ones shorter or
- * empty); the segments that are not empty, at most the sequence's chunks, have its first chunk slots. */
-__device__ __forceinline__ long long seg_chunks(long long T, int split) {
-  const long long per = ((T + CH - 1) / CH + split - 1) / split;
-  return per > 0 ? per : 1;
-}
-/* The item of a block of a split forward's ITEMS_FTILES grid (item (n * split + s) * h_v + h): sequence n, value head h
- * and the tokens of segment s, and as the return the segment's chunk slot, slot0_of(n) + s. Elsewhere (split < 2)
- * item_of's, and -1. */
-__device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long &seg) {
-  if (a.split < 2) {
-    seg = -1;
-    return item_of(a);
-  }
-  item_t it;
-  seg = blockIdx.x / a.h_v;
-  it.vt = (int)blockIdx.y;
-  it.h = (int)(blockIdx.x - seg * a.h_v);
-  it.hq = it.h / (a.h_v / a.h_qk);
-  it.n = seg / a.split;
-  const long long s = seg - it.n * a.split;
-  const long long t0 = a.cu_seqlens ? a.cu_seqlens[it.n] : it.n * a.t_len;
-  const long long T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - t0 : a.t_len;
-  const long long per = seg_chunks(T, a.split) * CH;
-  const long long b = s * per < T ? s * per : T, e = b + per < T ? b + per : T;
-  it.t0 = t0 + b;
-  it.T = e - b;
-  seg = slot0_of(a, it.n) + s;
-  return it;
-}
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
@@ -1419,9 +1389,7 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[1];
   float4 z = z0 ? *(const float4 *)(z0 + slot * 16384 + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  /* the chunks, or a split forward's segments that are not empty (each one's state and decay in its slot) */
-  const long long chunks = (it.T + CH - 1) / CH, per = a.split > 1 ? seg_chunks(it.T, a.split) : 1;
-  const long long nc = (chunks + per - 1) / per;
+  const long long nc = (it.T + CH - 1) / CH;
   for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
     float4 dz[SCAN_PF];
     float g[SCAN_PF];

@@ -65,6 +65,15 @@ static void explain_errors(const emit_kernel *ek, const char *log, FILE *out, di
     }
     if (tline) fprintf(out, "    from templates/cuda_kernel.cu.tpl:%d\n", tline);
   }
+  /* the other errors (the assembler's: ptxas) name no source line: as they are */
+  for (const char *p = log; *p;) {
+    const char *eol = strchr(p, '\n');
+    const int n = eol ? (int)(eol - p) : (int)strlen(p);
+    char ln[400];
+    snprintf(ln, sizeof ln, "%.*s", n, p);
+    if (strncmp(ln, pat, strlen(pat)) && (strstr(ln, "error") || strstr(ln, "fatal"))) fprintf(out, "%s\n", ln);
+    p += n + (eol != NULL);
+  }
 }
 
 const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {

@@ -260,13 +260,15 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
   return -1;
 }
 
-/* A stage's form after its fields: " when=wide", or " when=narrow" (the forward's first narrow stage also
+/* A stage's form after its fields: " when=wide", " when=sm90" (the sm_90a form of the stage before it), or
+ * " when=narrow" (the forward's first narrow stage also
  * states the module's narrow tile: " nbv=B below_pct=P"); l moves past them. -1: a narrow stage without
  * the module's narrow tile, or a narrow grid on a stage that is not narrow. */
 static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
   int m = 0;
   if (!strncmp(*l, " when=wide", 10)) st->when = SSMC_STAGE_WIDE, *l += 10;
   else if (!strncmp(*l, " when=narrow", 12)) st->when = SSMC_STAGE_NARROW, *l += 12;
+  else if (!strncmp(*l, " when=sm90", 10)) st->when = SSMC_STAGE_SM90, *l += 10;
   if (sscanf(*l, " nbv=%d below_pct=%d%n", &k->cuda.narrow_bv, &k->cuda.narrow_below_pct, &m) == 2) *l += m;
   if (st->when == SSMC_STAGE_NARROW && (k->cuda.narrow_bv < 1 || k->cuda.narrow_below_pct < 1)) return -1;
   return (st->grid == SSMC_GRID_ITEMS_NTILES) != (st->when == SSMC_STAGE_NARROW) ? -1 : 0;
@@ -361,6 +363,9 @@ static int parse_launch(emit_kernel *k, diag *d) {
     else if (!strcmp(stage, "decode_large")) k->cuda.decode_large = st;
     else if (sm90) k->cuda.fused_sm90 = st;
     else if (alt) k->cuda.fused = st;
+    else if (st.when == SSMC_STAGE_SM90 && (!k->cuda.n_fwd || k->cuda.fwd[k->cuda.n_fwd - 1].when == SSMC_STAGE_SM90 ||
+                                            k->cuda.fwd[k->cuda.n_fwd - 1].grid != st.grid))
+      return diag_at(d, NULL, 0, 0, "internal: %s's sm_90a form follows no stage of its grid in %s", stage, k->cu_path);
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
     ssmc_cuda_stage *kept = !alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep;
@@ -466,7 +471,7 @@ static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
                                       "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS",   "SSMC_GRID_ITEMS_FTILES",
                                       "SSMC_GRID_ITEMS_NTILES"};
-  static const char *const whens[] = {"", ", SSMC_STAGE_WIDE", ", SSMC_STAGE_NARROW"};
+  static const char *const whens[] = {"", ", SSMC_STAGE_WIDE", ", SSMC_STAGE_NARROW", ", SSMC_STAGE_SM90"};
   if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
   else emit_add(b, "{\"%s\", %s, %d, %d%s}", st->entry, kinds[st->grid], st->threads, st->smem, whens[st->when]);
 }
@@ -475,6 +480,7 @@ static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
 static const char *form(const emit_kernel *k, const ssmc_cuda_stage *st) {
   static char buf[96];
   if (st->when == SSMC_STAGE_WIDE) return " (wide form)";
+  if (st->when == SSMC_STAGE_SM90) return " (sm_90a form: in place of the stage above on sm_90)";
   if (st->when != SSMC_STAGE_NARROW) return "";
   snprintf(buf, sizeof buf, " (narrow form: in place of the wide one below N*h_v*V/%d < %d%% of the SMs)", k->cuda.bv,
            k->cuda.narrow_below_pct);

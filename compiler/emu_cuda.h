@@ -194,6 +194,24 @@ template <int N, int TA, int TB> static inline void wg_mma16(float *d, unsigned 
       d[4 * i + o] += s;
     }
 }
+/* the same with A from registers (psolve90): the warp's 16 rows of A as m16n8k16's A fragment (mma16's layout), so
+ * the warp's rows of D need only its own lanes */
+template <int N, int TB> static inline void wg_mma16r(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  const uint64_t db = (uint64_t)bh << 32 | bl;
+  const int w = emu_t.warp, lane = emu_t.lane, g = lane >> 2, q = lane & 3;
+  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
+  emu_warp_sync();
+  const float (*A)[4] = emu_blk.mma_a[w];
+  for (int i = 0; i < N / 8; i++)
+    for (int o = 0; o < 4; o++) {
+      const int row = g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
+      float s = 0.0f;
+      for (int k = 0; k < 16; k++)
+        s += emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k) * emu_wg16_el(db, TB, col, k);
+      d[4 * i + o] += s;
+    }
+  emu_warp_sync();
+}
 /* a row address of ldmatrix, from lane src: one not 16-byte aligned is a misaligned-address fault on the GPU;
  * here, an abort */
 static inline const float *emu_ldsm_row(const float *p, int src) {

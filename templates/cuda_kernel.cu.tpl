@@ -295,6 +295,19 @@
 @ if HB then -- the producer's scores (n = C), the consumers' readout (V / 2) and update (HZN)
 @   for _, n in ipairs({C, V // 2, HZN}) do add_width(WG16_NS, n) end
 @ end
+@ -- psolve90 (PS90): psolve's sm_90a form for a solve of bf16 keys, chunk 64, K = 64 or 128. One warpgroup a chunk
+@ -- (128 threads, two blocks an SM), every product on wgmma m64nNk16 bf16: the iterate x as bf16 hi + lo parts in
+@ -- registers, the register operand A (a product's accumulators are A's fragments, paired), H0's hi + lo parts and
+@ -- the keys in shared memory. Shared memory (bf16 elements): H0's hi and lo parts (K, K) each and the keys (C, K) as
+@ -- core matrices (tile_cp16's rows), x - x_{r-1} (C, K: bf16 pairs, thread-private), then 8 C + 32 floats.
+@ local PS90 = sv and P.dtype == 'bf16' and C == 64 and (K == 64 or K == 128) and not P.inputs[sv.key + 1].gate and
+@   P.inputs[sv.key + 1].D == K
+@ local PSF = PS90 and (2 * K * K + 2 * C * K) // 2 -- the floats' offset (in floats)
+@ local PSOFF = PS90 and PSF + 8 * C + 32
+@ local WG16R_NS = {} -- the widths of the register-A form
+@ if PS90 then
+@   for _, n in ipairs({K, C}) do add_width(WG16_NS, n); add_width(WG16R_NS, n) end
+@ end
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
 @   wg_width(BKB); wg_width(BKB + C)
@@ -380,7 +393,7 @@
 @ local WS_TOK = WS_KD + K
 @ local WS_ZD = K * V
 @ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K or 0) -- a solve's psolve: the chunk-start H (K x K) first
-@ local SOLVE_SEQ_PCT = 95 -- the sequential solve from this percent of the SM count in work items on (H200, bf16 K = V = 128: B8 H16 (97%) 25.4 ms vs psolve 25.8; B4 (48%) 24.5 vs 13.5)
+@ local SOLVE_SEQ_PCT = 95 -- the sequential solve from this percent of the SM count in work items on (H200, bf16 K = V = 128: B8 H16 (97%) 25.4 ms vs psolve 25.8; B4 (48%) 24.5 vs 13.5); with psolve90 (PS90) never by itself: PS90 below
 @ -- decode without a solve (two stages, the same body): each thread holds R key rows x 4 consecutive
 @ -- value columns of the state in registers, read and written in 16-byte pieces; a block covers dbv
 @ -- columns (cg = dbv / 4 column groups) and all K rows: nrp = threads / cg row parts, row part rp
@@ -850,7 +863,7 @@ template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile(
 /* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
 __device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
-@ if #WG_NS > 0 then
+@ if #WG_NS > 0 or #WG16_NS > 0 then
 #if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
  * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
@@ -890,10 +903,27 @@ template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float 
 @     end
 }
 @   end
+@   if #WG16R_NS > 0 then
+/* the same with A from registers (psolve90): a, the warp's 16 rows of A (m16n8k16's A fragment: the accumulators of
+ * a product over those rows give it, paired: d[8 j + 2 m], d[8 j + 2 m + 1] -> a[4 j + m] of k step j); B from its
+ * descriptor, K-major (TB 0) or MN-major (1) */
+template <int N, int TB> __device__ __forceinline__ void wg_mma16r(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+@     for j, n in ipairs(WG16R_NS) do
+@       local regs, outs = {}, {}
+@       for i = 0, n // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
+@       local b = n // 2
+  ${j > 1 and 'else ' or ''}if constexpr (N == ${n})
+    asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %${b + 6}, 0;\nmov.b64 db, {%${b + 4}, %${b + 5}};\n"
+                 "wgmma.mma_async.sync.aligned.m64n${n}k16.f32.bf16.bf16 {${table.concat(regs, ', ')}}, {%${b}, %${b + 1}, %${b + 2}, %${b + 3}}, db, p, 1, 1, %${b + 7};\n}"
+                 : ${table.concat(outs, ', ')}
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1), "n"(TB));
+@     end
+}
+@   end
 #endif
 @ end
 #endif
-@ if #WG_NS > 0 then
+@ if #WG_NS > 0 or #WG16_NS > 0 then
 #if SSMC_SM90
 /* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO lbo floats (along
  * k; 32: contiguous), SBO sbo floats (along m or n); adding lbo / 2 moves it 2 lbo floats on: the next 8 k */
@@ -1524,13 +1554,10 @@ enum {
  * Chebyshev's step and rho^2 per token), solve_hx (H_t X for a group of GS tokens), solve_cheb
  * (x = CH_r(H_t + lambda_t I, b_t) for the chunk, GS tokens at a time), solve_advance (hf to the
  * chunk end). SNT threads, the X_ layout. */
-__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
-  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
-@   for _, x in ipairs(P.inputs) do
-@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', 'SKP', 'SNT') end
-@   end
-  /* each token's scalars, log decay and write at once (a thread a token), then the prefix sum in order */
-  for (int t_ = threadIdx.x; t_ < CH; t_ += SNT) {
+/* each token's scalars, log decay hb (then summed in order) and write hw (C each, 0 past L), a thread a token */
+template <int NTH>
+__device__ __forceinline__ void solve_scalars(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *hb, float *hw) {
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NTH) {
     if (t_ >= L) { hb[t_] = 0.0f; hw[t_] = 0.0f; continue; }
     float *in[SSMC_MAX_IO];
     float gv[SSMC_MAX_IO][1];
@@ -1552,6 +1579,32 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
   }
   __syncthreads();
 }
+__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
+  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
+@   for _, x in ipairs(P.inputs) do
+@     if x.idx == sv.key then load_input(x, 'kc', K, 'tok', '0', 'CH', 'SKP', 'SNT') end
+@   end
+  solve_scalars<SNT>(a, it, tok, L, hb, hw);
+}
+/* The norms' recurrence (Eq. 5) in token order, one thread: ||H_t||_F^2 from n2 = ||H0||_F^2 and the chunk's
+ * khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs] squared); per token the norm,
+ * lambda_t, the step 2 / (L + 2 mu) and rho^2 */
+__device__ __forceinline__ void solve_eq5(int L, const float *hb, const float *hw, const float *khk, const float *gtt, int gs,
+                                          float n2, float *nrm, float *lam, float *step, float *rho2) {
+  float prev = 0.0f;
+  for (int t = 0; t < L; t++) {
+    const float qf = khk[t], gt = gtt[t * gs];
+    const float e1 = expf(hb[t] - prev);
+    n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * gt * gt;
+    const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
+    const float up = nr + l, sum = up + l;
+    nrm[t] = nr;
+    lam[t] = l;
+    step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
+    rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+    prev = hb[t];
+  }
+}
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
   float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
@@ -1571,21 +1624,7 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     if (lane == 0) khk[t] = s;
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    float prev = 0.0f;
-    for (int t = 0; t < L; t++) {
-      const float qf = khk[t];
-      const float e1 = expf(hb[t] - prev);
-      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
-      const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
-      const float up = nr + l, sum = up + l;
-      nrm[t] = nr;
-      lam[t] = l;
-      step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
-      rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-      prev = hb[t];
-    }
-  }
+  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
   __syncthreads();
 }
 /* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
@@ -1632,17 +1671,18 @@ __device__ __forceinline__ void bar_rows(int rt) { bar_wait(rt + 1, CWPR * 32); 
  * solve_norms: lambda_t, the step 2 / (L + 2 mu), rho^2, e^{hb_t}; w: a round's weight from omega. */
 struct cheb_rows {
   float lam[2], step[2], rho2[2], eb[2];
-  __device__ cheb_rows(const float *sm, int L, int t0) {
+  __device__ cheb_rows(const float *lams, const float *steps, const float *rho2s, const float *hb, int L, int t0) {
 #pragma unroll
     for (int i = 0; i < 2; i++) {
       const int t = t0 + 8 * i;
       const bool live = t < L;
-      lam[i] = live ? sm[X_LAM + t] : 0.0f;
-      step[i] = live ? sm[X_STEP + t] : 0.0f;
-      rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
-      eb[i] = live ? expf(sm[X_HB + t]) : 0.0f;
+      lam[i] = live ? lams[t] : 0.0f;
+      step[i] = live ? steps[t] : 0.0f;
+      rho2[i] = live ? rho2s[t] : 0.0f;
+      eb[i] = live ? expf(hb[t]) : 0.0f;
     }
   }
+  __device__ cheb_rows(const float *sm, int L, int t0) : cheb_rows(sm + X_LAM, sm + X_STEP, sm + X_RHO2, sm + X_HB, L, t0) {}
   __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
 };
 /* x_t to xo + t * xrs for the lane's tokens t < L and columns (the accumulator layout); xat(t, col):
@@ -2097,6 +2137,209 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
   float *hs = ws_chunk(a, ws, blockIdx.x, ch.it.h);
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), SOLVE_XO, SOLVE_XS, hs);
 }
+@ if PS90 then
+@   local kx = P.inputs[sv.key + 1]
+@   local KHN, kh = kx.heads == 'qk' and 'a.h_qk' or 'a.h_v', kx.heads == 'qk' and 'it.hq' or 'it.h'
+@   local RT = rx.gate and 'float' or 'elem_t'
+@   local RHN, rh = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v', rx.heads == 'qk' and 'it.hq' or 'it.h'
+/* psolve's sm_90a form (PS90; the launch line's when=sm90): the chunk's x from hchain's H0 as psolve computes it, one
+ * warpgroup a chunk and every product on wgmma m64nNk16 bf16. Warp w holds the rows 16 w + g (+ 8) of every product
+ * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
+ * the register operand A of the next round's products as it is. Per round: S = x K' (the keys exact: two products)
+ * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P scaled by e^{hb_t}, P += S K
+ * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as bf16 pairs (its rounding shrinks with the
+ * step). Shared memory: PS90's layout above, PSOFF floats. */
+__device__ __forceinline__ float2 ld_pair(const unsigned short *p) {
+  const unsigned u = *(const unsigned *)p;
+  return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
+}
+__device__ __forceinline__ float2 ld_pair(const float *p) { return *(const float2 *)p; }
+/* the float pair of a hi + lo pair */
+__device__ __forceinline__ float2 hl_val(unsigned h, unsigned l) {
+  return make_float2(__uint_as_float(h << 16) + __uint_as_float(l << 16),
+                     __uint_as_float(h & 0xffff0000u) + __uint_as_float(l & 0xffff0000u));
+}
+/* element (t, d) of a (CH, KD) tile of core matrices (tile_cp16) */
+__device__ __forceinline__ int ps_at(int t, int d) { return (t >> 3) * 8 * KD + 64 * (d >> 3) + 8 * (t & 7) + (d & 7); }
+extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  const int L = ch.L;
+  unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
+  unsigned *dx = (unsigned *)(kt + CH * KD); /* word i of thread x at i 128 + x */
+  float *hb = sm + ${PSF}, *hw = hb + CH, *lam = hw + CH, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH,
+        *nrm = gtt + CH, *red = nrm + CH;
+  /* the keys (bf16, as loaded) by cp.async */
+  tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
+  cp_async_commit();
+  /* H0 (hchain's, in the chunk slot) into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
+  const float *h0 = ws_chunk(a, ws, blockIdx.x, it.h);
+  float s2 = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
+    const int r = e / (KD / 8), j = e - r * (KD / 8);
+    const float4 u = *(const float4 *)(h0 + r * KD + 8 * j), v = *(const float4 *)(h0 + r * KD + 8 * j + 4);
+    s2 += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w + v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+    uint4 h, l;
+    hl_pair(u.x, u.y, h.x, l.x);
+    hl_pair(u.z, u.w, h.y, l.y);
+    hl_pair(v.x, v.y, h.z, l.z);
+    hl_pair(v.z, v.w, h.w, l.w);
+    *(uint4 *)(hh + ps_at(r, 8 * j)) = h; /* ps_at's rows of KD pieces: H0's row r, k = 8 j .. */
+    *(uint4 *)(hl + ps_at(r, 8 * j)) = l;
+  }
+  const float n2 = block_sum(s2, red, 128);
+  solve_scalars<128>(a, it, tok, L, hb, hw);
+  cp_async_wait<0>();
+  fence_async_smem();
+  __syncthreads();
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, r0 = 16 * w + g;
+  /* descriptors: the keys K-major (rows t: the B of x K' and K K', the A of K H0) and MN-major (k = t: the B of S K);
+   * H0's parts K-major (rows n) */
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
+  const unsigned long long dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
+  /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
+   * ones share their high half (SBO) */
+  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
+  constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
+#define PS_HL (hhl + HLO)
+#define PS_KA (hhl + KAO)
+#define PS_KM (hhl + KAO + (LBO_M << 16))
+  {
+    /* the norms' terms (solve_norms): k_t' H0 k_t from K H0 (two products) and the scores K K' */
+    float p[KD / 2] = {}, sc[CH / 2] = {};
+    wg_fence();
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhh);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhl);
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dka, dka);
+    wg_commit();
+    wg_wait0();
+    float kk[2] = {0.0f, 0.0f}, gs[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const float2 k2 = ld_pair(kt + ps_at(r0 + 8 * i, 8 * j + 2 * q));
+        kk[i] += p[4 * j + 2 * i] * k2.x + p[4 * j + 2 * i + 1] * k2.y;
+      }
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int t = r0 + 8 * (e >> 1), c = 8 * j + 2 * q + (e & 1);
+        const float v = sc[4 * j + e];
+        if (c == t) gtt[t] = v;
+        if (c < t) gs[e >> 1] += expf(hb[t - 1] - hb[c]) * hw[c] * v * v;
+      }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      float v = expf(t ? hb[t - 1] : 0.0f) * kk[i] + gs[i];
+      v += __shfl_xor_sync(0xffffffffu, v, 1);
+      v += __shfl_xor_sync(0xffffffffu, v, 2);
+      if (q == 0) khk[t] = v;
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
+  __syncthreads();
+  const cheb_rows cr(lam, step, rho2, hb, L, r0);
+  const int iters = a.iters > 0 ? a.iters : ${sv.iters};
+  const ${RT} *rhs = (const ${RT} *)a.in[${sv.rhs}] + (tok * ${RHN} + ${rh}) * KD;
+  const long long rrs = (long long)${RHN} * KD;
+  /* x_0 = step_t b_t (b_t where ||H_t|| = lambda_t = 0), x_{-1} = 0: pair 2 j + i holds the accumulators 4 j + 2 i (+ 1) */
+  unsigned xh[KD / 4], xl[KD / 4];
+#pragma unroll
+  for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+      const float f = cr.step[i] > 0.0f ? cr.step[i] : 1.0f;
+      hl_pair(f * b.x, f * b.y, xh[2 * j + i], xl[2 * j + i]);
+      dx[(2 * j + i) * 128 + threadIdx.x] = bf2(f * b.x, f * b.y);
+    }
+  float om[2] = {2.0f, 2.0f};
+  for (int r = 0; r < iters; r++) {
+    float p[KD / 2], sc[CH / 2];
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
+#pragma unroll
+    for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(sc, xh + 4 * k, PS_KA + 16 * k, dh);
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(sc, xl + 4 * k, PS_KA + 16 * k, dh);
+    wg_commit();
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xh + 4 * k, hhl + 16 * k, dh);
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xh + 4 * k, PS_HL + 16 * k, dh);
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xl + 4 * k, hhl + 16 * k, dh);
+    wg_commit();
+    wg_wait1();
+    /* the scores masked, M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L), as the A pairs of P += S K */
+    unsigned sh[CH / 4], sl[CH / 4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, c = 8 * j + 2 * q;
+        const float m0 = c <= t && c < L ? expf(hb[t] - hb[c]) * hw[c] : 0.0f;
+        const float m1 = c + 1 <= t && c + 1 < L ? expf(hb[t] - hb[c + 1]) * hw[c + 1] : 0.0f;
+        hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
+      }
+    wg_wait0();
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sh + 4 * k, PS_KM + 2 * KD * k, kmh);
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sl + 4 * k, PS_KM + 2 * KD * k, kmh);
+    wg_commit();
+    wg_wait0();
+    const float wr[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, pi = 2 * j + i;
+        const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+        const float2 x = hl_val(xh[pi], xl[pi]);
+        const unsigned du = dx[pi * 128 + threadIdx.x];
+        const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f;
+        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * __uint_as_float(du << 16);
+        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * __uint_as_float(du & 0xffff0000u);
+        dx[pi * 128 + threadIdx.x] = bf2(n0 - x.x, n1 - x.y);
+        hl_pair(n0, n1, xh[pi], xl[pi]);
+      }
+#pragma unroll
+    for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = wr[i];
+  }
+  float *xo = SOLVE_XO + (tok * a.h_v + it.h) * SOLVE_XS;
+  const long long xrs = (long long)a.h_v * SOLVE_XS;
+#pragma unroll
+  for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      if (t >= L) continue;
+      const float2 x = hl_val(xh[2 * j + i], xl[2 * j + i]);
+      xo[t * xrs + 8 * j + 2 * q] = x.x;
+      xo[t * xrs + 8 * j + 2 * q + 1] = x.y;
+    }
+#undef PS_HL
+#undef PS_KA
+#undef PS_KM
+#endif
+}
+@ end
 @ end
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
@@ -4028,6 +4271,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ if sv then
 @   stages[#stages + 1] = string.format('hchain grid=items threads=%d smem=%d', SNT, XOFF * 4)
 @   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
+@   if PS90 then stages[#stages + 1] = string.format('psolve90 grid=chunks threads=128 smem=%d when=sm90', PSOFF * 4) end
 @ end
 @ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not m.delta) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
 @ if m.delta then
@@ -4040,4 +4284,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', SPLIT and ' split=' .. 100 * HB_MINB or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=3', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', SPLIT and ' split=' .. 100 * HB_MINB or '') or 'fused90 none'}

@@ -86,6 +86,14 @@ START_TEST(every_module_compiles_without_spills) {
         int *nk = pass ? &w.n_bwd : &w.n_fwd, nn = 0;
         for (int s = 0; s < n; s++) {
           const ssmc_cuda_stage *st = &all[s];
+          if (st->when == SSMC_STAGE_SM90) { /* an sm_90a form (a solve's psolve90): NAME_<stage>90, after its stage */
+            char want[200];
+            snprintf(want, sizeof want, "%s90", all[s - 1].entry);
+            ck_assert_str_eq(st->entry, want);
+            ck_assert_int_eq(st->grid, all[s - 1].grid);
+            ck_assert(!pass && g.u[i]->fam.has_solve);
+            continue;
+          }
           if (st->when != SSMC_STAGE_NARROW) { keep[(*nk)++] = *st; continue; }
           nn++;
           ck_assert_int_eq(st->grid, SSMC_GRID_ITEMS_NTILES);
@@ -181,7 +189,9 @@ START_TEST(every_module_compiles_without_spills) {
         if (sv || g.u[i]->fam.main.decay != DECAY_DIAG) ck_assert(fused);
         if (fused) {
           const char *name = ek->cuda.fused.entry + strlen(ek->name) + 1;
-          const int seq = !strcmp(name, "seq"), post = sv ? ek->cuda.n_fwd - 2 : seq;
+          ssmc_cuda_kernel d80; /* the stages as sm_80 runs them (without psolve90) */
+          ssmc_cuda_for_device(&ek->cuda, 8, &d80);
+          const int seq = !strcmp(name, "seq"), post = sv ? d80.n_fwd - 2 : seq;
           ck_assert_str_eq(name, sv ? "solve" : seq ? "seq" : "fused");
           ck_assert_int_eq(ek->cuda.fused.grid, SSMC_GRID_ITEMS_FTILES);
           ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.fused_bv, 0);
@@ -506,6 +516,33 @@ START_TEST(narrow_stage_rule) {
 }
 END_TEST
 
+/* A fwd[] stage's sm_90a form (when = SSMC_STAGE_SM90): ssmc_cuda_for_device puts it in the place of the stage before
+ * it on compute capability 9 (with that stage's form) and drops it elsewhere, so the stages' count and order are the
+ * module's without it on every device */
+START_TEST(sm90_stage_form) {
+  ssmc_cuda_kernel c = {0}, d;
+  c.n_fwd = 4;
+  c.fwd[0] = (ssmc_cuda_stage){"k_hchain", SSMC_GRID_ITEMS, 256, 1000, SSMC_STAGE_ALWAYS};
+  c.fwd[1] = (ssmc_cuda_stage){"k_psolve", SSMC_GRID_CHUNKS, 256, 2000, SSMC_STAGE_ALWAYS};
+  c.fwd[2] = (ssmc_cuda_stage){"k_psolve90", SSMC_GRID_CHUNKS, 128, 3000, SSMC_STAGE_SM90};
+  c.fwd[3] = (ssmc_cuda_stage){"k_out", SSMC_GRID_CHUNKS, 512, 4000, SSMC_STAGE_ALWAYS};
+  for (int cc = 8; cc <= 10; cc++) {
+    ssmc_cuda_for_device(&c, cc, &d);
+    ck_assert_int_eq(d.n_fwd, 3);
+    ck_assert_str_eq(d.fwd[0].entry, "k_hchain");
+    ck_assert_str_eq(d.fwd[1].entry, cc == 9 ? "k_psolve90" : "k_psolve");
+    ck_assert_int_eq(d.fwd[1].threads, cc == 9 ? 128 : 256);
+    ck_assert_int_eq(d.fwd[1].smem, cc == 9 ? 3000 : 2000);
+    ck_assert_int_eq(d.fwd[1].when, SSMC_STAGE_ALWAYS);
+    ck_assert_str_eq(d.fwd[2].entry, "k_out");
+    const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+    ck_assert_int_eq(ssmc_cuda_fwd_stages(&d, 0, 0, 0, st), 3);
+    ck_assert_int_eq(ssmc_cuda_fwd_stages(&c, 0, 0, 0, st), 3); /* the table as emitted never runs the sm_90a form */
+    ck_assert_str_eq(st[1]->entry, "k_psolve");
+  }
+}
+END_TEST
+
 /* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): segments of at least SSMC_SPLIT_MIN_CHUNKS chunks
  * of the mean sequence, as many as fill split_pct percent of the SMs; picked from three on, and from two below the
  * fused pass's size; never for a kept forward; its three stages, the segment stages on n_seqs * split items, the
@@ -804,6 +841,7 @@ Suite *cuda_suite(void) {
   TCase *tc = tcase_create("nvrtc");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, every_module_compiles_without_spills);
+  tcase_add_test(tc, sm90_stage_form);
   tcase_add_test(tc, fused_forward_rule);
   tcase_add_test(tc, narrow_stage_rule);
   tcase_add_test(tc, split_forward_rule);

@@ -141,6 +141,16 @@ START_TEST(fused90_matches_oracle) {
 }
 END_TEST
 
+/* psolve's sm_90a form psolve90 (one warpgroup a chunk, the Chebyshev rounds on wgmma with the iterate as the
+ * register operand A), in psolve's place on the emulated sm_90a: the staged forward's rows (`fwd`: x against the
+ * fp64 Chebyshev, y, the states) and the backward's after it; K = C = 64, 8 iterations */
+START_TEST(psolve90_matches_oracle) {
+  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
+  check_spec_with("tests/fixtures/specs/emu_solve_bf.yaml", 1, 8, "_psolve90(ssmc_fwd_args a, float *ws) {");
+  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+}
+END_TEST
+
 /* bgrad's value loop on wgmma (sm_90a, BGW) in its producer form: a 512-thread block, the fourth warpgroup
  * loading the tiles into three buffers under named barriers (the emulation's bar_wait / bar_arrive), four value
  * steps; both dtypes (f32: one register set of tiles in flight, bf16: two) */
@@ -162,6 +172,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, solve_every_stage_matches_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);
+  tcase_add_test(tc, psolve90_matches_oracle);
   tcase_add_test(tc, wgmma_out_matches_oracle);
   tcase_add_test(tc, fused90_matches_oracle);
   tcase_add_test(tc, bgrad_wgmma_producer_matches_oracle);

@@ -333,6 +333,128 @@ template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile(
 /* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
 __device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+#if SSMC_SM90
+/* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
+ * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
+ * asynchronous until wg_wait0. Generic stores to the operands need fence_async_smem before the
+ * barrier that precedes the product. */
+__device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+__device__ __forceinline__ void wg_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); } /* all but the last group */
+__device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
+template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
+/* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
+ * K-major (TA / TB 0) or MN-major (1: the transposed operand) */
+template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  if constexpr (N == 128)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %68, 0;\n"
+                 "mov.b64 da, {%64, %65};\nmov.b64 db, {%66, %67};\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, da, db, p, 1, 1, %69, %70;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+  else if constexpr (N == 64)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %36, 0;\n"
+                 "mov.b64 da, {%32, %33};\nmov.b64 db, {%34, %35};\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, da, db, p, 1, 1, %37, %38;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+}
+/* the same with A from registers (psolve90): a, the warp's 16 rows of A (m16n8k16's A fragment: the accumulators of
+ * a product over those rows give it, paired: d[8 j + 2 m], d[8 j + 2 m + 1] -> a[4 j + m] of k step j); B from its
+ * descriptor, K-major (TB 0) or MN-major (1) */
+template <int N, int TB> __device__ __forceinline__ void wg_mma16r(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  if constexpr (N == 128)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %70, 0;\nmov.b64 db, {%68, %69};\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, db, p, 1, 1, %71;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1), "n"(TB));
+  else if constexpr (N == 64)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %38, 0;\nmov.b64 db, {%36, %37};\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, db, p, 1, 1, %39;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1), "n"(TB));
+}
+#endif
+#endif
+#if SSMC_SM90
+/* a wgmma operand's descriptor: K-major core matrices without swizzle (core_at), LBO lbo floats (along
+ * k; 32: contiguous), SBO sbo floats (along m or n); adding lbo / 2 moves it 2 lbo floats on: the next 8 k */
+__device__ __forceinline__ unsigned long long wg_desc(const float *p, int sbo, int lbo = 32) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 4 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 4 >> 4 & 0x3fff) << 32;
+}
+/* d (64 x N, wg_mma's fragments) += A B' over KS steps of 8 k from the descriptors da, db on (LBO lbo floats),
+ * issued only: between wg_fence and wg_commit. A step moves only the start address, the low 14 bits (shared
+ * memory ends below 256 KiB: no carry out of them): a 32-bit add to the low words, the high words as they are
+ * (the 64-bit adds, register moves and copies into uniform registers took ~20 instructions between two wgmma:
+ * H200 ncu, the gpu-h200-expf-prefetch record) */
+template <int N, int KS, int LBO = 32> __device__ __forceinline__ void wg_issue(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll 4
+  for (int k = 0; k < KS; k++)
+    wg_mma<N>(d, al + (LBO / 2) * k, ah, bl + (LBO / 2) * k, bh);
+}
+/* the same, issued and waited for */
+template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, unsigned long long da, unsigned long long db) {
+  wg_fence();
+  wg_issue<N, KS>(d, da, db);
+  wg_commit();
+  wg_wait0();
+}
+/* bf16 operands in core matrices without swizzle: element (r, c) at core16(r, c, sbo, lbo) (bf16 elements): a
+ * K-major operand's (row r, k = c), an MN-major one's (k = r, row c) with its SBO and LBO swapped */
+__device__ __forceinline__ int core16(int r, int c, int sbo, int lbo) { return (r >> 3) * sbo + (c >> 3) * lbo + (r & 7) * 8 + (c & 7); }
+/* their descriptor: SBO (along m or n) and LBO (along k) in bf16 elements */
+__device__ __forceinline__ unsigned long long wg16_desc(const unsigned short *p, int sbo, int lbo) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 2 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 2 >> 4 & 0x3fff) << 32;
+}
+/* d += A B' over KS steps of 16 k, a step moving A's start SA and B's SB 16-byte units (two LBO); issued only */
+template <int N, int KS, int TA, int TB, int SA, int SB>
+__device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll
+  for (int k = 0; k < KS; k++) wg_mma16<N, TA, TB>(d, al + SA * k, ah, bl + SB * k, bh);
+}
+/* rows t < L of a (CH, D) bf16 tile at src (row stride rs) into core matrices, rows past L zero, by cp.async:
+ * row t's 8-element piece j at (t / 8) 8 D + 64 j + 8 (t % 8), a K-major operand with rows t (core16 with SBO
+ * 8 D, LBO 64) or an MN-major one with k = t (SBO 64, LBO 8 D). Thread i copies piece i % (D / 8) of rows
+ * i / (D / 8) + RI s: pointer steps, no branch (ncu, the first form's per-piece index arithmetic and bounds
+ * branch had each copy wait on the last one's address registers: ~12% of fused90's samples) */
+template <int NTH, int D, int T0 = 0> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
+  constexpr int PR = D / 8, RI = NTH / PR; /* pieces a row, rows an iteration */
+  const int tx = (int)threadIdx.x - T0; /* the copying threads T0 .. T0 + NTH - 1 */
+  if constexpr (NTH % PR == 0 && RI % 8 == 0) {
+    const int t0 = tx / PR, j = tx % PR;
+    const unsigned short *s = src + t0 * rs + 8 * j;
+    unsigned short *o = dst + (t0 >> 3) * 8 * D + 64 * j + 8 * (t0 & 7);
+    if (L == CH) { /* a whole chunk: no zero rows */
+#pragma unroll
+      for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+        if (CH % RI == 0 || t0 + i * RI < CH) cp_async16((float *)o, (const float *)s);
+      return;
+    }
+#pragma unroll
+    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D)
+      if (CH % RI == 0 || t0 + i * RI < CH) cp_async16_z((float *)o, (const float *)(t0 + i * RI < L ? s : src), t0 + i * RI < L);
+  } else {
+#pragma unroll
+    for (int i = 0; i < (CH * PR + NTH - 1) / NTH; i++) {
+      const int v = tx + i * NTH, t = v / PR, j = v - t * PR;
+      if (v < CH * PR) cp_async16_z((float *)(dst + (t >> 3) * 8 * D + 64 * j + 8 * (t & 7)), (const float *)(t < L ? src + t * rs + 8 * j : src), t < L);
+    }
+  }
+}
+/* such a product's accumulators into y: the warp's rows r0 and r0 + 8, columns c0 + 8 i (and + 1) */
+template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y, const float *d, int r0, int c0) {
+#pragma unroll
+  for (int i = 0; i < N / 8; i++) {
+    y.store2(r0, c0 + 8 * i, d[4 * i], d[4 * i + 1]);
+    y.store2(r0 + 8, c0 + 8 * i, d[4 * i + 2], d[4 * i + 3]);
+  }
+}
 #endif
 /* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
  * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
@@ -867,13 +989,10 @@ enum {
  * Chebyshev's step and rho^2 per token), solve_hx (H_t X for a group of GS tokens), solve_cheb
  * (x = CH_r(H_t + lambda_t I, b_t) for the chunk, GS tokens at a time), solve_advance (hf to the
  * chunk end). SNT threads, the X_ layout. */
-__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
-  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
-  /* k: (T, a.h_qk, 128) -> CH x 128 */
-  tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
-                          (long long)a.h_qk * 128, L, one_t(), false);
-  /* each token's scalars, log decay and write at once (a thread a token), then the prefix sum in order */
-  for (int t_ = threadIdx.x; t_ < CH; t_ += SNT) {
+/* each token's scalars, log decay hb (then summed in order) and write hw (C each, 0 past L), a thread a token */
+template <int NTH>
+__device__ __forceinline__ void solve_scalars(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *hb, float *hw) {
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NTH) {
     if (t_ >= L) { hb[t_] = 0.0f; hw[t_] = 0.0f; continue; }
     float *in[SSMC_MAX_IO];
     float gv[SSMC_MAX_IO][1];
@@ -894,6 +1013,32 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
   }
   __syncthreads();
 }
+__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
+  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
+  /* k: (T, a.h_qk, 128) -> CH x 128 */
+  tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+                          (long long)a.h_qk * 128, L, one_t(), false);
+  solve_scalars<SNT>(a, it, tok, L, hb, hw);
+}
+/* The norms' recurrence (Eq. 5) in token order, one thread: ||H_t||_F^2 from n2 = ||H0||_F^2 and the chunk's
+ * khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs] squared); per token the norm,
+ * lambda_t, the step 2 / (L + 2 mu) and rho^2 */
+__device__ __forceinline__ void solve_eq5(int L, const float *hb, const float *hw, const float *khk, const float *gtt, int gs,
+                                          float n2, float *nrm, float *lam, float *step, float *rho2) {
+  float prev = 0.0f;
+  for (int t = 0; t < L; t++) {
+    const float qf = khk[t], gt = gtt[t * gs];
+    const float e1 = expf(hb[t] - prev);
+    n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * gt * gt;
+    const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
+    const float up = nr + l, sum = up + l;
+    nrm[t] = nr;
+    lam[t] = l;
+    step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
+    rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+    prev = hb[t];
+  }
+}
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
   float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
@@ -913,21 +1058,7 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     if (lane == 0) khk[t] = s;
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    float prev = 0.0f;
-    for (int t = 0; t < L; t++) {
-      const float qf = khk[t];
-      const float e1 = expf(hb[t] - prev);
-      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
-      const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
-      const float up = nr + l, sum = up + l;
-      nrm[t] = nr;
-      lam[t] = l;
-      step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
-      rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-      prev = hb[t];
-    }
-  }
+  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
   __syncthreads();
 }
 /* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
@@ -963,17 +1094,18 @@ __device__ __forceinline__ void bar_rows(int rt) { bar_wait(rt + 1, CWPR * 32); 
  * solve_norms: lambda_t, the step 2 / (L + 2 mu), rho^2, e^{hb_t}; w: a round's weight from omega. */
 struct cheb_rows {
   float lam[2], step[2], rho2[2], eb[2];
-  __device__ cheb_rows(const float *sm, int L, int t0) {
+  __device__ cheb_rows(const float *lams, const float *steps, const float *rho2s, const float *hb, int L, int t0) {
 #pragma unroll
     for (int i = 0; i < 2; i++) {
       const int t = t0 + 8 * i;
       const bool live = t < L;
-      lam[i] = live ? sm[X_LAM + t] : 0.0f;
-      step[i] = live ? sm[X_STEP + t] : 0.0f;
-      rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
-      eb[i] = live ? expf(sm[X_HB + t]) : 0.0f;
+      lam[i] = live ? lams[t] : 0.0f;
+      step[i] = live ? steps[t] : 0.0f;
+      rho2[i] = live ? rho2s[t] : 0.0f;
+      eb[i] = live ? expf(hb[t]) : 0.0f;
     }
   }
+  __device__ cheb_rows(const float *sm, int L, int t0) : cheb_rows(sm + X_LAM, sm + X_STEP, sm + X_RHO2, sm + X_HB, L, t0) {}
   __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
 };
 /* x_t to xo + t * xrs for the lane's tokens t < L and columns (the accumulator layout); xat(t, col):
@@ -1374,6 +1506,203 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   if (!chunk_of(a, ch)) return;
   float *hs = ws_chunk(a, ws, blockIdx.x, ch.it.h);
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), SOLVE_XO, SOLVE_XS, hs);
+}
+/* psolve's sm_90a form (PS90; the launch line's when=sm90): the chunk's x from hchain's H0 as psolve computes it, one
+ * warpgroup a chunk and every product on wgmma m64nNk16 bf16. Warp w holds the rows 16 w + g (+ 8) of every product
+ * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
+ * the register operand A of the next round's products as it is. Per round: S = x K' (the keys exact: two products)
+ * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P scaled by e^{hb_t}, P += S K
+ * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as bf16 pairs (its rounding shrinks with the
+ * step). Shared memory: PS90's layout above, PSOFF floats. */
+__device__ __forceinline__ float2 ld_pair(const unsigned short *p) {
+  const unsigned u = *(const unsigned *)p;
+  return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
+}
+__device__ __forceinline__ float2 ld_pair(const float *p) { return *(const float2 *)p; }
+/* the float pair of a hi + lo pair */
+__device__ __forceinline__ float2 hl_val(unsigned h, unsigned l) {
+  return make_float2(__uint_as_float(h << 16) + __uint_as_float(l << 16),
+                     __uint_as_float(h & 0xffff0000u) + __uint_as_float(l & 0xffff0000u));
+}
+/* element (t, d) of a (CH, KD) tile of core matrices (tile_cp16) */
+__device__ __forceinline__ int ps_at(int t, int d) { return (t >> 3) * 8 * KD + 64 * (d >> 3) + 8 * (t & 7) + (d & 7); }
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  const int L = ch.L;
+  unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
+  unsigned *dx = (unsigned *)(kt + CH * KD); /* word i of thread x at i 128 + x */
+  float *hb = sm + 24576, *hw = hb + CH, *lam = hw + CH, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH,
+        *nrm = gtt + CH, *red = nrm + CH;
+  /* the keys (bf16, as loaded) by cp.async */
+  tile_cp16<128, KD>(kt, (const unsigned short *)a.in[1] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  cp_async_commit();
+  /* H0 (hchain's, in the chunk slot) into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
+  const float *h0 = ws_chunk(a, ws, blockIdx.x, it.h);
+  float s2 = 0.0f;
+  for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
+    const int r = e / (KD / 8), j = e - r * (KD / 8);
+    const float4 u = *(const float4 *)(h0 + r * KD + 8 * j), v = *(const float4 *)(h0 + r * KD + 8 * j + 4);
+    s2 += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w + v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+    uint4 h, l;
+    hl_pair(u.x, u.y, h.x, l.x);
+    hl_pair(u.z, u.w, h.y, l.y);
+    hl_pair(v.x, v.y, h.z, l.z);
+    hl_pair(v.z, v.w, h.w, l.w);
+    *(uint4 *)(hh + ps_at(r, 8 * j)) = h; /* ps_at's rows of KD pieces: H0's row r, k = 8 j .. */
+    *(uint4 *)(hl + ps_at(r, 8 * j)) = l;
+  }
+  const float n2 = block_sum(s2, red, 128);
+  solve_scalars<128>(a, it, tok, L, hb, hw);
+  cp_async_wait<0>();
+  fence_async_smem();
+  __syncthreads();
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, r0 = 16 * w + g;
+  /* descriptors: the keys K-major (rows t: the B of x K' and K K', the A of K H0) and MN-major (k = t: the B of S K);
+   * H0's parts K-major (rows n) */
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
+  const unsigned long long dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
+  /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
+   * ones share their high half (SBO) */
+  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
+  constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
+#define PS_HL (hhl + HLO)
+#define PS_KA (hhl + KAO)
+#define PS_KM (hhl + KAO + (LBO_M << 16))
+  {
+    /* the norms' terms (solve_norms): k_t' H0 k_t from K H0 (two products) and the scores K K' */
+    float p[KD / 2] = {}, sc[CH / 2] = {};
+    wg_fence();
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhh);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhl);
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dka, dka);
+    wg_commit();
+    wg_wait0();
+    float kk[2] = {0.0f, 0.0f}, gs[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const float2 k2 = ld_pair(kt + ps_at(r0 + 8 * i, 8 * j + 2 * q));
+        kk[i] += p[4 * j + 2 * i] * k2.x + p[4 * j + 2 * i + 1] * k2.y;
+      }
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int t = r0 + 8 * (e >> 1), c = 8 * j + 2 * q + (e & 1);
+        const float v = sc[4 * j + e];
+        if (c == t) gtt[t] = v;
+        if (c < t) gs[e >> 1] += expf(hb[t - 1] - hb[c]) * hw[c] * v * v;
+      }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      float v = expf(t ? hb[t - 1] : 0.0f) * kk[i] + gs[i];
+      v += __shfl_xor_sync(0xffffffffu, v, 1);
+      v += __shfl_xor_sync(0xffffffffu, v, 2);
+      if (q == 0) khk[t] = v;
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
+  __syncthreads();
+  const cheb_rows cr(lam, step, rho2, hb, L, r0);
+  const int iters = a.iters > 0 ? a.iters : 30;
+  const elem_t *rhs = (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD;
+  const long long rrs = (long long)a.h_qk * KD;
+  /* x_0 = step_t b_t (b_t where ||H_t|| = lambda_t = 0), x_{-1} = 0: pair 2 j + i holds the accumulators 4 j + 2 i (+ 1) */
+  unsigned xh[KD / 4], xl[KD / 4];
+#pragma unroll
+  for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+      const float f = cr.step[i] > 0.0f ? cr.step[i] : 1.0f;
+      hl_pair(f * b.x, f * b.y, xh[2 * j + i], xl[2 * j + i]);
+      dx[(2 * j + i) * 128 + threadIdx.x] = bf2(f * b.x, f * b.y);
+    }
+  float om[2] = {2.0f, 2.0f};
+  for (int r = 0; r < iters; r++) {
+    float p[KD / 2], sc[CH / 2];
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
+#pragma unroll
+    for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(sc, xh + 4 * k, PS_KA + 16 * k, dh);
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(sc, xl + 4 * k, PS_KA + 16 * k, dh);
+    wg_commit();
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xh + 4 * k, hhl + 16 * k, dh);
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xh + 4 * k, PS_HL + 16 * k, dh);
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xl + 4 * k, hhl + 16 * k, dh);
+    wg_commit();
+    wg_wait1();
+    /* the scores masked, M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L), as the A pairs of P += S K */
+    unsigned sh[CH / 4], sl[CH / 4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, c = 8 * j + 2 * q;
+        const float m0 = c <= t && c < L ? expf(hb[t] - hb[c]) * hw[c] : 0.0f;
+        const float m1 = c + 1 <= t && c + 1 < L ? expf(hb[t] - hb[c + 1]) * hw[c + 1] : 0.0f;
+        hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
+      }
+    wg_wait0();
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sh + 4 * k, PS_KM + 2 * KD * k, kmh);
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sl + 4 * k, PS_KM + 2 * KD * k, kmh);
+    wg_commit();
+    wg_wait0();
+    const float wr[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, pi = 2 * j + i;
+        const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+        const float2 x = hl_val(xh[pi], xl[pi]);
+        const unsigned du = dx[pi * 128 + threadIdx.x];
+        const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f;
+        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * __uint_as_float(du << 16);
+        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * __uint_as_float(du & 0xffff0000u);
+        dx[pi * 128 + threadIdx.x] = bf2(n0 - x.x, n1 - x.y);
+        hl_pair(n0, n1, xh[pi], xl[pi]);
+      }
+#pragma unroll
+    for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = wr[i];
+  }
+  float *xo = SOLVE_XO + (tok * a.h_v + it.h) * SOLVE_XS;
+  const long long xrs = (long long)a.h_v * SOLVE_XS;
+#pragma unroll
+  for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      if (t >= L) continue;
+      const float2 x = hl_val(xh[2 * j + i], xl[2 * j + i]);
+      xo[t * xrs + 8 * j + 2 * q] = x.x;
+      xo[t * xrs + 8 * j + 2 * q + 1] = x.y;
+    }
+#undef PS_HL
+#undef PS_KA
+#undef PS_KM
+#endif
 }
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
@@ -2242,7 +2571,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hchain grid=items threads=256 smem=162944; psolve grid=chunks threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=95 post=3; fused90 none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hchain grid=items threads=256 smem=162944; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=100480 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -867,13 +867,10 @@ enum {
  * Chebyshev's step and rho^2 per token), solve_hx (H_t X for a group of GS tokens), solve_cheb
  * (x = CH_r(H_t + lambda_t I, b_t) for the chunk, GS tokens at a time), solve_advance (hf to the
  * chunk end). SNT threads, the X_ layout. */
-__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
-  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
-  /* k: (T, a.h_qk, 128) -> CH x 128 */
-  tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
-                          (long long)a.h_qk * 128, L, one_t(), false);
-  /* each token's scalars, log decay and write at once (a thread a token), then the prefix sum in order */
-  for (int t_ = threadIdx.x; t_ < CH; t_ += SNT) {
+/* each token's scalars, log decay hb (then summed in order) and write hw (C each, 0 past L), a thread a token */
+template <int NTH>
+__device__ __forceinline__ void solve_scalars(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *hb, float *hw) {
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NTH) {
     if (t_ >= L) { hb[t_] = 0.0f; hw[t_] = 0.0f; continue; }
     float *in[SSMC_MAX_IO];
     float gv[SSMC_MAX_IO][1];
@@ -894,6 +891,32 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
   }
   __syncthreads();
 }
+__device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm) {
+  float *kc = sm + X_KC, *hb = sm + X_HB, *hw = sm + X_HW;
+  /* k: (T, a.h_qk, 128) -> CH x 128 */
+  tile_in<SNT, CH, 128>(kc, SKP, (const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0,
+                          (long long)a.h_qk * 128, L, one_t(), false);
+  solve_scalars<SNT>(a, it, tok, L, hb, hw);
+}
+/* The norms' recurrence (Eq. 5) in token order, one thread: ||H_t||_F^2 from n2 = ||H0||_F^2 and the chunk's
+ * khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs] squared); per token the norm,
+ * lambda_t, the step 2 / (L + 2 mu) and rho^2 */
+__device__ __forceinline__ void solve_eq5(int L, const float *hb, const float *hw, const float *khk, const float *gtt, int gs,
+                                          float n2, float *nrm, float *lam, float *step, float *rho2) {
+  float prev = 0.0f;
+  for (int t = 0; t < L; t++) {
+    const float qf = khk[t], gt = gtt[t * gs];
+    const float e1 = expf(hb[t] - prev);
+    n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * gt * gt;
+    const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
+    const float up = nr + l, sum = up + l;
+    nrm[t] = nr;
+    lam[t] = l;
+    step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
+    rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
+    prev = hb[t];
+  }
+}
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
   float *hf = sm + X_HF, *kc = sm + X_KC, *g = sm + X_G, *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM;
   float *lam = sm + X_LAM, *step = sm + X_STEP, *rho2 = sm + X_RHO2;
@@ -913,21 +936,7 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     if (lane == 0) khk[t] = s;
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    float prev = 0.0f;
-    for (int t = 0; t < L; t++) {
-      const float qf = khk[t];
-      const float e1 = expf(hb[t] - prev);
-      n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * g[t * SCP + t] * g[t * SCP + t];
-      const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
-      const float up = nr + l, sum = up + l;
-      nrm[t] = nr;
-      lam[t] = l;
-      step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
-      rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-      prev = hb[t];
-    }
-  }
+  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
   __syncthreads();
 }
 /* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
@@ -963,17 +972,18 @@ __device__ __forceinline__ void bar_rows(int rt) { bar_wait(rt + 1, CWPR * 32); 
  * solve_norms: lambda_t, the step 2 / (L + 2 mu), rho^2, e^{hb_t}; w: a round's weight from omega. */
 struct cheb_rows {
   float lam[2], step[2], rho2[2], eb[2];
-  __device__ cheb_rows(const float *sm, int L, int t0) {
+  __device__ cheb_rows(const float *lams, const float *steps, const float *rho2s, const float *hb, int L, int t0) {
 #pragma unroll
     for (int i = 0; i < 2; i++) {
       const int t = t0 + 8 * i;
       const bool live = t < L;
-      lam[i] = live ? sm[X_LAM + t] : 0.0f;
-      step[i] = live ? sm[X_STEP + t] : 0.0f;
-      rho2[i] = live ? sm[X_RHO2 + t] : 0.0f;
-      eb[i] = live ? expf(sm[X_HB + t]) : 0.0f;
+      lam[i] = live ? lams[t] : 0.0f;
+      step[i] = live ? steps[t] : 0.0f;
+      rho2[i] = live ? rho2s[t] : 0.0f;
+      eb[i] = live ? expf(hb[t]) : 0.0f;
     }
   }
+  __device__ cheb_rows(const float *sm, int L, int t0) : cheb_rows(sm + X_LAM, sm + X_STEP, sm + X_RHO2, sm + X_HB, L, t0) {}
   __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
 };
 /* x_t to xo + t * xrs for the lane's tokens t < L and columns (the accumulator layout); xat(t, col):

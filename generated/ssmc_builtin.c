@@ -457,7 +457,7 @@ const char *const ssmc_builtin_source_hashes[] = {
   "db7fe1621cdbbf2f",
   "08222840a35ce720",
   "4ae941144244fdaa",
-  "284e93df3ae80370",
+  "a93ca47badb3dcdb",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

@@ -757,13 +757,17 @@ START_TEST(fused_picked_where_measured) {
   gen_init(&g);
   add_dir(&g, "dsl/families");
   /* at K = V = 128 only the sequential state pass seq (Mamba-2's slot, bf16) is picked by itself, and a
-   * solve's sequential solve from 95% of the SMs on (GKA at B8 H16 on an H200: 128 items of 132) */
+   * solve's sequential solve from 95% of the SMs on (GKA at B8 H16 on an H200: 128 items of 132), except where the
+   * module has psolve90 (GKA bf16: hchain and psolve90 at B8 8.8 ms against the sequential solve's 25.0, the
+   * gpu-h200-psolve90 record): never by itself there */
   for (int i = 0; i < g.n; i++)
     for (int j = 0; j < g.u[i]->nk; j++) {
       const ssmc_cuda_kernel *c = &g.u[i]->k[j].cuda;
       if (g.u[i]->fam.has_solve) {
-        ck_assert_int_eq(c->fused_from_pct, 95);
-        ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 8, 16, 128, 132), 1);
+        const int ps90 = strstr(c->source, "_psolve90(ssmc_fwd_args a, float *ws) {") != NULL;
+        ck_assert_int_eq(ps90, g.u[i]->k[j].dtype == 1);
+        ck_assert_int_eq(c->fused_from_pct, ps90 ? 0 : 95);
+        ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 8, 16, 128, 132), !ps90);
         ck_assert_int_eq(ssmc_cuda_fwd_fused(c, 4, 16, 128, 132), 0);
         continue;
       }

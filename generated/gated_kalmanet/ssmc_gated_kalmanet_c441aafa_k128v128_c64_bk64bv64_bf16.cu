@@ -1610,6 +1610,16 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   }
   __syncthreads();
   if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
+  /* fold: where every |hb_t| < 40 the decay mask splits into a row factor e^{hb_t} and a column factor
+   * mc_s = e^{-hb_s} hw_s (over the norms, spent), and P += S K follows x H0 without waiting for it, the row factor
+   * applied after both (the products' magnitudes stay below e^40 of their values); else S waits for P. Through a
+   * shuffle, as ptxas sees it warp-uniform (in a branch it thinks divergent it serializes the wgmma) */
+  bool fold = true;
+  for (int t = 0; t < CH; t++) fold = fold && fabsf(hb[t]) < 40.0f;
+  fold = __shfl_sync(0xffffffffu, fold, 0);
+  __syncthreads();
+  float *mc = nrm;
+  for (int t = threadIdx.x; t < CH; t += 128) mc[t] = fold ? expf(-hb[t]) * hw[t] : 0.0f;
   __syncthreads();
   const cheb_rows cr(lam, step, rho2, hb, L, r0);
   const int iters = a.iters > 0 ? a.iters : 30;
@@ -1648,20 +1658,23 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
     for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xl + 4 * k, hhl + 16 * k, dh);
     wg_commit();
     wg_wait1();
-    /* the scores masked, M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L), as the A pairs of P += S K */
+    /* the scores masked, M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L; folded: mc_s, e^{hb_t} later), as the A pairs
+     * of P += S K */
     unsigned sh[CH / 4], sl[CH / 4];
 #pragma unroll
     for (int j = 0; j < CH / 8; j++)
 #pragma unroll
       for (int i = 0; i < 2; i++) {
         const int t = r0 + 8 * i, c = 8 * j + 2 * q;
-        const float m0 = c <= t && c < L ? expf(hb[t] - hb[c]) * hw[c] : 0.0f;
-        const float m1 = c + 1 <= t && c + 1 < L ? expf(hb[t] - hb[c + 1]) * hw[c + 1] : 0.0f;
+        const float m0 = c > t ? 0.0f : fold ? mc[c] : expf(hb[t] - hb[c]) * hw[c];
+        const float m1 = c + 1 > t ? 0.0f : fold ? mc[c + 1] : expf(hb[t] - hb[c + 1]) * hw[c + 1];
         hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
       }
-    wg_wait0();
+    if (!fold) {
+      wg_wait0();
 #pragma unroll
-    for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
+      for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
+    }
     wg_fence();
 #pragma unroll
     for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sh + 4 * k, PS_KM + 2 * KD * k, kmh);
@@ -1669,6 +1682,10 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
     for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sl + 4 * k, PS_KM + 2 * KD * k, kmh);
     wg_commit();
     wg_wait0();
+    if (fold) {
+#pragma unroll
+      for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
+    }
     const float wr[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
 #pragma unroll
     for (int j = 0; j < KD / 8; j++)

@@ -274,6 +274,11 @@ static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
   return (st->grid == SSMC_GRID_ITEMS_NTILES) != (st->when == SSMC_STAGE_NARROW) ? -1 : 0;
 }
 
+/* Whether st, an sm_90a form, follows no stage of its grid in the list (n stages) so far: a template's mistake. */
+static int sm90_misplaced(const ssmc_cuda_stage *list, int n, const ssmc_cuda_stage *st) {
+  return st->when == SSMC_STAGE_SM90 && (!n || list[n - 1].when == SSMC_STAGE_SM90 || list[n - 1].grid != st->grid);
+}
+
 /* Another form of stage st (same grid, block and shared memory): entry NAME_<stage>_<suffix> in k->cu_entries[slot]
  * into *out; -1 where the name does not fit. */
 static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const char *suffix, ssmc_cuda_stage *out) {
@@ -363,8 +368,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
     else if (!strcmp(stage, "decode_large")) k->cuda.decode_large = st;
     else if (sm90) k->cuda.fused_sm90 = st;
     else if (alt) k->cuda.fused = st;
-    else if (st.when == SSMC_STAGE_SM90 && (!k->cuda.n_fwd || k->cuda.fwd[k->cuda.n_fwd - 1].when == SSMC_STAGE_SM90 ||
-                                            k->cuda.fwd[k->cuda.n_fwd - 1].grid != st.grid))
+    else if (sm90_misplaced(k->cuda.fwd, k->cuda.n_fwd, &st))
       return diag_at(d, NULL, 0, 0, "internal: %s's sm_90a form follows no stage of its grid in %s", stage, k->cu_path);
     else if (k->cuda.n_fwd < SSMC_MAX_STAGES) k->cuda.fwd[k->cuda.n_fwd++] = st;
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
@@ -419,7 +423,7 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     l += n;
-    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st))
+    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st) || sm90_misplaced(k->cuda.bwd, k->cuda.n_bwd, &st))
       return diag_at(d, NULL, 0, 0, "internal: bad grid or form in %s", k->cu_path);
     st.entry = k->cu_entries[EMIT_BWD_ENTRY0 + i];
     char entry[sizeof k->cu_entries[0]];

@@ -92,8 +92,8 @@ enum {
 };
 /* A stage's `when`: always, or one of a chunk-to-chunk stage's two forms, of which a call runs one (the
  * wide, value tile bv / bwd_bv; the narrow, narrow_bv columns a block, for few work items: ssmc_cuda_narrow). */
-/* SSMC_STAGE_SM90 (appended): the sm_90a form of the fwd[] stage before it (same grid), which it replaces on devices
- * of compute capability 9 and is dropped elsewhere (ssmc_cuda_for_device); its body is empty on other targets */
+/* SSMC_STAGE_SM90 (appended): the sm_90a form of the fwd[] or bwd[] stage before it (same grid), which it replaces on
+ * devices of compute capability 9 and is dropped elsewhere (ssmc_cuda_for_device); its body is empty on other targets */
 enum { SSMC_STAGE_ALWAYS = 0, SSMC_STAGE_WIDE = 1, SSMC_STAGE_NARROW = 2, SSMC_STAGE_SM90 = 3 };
 #define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
 typedef struct ssmc_cuda_stage {
@@ -291,20 +291,25 @@ static inline int ssmc_cuda_narrow(const ssmc_cuda_kernel *c, int32_t n_seqs, in
 static inline int ssmc_cuda_stage_runs(const ssmc_cuda_stage *st, int narrow) {
   return st->when == SSMC_STAGE_ALWAYS || st->when == (narrow ? SSMC_STAGE_NARROW : SSMC_STAGE_WIDE);
 }
-/* The table a device of compute capability cc_major runs: c, with the fused slot of sm_90 there. */
-static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major, ssmc_cuda_kernel *out) {
-  *out = *c;
-  out->n_fwd = 0; /* the fwd[] stages' sm_90a forms in their stages' places there, dropped elsewhere */
-  for (int i = 0; i < c->n_fwd; i++) {
-    const ssmc_cuda_stage *st = &c->fwd[i];
-    if (st->when != SSMC_STAGE_SM90) out->fwd[out->n_fwd++] = *st;
-    else if (cc_major == 9 && out->n_fwd > 0) {
-      ssmc_cuda_stage *o = &out->fwd[out->n_fwd - 1];
-      const int32_t when = o->when;
-      *o = *st;
-      o->when = when;
+/* n stages of a list (fwd[] or bwd[]) into out as a device of compute capability cc_major runs them: the sm_90a
+ * forms (SSMC_STAGE_SM90) in their stages' places there, dropped elsewhere; their count */
+static inline int32_t ssmc_cuda_stages_for_device(const ssmc_cuda_stage *in, int32_t n, int cc_major, ssmc_cuda_stage *out) {
+  int32_t m = 0;
+  for (int32_t i = 0; i < n; i++) {
+    if (in[i].when != SSMC_STAGE_SM90) out[m++] = in[i];
+    else if (cc_major == 9 && m > 0) {
+      const int32_t when = out[m - 1].when;
+      out[m - 1] = in[i];
+      out[m - 1].when = when;
     }
   }
+  return m;
+}
+/* The table a device of compute capability cc_major runs: c, with the stages' and the fused slot's sm_90 forms there. */
+static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major, ssmc_cuda_kernel *out) {
+  *out = *c;
+  out->n_fwd = ssmc_cuda_stages_for_device(c->fwd, c->n_fwd, cc_major, out->fwd);
+  out->n_bwd = ssmc_cuda_stages_for_device(c->bwd, c->n_bwd, cc_major, out->bwd);
   if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = 0;
   if (cc_major != 9 || !c->fused_sm90.entry) return;
   out->fused = c->fused_sm90;

@@ -38,7 +38,8 @@
 @   hstate (sequence, value head): H's recurrence alone, each chunk-start H (fp32, K x K) into the workspace.
 @   xsolve (chunks): x from the chunk-start H (the forward's solve pieces: norms, r Chebyshev steps), all
 @          chunks at once, into the forward's per-token workspace; the main state's stages read it as a
-@          query source (bgrad writes dx = coef dq~).
+@          query source (bgrad writes dx = coef dq~). On sm_90a its form xsolve90 (psolve90's body) where the module has
+@          one.
 @   gsolve (chunks, after brows): g = CH_r(H_t + lambda_t I, dx_t); db += g; the per-token scalars
 @          (R_t, the log decay's direct term, hb, hw) and the chunk's local adjoint of its start H:
 @          D = e^{2 hb_0} R_0 H0 - sym(g' e^{hb} x) + k' diag(hw e^{hb} R) k.
@@ -1313,6 +1314,20 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_a
   float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
 }
+@ if P.FSOLVE90 then
+/* its sm_90a form (when=sm90): psolve90's body (cuda_kernel.cu.tpl) */
+extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_xsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0,
+                w.ftok + BW_WSX, WS_TOK);
+#endif
+}
+@ end
 @ local rx = P.inputs[sv.rhs + 1]
 
 /* ---------------------------------------------------------------- stage gsolve */
@@ -1573,6 +1588,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @   local XS = P.FSOLVE.smem
 @   table.insert(st, 1, string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS))
 @   table.insert(st, 1, string.format('hstate grid=items threads=%d smem=%d', P.FSOLVE.threads, XS))
+@   if P.FSOLVE90 then table.insert(st, 3, string.format('xsolve90 grid=chunks threads=128 smem=%d when=sm90', P.FSOLVE90.smem)) end
 @   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
 @   stage('hadj', 'items', HL); stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
 @ end

@@ -299,11 +299,14 @@
 @ -- (128 threads, two blocks an SM), every product on wgmma m64nNk16 bf16: the iterate x as bf16 hi + lo parts in
 @ -- registers, the register operand A (a product's accumulators are A's fragments, paired), H0's hi + lo parts and
 @ -- the keys in shared memory. Shared memory (bf16 elements): H0's hi and lo parts (K, K) each and the keys (C, K) as
-@ -- core matrices (tile_cp16's rows), x - x_{r-1} (C, K: bf16 pairs, thread-private), then 8 C + 32 floats.
+@ -- core matrices (tile_cp16's rows), then floats: x - x_{r-1} (C, K: float pairs, thread-private; the norms' scalars
+@ -- over it before), the decays hb, hw and the folded mask's column factor (C each). 113 KiB at K = 128: two blocks an
+@ -- SM (x - x_{r-1} in bf16 pairs, 16 KiB less, had x 5e-4 off the fp64 Chebyshev at 8 iterations: its rounding
+@ -- carries into x undamped while the steps are large)
 @ local PS90 = sv and P.dtype == 'bf16' and C == 64 and (K == 64 or K == 128) and not P.inputs[sv.key + 1].gate and
 @   P.inputs[sv.key + 1].D == K
-@ local PSF = PS90 and (2 * K * K + 2 * C * K) // 2 -- the floats' offset (in floats)
-@ local PSOFF = PS90 and PSF + 8 * C + 32
+@ local PSF = PS90 and (2 * K * K + C * K) // 2 + C * K -- the floats' offset (in floats)
+@ local PSOFF = PS90 and PSF + 3 * C
 @ local WG16R_NS = {} -- the widths of the register-A form
 @ if PS90 then
 @   for _, n in ipairs({K, C}) do add_width(WG16_NS, n); add_width(WG16R_NS, n) end
@@ -2147,8 +2150,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
  * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
  * the register operand A of the next round's products as it is. Per round: S = x K' (the keys exact: two products)
  * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P scaled by e^{hb_t}, P += S K
- * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as bf16 pairs (its rounding shrinks with the
- * step). Shared memory: PS90's layout above, PSOFF floats. */
+ * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as float pairs. Shared memory: PS90's layout
+ * above, PSOFF floats. */
 __device__ __forceinline__ float2 ld_pair(const unsigned short *p) {
   const unsigned u = *(const unsigned *)p;
   return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
@@ -2161,23 +2164,20 @@ __device__ __forceinline__ float2 hl_val(unsigned h, unsigned l) {
 }
 /* element (t, d) of a (CH, KD) tile of core matrices (tile_cp16) */
 __device__ __forceinline__ int ps_at(int t, int d) { return (t >> 3) * 8 * KD + 64 * (d >> 3) + 8 * (t & 7) + (d & 7); }
-extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
-  extern __shared__ float sm[];
-  chunk_t ch;
-  if (!chunk_of(a, ch)) return;
-  const item_t &it = ch.it;
-  const long long tok = it.t0 + ch.c0;
-  const int L = ch.L;
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) to xo0 + (t a.h_v + h) xs,
+ * 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's */
+__device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                              const float *h0, float *xo0, int xs) {
   unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
-  unsigned *dx = (unsigned *)(kt + CH * KD); /* word i of thread x at i 128 + x */
-  float *hb = sm + ${PSF}, *hw = hb + CH, *lam = hw + CH, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH,
-        *nrm = gtt + CH, *red = nrm + CH;
+  float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
+  float *hb = sm + ${PSF}, *hw = hb + CH, *mc = hw + CH;
+  /* the norms' scalars over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
+  float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
   /* the keys (bf16, as loaded) by cp.async */
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
   cp_async_commit();
-  /* H0 (hchain's, in the chunk slot) into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
-  const float *h0 = ws_chunk(a, ws, blockIdx.x, it.h);
+  /* H0 into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
   float s2 = 0.0f;
   for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
     const int r = e / (KD / 8), j = e - r * (KD / 8);
@@ -2253,10 +2253,10 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd
   for (int t = 0; t < CH; t++) fold = fold && fabsf(hb[t]) < 40.0f;
   fold = __shfl_sync(0xffffffffu, fold, 0);
   __syncthreads();
-  float *mc = nrm;
   for (int t = threadIdx.x; t < CH; t += 128) mc[t] = fold ? expf(-hb[t]) * hw[t] : 0.0f;
   __syncthreads();
   const cheb_rows cr(lam, step, rho2, hb, L, r0);
+  __syncthreads(); /* every row's scalars read: x - x_{r-1} over them from here */
   const int iters = a.iters > 0 ? a.iters : ${sv.iters};
   const ${RT} *rhs = (const ${RT} *)a.in[${sv.rhs}] + (tok * ${RHN} + ${rh}) * KD;
   const long long rrs = (long long)${RHN} * KD;
@@ -2270,7 +2270,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd
       const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
       const float f = cr.step[i] > 0.0f ? cr.step[i] : 1.0f;
       hl_pair(f * b.x, f * b.y, xh[2 * j + i], xl[2 * j + i]);
-      dx[(2 * j + i) * 128 + threadIdx.x] = bf2(f * b.x, f * b.y);
+      dx[(2 * j + i) * 128 + threadIdx.x] = make_float2(f * b.x, f * b.y);
     }
   float om[2] = {2.0f, 2.0f};
   for (int r = 0; r < iters; r++) {
@@ -2329,18 +2329,18 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd
         const int t = r0 + 8 * i, pi = 2 * j + i;
         const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
         const float2 x = hl_val(xh[pi], xl[pi]);
-        const unsigned du = dx[pi * 128 + threadIdx.x];
+        const float2 d = dx[pi * 128 + threadIdx.x];
         const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f;
-        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * __uint_as_float(du << 16);
-        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * __uint_as_float(du & 0xffff0000u);
-        dx[pi * 128 + threadIdx.x] = bf2(n0 - x.x, n1 - x.y);
+        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * d.x;
+        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * d.y;
+        dx[pi * 128 + threadIdx.x] = make_float2(n0 - x.x, n1 - x.y);
         hl_pair(n0, n1, xh[pi], xl[pi]);
       }
 #pragma unroll
     for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = wr[i];
   }
-  float *xo = SOLVE_XO + (tok * a.h_v + it.h) * SOLVE_XS;
-  const long long xrs = (long long)a.h_v * SOLVE_XS;
+  float *xo = xo0 + (tok * a.h_v + it.h) * xs;
+  const long long xrs = (long long)a.h_v * xs;
 #pragma unroll
   for (int j = 0; j < KD / 8; j++)
 #pragma unroll
@@ -2354,6 +2354,14 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd
 #undef PS_HL
 #undef PS_KA
 #undef PS_KM
+}
+#endif
+extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), SOLVE_XO, SOLVE_XS);
 #endif
 }
 @ end

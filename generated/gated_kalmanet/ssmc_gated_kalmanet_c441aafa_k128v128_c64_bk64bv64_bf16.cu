@@ -1512,8 +1512,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
  * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
  * the register operand A of the next round's products as it is. Per round: S = x K' (the keys exact: two products)
  * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P scaled by e^{hb_t}, P += S K
- * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as bf16 pairs (its rounding shrinks with the
- * step). Shared memory: PS90's layout above, PSOFF floats. */
+ * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as float pairs. Shared memory: PS90's layout
+ * above, PSOFF floats. */
 __device__ __forceinline__ float2 ld_pair(const unsigned short *p) {
   const unsigned u = *(const unsigned *)p;
   return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
@@ -1526,23 +1526,20 @@ __device__ __forceinline__ float2 hl_val(unsigned h, unsigned l) {
 }
 /* element (t, d) of a (CH, KD) tile of core matrices (tile_cp16) */
 __device__ __forceinline__ int ps_at(int t, int d) { return (t >> 3) * 8 * KD + 64 * (d >> 3) + 8 * (t & 7) + (d & 7); }
-extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve90(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
-  extern __shared__ float sm[];
-  chunk_t ch;
-  if (!chunk_of(a, ch)) return;
-  const item_t &it = ch.it;
-  const long long tok = it.t0 + ch.c0;
-  const int L = ch.L;
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) to xo0 + (t a.h_v + h) xs,
+ * 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's */
+__device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                              const float *h0, float *xo0, int xs) {
   unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
-  unsigned *dx = (unsigned *)(kt + CH * KD); /* word i of thread x at i 128 + x */
-  float *hb = sm + 24576, *hw = hb + CH, *lam = hw + CH, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH,
-        *nrm = gtt + CH, *red = nrm + CH;
+  float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
+  float *hb = sm + 28672, *hw = hb + CH, *mc = hw + CH;
+  /* the norms' scalars over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
+  float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
   /* the keys (bf16, as loaded) by cp.async */
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[1] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   cp_async_commit();
-  /* H0 (hchain's, in the chunk slot) into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
-  const float *h0 = ws_chunk(a, ws, blockIdx.x, it.h);
+  /* H0 into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
   float s2 = 0.0f;
   for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
     const int r = e / (KD / 8), j = e - r * (KD / 8);
@@ -1618,10 +1615,10 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   for (int t = 0; t < CH; t++) fold = fold && fabsf(hb[t]) < 40.0f;
   fold = __shfl_sync(0xffffffffu, fold, 0);
   __syncthreads();
-  float *mc = nrm;
   for (int t = threadIdx.x; t < CH; t += 128) mc[t] = fold ? expf(-hb[t]) * hw[t] : 0.0f;
   __syncthreads();
   const cheb_rows cr(lam, step, rho2, hb, L, r0);
+  __syncthreads(); /* every row's scalars read: x - x_{r-1} over them from here */
   const int iters = a.iters > 0 ? a.iters : 30;
   const elem_t *rhs = (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD;
   const long long rrs = (long long)a.h_qk * KD;
@@ -1635,7 +1632,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
       const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
       const float f = cr.step[i] > 0.0f ? cr.step[i] : 1.0f;
       hl_pair(f * b.x, f * b.y, xh[2 * j + i], xl[2 * j + i]);
-      dx[(2 * j + i) * 128 + threadIdx.x] = bf2(f * b.x, f * b.y);
+      dx[(2 * j + i) * 128 + threadIdx.x] = make_float2(f * b.x, f * b.y);
     }
   float om[2] = {2.0f, 2.0f};
   for (int r = 0; r < iters; r++) {
@@ -1694,18 +1691,18 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
         const int t = r0 + 8 * i, pi = 2 * j + i;
         const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
         const float2 x = hl_val(xh[pi], xl[pi]);
-        const unsigned du = dx[pi * 128 + threadIdx.x];
+        const float2 d = dx[pi * 128 + threadIdx.x];
         const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f;
-        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * __uint_as_float(du << 16);
-        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * __uint_as_float(du & 0xffff0000u);
-        dx[pi * 128 + threadIdx.x] = bf2(n0 - x.x, n1 - x.y);
+        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * d.x;
+        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * d.y;
+        dx[pi * 128 + threadIdx.x] = make_float2(n0 - x.x, n1 - x.y);
         hl_pair(n0, n1, xh[pi], xl[pi]);
       }
 #pragma unroll
     for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = wr[i];
   }
-  float *xo = SOLVE_XO + (tok * a.h_v + it.h) * SOLVE_XS;
-  const long long xrs = (long long)a.h_v * SOLVE_XS;
+  float *xo = xo0 + (tok * a.h_v + it.h) * xs;
+  const long long xrs = (long long)a.h_v * xs;
 #pragma unroll
   for (int j = 0; j < KD / 8; j++)
 #pragma unroll
@@ -1719,6 +1716,14 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
 #undef PS_HL
 #undef PS_KA
 #undef PS_KM
+}
+#endif
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), SOLVE_XO, SOLVE_XS);
 #endif
 }
 
@@ -2588,7 +2593,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hchain grid=items threads=256 smem=162944; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=100480 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hchain grid=items threads=256 smem=162944; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -3222,6 +3227,18 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
 }
+/* its sm_90a form (when=sm90): psolve90's body (cuda_kernel.cu.tpl) */
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_xsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0,
+                w.ftok + BW_WSX, WS_TOK);
+#endif
+}
 
 /* ---------------------------------------------------------------- stage gsolve */
 /* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx); the right-hand
@@ -3460,4 +3477,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

@@ -76,7 +76,7 @@ typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, in
  * has up to SSMC_MAX_STAGES forward stages, run in order on one stream, and
  * one decode stage. Each stage's grid is one of the kinds below; its block is
  * `threads` threads with `smem` bytes of dynamic shared memory. */
-#define SSMC_MAX_STAGES 6 /* 5 with a solve: hchain, psolve, prep, scan, out */
+#define SSMC_MAX_STAGES 8 /* 7 with a solve: hdelta, hscan, psolve, its sm_90a form psolve90, prep, scan, out (was 6) */
 enum {
   SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
   SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */
@@ -144,7 +144,7 @@ typedef struct ssmc_cuda_kernel {
   int32_t fused_from_pct;
   /* appended: the fwd[] stages that run after `fused` (0 for the chunk-to-chunk pass with its readout;
    * 1 for a sequential state pass, `seq`, whose chunk-start states the out stage reads; a solve's
-   * sequential `solve`, in place of the chunk-parallel hchain and psolve: its chunk stages) */
+   * sequential `solve`, in place of the chunk-parallel hdelta, hscan and psolve: its chunk stages) */
   int32_t fused_post;
   /* appended: the fused slot on devices of compute capability 9 (sm_90a: wgmma), entry NULL where the
    * module has none. There it replaces fused, fused_bv, fused_from_pct and fused_post (fused_pre

@@ -106,12 +106,13 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_eq(nn, narrow ? pass ? 2 : 1 : 0); /* state; fstate and bstate */
       }
       const ssmc_cuda_kernel *wk = &w;
-      /* [hchain, psolve,] prep, state (an erase) or scan (elementwise), out: the chunk-parallel stages around
+      /* [hdelta, hscan, psolve,] prep, state (an erase) or scan (elementwise), out: the chunk-parallel stages around
        * the sequential passes (a solve's H chain, the main state's) */
-      ck_assert_int_eq(wk->n_fwd, g.u[i]->fam.has_solve ? 5 : 3);
+      ck_assert_int_eq(wk->n_fwd, g.u[i]->fam.has_solve ? 6 : 3);
       if (g.u[i]->fam.has_solve) {
-        ck_assert_int_eq(ek->cuda.fwd[0].grid, SSMC_GRID_ITEMS);
-        ck_assert_int_eq(ek->cuda.fwd[1].grid, SSMC_GRID_CHUNKS);
+        ck_assert_int_eq(ek->cuda.fwd[0].grid, SSMC_GRID_CHUNKS);
+        ck_assert_int_eq(ek->cuda.fwd[1].grid, SSMC_GRID_ITEMS_ELEMS);
+        ck_assert_int_eq(ek->cuda.fwd[2].grid, SSMC_GRID_CHUNKS);
         ck_assert_int_ge(ek->cuda.ws_chunk_floats, (int64_t)g.u[i]->spec->K * g.u[i]->spec->K); /* psolve's H */
       }
       const ssmc_cuda_stage *f3 = &wk->fwd[wk->n_fwd - 3];
@@ -184,7 +185,7 @@ START_TEST(every_module_compiles_without_spills) {
       { /* the other forward variant: every module without a per-key decay (with one, where a value tile
        * fits 160 KiB). The fused pass (its readout inside, after prep with an erase), or with neither an
        * erase nor a per-key decay the sequential state pass seq, then the out stage; with a solve the
-       * sequential solve in place of hchain and psolve, then the chunk stages */
+       * sequential solve in place of hdelta, hscan and psolve, then the chunk stages */
         const int fused = ek->cuda.fused.entry != NULL;
         if (sv || g.u[i]->fam.main.decay != DECAY_DIAG) ck_assert(fused);
         if (fused) {
@@ -198,7 +199,7 @@ START_TEST(every_module_compiles_without_spills) {
           ck_assert_int_ge(ek->cuda.fused_from_pct, 0);
           ck_assert_int_eq(ek->cuda.fused_pre, erase && !sv ? 1 : 0); /* prep first with an erase */
           ck_assert_int_eq(ek->cuda.fused_post, post);
-          if (sv) ck_assert_str_eq(ek->cuda.fwd[1].entry + strlen(ek->name) + 1, "psolve");
+          if (sv) ck_assert_str_eq(ek->cuda.fwd[2].entry + strlen(ek->name) + 1, "psolve");
           if (seq) ck_assert(!erase && g.u[i]->fam.main.decay != DECAY_DIAG);
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
           const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 0, vs);
@@ -834,7 +835,7 @@ START_TEST(compile_reports_smem_over_limit) {
   ck_assert_int_ne(cuc_compile(ek, "sm_90a", NULL, out, &d), 0);
   fclose(out);
   ck_assert_msg(strstr(buf, "OVER 160 KiB"), "%s", buf);
-  ck_assert_msg(strstr(d.msg, "_hchain needs") && strstr(d.msg, "160 KiB"), "%s", d.msg); /* its first stage */
+  ck_assert_msg(strstr(d.msg, "_hdelta needs") && strstr(d.msg, "160 KiB"), "%s", d.msg); /* its first stage */
   free(buf);
   gen_free(&g);
 }

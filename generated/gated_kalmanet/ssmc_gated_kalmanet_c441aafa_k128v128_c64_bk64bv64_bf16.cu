@@ -47,6 +47,7 @@
 #define WS_KD 256
 #define WS_ZD 16384
 #define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
+#define WS_HD 16384 /* a solve's chunk decay e^{hb_L} (hdelta, hscan), after H */
 #define __builtin_expf expf
 #define __builtin_logf logf
 #define __builtin_sqrtf sqrtf
@@ -1484,9 +1485,9 @@ __device__ void solve_chain_h(const ssmc_fwd_args &a, const item_t &it, float *s
 #define SOLVE_XO (a.aux_out[0] ? (float *)a.aux_out[0] : ws)
 #define SOLVE_XS (a.aux_out[0] ? KD : WS_TOK)
 /* The forward's solve, two forms. solve (items): one block walks a sequence's chunks in order, H on chip
- * (the runtime's pick from enough work items on, as the fused pass: the forward's `fused` slot). hchain
- * (items) then psolve (chunks), for few items: H's recurrence alone, each chunk-start H into its chunk
- * slot of the workspace (the chunk stages after psolve overwrite it), then every chunk's x at once. */
+ * (the forward's `fused` slot, picked by itself from enough work items on where the module has no psolve90).
+ * hdelta and hscan (below), then psolve (chunks): H's recurrence alone, each chunk-start H into its chunk slot of
+ * the workspace (the chunk stages after psolve overwrite it), then every chunk's x at once. */
 extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_solve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   const item_t it = item_of(a);
@@ -1495,10 +1496,52 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   float *hsave = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
   solve_chain(a, it, sm, [&](long long c0, int L, float n2) { solve_chunk(a, it, it.t0 + c0, L, sm, n2, SOLVE_XO, SOLVE_XS, hsave); });
 }
-extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hchain(ssmc_fwd_args a, float *ws) {
+/* H's chain in two chunk-parallel stages. hdelta (chunks): the chunk's own part of H's advance, D_c = sum_s
+ * e^{hb_L - hb_s} hw_s k_s k_s' (K, K), and its decay e^{hb_L} into its chunk slot; hscan (items, elements): the
+ * elementwise chain H_{c+1} = e^{hb_L} H_c + D_c over a sequence's chunks, each chunk-start H in place of D_c, the
+ * final H (packed) to state_out. (A block walking a sequence's chunks left the SMs idle with few sequences: GKA
+ * B1 T32768 H16 had 16 blocks for 512 chunks.) */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  solve_coefs(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm);
+  for (int e = threadIdx.x; e < KD * KD; e += SNT) sm[X_HF + (e / KD) * SKP + e % KD] = 0.0f;
+  __syncthreads();
+  solve_advance(ch.L, sm);
+  float *h = ws_chunk(a, ws, blockIdx.x, ch.it.h);
+  for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
+    *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
+  if (threadIdx.x == 0) h[WS_HD] = expf(sm[X_HB + ch.L - 1]);
+}
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hscan(ssmc_fwd_args a, float *ws) {
   const item_t it = item_of(a);
-  solve_chain_h(a, it, sm, ws_chunk(a, ws, slot0_of(a, it.n), it.h), (long long)a.h_v * WS_CHUNK);
+  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK, nc = (it.T + CH - 1) / CH;
+  float *hs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
+  const float *h0 = a.state_in[0];
+  float *ho = a.state_out[0];
+  /* elements e of (K, K), the grid's K V / 4 a thread four at a time */
+  for (int e = (it.vt * 128 + (int)threadIdx.x) * 4; e < KD * KD; e += (int)gridDim.y * 128 * 4) {
+    float z[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const int r = (e + i) / KD, c = (e + i) % KD, pr = r > c ? r : c, pc = r > c ? c : r;
+      z[i] = h0 ? h0[slot * 8256 + pr * (pr + 1) / 2 + pc] : 0.0f;
+    }
+    for (long long c = 0; c < nc; c++) {
+      float *p = hs + c * cs;
+      const float4 d = *(const float4 *)(p + e);
+      const float g = p[WS_HD];
+      *(float4 *)(p + e) = make_float4(z[0], z[1], z[2], z[3]);
+      z[0] = g * z[0] + d.x; z[1] = g * z[1] + d.y; z[2] = g * z[2] + d.z; z[3] = g * z[3] + d.w;
+    }
+    if (ho)
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        const int r = (e + i) / KD, c = (e + i) % KD;
+        if (r >= c) ho[slot * 8256 + r * (r + 1) / 2 + c] = z[i];
+      }
+  }
 }
 extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
@@ -1507,7 +1550,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   float *hs = ws_chunk(a, ws, blockIdx.x, ch.it.h);
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), SOLVE_XO, SOLVE_XS, hs);
 }
-/* psolve's sm_90a form (PS90; the launch line's when=sm90): the chunk's x from hchain's H0 as psolve computes it, one
+/* psolve's sm_90a form (PS90; the launch line's when=sm90): the chunk's x from hscan's H0 as psolve computes it, one
  * warpgroup a chunk and every product on wgmma m64nNk16 bf16. Warp w holds the rows 16 w + g (+ 8) of every product
  * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
  * the register operand A of the next round's products as it is. Per round: S = x K' (the keys exact: two products)
@@ -2593,7 +2636,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hchain grid=items threads=256 smem=162944; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

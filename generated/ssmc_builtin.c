@@ -213,8 +213,8 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
   .source = ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16,
-  .n_fwd = 7,
-  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta", SSMC_GRID_CHUNKS, 256, 162944}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hscan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve", SSMC_GRID_CHUNKS, 256, 162944}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve90", SSMC_GRID_CHUNKS, 128, 115456, SSMC_STAGE_SM90}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 256, 100096}},
+  .n_fwd = 8,
+  .fwd = {{"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta", SSMC_GRID_CHUNKS, 256, 162944}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta90", SSMC_GRID_CHUNKS, 128, 49664, SSMC_STAGE_SM90}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hscan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve", SSMC_GRID_CHUNKS, 256, 162944}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve90", SSMC_GRID_CHUNKS, 128, 115456, SSMC_STAGE_SM90}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_prep", SSMC_GRID_CHUNKS, 512, 70912}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0}, {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_out", SSMC_GRID_CHUNKS, 256, 100096}},
   .decode = {"ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_decode", SSMC_GRID_ITEMS, 128, 103168},
   .ws_tok_floats = 384,
   .bv = 64,
@@ -456,8 +456,8 @@ const char *const ssmc_builtin_source_hashes[] = {
   "8e89514d1979822d",
   "db7fe1621cdbbf2f",
   "08222840a35ce720",
-  "7b6545df38c30426",
-  "92e8a1914843a437",
+  "422a752499448d24",
+  "5832d611b6b2161a",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

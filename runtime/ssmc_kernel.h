@@ -76,7 +76,7 @@ typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, in
  * has up to SSMC_MAX_STAGES forward stages, run in order on one stream, and
  * one decode stage. Each stage's grid is one of the kinds below; its block is
  * `threads` threads with `smem` bytes of dynamic shared memory. */
-#define SSMC_MAX_STAGES 8 /* 7 with a solve: hdelta, hscan, psolve, its sm_90a form psolve90, prep, scan, out (was 6) */
+#define SSMC_MAX_STAGES 8 /* 8 with a solve: hdelta, hdelta90, hscan, psolve, psolve90, prep, scan, out (hdelta90 and psolve90: the sm_90a forms; was 6) */
 enum {
   SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
   SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */

@@ -110,9 +110,9 @@ START_TEST(every_module_compiles_without_spills) {
        * the sequential passes (a solve's H chain, the main state's) */
       ck_assert_int_eq(wk->n_fwd, g.u[i]->fam.has_solve ? 6 : 3);
       if (g.u[i]->fam.has_solve) {
-        ck_assert_int_eq(ek->cuda.fwd[0].grid, SSMC_GRID_CHUNKS);
-        ck_assert_int_eq(ek->cuda.fwd[1].grid, SSMC_GRID_ITEMS_ELEMS);
-        ck_assert_int_eq(ek->cuda.fwd[2].grid, SSMC_GRID_CHUNKS);
+        ck_assert_int_eq(wk->fwd[0].grid, SSMC_GRID_CHUNKS);
+        ck_assert_int_eq(wk->fwd[1].grid, SSMC_GRID_ITEMS_ELEMS);
+        ck_assert_int_eq(wk->fwd[2].grid, SSMC_GRID_CHUNKS);
         ck_assert_int_ge(ek->cuda.ws_chunk_floats, (int64_t)g.u[i]->spec->K * g.u[i]->spec->K); /* psolve's H */
       }
       const ssmc_cuda_stage *f3 = &wk->fwd[wk->n_fwd - 3];
@@ -199,7 +199,7 @@ START_TEST(every_module_compiles_without_spills) {
           ck_assert_int_ge(ek->cuda.fused_from_pct, 0);
           ck_assert_int_eq(ek->cuda.fused_pre, erase && !sv ? 1 : 0); /* prep first with an erase */
           ck_assert_int_eq(ek->cuda.fused_post, post);
-          if (sv) ck_assert_str_eq(ek->cuda.fwd[2].entry + strlen(ek->name) + 1, "psolve");
+          if (sv) ck_assert_str_eq(d80.fwd[2].entry + strlen(ek->name) + 1, "psolve");
           if (seq) ck_assert(!erase && g.u[i]->fam.main.decay != DECAY_DIAG);
           const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1];
           const int nv = ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 0, vs);

@@ -1528,12 +1528,21 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
       const int r = (e + i) / KD, c = (e + i) % KD, pr = r > c ? r : c, pc = r > c ? c : r;
       z[i] = h0 ? h0[slot * 8256 + pr * (pr + 1) / 2 + pc] : 0.0f;
     }
-    for (long long c = 0; c < nc; c++) {
-      float *p = hs + c * cs;
-      const float4 d = *(const float4 *)(p + e);
-      const float g = p[WS_HD];
-      *(float4 *)(p + e) = make_float4(z[0], z[1], z[2], z[3]);
-      z[0] = g * z[0] + d.x; z[1] = g * z[1] + d.y; z[2] = g * z[2] + d.z; z[3] = g * z[3] + d.w;
+    for (long long c0 = 0; c0 < nc; c0 += 8) { /* the loads 8 chunks ahead */
+      float4 d[8];
+      float g[8];
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 + i < nc) {
+          d[i] = __ldcs((const float4 *)(hs + (c0 + i) * cs + e));
+          g[i] = hs[(c0 + i) * cs + WS_HD];
+        }
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 + i < nc) {
+          *(float4 *)(hs + (c0 + i) * cs + e) = make_float4(z[0], z[1], z[2], z[3]);
+          z[0] = g[i] * z[0] + d[i].x; z[1] = g[i] * z[1] + d[i].y; z[2] = g[i] * z[2] + d[i].z; z[3] = g[i] * z[3] + d[i].w;
+        }
     }
     if (ho)
 #pragma unroll
@@ -1767,6 +1776,64 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
   psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), SOLVE_XO, SOLVE_XS);
+#endif
+}
+/* hdelta's sm_90a form (when=sm90): D_c = (w k)' k on wgmma, 128 threads, two products (w k as bf16 hi + lo, the keys
+ * exact), 64 rows of D at a time from the accumulators to the chunk slot. The keys (C, K) by cp.async as loaded, w k's
+ * parts in the same core matrices: for D's rows (the features, m) and columns (n) both operands are MN-major (k = t).
+ * Shared memory: HD90 bytes. */
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  const int L = ch.L;
+  unsigned short *kt = (unsigned short *)sm, *wh = kt + CH * KD, *wl = wh + CH * KD;
+  float *hb = sm + 3 * CH * KD / 2, *hw = hb + CH;
+  tile_cp16<128, KD>(kt, (const unsigned short *)a.in[1] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  cp_async_commit();
+  solve_scalars<128>(a, it, tok, L, hb, hw);
+  cp_async_wait<0>();
+  __syncthreads();
+  /* w_s k_s, w_s = e^{hb_L - hb_s} hw_s, as hi + lo parts, a row's 8-element piece at a time */
+  const float hl = hb[L - 1];
+  for (int e = threadIdx.x; e < CH * KD / 8; e += 128) {
+    const int t = e / (KD / 8), o = ps_at(t, (e - t * (KD / 8)) * 8);
+    const float w = t < L ? expf(hl - hb[t]) * hw[t] : 0.0f;
+    const uint4 k8 = *(const uint4 *)(kt + o);
+    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
+    unsigned h[4], l[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      hl_pair(w * __uint_as_float(kw[i] << 16), w * __uint_as_float(kw[i] & 0xffff0000u), h[i], l[i]);
+    *(uint4 *)(wh + o) = make_uint4(h[0], h[1], h[2], h[3]);
+    *(uint4 *)(wl + o) = make_uint4(l[0], l[1], l[2], l[3]);
+  }
+  fence_async_smem();
+  __syncthreads();
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+  float *d0 = ws_chunk(a, ws, blockIdx.x, it.h);
+  /* MN-major (k = t) descriptors: SBO along the features (a core matrix's 8), LBO along the tokens; a k step of 16
+   * tokens is two LBO (2 KD 16-byte units) */
+  const unsigned long long dk = wg16_desc(kt, 64, 8 * KD);
+  for (int mh = 0; mh < KD / 64; mh++) {
+    const unsigned long long dwh = wg16_desc(wh + 512 * mh, 64, 8 * KD), dwl = wg16_desc(wl + 512 * mh, 64, 8 * KD);
+    float d[KD / 2] = {};
+    wg_fence();
+    wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d, dwh, dk);
+    wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d, dwl, dk);
+    wg_commit();
+    wg_wait0();
+    float *row = d0 + (64 * mh + 16 * w + g) * KD + 2 * q;
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++) {
+      *(float2 *)(row + 8 * j) = make_float2(d[4 * j], d[4 * j + 1]);
+      *(float2 *)(row + 8 * KD + 8 * j) = make_float2(d[4 * j + 2], d[4 * j + 3]);
+    }
+  }
+  if (threadIdx.x == 0) d0[WS_HD] = expf(hl);
 #endif
 }
 
@@ -2636,7 +2703,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=384 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hdelta90 grid=chunks threads=128 smem=49664 when=sm90; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

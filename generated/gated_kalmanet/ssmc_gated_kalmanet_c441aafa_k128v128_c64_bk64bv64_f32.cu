@@ -1239,12 +1239,21 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
       const int r = (e + i) / KD, c = (e + i) % KD, pr = r > c ? r : c, pc = r > c ? c : r;
       z[i] = h0 ? h0[slot * 8256 + pr * (pr + 1) / 2 + pc] : 0.0f;
     }
-    for (long long c = 0; c < nc; c++) {
-      float *p = hs + c * cs;
-      const float4 d = *(const float4 *)(p + e);
-      const float g = p[WS_HD];
-      *(float4 *)(p + e) = make_float4(z[0], z[1], z[2], z[3]);
-      z[0] = g * z[0] + d.x; z[1] = g * z[1] + d.y; z[2] = g * z[2] + d.z; z[3] = g * z[3] + d.w;
+    for (long long c0 = 0; c0 < nc; c0 += 8) { /* the loads 8 chunks ahead */
+      float4 d[8];
+      float g[8];
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 + i < nc) {
+          d[i] = __ldcs((const float4 *)(hs + (c0 + i) * cs + e));
+          g[i] = hs[(c0 + i) * cs + WS_HD];
+        }
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 + i < nc) {
+          *(float4 *)(hs + (c0 + i) * cs + e) = make_float4(z[0], z[1], z[2], z[3]);
+          z[0] = g[i] * z[0] + d[i].x; z[1] = g[i] * z[1] + d[i].y; z[2] = g[i] * z[2] + d[i].z; z[3] = g[i] * z[3] + d[i].w;
+        }
     }
     if (ho)
 #pragma unroll

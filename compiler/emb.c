@@ -216,8 +216,12 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
   }
   if (cu && f->has_solve && cu->n_fwd >= 4) /* the forward's solve stage (its layout X_ is the backward's too) */
     emit_add(&b, "  FSOLVE = {threads = %d, smem = %d},\n", cu->fwd[0].threads, cu->fwd[0].smem);
-  for (int i = 0; cu && f->has_solve && i < cu->n_fwd; i++) /* psolve's sm_90a form: its body is xsolve90's */
-    if (cu->fwd[i].when == SSMC_STAGE_SM90) emit_add(&b, "  FSOLVE90 = {smem = %d},\n", cu->fwd[i].smem);
+  for (int i = 0; cu && f->has_solve && i < cu->n_fwd; i++) { /* psolve's sm_90a form: its body is xsolve90's */
+    const char *e = cu->fwd[i].entry;
+    const size_t l = e ? strlen(e) : 0;
+    if (cu->fwd[i].when == SSMC_STAGE_SM90 && l > 9 && !strcmp(e + l - 9, "_psolve90"))
+      emit_add(&b, "  FSOLVE90 = {smem = %d},\n", cu->fwd[i].smem);
+  }
   if (f->has_solve) {
     emit_add(&b, "  solve = {state = %d, ", f->aux.state);
     lua_logdecay(&b, s, &f->aux);

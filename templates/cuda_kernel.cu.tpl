@@ -397,7 +397,7 @@
 @ local WS_ZD = K * V
 @ -- a solve's: the chunk's part of H's advance, then its chunk-start H (K x K) first, the chunk's decay after (WS_HD)
 @ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K + 4 or 0)
-@ local SOLVE_SEQ_PCT = 95 -- the sequential solve from this percent of the SM count in work items on (H200, bf16 K = V = 128: B8 H16 (97%) 25.4 ms vs psolve 25.8; B4 (48%) 24.5 vs 13.5); with psolve90 (PS90) never by itself: PS90 below
+@ local SOLVE_SEQ_PCT = 95 -- the sequential solve from this percent of the SM count in work items on (H200, bf16 K = V = 128: B8 H16 (97%) 25.4 ms vs psolve 25.8; B4 (48%) 24.5 vs 13.5); with psolve90 (PS90) never by itself
 @ -- decode without a solve (two stages, the same body): each thread holds R key rows x 4 consecutive
 @ -- value columns of the state in registers, read and written in 16-byte pieces; a block covers dbv
 @ -- columns (cg = dbv / 4 column groups) and all K rows: nrp = threads / cg row parts, row part rp
@@ -2422,7 +2422,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd
 /* hdelta's sm_90a form (when=sm90): D_c = (w k)' k on wgmma, 128 threads, two products (w k as bf16 hi + lo, the keys
  * exact), 64 rows of D at a time from the accumulators to the chunk slot. The keys (C, K) by cp.async as loaded, w k's
  * parts in the same core matrices: for D's rows (the features, m) and columns (n) both operands are MN-major (k = t).
- * Shared memory: HD90 bytes. */
+ * Shared memory: the keys and w k's two parts (C, K) bf16 each, hb and hw (C floats each). */
 extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_hdelta90(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
   extern __shared__ float sm[];

@@ -1781,7 +1781,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
 /* hdelta's sm_90a form (when=sm90): D_c = (w k)' k on wgmma, 128 threads, two products (w k as bf16 hi + lo, the keys
  * exact), 64 rows of D at a time from the accumulators to the chunk slot. The keys (C, K) by cp.async as loaded, w k's
  * parts in the same core matrices: for D's rows (the features, m) and columns (n) both operands are MN-major (k = t).
- * Shared memory: HD90 bytes. */
+ * Shared memory: the keys and w k's two parts (C, K) bf16 each, hb and hw (C floats each). */
 extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta90(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
   extern __shared__ float sm[];

@@ -457,7 +457,7 @@ const char *const ssmc_builtin_source_hashes[] = {
   "db7fe1621cdbbf2f",
   "08222840a35ce720",
   "422a752499448d24",
-  "5ac8e2184f36ec15",
+  "bd3c25b1e5ee2d04",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

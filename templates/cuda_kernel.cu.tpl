@@ -2207,19 +2207,23 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
  * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P scaled by e^{hb_t}, P += S K
  * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as float pairs. Shared memory: PS90's layout
  * above, PSOFF floats. */
-__device__ __forceinline__ float2 ld_pair(const unsigned short *p) {
-  const unsigned u = *(const unsigned *)p;
-  return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
-}
+/* the two floats of a bf16 pair (bf2's) */
+__device__ __forceinline__ float2 bf_pair(unsigned u) { return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u)); }
+__device__ __forceinline__ float2 ld_pair(const unsigned short *p) { return bf_pair(*(const unsigned *)p); }
 __device__ __forceinline__ float2 ld_pair(const float *p) { return *(const float2 *)p; }
 /* the float pair of a hi + lo pair */
 __device__ __forceinline__ float2 hl_val(unsigned h, unsigned l) {
-  return make_float2(__uint_as_float(h << 16) + __uint_as_float(l << 16),
-                     __uint_as_float(h & 0xffff0000u) + __uint_as_float(l & 0xffff0000u));
+  const float2 a = bf_pair(h), b = bf_pair(l);
+  return make_float2(a.x + b.x, a.y + b.y);
 }
-/* element (t, d) of a (CH, KD) tile of core matrices (tile_cp16) */
-__device__ __forceinline__ int ps_at(int t, int d) { return (t >> 3) * 8 * KD + 64 * (d >> 3) + 8 * (t & 7) + (d & 7); }
+/* element (t, d) of a (CH, KD) tile of core matrices as tile_cp16 puts them (K-major with rows t) */
+#define PS_AT(t, d) core16((t), (d), 8 * KD, 64)
 #if SSMC_SM90
+/* the chunk's keys (C, K) as loaded into such a tile at kt by cp.async, 128 threads (committed) */
+__device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, unsigned short *kt) {
+  tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
+  cp_async_commit();
+}
 /* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) to xo0 + (t a.h_v + h) xs,
  * 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's */
 __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
@@ -2230,8 +2234,7 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
   /* the norms' scalars over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
   float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
   /* the keys (bf16, as loaded) by cp.async */
-  tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
-  cp_async_commit();
+  ps_keys(a, it, tok, L, kt);
   /* H0 into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
   float s2 = 0.0f;
   for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
@@ -2243,8 +2246,8 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
     hl_pair(u.z, u.w, h.y, l.y);
     hl_pair(v.x, v.y, h.z, l.z);
     hl_pair(v.z, v.w, h.w, l.w);
-    *(uint4 *)(hh + ps_at(r, 8 * j)) = h; /* ps_at's rows of KD pieces: H0's row r, k = 8 j .. */
-    *(uint4 *)(hl + ps_at(r, 8 * j)) = l;
+    *(uint4 *)(hh + PS_AT(r, 8 * j)) = h; /* H0's row r, k = 8 j .. as a key tile's row */
+    *(uint4 *)(hl + PS_AT(r, 8 * j)) = l;
   }
   const float n2 = block_sum(s2, red, 128);
   solve_scalars<128>(a, it, tok, L, hb, hw);
@@ -2277,7 +2280,7 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
     for (int j = 0; j < KD / 8; j++)
 #pragma unroll
       for (int i = 0; i < 2; i++) {
-        const float2 k2 = ld_pair(kt + ps_at(r0 + 8 * i, 8 * j + 2 * q));
+        const float2 k2 = ld_pair(kt + PS_AT(r0 + 8 * i, 8 * j + 2 * q));
         kk[i] += p[4 * j + 2 * i] * k2.x + p[4 * j + 2 * i + 1] * k2.y;
       }
 #pragma unroll
@@ -2433,22 +2436,24 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_hdelta90(ssmc_fwd
   const int L = ch.L;
   unsigned short *kt = (unsigned short *)sm, *wh = kt + CH * KD, *wl = wh + CH * KD;
   float *hb = sm + 3 * CH * KD / 2, *hw = hb + CH;
-  tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
-  cp_async_commit();
+  ps_keys(a, it, tok, L, kt);
   solve_scalars<128>(a, it, tok, L, hb, hw);
   cp_async_wait<0>();
   __syncthreads();
   /* w_s k_s, w_s = e^{hb_L - hb_s} hw_s, as hi + lo parts, a row's 8-element piece at a time */
   const float hl = hb[L - 1];
   for (int e = threadIdx.x; e < CH * KD / 8; e += 128) {
-    const int t = e / (KD / 8), o = ps_at(t, (e - t * (KD / 8)) * 8);
+    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
     const float w = t < L ? expf(hl - hb[t]) * hw[t] : 0.0f;
     const uint4 k8 = *(const uint4 *)(kt + o);
     const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
     unsigned h[4], l[4];
 #pragma unroll
     for (int i = 0; i < 4; i++)
-      hl_pair(w * __uint_as_float(kw[i] << 16), w * __uint_as_float(kw[i] & 0xffff0000u), h[i], l[i]);
+    {
+      const float2 k2 = bf_pair(kw[i]);
+      hl_pair(w * k2.x, w * k2.y, h[i], l[i]);
+    }
     *(uint4 *)(wh + o) = make_uint4(h[0], h[1], h[2], h[3]);
     *(uint4 *)(wl + o) = make_uint4(l[0], l[1], l[2], l[3]);
   }

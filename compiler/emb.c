@@ -154,7 +154,8 @@ static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d ==
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
  * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; KEEP: its
  * forward variants can keep their prep and state results for the backward (rt_cuda_fwd_save); FSCAN: the
- * threads of its scan stage (no erase); FSOLVE: of its solve stage), NULL for the CPU. */
+ * threads of its scan stage (no erase); FSOLVE: of its solve stage; FST: every stage's threads and shared memory by
+ * its name), NULL for the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
   const layer_spec *s = f->spec;
@@ -216,11 +217,13 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
   }
   if (cu && f->has_solve && cu->n_fwd >= 4) /* the forward's solve stage (its layout X_ is the backward's too) */
     emit_add(&b, "  FSOLVE = {threads = %d, smem = %d},\n", cu->fwd[0].threads, cu->fwd[0].smem);
-  for (int i = 0; cu && f->has_solve && i < cu->n_fwd; i++) { /* psolve's sm_90a form: its body is xsolve90's */
-    const char *e = cu->fwd[i].entry;
-    const size_t l = e ? strlen(e) : 0;
-    if (cu->fwd[i].when == SSMC_STAGE_SM90 && l > 9 && !strcmp(e + l - 9, "_psolve90"))
-      emit_add(&b, "  FSOLVE90 = {smem = %d},\n", cu->fwd[i].smem);
+  if (cu && name) { /* every forward stage's block by its name (a solve's hdelta[90], hscan, psolve90: the backward's too) */
+    const size_t nl = strlen(name) + 1;
+    emit_add(&b, "  FST = {");
+    for (int i = 0; i < cu->n_fwd; i++)
+      if (cu->fwd[i].entry && strlen(cu->fwd[i].entry) > nl)
+        emit_add(&b, "%s = {threads = %d, smem = %d}, ", cu->fwd[i].entry + nl, cu->fwd[i].threads, cu->fwd[i].smem);
+    emit_add(&b, "},\n");
   }
   if (f->has_solve) {
     emit_add(&b, "  solve = {state = %d, ", f->aux.state);

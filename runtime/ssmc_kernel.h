@@ -76,7 +76,9 @@ typedef void (*ssmc_decode_fn)(const ssmc_decode_args *a, int64_t item_begin, in
  * has up to SSMC_MAX_STAGES forward stages, run in order on one stream, and
  * one decode stage. Each stage's grid is one of the kinds below; its block is
  * `threads` threads with `smem` bytes of dynamic shared memory. */
-#define SSMC_MAX_STAGES 8 /* 8 with a solve: hdelta, hdelta90, hscan, psolve, psolve90, prep, scan, out (hdelta90 and psolve90: the sm_90a forms; was 6) */
+/* up to 9 with a solve: hdelta, hdelta90, hscan, psolve, psolve90, prep, then scan or (an erase) state and state_n, out
+ * (hdelta90 and psolve90: the sm_90a forms; was 6, then 8, which a solve beside an erase overran) */
+#define SSMC_MAX_STAGES 10
 enum {
   SSMC_GRID_ITEMS = 0,        /* (N * h_v) blocks: one per (sequence, value head) */
   SSMC_GRID_ITEMS_VTILES = 1, /* (N * h_v, V / bv) blocks: and one per value tile */
@@ -95,7 +97,9 @@ enum {
 /* SSMC_STAGE_SM90 (appended): the sm_90a form of the fwd[] or bwd[] stage before it (same grid), which it replaces on
  * devices of compute capability 9 and is dropped elsewhere (ssmc_cuda_for_device); its body is empty on other targets */
 enum { SSMC_STAGE_ALWAYS = 0, SSMC_STAGE_WIDE = 1, SSMC_STAGE_NARROW = 2, SSMC_STAGE_SM90 = 3 };
-#define SSMC_MAX_BWD_STAGES 16 /* 13 with a solve readout */
+/* up to 20 with a solve readout: bhdelta, bhdelta90, bhscan, xsolve, xsolve90, fprep, fstate, fstate_n, bprep, bstate,
+ * bstate_n, bval, bgrad, brows, gcheb, gcheb90, gsolve, hadj, sgrad, breduce (was 16) */
+#define SSMC_MAX_BWD_STAGES 24
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */
   int32_t grid, threads, smem;

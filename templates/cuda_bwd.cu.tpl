@@ -34,13 +34,16 @@
 @          the chunk end, in double).
 @   breduce (chunks): with grouped value heads, the q/k gradients summed over each group.
 @ With a solve readout x = CH_r(H_t + lambda_t I, b_t) (GKA; 002 §4.2.2, App. B.2), implicit
-@ differentiation as cpu_bwd.c.tpl's bw_solve, five more stages around the ones above (13 in all):
-@   hstate (sequence, value head): H's recurrence alone, each chunk-start H (fp32, K x K) into the workspace.
+@ differentiation as cpu_bwd.c.tpl's bw_solve, seven more stages around the ones above (15 in all):
+@   bhdelta, bhscan (chunks; sequence, value head, elements): H's recurrence alone, chunk-parallel as the forward's
+@          hdelta (on sm_90a bhdelta90) and hscan, each chunk-start H (fp32, K x K) into the workspace.
 @   xsolve (chunks): x from the chunk-start H (the forward's solve pieces: norms, r Chebyshev steps), all
 @          chunks at once, into the forward's per-token workspace; the main state's stages read it as a
 @          query source (bgrad writes dx = coef dq~). On sm_90a its form xsolve90 (psolve90's body) where the module has
 @          one.
-@   gsolve (chunks, after brows): g = CH_r(H_t + lambda_t I, dx_t); db += g; the per-token scalars
+@   gcheb  (chunks, after brows): g = CH_r(H_t + lambda_t I, dx_t) in place of dx, all chunks at once; on sm_90a
+@          its form gcheb90 (psolve90's body) where the module has one.
+@   gsolve (chunks): db += g; the per-token scalars
 @          (R_t, the log decay's direct term, hb, hw) and the chunk's local adjoint of its start H:
 @          D = e^{2 hb_0} R_0 H0 - sym(g' e^{hb} x) + k' diag(hw e^{hb} R) k.
 @   hadj   (sequence, value head): the only sequential pass of the solve, last chunk to first: stores each
@@ -274,7 +277,7 @@ enum {
 @ if sv then
 #define BT_DXG ${BT_DXG}     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
 #define BT_SC ${BT_SC}       /* R_t, the log decay's direct term, hb_t, hw_t (gsolve) */
-#define BC_H0 ${BC_H0}       /* per chunk slot: the chunk-start H (K, K) (hstate) */
+#define BC_H0 ${BC_H0}       /* per chunk slot: the chunk-start H (K, K) (bhscan) */
 #define BC_DH ${BC_DH}       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
 #define BC_HLE ${BC_HLE}     /* hb at the chunk end (gsolve) */
 #define BC_DOT ${BC_DOT}     /* <dH_L, H_L> (hadj) */
@@ -1292,15 +1295,36 @@ static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the sol
 #define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
 #define G2_DB X_RHO2 /* the log decay's direct term, R_t */
 #define G2_RR X_OM
-/* ---------------------------------------------------------------- stage hstate */
-/* H's recurrence alone (the forward's solve without its Chebyshev steps): each chunk-start H into the
- * workspace, the final H into the backward's (a.state_out). */
-extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+/* ---------------------------------------------------------------- stages bhdelta, bhscan */
+/* H's recurrence alone, chunk-parallel as the forward's hdelta[90] and hscan: each chunk's D_c and decay into its slot
+ * (BC_H0, the decay at BC_HLE until gsolve), then the chain over the chunks, each chunk-start H in place of D_c and
+ * the final H into the backward's (a.state_out). */
+#define BC_HD (BC_HLE - BC_H0)
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_bhdelta(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   extern __shared__ float sm[];
   (void)g;
   const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta_body(a, ch, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0, BC_HD);
+}
+@ if P.FST.hdelta90 then
+extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_bhdelta90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta90_body(a, ch, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0, BC_HD);
+#endif
+}
+@ end
+extern "C" __global__ void __launch_bounds__(${P.FST.hscan.threads}) ${P.name}_bhscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  solve_chain_h(a, it, sm, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK);
+  hscan_body(a, it, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK, BC_HD);
 }
 
 /* ---------------------------------------------------------------- stage xsolve */
@@ -1314,7 +1338,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_a
   float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
 }
-@ if P.FSOLVE90 then
+@ if P.FST.psolve90 then
 /* its sm_90a form (when=sm90): psolve90's body (cuda_kernel.cu.tpl) */
 extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_xsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
 #if SSMC_SM90
@@ -1323,16 +1347,51 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_xsolve90(ssmc_fwd
   const bws_t w = bws_of(a, ws);
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
-  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0,
-                w.ftok + BW_WSX, WS_TOK);
+  const item_t &it = ch.it;
+  psolve90_body(a, it, it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0,
+                SOLVE_RHS(it.t0 + ch.c0), SOLVE_RRS, w.ftok + BW_WSX, WS_TOK);
 #endif
 }
 @ end
 @ local rx = P.inputs[sv.rhs + 1]
 
+/* ---------------------------------------------------------------- stage gcheb */
+/* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx), in place of dx (brows
+ * leaves it at BT_DXG), all chunks at once from bhscan's chunk-start H. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gcheb(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0;
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG;
+  const float n2 = solve_load(sm, hs);
+  solve_coefs(a, it, tok, ch.L, sm);
+  solve_norms(ch.L, sm, n2);
+  solve_steps(a, it, tok, ch.L, sm, (const float *)dxg, (long long)a.h_v * BW_TOK, w.btok + BT_DXG, BW_TOK, hs);
+}
+@ if P.FST.psolve90 then
+/* its sm_90a form (when=sm90): psolve90's body on dx */
+extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_gcheb90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  psolve90_body(a, it, tok, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0,
+                (const float *)(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG), (long long)a.h_v * BW_TOK, w.btok + BT_DXG, BW_TOK);
+#endif
+}
+@ end
+
 /* ---------------------------------------------------------------- stage gsolve */
-/* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx); the right-hand
- * side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
+/* With g from gcheb: the right-hand side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
  * cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term -g.H_t x_t + cn_t ||H_t||^2,
  * R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}; the chunk's local adjoint of its start H
  * D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g)/2 + k' diag(hw e^{hb} R) k. */
@@ -1351,14 +1410,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
   const float n2 = solve_load(sm, bc + BC_H0);
   solve_coefs(a, it, tok, L, sm);
   solve_norms(L, sm, n2);
-  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* dx in, g out (rows t * a.h_v * BW_TOK) */
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
-#if SOLVE_CHEB_BF /* H0's copy: the chunk slot's, which it came from */
-  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const float *)dxg, gs, dxg, gs, bc + BC_H0);
-#else
-  solve_cheb(L, sm, a.iters > 0 ? a.iters : ${sv.iters}, (const float *)dxg, gs, dxg, gs);
-#endif
   /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
   for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
   {
@@ -1586,9 +1640,15 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ stage('bgrad', 'chunks_ktiles', GL, NTB or NT); stage('brows', 'chunks', RL)
 @ if sv then
 @   local XS = P.FSOLVE.smem
-@   table.insert(st, 1, string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS))
-@   table.insert(st, 1, string.format('hstate grid=items threads=%d smem=%d', P.FSOLVE.threads, XS))
-@   if P.FSOLVE90 then table.insert(st, 3, string.format('xsolve90 grid=chunks threads=128 smem=%d when=sm90', P.FSOLVE90.smem)) end
+@   local F, lead = P.FST, {}
+@   lead[#lead + 1] = string.format('bhdelta grid=chunks threads=%d smem=%d', F.hdelta.threads, F.hdelta.smem)
+@   if F.hdelta90 then lead[#lead + 1] = string.format('bhdelta90 grid=chunks threads=128 smem=%d when=sm90', F.hdelta90.smem) end
+@   lead[#lead + 1] = string.format('bhscan grid=items_elems threads=%d smem=0', F.hscan.threads)
+@   lead[#lead + 1] = string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
+@   if F.psolve90 then lead[#lead + 1] = string.format('xsolve90 grid=chunks threads=128 smem=%d when=sm90', F.psolve90.smem) end
+@   for i = #lead, 1, -1 do table.insert(st, 1, lead[i]) end
+@   st[#st + 1] = string.format('gcheb grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
+@   if F.psolve90 then st[#st + 1] = string.format('gcheb90 grid=chunks threads=128 smem=%d when=sm90', F.psolve90.smem) end
 @   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
 @   stage('hadj', 'items', HL); stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
 @ end

@@ -2065,22 +2065,30 @@ __device__ void solve_pack(float *hp, const float *sm) {
   }
 }
 @ local rx = P.inputs[sv.rhs + 1]
+/* the forward's right-hand side b (input ${rx.name}): its row at token tok of item it, rows SOLVE_RRS apart */
+#define SOLVE_RHS(tok) ((const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + ((tok) * ${rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'} + ${rx.heads == 'qk' and 'it.hq' or 'it.h'}) * KD)
+#define SOLVE_RRS ((long long)${rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'} * KD)
 /* x of a chunk (tokens tok .. tok + L - 1 of item it) once hf holds its start H and n2 = ||H||_F^2: the
- * per-token coefficients and norms, then r Chebyshev steps; x_t to xo + (t a.h_v + h) xs; hsave: K x K
- * floats of global memory for solve_cheb_bf */
-__device__ __forceinline__ void solve_chunk(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm, float n2,
-                                            float *xo, int xs, float *hsave) {
+ * per-token coefficients and norms (solve_chunk), then r Chebyshev steps (solve_steps) on the right-hand side b_t at
+ * rhs + t rrs (the forward's SOLVE_RHS; the backward's dx); x_t to xo + (t a.h_v + h) xs (which may be b's rows);
+ * hsave: K x K floats of global memory for solve_cheb_bf */
+template <typename R>
+__device__ __forceinline__ void solve_steps(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                            const R *rhs, long long rrs, float *xo, int xs, float *hsave) {
   (void)hsave;
-  solve_coefs(a, it, tok, L, sm);
-  solve_norms(L, sm, n2);
   const int iters = a.iters > 0 ? a.iters : ${sv.iters};
-  const ${rx.gate and 'float' or 'elem_t'} *rhs = (const ${rx.gate and 'float' or 'elem_t'} *)a.in[${sv.rhs}] + (tok * ${rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'} + ${rx.heads == 'qk' and 'it.hq' or 'it.h'}) * KD;
-  const long long rrs = (long long)${rx.heads == 'qk' and 'a.h_qk' or 'a.h_v'} * KD;
 @ if CHEB_BF then
   solve_cheb_bf(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, hsave);
 @ else
   solve_cheb(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs);
 @ end
+}
+/* all of it on the forward's right-hand side */
+__device__ __forceinline__ void solve_chunk(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm, float n2,
+                                            float *xo, int xs, float *hsave) {
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
+  solve_steps(a, it, tok, L, sm, SOLVE_RHS(tok), SOLVE_RRS, xo, xs, hsave);
 }
 /* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
 __device__ float solve_load(float *sm, const float *src) {
@@ -2108,15 +2116,6 @@ template <typename F> __device__ __forceinline__ void solve_chain(const ssmc_fwd
   float *ho = a.state_out[${sv.state}];
   if (ho) solve_pack(ho + slot * ${K * (K + 1) // 2}, sm);
 }
-/* H's recurrence alone: chunk c's start H (K, K) to hs + c cs */
-__device__ void solve_chain_h(const ssmc_fwd_args &a, const item_t &it, float *sm, float *hs, long long cs) {
-  solve_chain(a, it, sm, [&](long long c0, int L, float) {
-    float *h = hs + (c0 / CH) * cs;
-    for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
-      *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
-    solve_coefs(a, it, it.t0 + c0, L, sm);
-  });
-}
 /* the solve's x: to aux_out[0] (T_total, h_v, K) when given, else into the workspace */
 #define SOLVE_XO (a.aux_out[0] ? (float *)a.aux_out[0] : ws)
 #define SOLVE_XS (a.aux_out[0] ? KD : WS_TOK)
@@ -2137,23 +2136,26 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_solve(ssmc_fwd_ar
  * elementwise chain H_{c+1} = e^{hb_L} H_c + D_c over a sequence's chunks, each chunk-start H in place of D_c, the
  * final H (packed) to state_out. (A block walking a sequence's chunks left the SMs idle with few sequences: GKA
  * B1 T32768 H16 had 16 blocks for 512 chunks.) */
-extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hdelta(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  chunk_t ch;
-  if (!chunk_of(a, ch)) return;
+/* the bodies write D_c to h (K x K floats) and e^{hb_L} to h[hd]: the forward's chunk slot (hd WS_HD), the
+ * backward's (its bhdelta, bhscan) */
+__device__ __forceinline__ void hdelta_body(const ssmc_fwd_args &a, const chunk_t &ch, float *sm, float *h, int hd) {
   solve_coefs(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm);
   for (int e = threadIdx.x; e < KD * KD; e += SNT) sm[X_HF + (e / KD) * SKP + e % KD] = 0.0f;
   __syncthreads();
   solve_advance(ch.L, sm);
-  float *h = ws_chunk(a, ws, blockIdx.x, ch.it.h);
   for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
     *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
-  if (threadIdx.x == 0) h[WS_HD] = expf(sm[X_HB + ch.L - 1]);
+  if (threadIdx.x == 0) h[hd] = expf(sm[X_HB + ch.L - 1]);
 }
-extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_hscan(ssmc_fwd_args a, float *ws) {
-  const item_t it = item_of(a);
-  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK, nc = (it.T + CH - 1) / CH;
-  float *hs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
+extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_hdelta(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta_body(a, ch, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), WS_HD);
+}
+/* hs: the sequence's first chunk's D_c (as hdelta_body's h), chunk c's cs floats on */
+__device__ __forceinline__ void hscan_body(const ssmc_fwd_args &a, const item_t &it, float *hs, long long cs, int hd) {
+  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
   const float *h0 = a.state_in[${sv.state}];
   float *ho = a.state_out[${sv.state}];
   /* elements e of (K, K), the grid's K V / 4 a thread four at a time */
@@ -2171,7 +2173,7 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_hscan(ssmc_fw
       for (int i = 0; i < 8; i++)
         if (c0 + i < nc) {
           d[i] = __ldcs((const float4 *)(hs + (c0 + i) * cs + e));
-          g[i] = hs[(c0 + i) * cs + WS_HD];
+          g[i] = hs[(c0 + i) * cs + hd];
         }
 #pragma unroll
       for (int i = 0; i < 8; i++)
@@ -2188,6 +2190,10 @@ extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_hscan(ssmc_fw
       }
   }
 }
+extern "C" __global__ void __launch_bounds__(${NT.scan}) ${P.name}_hscan(ssmc_fwd_args a, float *ws) {
+  const item_t it = item_of(a);
+  hscan_body(a, it, ws_chunk(a, ws, slot0_of(a, it.n), it.h), (long long)a.h_v * WS_CHUNK, WS_HD);
+}
 extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
   chunk_t ch;
@@ -2198,8 +2204,6 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 @ if PS90 then
 @   local kx = P.inputs[sv.key + 1]
 @   local KHN, kh = kx.heads == 'qk' and 'a.h_qk' or 'a.h_v', kx.heads == 'qk' and 'it.hq' or 'it.h'
-@   local RT = rx.gate and 'float' or 'elem_t'
-@   local RHN, rh = rx.heads == 'qk' and 'a.h_qk' or 'a.h_v', rx.heads == 'qk' and 'it.hq' or 'it.h'
 /* psolve's sm_90a form (PS90; the launch line's when=sm90): the chunk's x from hscan's H0 as psolve computes it, one
  * warpgroup a chunk and every product on wgmma m64nNk16 bf16. Warp w holds the rows 16 w + g (+ 8) of every product
  * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
@@ -2224,10 +2228,13 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
   cp_async_commit();
 }
-/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) to xo0 + (t a.h_v + h) xs,
- * 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's */
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
+ * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
+ * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
+ * gcheb90's */
+template <typename R>
 __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
-                                              const float *h0, float *xo0, int xs) {
+                                              const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
   unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
   float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
   float *hb = sm + ${PSF}, *hw = hb + CH, *mc = hw + CH;
@@ -2316,8 +2323,6 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
   const cheb_rows cr(lam, step, rho2, hb, L, r0);
   __syncthreads(); /* every row's scalars read: x - x_{r-1} over them from here */
   const int iters = a.iters > 0 ? a.iters : ${sv.iters};
-  const ${RT} *rhs = (const ${RT} *)a.in[${sv.rhs}] + (tok * ${RHN} + ${rh}) * KD;
-  const long long rrs = (long long)${RHN} * KD;
   /* x_0 = step_t b_t (b_t where ||H_t|| = lambda_t = 0), x_{-1} = 0: pair 2 j + i holds the accumulators 4 j + 2 i (+ 1) */
   unsigned xh[KD / 4], xl[KD / 4];
 #pragma unroll
@@ -2419,18 +2424,16 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_psolve90(ssmc_fwd
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
-  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), SOLVE_XO, SOLVE_XS);
+  const item_t &it = ch.it;
+  psolve90_body(a, it, it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, it.h), SOLVE_RHS(it.t0 + ch.c0), SOLVE_RRS, SOLVE_XO, SOLVE_XS);
 #endif
 }
 /* hdelta's sm_90a form (when=sm90): D_c = (w k)' k on wgmma, 128 threads, two products (w k as bf16 hi + lo, the keys
  * exact), 64 rows of D at a time from the accumulators to the chunk slot. The keys (C, K) by cp.async as loaded, w k's
  * parts in the same core matrices: for D's rows (the features, m) and columns (n) both operands are MN-major (k = t).
  * Shared memory: the keys and w k's two parts (C, K) bf16 each, hb and hw (C floats each). */
-extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_hdelta90(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
-  extern __shared__ float sm[];
-  chunk_t ch;
-  if (!chunk_of(a, ch)) return;
+__device__ __forceinline__ void hdelta90_body(const ssmc_fwd_args &a, const chunk_t &ch, float *sm, float *d0, int hd) {
   const item_t &it = ch.it;
   const long long tok = it.t0 + ch.c0;
   const int L = ch.L;
@@ -2460,7 +2463,6 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_hdelta90(ssmc_fwd
   fence_async_smem();
   __syncthreads();
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-  float *d0 = ws_chunk(a, ws, blockIdx.x, it.h);
   /* MN-major (k = t) descriptors: SBO along the features (a core matrix's 8), LBO along the tokens; a k step of 16
    * tokens is two LBO (2 KD 16-byte units) */
   const unsigned long long dk = wg16_desc(kt, 64, 8 * KD);
@@ -2479,7 +2481,15 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_hdelta90(ssmc_fwd
       *(float2 *)(row + 8 * KD + 8 * j) = make_float2(d[4 * j + 2], d[4 * j + 3]);
     }
   }
-  if (threadIdx.x == 0) d0[WS_HD] = expf(hl);
+  if (threadIdx.x == 0) d0[hd] = expf(hl);
+}
+#endif
+extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_hdelta90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta90_body(a, ch, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), WS_HD);
 #endif
 }
 @ end

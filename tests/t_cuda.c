@@ -86,7 +86,7 @@ START_TEST(every_module_compiles_without_spills) {
         int *nk = pass ? &w.n_bwd : &w.n_fwd, nn = 0;
         for (int s = 0; s < n; s++) {
           const ssmc_cuda_stage *st = &all[s];
-          if (st->when == SSMC_STAGE_SM90) { /* an sm_90a form (a solve's psolve90, xsolve90): NAME_<stage>90, after it */
+          if (st->when == SSMC_STAGE_SM90) { /* an sm_90a form (a solve's hdelta90, psolve90, xsolve90, gcheb90): NAME_<stage>90, after it */
             char want[200];
             snprintf(want, sizeof want, "%s90", all[s - 1].entry);
             ck_assert_str_eq(st->entry, want);
@@ -123,21 +123,21 @@ START_TEST(every_module_compiles_without_spills) {
       ck_assert_int_gt(ek->cuda.ws_chunk_floats, 0);
       /* the backward: the forward's prep and state again (fprep, fstate, fp32-accurate), then bprep, bstate,
        * bval, bgrad, brows, breduce; without an erase the two sequential passes are elementwise scans
-       * (fscan, bscan); a solve readout adds hstate and xsolve in front and gsolve, hadj and sgrad before
-       * breduce */
+       * (fscan, bscan); a solve readout adds bhdelta, bhscan and xsolve in front and gcheb, gsolve, hadj and sgrad
+       * before breduce */
       const int nb = wk->n_bwd, sv = g.u[i]->fam.has_solve;
-      ck_assert_int_eq(nb, sv ? 13 : 8);
+      ck_assert_int_eq(nb, sv ? 15 : 8);
       {
-        static const char *const names[2][13] = {
+        static const char *const names[2][15] = {
             {"fprep", "fstate", "bprep", "bstate", "bval", "bgrad", "brows", "breduce"},
-            {"hstate", "xsolve", "fprep", "fstate", "bprep", "bstate", "bval", "bgrad", "brows", "gsolve", "hadj", "sgrad",
-             "breduce"}};
-        static const int grids[2][13] = {
+            {"bhdelta", "bhscan", "xsolve", "fprep", "fstate", "bprep", "bstate", "bval", "bgrad", "brows", "gcheb", "gsolve",
+             "hadj", "sgrad", "breduce"}};
+        static const int grids[2][15] = {
             {SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS,
              SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS},
-            {SSMC_GRID_ITEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS,
+            {SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_ELEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS,
              SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS,
-             SSMC_GRID_ITEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS}};
+             SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS}};
         for (int s = 0; s < nb; s++) {
           const char *name = names[sv][s];
           int grid = grids[sv][s];
@@ -822,6 +822,50 @@ START_TEST(fused90_bf16_blocks_fit_registers) {
 }
 END_TEST
 
+/* A solve beside an erase has the most stages (the solve's sm_90a forms, the erase's narrow forms): every one of them
+ * in the table, the sm_90a forms in place on cc 9, and the solve's sm_90a stages compile without spills. */
+START_TEST(solve_beside_erase_keeps_every_stage) {
+  char err[4096], cache[] = "/tmp/ssmc_t_cuda_sd_XXXXXX";
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  ck_assert_ptr_nonnull(mkdtemp(cache));
+  gen_set g;
+  load_fixture(&g, "cuda_solve_delta.yaml");
+  emit_kernel *ek = NULL;
+  for (int j = 0; j < g.u[0]->nk; j++)
+    if (g.u[0]->k[j].dtype == SSMC_BF16) ek = &g.u[0]->k[j];
+  ck_assert_ptr_nonnull(ek);
+  static const char *const fwd[] = {"hdelta", "hdelta90", "hscan", "psolve", "psolve90", "prep", "state", "state_n", "out"};
+  static const char *const bwd[] = {"bhdelta", "bhdelta90", "bhscan", "xsolve", "xsolve90", "fprep", "fstate", "fstate_n",
+                                    "bprep", "bstate", "bstate_n", "bval", "bgrad", "brows", "gcheb", "gcheb90", "gsolve",
+                                    "hadj", "sgrad", "breduce"};
+  const size_t nl = strlen(ek->name) + 1;
+  ck_assert_int_eq(ek->cuda.n_fwd, 9);
+  for (int s = 0; s < 9; s++) ck_assert_str_eq(ek->cuda.fwd[s].entry + nl, fwd[s]);
+  ck_assert_int_eq(ek->cuda.n_bwd, 20);
+  for (int s = 0; s < 20; s++) ck_assert_str_eq(ek->cuda.bwd[s].entry + nl, bwd[s]);
+  ssmc_cuda_kernel d;
+  ssmc_cuda_for_device(&ek->cuda, 9, &d);
+  ck_assert_int_eq(d.n_fwd, 7);
+  ck_assert_int_eq(d.n_bwd, 17);
+  ck_assert_str_eq(d.bwd[0].entry + nl, "bhdelta90");
+  ck_assert_str_eq(d.bwd[12].entry + nl, "gcheb90");
+  ssmc_cuda_for_device(&ek->cuda, 8, &d);
+  ck_assert_str_eq(d.bwd[0].entry + nl, "bhdelta");
+  ck_assert_str_eq(d.bwd[12].entry + nl, "gcheb");
+  static const char *const sm90[] = {"hdelta90", "psolve90", "bhdelta90", "xsolve90", "gcheb90"};
+  for (int s = 0; s < 5; s++) {
+    rt_ptxas_info pi;
+    ck_assert_msg(cuc_stage_info(ek, "sm_90a", cache, sm90[s], &pi, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(pi.spill_stores + pi.spill_loads == 0 && !pi.wgmma_serialized, "%s: spills %d + %d, serialized %d",
+                  sm90[s], pi.spill_stores, pi.spill_loads, pi.wgmma_serialized);
+  }
+  gen_free(&g);
+  char rm[128];
+  snprintf(rm, sizeof rm, "rm -rf %s", cache);
+  ck_assert_int_eq(system(rm), 0);
+}
+END_TEST
+
 /* A stage over 160 KiB of shared memory compiles, but `ssmc compile` marks it and fails. */
 START_TEST(compile_reports_smem_over_limit) {
   char err[512];
@@ -859,6 +903,7 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, compile_reports_smem_over_limit);
   tcase_add_test(tc, fused_picked_where_measured);
   tcase_add_test(tc, fused90_bf16_blocks_fit_registers);
+  tcase_add_test(tc, solve_beside_erase_keeps_every_stage);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -1433,18 +1433,26 @@ __device__ void solve_pack(float *hp, const float *sm) {
     hp[e] = hf[i * SKP + (e - i * (i + 1) / 2)];
   }
 }
+/* the forward's right-hand side b (input q): its row at token tok of item it, rows SOLVE_RRS apart */
+#define SOLVE_RHS(tok) ((const elem_t *)a.in[0] + ((tok) * a.h_qk + it.hq) * KD)
+#define SOLVE_RRS ((long long)a.h_qk * KD)
 /* x of a chunk (tokens tok .. tok + L - 1 of item it) once hf holds its start H and n2 = ||H||_F^2: the
- * per-token coefficients and norms, then r Chebyshev steps; x_t to xo + (t a.h_v + h) xs; hsave: K x K
- * floats of global memory for solve_cheb_bf */
+ * per-token coefficients and norms (solve_chunk), then r Chebyshev steps (solve_steps) on the right-hand side b_t at
+ * rhs + t rrs (the forward's SOLVE_RHS; the backward's dx); x_t to xo + (t a.h_v + h) xs (which may be b's rows);
+ * hsave: K x K floats of global memory for solve_cheb_bf */
+template <typename R>
+__device__ __forceinline__ void solve_steps(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                            const R *rhs, long long rrs, float *xo, int xs, float *hsave) {
+  (void)hsave;
+  const int iters = a.iters > 0 ? a.iters : 30;
+  solve_cheb_bf(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, hsave);
+}
+/* all of it on the forward's right-hand side */
 __device__ __forceinline__ void solve_chunk(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm, float n2,
                                             float *xo, int xs, float *hsave) {
-  (void)hsave;
   solve_coefs(a, it, tok, L, sm);
   solve_norms(L, sm, n2);
-  const int iters = a.iters > 0 ? a.iters : 30;
-  const elem_t *rhs = (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD;
-  const long long rrs = (long long)a.h_qk * KD;
-  solve_cheb_bf(L, sm, iters, rhs, rrs, xo + (tok * a.h_v + it.h) * xs, (long long)a.h_v * xs, hsave);
+  solve_steps(a, it, tok, L, sm, SOLVE_RHS(tok), SOLVE_RRS, xo, xs, hsave);
 }
 /* hf (pitch SKP) = the full K x K matrix at src; returns its ||.||_F^2 */
 __device__ float solve_load(float *sm, const float *src) {
@@ -1472,15 +1480,6 @@ template <typename F> __device__ __forceinline__ void solve_chain(const ssmc_fwd
   float *ho = a.state_out[0];
   if (ho) solve_pack(ho + slot * 8256, sm);
 }
-/* H's recurrence alone: chunk c's start H (K, K) to hs + c cs */
-__device__ void solve_chain_h(const ssmc_fwd_args &a, const item_t &it, float *sm, float *hs, long long cs) {
-  solve_chain(a, it, sm, [&](long long c0, int L, float) {
-    float *h = hs + (c0 / CH) * cs;
-    for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
-      *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
-    solve_coefs(a, it, it.t0 + c0, L, sm);
-  });
-}
 /* the solve's x: to aux_out[0] (T_total, h_v, K) when given, else into the workspace */
 #define SOLVE_XO (a.aux_out[0] ? (float *)a.aux_out[0] : ws)
 #define SOLVE_XS (a.aux_out[0] ? KD : WS_TOK)
@@ -1501,23 +1500,26 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
  * elementwise chain H_{c+1} = e^{hb_L} H_c + D_c over a sequence's chunks, each chunk-start H in place of D_c, the
  * final H (packed) to state_out. (A block walking a sequence's chunks left the SMs idle with few sequences: GKA
  * B1 T32768 H16 had 16 blocks for 512 chunks.) */
-extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta(ssmc_fwd_args a, float *ws) {
-  extern __shared__ float sm[];
-  chunk_t ch;
-  if (!chunk_of(a, ch)) return;
+/* the bodies write D_c to h (K x K floats) and e^{hb_L} to h[hd]: the forward's chunk slot (hd WS_HD), the
+ * backward's (its bhdelta, bhscan) */
+__device__ __forceinline__ void hdelta_body(const ssmc_fwd_args &a, const chunk_t &ch, float *sm, float *h, int hd) {
   solve_coefs(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm);
   for (int e = threadIdx.x; e < KD * KD; e += SNT) sm[X_HF + (e / KD) * SKP + e % KD] = 0.0f;
   __syncthreads();
   solve_advance(ch.L, sm);
-  float *h = ws_chunk(a, ws, blockIdx.x, ch.it.h);
   for (int e = threadIdx.x * 4; e < KD * KD; e += SNT * 4)
     *(float4 *)(h + e) = *(const float4 *)(sm + X_HF + (e / KD) * SKP + e % KD);
-  if (threadIdx.x == 0) h[WS_HD] = expf(sm[X_HB + ch.L - 1]);
+  if (threadIdx.x == 0) h[hd] = expf(sm[X_HB + ch.L - 1]);
 }
-extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hscan(ssmc_fwd_args a, float *ws) {
-  const item_t it = item_of(a);
-  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK, nc = (it.T + CH - 1) / CH;
-  float *hs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta(ssmc_fwd_args a, float *ws) {
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta_body(a, ch, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), WS_HD);
+}
+/* hs: the sequence's first chunk's D_c (as hdelta_body's h), chunk c's cs floats on */
+__device__ __forceinline__ void hscan_body(const ssmc_fwd_args &a, const item_t &it, float *hs, long long cs, int hd) {
+  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
   const float *h0 = a.state_in[0];
   float *ho = a.state_out[0];
   /* elements e of (K, K), the grid's K V / 4 a thread four at a time */
@@ -1535,7 +1537,7 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
       for (int i = 0; i < 8; i++)
         if (c0 + i < nc) {
           d[i] = __ldcs((const float4 *)(hs + (c0 + i) * cs + e));
-          g[i] = hs[(c0 + i) * cs + WS_HD];
+          g[i] = hs[(c0 + i) * cs + hd];
         }
 #pragma unroll
       for (int i = 0; i < 8; i++)
@@ -1551,6 +1553,10 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
         if (r >= c) ho[slot * 8256 + r * (r + 1) / 2 + c] = z[i];
       }
   }
+}
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hscan(ssmc_fwd_args a, float *ws) {
+  const item_t it = item_of(a);
+  hscan_body(a, it, ws_chunk(a, ws, slot0_of(a, it.n), it.h), (long long)a.h_v * WS_CHUNK, WS_HD);
 }
 extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_psolve(ssmc_fwd_args a, float *ws) {
   extern __shared__ float sm[];
@@ -1583,10 +1589,13 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[1] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   cp_async_commit();
 }
-/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) to xo0 + (t a.h_v + h) xs,
- * 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's */
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
+ * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
+ * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
+ * gcheb90's */
+template <typename R>
 __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
-                                              const float *h0, float *xo0, int xs) {
+                                              const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
   unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
   float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
   float *hb = sm + 28672, *hw = hb + CH, *mc = hw + CH;
@@ -1675,8 +1684,6 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
   const cheb_rows cr(lam, step, rho2, hb, L, r0);
   __syncthreads(); /* every row's scalars read: x - x_{r-1} over them from here */
   const int iters = a.iters > 0 ? a.iters : 30;
-  const elem_t *rhs = (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD;
-  const long long rrs = (long long)a.h_qk * KD;
   /* x_0 = step_t b_t (b_t where ||H_t|| = lambda_t = 0), x_{-1} = 0: pair 2 j + i holds the accumulators 4 j + 2 i (+ 1) */
   unsigned xh[KD / 4], xl[KD / 4];
 #pragma unroll
@@ -1778,18 +1785,16 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   extern __shared__ float sm[];
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
-  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), SOLVE_XO, SOLVE_XS);
+  const item_t &it = ch.it;
+  psolve90_body(a, it, it.t0 + ch.c0, ch.L, sm, ws_chunk(a, ws, blockIdx.x, it.h), SOLVE_RHS(it.t0 + ch.c0), SOLVE_RRS, SOLVE_XO, SOLVE_XS);
 #endif
 }
 /* hdelta's sm_90a form (when=sm90): D_c = (w k)' k on wgmma, 128 threads, two products (w k as bf16 hi + lo, the keys
  * exact), 64 rows of D at a time from the accumulators to the chunk slot. The keys (C, K) by cp.async as loaded, w k's
  * parts in the same core matrices: for D's rows (the features, m) and columns (n) both operands are MN-major (k = t).
  * Shared memory: the keys and w k's two parts (C, K) bf16 each, hb and hw (C floats each). */
-extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta90(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
-  extern __shared__ float sm[];
-  chunk_t ch;
-  if (!chunk_of(a, ch)) return;
+__device__ __forceinline__ void hdelta90_body(const ssmc_fwd_args &a, const chunk_t &ch, float *sm, float *d0, int hd) {
   const item_t &it = ch.it;
   const long long tok = it.t0 + ch.c0;
   const int L = ch.L;
@@ -1819,7 +1824,6 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   fence_async_smem();
   __syncthreads();
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
-  float *d0 = ws_chunk(a, ws, blockIdx.x, it.h);
   /* MN-major (k = t) descriptors: SBO along the features (a core matrix's 8), LBO along the tokens; a k step of 16
    * tokens is two LBO (2 KD 16-byte units) */
   const unsigned long long dk = wg16_desc(kt, 64, 8 * KD);
@@ -1838,7 +1842,15 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
       *(float2 *)(row + 8 * KD + 8 * j) = make_float2(d[4 * j + 2], d[4 * j + 3]);
     }
   }
-  if (threadIdx.x == 0) d0[WS_HD] = expf(hl);
+  if (threadIdx.x == 0) d0[hd] = expf(hl);
+}
+#endif
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hdelta90(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta90_body(a, ch, sm, ws_chunk(a, ws, blockIdx.x, ch.it.h), WS_HD);
 #endif
 }
 
@@ -2727,7 +2739,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #define BW_SEQ 24640     /* per (sequence, value head): the forward's final states */
 #define BT_DXG 136     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
 #define BT_SC 264       /* R_t, the log decay's direct term, hb_t, hw_t (gsolve) */
-#define BC_H0 32772       /* per chunk slot: the chunk-start H (K, K) (hstate) */
+#define BC_H0 32772       /* per chunk slot: the chunk-start H (K, K) (bhscan) */
 #define BC_DH 49156       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
 #define BC_HLE 65540     /* hb at the chunk end (gsolve) */
 #define BC_DOT 65541     /* <dH_L, H_L> (hadj) */
@@ -3320,15 +3332,34 @@ static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the sol
 #define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
 #define G2_DB X_RHO2 /* the log decay's direct term, R_t */
 #define G2_RR X_OM
-/* ---------------------------------------------------------------- stage hstate */
-/* H's recurrence alone (the forward's solve without its Chebyshev steps): each chunk-start H into the
- * workspace, the final H into the backward's (a.state_out). */
-extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_hstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+/* ---------------------------------------------------------------- stages bhdelta, bhscan */
+/* H's recurrence alone, chunk-parallel as the forward's hdelta[90] and hscan: each chunk's D_c and decay into its slot
+ * (BC_H0, the decay at BC_HLE until gsolve), then the chain over the chunks, each chunk-start H in place of D_c and
+ * the final H into the backward's (a.state_out). */
+#define BC_HD (BC_HLE - BC_H0)
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bhdelta(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   extern __shared__ float sm[];
   (void)g;
   const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta_body(a, ch, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0, BC_HD);
+}
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bhdelta90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  hdelta90_body(a, ch, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0, BC_HD);
+#endif
+}
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_bhscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  (void)g;
+  const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  solve_chain_h(a, it, sm, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK);
+  hscan_body(a, it, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK, BC_HD);
 }
 
 /* ---------------------------------------------------------------- stage xsolve */
@@ -3350,14 +3381,47 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   const bws_t w = bws_of(a, ws);
   chunk_t ch;
   if (!chunk_of(a, ch)) return;
-  psolve90_body(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0,
-                w.ftok + BW_WSX, WS_TOK);
+  const item_t &it = ch.it;
+  psolve90_body(a, it, it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0,
+                SOLVE_RHS(it.t0 + ch.c0), SOLVE_RRS, w.ftok + BW_WSX, WS_TOK);
+#endif
+}
+
+/* ---------------------------------------------------------------- stage gcheb */
+/* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx), in place of dx (brows
+ * leaves it at BT_DXG), all chunks at once from bhscan's chunk-start H. */
+extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_gcheb(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0;
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG;
+  const float n2 = solve_load(sm, hs);
+  solve_coefs(a, it, tok, ch.L, sm);
+  solve_norms(ch.L, sm, n2);
+  solve_steps(a, it, tok, ch.L, sm, (const float *)dxg, (long long)a.h_v * BW_TOK, w.btok + BT_DXG, BW_TOK, hs);
+}
+/* its sm_90a form (when=sm90): psolve90's body on dx */
+extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_gcheb90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  extern __shared__ float sm[];
+  (void)g;
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t &it = ch.it;
+  const long long tok = it.t0 + ch.c0;
+  psolve90_body(a, it, tok, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0,
+                (const float *)(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG), (long long)a.h_v * BW_TOK, w.btok + BT_DXG, BW_TOK);
 #endif
 }
 
 /* ---------------------------------------------------------------- stage gsolve */
-/* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx); the right-hand
- * side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
+/* With g from gcheb: the right-hand side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
  * cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term -g.H_t x_t + cn_t ||H_t||^2,
  * R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}; the chunk's local adjoint of its start H
  * D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g)/2 + k' diag(hw e^{hb} R) k. */
@@ -3376,14 +3440,9 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const float n2 = solve_load(sm, bc + BC_H0);
   solve_coefs(a, it, tok, L, sm);
   solve_norms(L, sm, n2);
-  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* dx in, g out (rows t * a.h_v * BW_TOK) */
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
-#if SOLVE_CHEB_BF /* H0's copy: the chunk slot's, which it came from */
-  solve_cheb_bf(L, sm, a.iters > 0 ? a.iters : 30, (const float *)dxg, gs, dxg, gs, bc + BC_H0);
-#else
-  solve_cheb(L, sm, a.iters > 0 ? a.iters : 30, (const float *)dxg, gs, dxg, gs);
-#endif
   /* per token (a warp each, GS at a time): g.x and g.H_t x_t */
   for (int t = threadIdx.x; t < CH; t += NT) { cn[t] = 0.0f; db[t] = 0.0f; }
   {
@@ -3592,4 +3651,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 hstate grid=items threads=256 smem=162944; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0

@@ -332,7 +332,8 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
 }
 /* The stages of a forward in launch order into st[] (room for SSMC_MAX_STAGES + 1), their count: the
  * fwd[] stages that run (narrow: ssmc_cuda_stage_runs), or with fused the first fused_pre of fwd[],
- * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and the last fused_post;
+ * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and those of the last fused_post
+ * that run (a solve's prep, its main state's pass in one of its forms, out);
  * in fwd[0]'s place where the module has them prep_keep with keep, prep_fused before `fused` without. Every
  * launcher (the runtime, check's emulation) runs exactly these. */
 static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, int keep,
@@ -347,7 +348,8 @@ static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int
                                                         : &c->fwd[i];
   if (!fused) return n;
   st[n++] = keep ? &c->fused_keep : &c->fused;
-  for (int i = 0; i < c->fused_post; i++) st[n++] = &c->fwd[c->n_fwd - c->fused_post + i];
+  for (int i = c->n_fwd - c->fused_post; i < c->n_fwd; i++)
+    if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) st[n++] = &c->fwd[i];
   return n;
 }
 /* The shortest segment of a split forward that the runtime picks, in chunks */

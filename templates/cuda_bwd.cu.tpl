@@ -46,10 +46,10 @@
 @   gsolve (chunks): db += g; the per-token scalars
 @          (R_t, the log decay's direct term, hb, hw) and the chunk's local adjoint of its start H:
 @          D = e^{2 hb_0} R_0 H0 - sym(g' e^{hb} x) + k' diag(hw e^{hb} R) k.
-@   hadj   (sequence, value head): the only sequential pass of the solve, last chunk to first: stores each
-@          chunk's end adjoint dH_L (over D) and <dH_L, H_L>, dH <- e^{hb_L} dH_L + D.
-@   sgrad  (chunks): Q_t (the adjoint of H times k_t, closed form), dk += 2 hw Q, the write's and the log
-@          decay's gradients of H (added to brows's). ]]
+@   hadj   (sequence, value head, elements): the only sequential pass of the solve, last chunk to first, elementwise:
+@          stores each chunk's end adjoint dH_L (over D), dH <- e^{hb_L} dH_L + D.
+@   sgrad  (chunks): Q_t (the adjoint of H times k_t, closed form), dk += 2 hw Q, <dH_L, H_L>, the write's and the
+@          log decay's gradients of H (added to brows's). ]]
 @ local K, V, C = P.K, P.V, P.CC
 @ local m, sv = P.main, P.solve
 @ local diag = m.decay == 'diag'
@@ -109,8 +109,8 @@
 @ if sv then BW_TOK = BW_TOK + K + 4 end
 @ local BC_DZLOC, BC_DZEND, BC_ZLDP = 0, K * V, 2 * K * V
 @ local BW_CHUNK = r4(2 * K * V + NKT)
-@ local BC_H0, BC_DH, BC_HLE, BC_DOT = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K, BW_CHUNK + 2 * K * K + 1
-@ if sv then BW_CHUNK = BW_CHUNK + r4(2 * K * K + 2) end
+@ local BC_H0, BC_DH, BC_HLE = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K
+@ if sv then BW_CHUNK = BW_CHUNK + r4(2 * K * K + 1) end
 @ local NPK = K * (K + 1) // 2
 @ local BW_SEQ = K * V + (sv and NPK or 0) -- the final states, every state's (runtime/rt_cuda.c)
 @ local BW_QK = #kin * K
@@ -280,7 +280,6 @@ enum {
 #define BC_H0 ${BC_H0}       /* per chunk slot: the chunk-start H (K, K) (bhscan) */
 #define BC_DH ${BC_DH}       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
 #define BC_HLE ${BC_HLE}     /* hb at the chunk end (gsolve) */
-#define BC_DOT ${BC_DOT}     /* <dH_L, H_L> (hadj) */
 #define BW_WSX 0             /* x: the first K floats of the forward's per-token workspace (cuda_kernel.cu.tpl) */
 @ end
 #define BW_QK ${BW_QK}       /* per token and value head with grouped heads: the q/k gradients before their sum */
@@ -1261,7 +1260,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 }
 
 @ -- ================================================================ a solve readout's stages
-@ local SL2, HL, GL2, QR
+@ local SL2, GL2, QR
 @ if sv then
 @   local GS = 16 -- the forward's solve group (cuda_kernel.cu.tpl)
 @   local function r32(n) return math.ceil(n / 32) * 32 end
@@ -1277,8 +1276,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   SL2 = new_layout()
 @   alloc_scalars(SL2)
 @   SL2.alloc('KC', C * K); SL2.alloc('XS', C * K); SL2.alloc('GH', C * K); SL2.alloc('Q', C * K); SL2.alloc('M', C * C)
-@   SL2.alloc('HB', C); SL2.alloc('HW', C); SL2.alloc('RR', C); SL2.alloc('DB', C); SL2.alloc('DW', C); SL2.alloc('RED', 32)
-@   HL = {off = K * K + 32}
+@   SL2.alloc('HB', C); SL2.alloc('HW', C); SL2.alloc('RR', C); SL2.alloc('DB', C); SL2.alloc('DW', C + 1); SL2.alloc('RED', 32)
 @   layout_enum('G2_', GL2)
 @   layout_enum('SG_', SL2)
 @   local kin_at = {}
@@ -1481,47 +1479,49 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
 }
 
 /* ---------------------------------------------------------------- stage hadj */
-/* The solve's only sequential pass, last chunk to first: dH (K, K, in shared memory) from the final H's
- * adjoint; per chunk dH_L (the chunk-end adjoint) over D and <dH_L, H_L>, then dH <- e^{hb_L} dH_L + D. */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_hadj(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
-  extern __shared__ float sm[];
+/* The solve's only sequential pass, last chunk to first, as an elementwise chain (bhscan's, reversed; items x
+ * elements, four elements a thread, the loads 8 chunks ahead): dH from the final H's adjoint; per chunk dH_L (the
+ * chunk-end adjoint) in place of D, then dH <- e^{hb_L} dH_L + D. D and so dH are symmetric (gsolve's sym(), the
+ * packed adjoint's halves): the initial state's packed gradient takes the lower element twice. */
+extern "C" __global__ void __launch_bounds__(${P.FST.hscan.threads}) ${P.name}_hadj(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = ${P.FST.hscan.threads};
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  float *dh = sm, *red = sm + KD * KD;
-  const float *dho = g.dstate_out[${sv.state}], *hfin = a.state_out[${sv.state}] + slot * ${NPK};
-  for (int e = threadIdx.x; e < KD * KD; e += NT) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
-    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    const float p = dho ? dho[slot * ${NPK} + r * (r + 1) / 2 + c] : 0.0f;
-    dh[e] = i == j ? p : 0.5f * p;
-  }
-  const long long nch = (it.T + CH - 1) / CH;
-  for (long long c = nch - 1; c >= 0; c--) {
-    float *bc = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK;
-    const float *hn = c + 1 < nch ? bc + (long long)a.h_v * BW_CHUNK + BC_H0 : nullptr; /* H_L: the next chunk's start */
-    const float el = expf(bc[BC_HLE]);
-    float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += NT) {
-      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
-      const float d = dh[e], dl = bc[BC_DH + e];
-      s += d * (hn ? hn[e] : hfin[r * (r + 1) / 2 + q]);
-      bc[BC_DH + e] = d;
-      dh[e] = el * d + dl;
-    }
-    s = block_sum(s, red, NT);
-    if (threadIdx.x == 0) bc[BC_DOT] = s;
-  }
-  __syncthreads();
+  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * BW_CHUNK, nc = (it.T + CH - 1) / CH;
+  float *b0 = w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK;
+  const float *dho = g.dstate_out[${sv.state}];
   float *dhi = g.dstate_in[${sv.state}];
-  if (dhi)
-    for (int e = threadIdx.x; e < ${NPK}; e += NT) {
-      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-      while (i * (i + 1) / 2 > e) i--;
-      while ((i + 1) * (i + 2) / 2 <= e) i++;
-      const int j = e - i * (i + 1) / 2;
-      dhi[slot * ${NPK} + e] = i == j ? dh[i * KD + i] : dh[i * KD + j] + dh[j * KD + i];
+  for (int e = (it.vt * NT + (int)threadIdx.x) * 4; e < KD * KD; e += (int)gridDim.y * NT * 4) {
+    float z[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
+      const int r = (e + i) / KD, c = (e + i) % KD, pr = r > c ? r : c, pc = r > c ? c : r;
+      const float p = dho ? dho[slot * ${NPK} + pr * (pr + 1) / 2 + pc] : 0.0f;
+      z[i] = r == c ? p : 0.5f * p;
     }
+    for (long long c0 = nc - 1; c0 >= 0; c0 -= 8) {
+      float4 d[8];
+      float el[8];
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 - i >= 0) {
+          d[i] = __ldcs((const float4 *)(b0 + (c0 - i) * cs + BC_DH + e));
+          el[i] = expf(b0[(c0 - i) * cs + BC_HLE]);
+        }
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 - i >= 0) {
+          *(float4 *)(b0 + (c0 - i) * cs + BC_DH + e) = make_float4(z[0], z[1], z[2], z[3]);
+          z[0] = el[i] * z[0] + d[i].x; z[1] = el[i] * z[1] + d[i].y; z[2] = el[i] * z[2] + d[i].z; z[3] = el[i] * z[3] + d[i].w;
+        }
+    }
+    if (dhi)
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        const int r = (e + i) / KD, c = (e + i) % KD;
+        if (r >= c) dhi[slot * ${NPK} + r * (r + 1) / 2 + c] = r == c ? z[i] : 2.0f * z[i];
+      }
+  }
 }
 
 /* ---------------------------------------------------------------- stage sgrad */
@@ -1598,8 +1598,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
     if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }
   }
   __syncthreads();
+  { /* <dH_L, H_L>: H_L the next chunk's start H, or the sequence's final H (packed) */
+    const bool last = ch.c0 + CH >= it.T;
+    const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[${sv.state}] + (it.n * a.h_v + it.h) * ${NPK};
+    float s = 0.0f;
+    for (int e = threadIdx.x; e < KD * KD; e += NT) {
+      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
+      s += bc[BC_DH + e] * (last ? hf[r * (r + 1) / 2 + q] : hn[e]);
+    }
+    s = block_sum(s, sm + SG_RED, NT);
+    if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
+  }
   if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
-    double acc = bc[BC_DOT];
+    double acc = dw[CH];
     for (int t_ = L - 1; t_ >= 0; t_--) {
       acc += db[t_];
       (void)acc;
@@ -1650,7 +1661,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @   st[#st + 1] = string.format('gcheb grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
 @   if F.psolve90 then st[#st + 1] = string.format('gcheb90 grid=chunks threads=128 smem=%d when=sm90', F.psolve90.smem) end
 @   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
-@   stage('hadj', 'items', HL); stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
+@   st[#st + 1] = string.format('hadj grid=items_elems threads=%d smem=0', F.hscan.threads)
+@   stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
 @ end
 @ stage('breduce', 'chunks', {off = 0})
 @ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n]

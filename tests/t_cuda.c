@@ -137,7 +137,7 @@ START_TEST(every_module_compiles_without_spills) {
              SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS},
             {SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_ELEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_VTILES, SSMC_GRID_CHUNKS,
              SSMC_GRID_ITEMS_BVTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS_KTILES, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS,
-             SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS}};
+             SSMC_GRID_CHUNKS, SSMC_GRID_ITEMS_ELEMS, SSMC_GRID_CHUNKS, SSMC_GRID_CHUNKS}};
         for (int s = 0; s < nb; s++) {
           const char *name = names[sv][s];
           int grid = grids[sv][s];
@@ -823,7 +823,8 @@ START_TEST(fused90_bf16_blocks_fit_registers) {
 END_TEST
 
 /* A solve beside an erase has the most stages (the solve's sm_90a forms, the erase's narrow forms): every one of them
- * in the table, the sm_90a forms in place on cc 9, and the solve's sm_90a stages compile without spills. */
+ * in the table, the sm_90a forms in place on cc 9, the sequential solve's variant with the chunk stages after it, and
+ * the solve's sm_90a stages compile without spills. */
 START_TEST(solve_beside_erase_keeps_every_stage) {
   char err[4096], cache[] = "/tmp/ssmc_t_cuda_sd_XXXXXX";
   ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
@@ -846,6 +847,15 @@ START_TEST(solve_beside_erase_keeps_every_stage) {
   ssmc_cuda_kernel d;
   ssmc_cuda_for_device(&ek->cuda, 9, &d);
   ck_assert_int_eq(d.n_fwd, 7);
+  /* the sequential solve, then prep, the state pass in the form the call runs (not both) and out (they had been
+   * the last three: state, state_n, out, without prep) */
+  ck_assert_int_eq(d.fused_post, 4);
+  for (int narrow = 0; narrow < 2; narrow++) {
+    const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
+    static const char *const want[2][4] = {{"solve", "prep", "state", "out"}, {"solve", "prep", "state_n", "out"}};
+    ck_assert_int_eq(ssmc_cuda_fwd_stages(&d, 1, narrow, 0, st), 4);
+    for (int s = 0; s < 4; s++) ck_assert_str_eq(st[s]->entry + nl, want[narrow][s]);
+  }
   ck_assert_int_eq(d.n_bwd, 17);
   ck_assert_str_eq(d.bwd[0].entry + nl, "bhdelta90");
   ck_assert_str_eq(d.bwd[12].entry + nl, "gcheb90");

@@ -2165,7 +2165,6 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #define BC_H0 32772       /* per chunk slot: the chunk-start H (K, K) (bhscan) */
 #define BC_DH 49156       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
 #define BC_HLE 65540     /* hb at the chunk end (gsolve) */
-#define BC_DOT 65541     /* <dH_L, H_L> (hadj) */
 #define BW_WSX 0             /* x: the first K floats of the forward's per-token workspace (cuda_kernel.cu.tpl) */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
@@ -2747,8 +2746,8 @@ enum {
   SG_RR = 37184,
   SG_DB = 37248,
   SG_DW = 37312,
-  SG_RED = 37376,
-  SG_TOTAL = 37408
+  SG_RED = 37408,
+  SG_TOTAL = 37440
 };
 #define QR 32
 static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
@@ -2900,47 +2899,49 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
 }
 
 /* ---------------------------------------------------------------- stage hadj */
-/* The solve's only sequential pass, last chunk to first: dH (K, K, in shared memory) from the final H's
- * adjoint; per chunk dH_L (the chunk-end adjoint) over D and <dH_L, H_L>, then dH <- e^{hb_L} dH_L + D. */
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_hadj(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
-  constexpr int NT = NT_BWD;
-  extern __shared__ float sm[];
+/* The solve's only sequential pass, last chunk to first, as an elementwise chain (bhscan's, reversed; items x
+ * elements, four elements a thread, the loads 8 chunks ahead): dH from the final H's adjoint; per chunk dH_L (the
+ * chunk-end adjoint) in place of D, then dH <- e^{hb_L} dH_L + D. D and so dH are symmetric (gsolve's sym(), the
+ * packed adjoint's halves): the initial state's packed gradient takes the lower element twice. */
+extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_hadj(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 128;
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
-  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n);
-  float *dh = sm, *red = sm + KD * KD;
-  const float *dho = g.dstate_out[0], *hfin = a.state_out[0] + slot * 8256;
-  for (int e = threadIdx.x; e < KD * KD; e += NT) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
-    const int i = e / KD, j = e - i * KD, r = i > j ? i : j, c = i > j ? j : i;
-    const float p = dho ? dho[slot * 8256 + r * (r + 1) / 2 + c] : 0.0f;
-    dh[e] = i == j ? p : 0.5f * p;
-  }
-  const long long nch = (it.T + CH - 1) / CH;
-  for (long long c = nch - 1; c >= 0; c--) {
-    float *bc = w.bchunk + ((s0 + c) * a.h_v + it.h) * BW_CHUNK;
-    const float *hn = c + 1 < nch ? bc + (long long)a.h_v * BW_CHUNK + BC_H0 : nullptr; /* H_L: the next chunk's start */
-    const float el = expf(bc[BC_HLE]);
-    float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += NT) {
-      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
-      const float d = dh[e], dl = bc[BC_DH + e];
-      s += d * (hn ? hn[e] : hfin[r * (r + 1) / 2 + q]);
-      bc[BC_DH + e] = d;
-      dh[e] = el * d + dl;
-    }
-    s = block_sum(s, red, NT);
-    if (threadIdx.x == 0) bc[BC_DOT] = s;
-  }
-  __syncthreads();
+  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * BW_CHUNK, nc = (it.T + CH - 1) / CH;
+  float *b0 = w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK;
+  const float *dho = g.dstate_out[0];
   float *dhi = g.dstate_in[0];
-  if (dhi)
-    for (int e = threadIdx.x; e < 8256; e += NT) {
-      int i = (int)((sqrtf(8.0f * e + 1.0f) - 1.0f) * 0.5f);
-      while (i * (i + 1) / 2 > e) i--;
-      while ((i + 1) * (i + 2) / 2 <= e) i++;
-      const int j = e - i * (i + 1) / 2;
-      dhi[slot * 8256 + e] = i == j ? dh[i * KD + i] : dh[i * KD + j] + dh[j * KD + i];
+  for (int e = (it.vt * NT + (int)threadIdx.x) * 4; e < KD * KD; e += (int)gridDim.y * NT * 4) {
+    float z[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) { /* a packed off-diagonal element stands for (i,j) and (j,i) */
+      const int r = (e + i) / KD, c = (e + i) % KD, pr = r > c ? r : c, pc = r > c ? c : r;
+      const float p = dho ? dho[slot * 8256 + pr * (pr + 1) / 2 + pc] : 0.0f;
+      z[i] = r == c ? p : 0.5f * p;
     }
+    for (long long c0 = nc - 1; c0 >= 0; c0 -= 8) {
+      float4 d[8];
+      float el[8];
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 - i >= 0) {
+          d[i] = __ldcs((const float4 *)(b0 + (c0 - i) * cs + BC_DH + e));
+          el[i] = expf(b0[(c0 - i) * cs + BC_HLE]);
+        }
+#pragma unroll
+      for (int i = 0; i < 8; i++)
+        if (c0 - i >= 0) {
+          *(float4 *)(b0 + (c0 - i) * cs + BC_DH + e) = make_float4(z[0], z[1], z[2], z[3]);
+          z[0] = el[i] * z[0] + d[i].x; z[1] = el[i] * z[1] + d[i].y; z[2] = el[i] * z[2] + d[i].z; z[3] = el[i] * z[3] + d[i].w;
+        }
+    }
+    if (dhi)
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        const int r = (e + i) / KD, c = (e + i) % KD;
+        if (r >= c) dhi[slot * 8256 + r * (r + 1) / 2 + c] = r == c ? z[i] : 2.0f * z[i];
+      }
+  }
 }
 
 /* ---------------------------------------------------------------- stage sgrad */
@@ -3026,8 +3027,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }
   }
   __syncthreads();
+  { /* <dH_L, H_L>: H_L the next chunk's start H, or the sequence's final H (packed) */
+    const bool last = ch.c0 + CH >= it.T;
+    const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[0] + (it.n * a.h_v + it.h) * 8256;
+    float s = 0.0f;
+    for (int e = threadIdx.x; e < KD * KD; e += NT) {
+      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
+      s += bc[BC_DH + e] * (last ? hf[r * (r + 1) / 2 + q] : hn[e]);
+    }
+    s = block_sum(s, sm + SG_RED, NT);
+    if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
+  }
   if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
-    double acc = bc[BC_DOT];
+    double acc = dw[CH];
     for (int t_ = L - 1; t_ >= 0; t_--) {
       acc += db[t_];
       (void)acc;
@@ -3037,4 +3049,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gsolve grid=chunks threads=256 smem=162944; hadj grid=items threads=512 smem=65664; sgrad grid=chunks threads=256 smem=149632; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=149760; breduce grid=chunks threads=512 smem=0

@@ -115,7 +115,8 @@ static void *poisoned(size_t bytes) {
 static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, int keep, ssmc_fwd_args *d, float *ws, char *err,
                       size_t n) {
   const int64_t slots = ssmc_chunk_slots(kd, d);
-  void *params[] = {d, &ws};
+  ssmc_bwd_args none = {0}; /* a kept forward's backward stages (saved_lead) read none of it */
+  void *params[] = {d, &ws}, *bparams[] = {d, &none, &ws};
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
   const int ns = rt_fwd_plan(kd, d, variant, keep, EMU_SM_COUNT, st);
   if (ns < 0) {
@@ -123,7 +124,10 @@ static int fwd_stages(chk_emu *g, const ssmc_kernel *kd, int variant, int keep, 
     return -1;
   }
   int rc = 0;
-  for (int i = 0; i < ns && !rc; i++) rc = run_stage(g, kd, st[i], 0, ssmc_cuda_items(st[i], d), d->h_v, slots, params, err, n);
+  for (int i = 0; i < ns && !rc; i++) {
+    const int bwd = st[i] >= kd->cuda->bwd && st[i] < kd->cuda->bwd + kd->cuda->n_bwd;
+    rc = run_stage(g, kd, st[i], bwd, ssmc_cuda_items(st[i], d), d->h_v, slots, bwd ? bparams : params, err, n);
+  }
   return rc;
 }
 
@@ -175,7 +179,6 @@ static int emu_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a
 static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n) {
   chk_emu *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
-  const ssmc_cuda_kernel *c = k->cuda;
   ssmc_bwd_args b = *a;
   b.t_total = t_total;
   for (int i = 0; i < k->n_aux; i++) b.aux_in[i] = NULL; /* recomputed by the stages */
@@ -190,6 +193,7 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   ssmc_cuda_kernel cd;
   ssmc_kernel kd;
   device_kernel(g, k, &cd, &kd);
+  const ssmc_cuda_kernel *c = &cd; /* the stages as the emulated device runs them (its sm_90a forms) */
   int fv = RT_FWD_NONE, bv = RT_BWD_AUTO, rc = 0;
   if (g->bwd_run >= 0) rt_bwd_run_at(&cd, g->bwd_run, &fv, &bv);
   /* a kept forward (rt_cuda_fwd_save): the forward of the same inputs into this workspace first, the fused slot's keep

@@ -405,6 +405,7 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
     return diag_at(d, NULL, 0, 0, "internal: template cuda_bwd.cu.tpl wrote no launch line");
   l += head;
   if (sscanf(l, "saved=%d %n", &k->cuda.bwd_saved, &saved) == 1) l += saved; /* optional: an A/B run's older templates */
+  if (!strncmp(l, "lead ", 5)) k->cuda.saved_lead = 1, l += 5;
   if (sscanf(l, "bk=%d bv=%d ws_tok=%lld ws_chunk=%lld ws_seq=%lld ws_qk=%lld %n", &k->cuda.bk, &k->cuda.bwd_bv, &wt, &wc,
              &wsq, &wq, &used) != 6)
     return diag_at(d, NULL, 0, 0, "internal: template cuda_bwd.cu.tpl wrote no launch line");
@@ -541,6 +542,7 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
       emit_add(&b, ",\n");
     }
   if (k->cuda.split_pct) emit_add(&b, "  .split_pct = %d,\n", k->cuda.split_pct);
+  if (k->cuda.saved_lead) emit_add(&b, "  .saved_lead = 1,\n");
   emit_add(&b, "};\n");
   return b.p;
 }
@@ -641,7 +643,13 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
              k->cuda.bwd_fwd, (long long)k->cuda.bwd_ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats,
              (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
     else emit_add(&b, "  cuda_bwd none (a solve readout: CPU backward only)\n");
-    if (k->cuda.bwd_saved)
+    if (k->cuda.saved_lead)
+      emit_add(&b, "  cuda_bwd_saved the forward keeps for the backward (rt_cuda_fwd_save, then fwd_saved): it runs the"
+                 " backward's first %d stages (H's chain and x into the backward's workspace, %lld floats per token and"
+                 " value head in the forward's part, %lld per chunk in the backward's) and then the chunk stages after the"
+                 " solve; the backward then skips those %d stages\n",
+               k->cuda.bwd_saved, (long long)k->cuda.ws_tok_floats, (long long)k->cuda.bwd_ws_chunk_floats, k->cuda.bwd_saved);
+    else if (k->cuda.bwd_saved)
       emit_add(&b, "  cuda_bwd_saved the forward keeps for the backward (rt_cuda_fwd_save, then fwd_saved): its workspace, %lld"
                  " floats per token and value head and %lld per chunk, and the final states; the backward then skips its"
                  " first %d stages; the fused slot's keep forms: %s%s%s; the first stage's: %s\n",

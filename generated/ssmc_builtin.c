@@ -209,6 +209,8 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cu
   .bwd_ws_chunk_floats = 65544,
   .bwd_ws_seq_floats = 24640,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 3,
+  .saved_lead = 1,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_cuda = {
@@ -241,6 +243,8 @@ const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_c
   .bwd_ws_chunk_floats = 65544,
   .bwd_ws_seq_floats = 24640,
   .bwd_ws_qk_floats = 256,
+  .bwd_saved = 3,
+  .saved_lead = 1,
 };
 extern const char ssmc_cu_ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_cuda = {
@@ -456,8 +460,8 @@ const char *const ssmc_builtin_source_hashes[] = {
   "8e89514d1979822d",
   "db7fe1621cdbbf2f",
   "08222840a35ce720",
-  "1cf379d6624c68c4",
-  "dbdadef0d21c40f9",
+  "73139ee7b72e8e27",
+  "6c099a4572174a1d",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

@@ -547,7 +547,8 @@ int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, vo
 /* The stages of forward variant `variant` with the arguments arg (t_total set); keep: the fused slot's keep form. */
 static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int variant, int keep, void *ws, void *stream) {
   const int64_t slots = ssmc_chunk_slots(m->k, arg);
-  void *params[] = {arg, &ws};
+  ssmc_bwd_args none = {0}; /* a kept forward's backward stages (saved_lead) read none of it */
+  void *params[] = {arg, &ws}, *bparams[] = {arg, &none, &ws};
   const ssmc_cuda_kernel *ck = m->k->cuda;
   const ssmc_cuda_stage *st[SSMC_MAX_STAGES + 1];
   const int n = rt_fwd_plan(m->k, arg, variant, keep, c->info.sm_count, st);
@@ -556,14 +557,16 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
     return -1;
   }
   for (int i = 0; i < n; i++) {
-    void *fn = st[i] == &ck->fused        ? m->fused
+    const int bwd = st[i] >= ck->bwd && st[i] < ck->bwd + ck->n_bwd;
+    void *fn = bwd                        ? m->bwd[st[i] - ck->bwd]
+               : st[i] == &ck->fused      ? m->fused
                : st[i] == &ck->fused_keep ? m->fused_keep
                : st[i] == &ck->prep_keep  ? m->prep_keep
                : st[i] == &ck->prep_fused ? m->prep_fused
                : st[i] == &ck->split_seg  ? m->split_seg
                : st[i] == &ck->split_scan ? m->split_scan
                                           : m->fwd[st[i] - ck->fwd];
-    if (launch(c, fn, m->k, st[i], ssmc_cuda_items(st[i], arg), arg->h_v, slots, params, stream)) return -1;
+    if (launch(c, fn, m->k, st[i], ssmc_cuda_items(st[i], arg), arg->h_v, slots, bwd ? bparams : params, stream)) return -1;
   }
   return 0;
 }

@@ -127,6 +127,14 @@ static inline int rt_fwd_plan(const ssmc_kernel *kd, ssmc_fwd_args *a, int varia
   const ssmc_cuda_kernel *c = kd->cuda;
   if (variant == RT_FWD_AUTO) variant = rt_fwd_pick(kd, a, sm_count, keep);
   a->split = 0;
+  if (keep && c->saved_lead) { /* the backward's first stages, then the chunk stages after the solve (the narrow
+                                * variant: their narrow forms) */
+    int n = 0;
+    for (int i = 0; i < c->bwd_saved; i++) st[n++] = &c->bwd[i];
+    for (int i = c->n_fwd - c->fused_post; i < c->n_fwd; i++)
+      if (ssmc_cuda_stage_runs(&c->fwd[i], variant == RT_FWD_NARROW)) st[n++] = &c->fwd[i];
+    return n;
+  }
   if (variant == RT_FWD_SPLIT) {
     if (!c->split_seg.entry) return -2;
     if (keep) return -1;
@@ -168,15 +176,17 @@ int rt_cuda_bwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v
 static inline int rt_bwd_variant_count(const ssmc_cuda_kernel *c) { return c->n_bwd && c->narrow_bv ? 2 : 1; }
 /* The backward runs check goes through (c: the table as the device runs it, ssmc_cuda_for_device): first each
  * backward variant, recomputing; then, where the module keeps its forward (bwd_saved), one per forward variant:
- * that forward by rt_cuda_fwd_save, then the backward with fwd_saved (narrow after the narrow forward, else wide).
+ * that forward by rt_cuda_fwd_save, then the backward with fwd_saved (narrow after the narrow forward, else wide);
+ * where the kept forward is the backward's first stages (saved_lead), whatever the variant, one per backward variant.
  * rt_bwd_run_at gives run v's forward variant (RT_FWD_NONE: none) and backward variant. */
 enum { RT_FWD_NONE = -2 };
 static inline int rt_bwd_run_count(const ssmc_cuda_kernel *c) { /* (the split forward, the last, keeps nothing) */
+  if (c->n_bwd && c->bwd_saved && c->saved_lead) return rt_bwd_variant_count(c) * 2; /* staged and narrow keep alike */
   return rt_bwd_variant_count(c) + (c->n_bwd && c->bwd_saved ? rt_fwd_variant_count(c) - (c->split_seg.entry != 0) : 0);
 }
 static inline void rt_bwd_run_at(const ssmc_cuda_kernel *c, int v, int *fwd, int *bwd) {
   const int nb = rt_bwd_variant_count(c);
-  *fwd = v < nb ? RT_FWD_NONE : rt_fwd_variant_at(c, v - nb);
+  *fwd = v < nb ? RT_FWD_NONE : c->saved_lead ? (v - nb ? RT_FWD_NARROW : RT_FWD_STAGED) : rt_fwd_variant_at(c, v - nb);
   *bwd = v < nb ? (v ? RT_BWD_NARROW : RT_BWD_WIDE) : *fwd == RT_FWD_NARROW && c->narrow_bv ? RT_BWD_NARROW : RT_BWD_WIDE;
 }
 int rt_cuda_bwd_variants(const rt_cuda_mod *m);

@@ -187,6 +187,10 @@ typedef struct ssmc_cuda_kernel {
    * percent of the SMs in blocks. */
   ssmc_cuda_stage split_seg, split_scan;
   int32_t split_pct;
+  /* appended: 1 where a kept forward runs the backward's first bwd_saved stages themselves (a solve's H chain and x,
+   * into the backward's workspace; launched with the forward's arguments and a zeroed ssmc_bwd_args), then the last
+   * fused_post fwd[] stages that run (the chunk stages after the solve): rt_fwd_plan's keep */
+  int32_t saved_lead;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the

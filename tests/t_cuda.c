@@ -154,12 +154,24 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
         /* the forward kept for the backward: bf16 modules without a solve; it replaces fprep and fstate (and
-         * fstate_n where the module has the narrow forms), or without an erase fprep and fscan */
+         * fstate_n where the module has the narrow forms), or without an erase fprep and fscan. A solve's (both
+         * dtypes) runs the backward's bhdelta, bhscan and xsolve itself (saved_lead), then the chunk stages after
+         * the solve (prep, scan, out) */
         const int keep = ek->dtype == SSMC_BF16 && !sv;
-        ck_assert_int_eq(ek->cuda.bwd_saved, keep ? (ek->cuda.narrow_bv ? 3 : 2) : 0);
-        for (int s = 0; s < ek->cuda.bwd_saved; s++) {
+        ck_assert_int_eq(ek->cuda.bwd_saved, keep ? (ek->cuda.narrow_bv ? 3 : 2) : sv ? 3 : 0);
+        ck_assert_int_eq(ek->cuda.saved_lead, sv);
+        for (int s = 0; s < ek->cuda.bwd_saved && !sv; s++) {
           const char *want = !s ? "fprep" : erase ? "fstate" : "fscan";
           ck_assert(!strncmp(ek->cuda.bwd[s].entry + strlen(ek->name) + 1, want, strlen(want)));
+        }
+        if (sv) {
+          ssmc_kernel kd = {.name = ek->name, .V = g.u[i]->spec->V, .cuda = wk};
+          ssmc_fwd_args fa = {.n_seqs = 2, .h_qk = 4, .h_v = 4, .t_len = 256, .t_total = 512};
+          const ssmc_cuda_stage *ks[SSMC_MAX_STAGES + 1];
+          static const char *const want[] = {"bhdelta", "bhscan", "xsolve", "prep", "scan", "out"};
+          ck_assert_int_eq(rt_fwd_plan(&kd, &fa, RT_FWD_AUTO, 1, 132, ks), 6);
+          for (int s = 0; s < 6; s++) ck_assert_str_eq(ks[s]->entry + strlen(ek->name) + 1, want[s]);
+          ck_assert_ptr_eq(ks[0], &wk->bwd[0]);
         }
         /* prep's W and U products on ldmatrix with bf16 hi + lo parts of T (mm_hl16): bf16 inputs with an erase,
          * K and V multiples of 16; f32 inputs keep their split products */
@@ -215,8 +227,9 @@ START_TEST(every_module_compiles_without_spills) {
           }
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
           /* its keep form (the same pass, entry NAME_fused_keep or NAME_seq_keep) where the module keeps its
-           * forward; elsewhere a kept fused forward is refused */
-          ck_assert_int_eq(ek->cuda.fused_keep.entry != NULL, ek->cuda.bwd_saved > 0);
+           * forward (a solve's kept forward is the backward's first stages: saved_lead); elsewhere a kept fused
+           * forward is refused */
+          ck_assert_int_eq(ek->cuda.fused_keep.entry != NULL, ek->cuda.bwd_saved > 0 && !sv);
           if (ek->cuda.fused_keep.entry) {
             ck_assert_str_eq(ek->cuda.fused_keep.entry + strlen(ek->name) + 1, seq ? "seq_keep" : "fused_keep");
             ck_assert_int_eq(ek->cuda.fused_keep.smem, ek->cuda.fused.smem);

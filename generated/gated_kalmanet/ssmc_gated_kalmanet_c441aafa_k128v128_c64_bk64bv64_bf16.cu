@@ -3361,6 +3361,18 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k
   hscan_body(a, it, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK, BC_HD);
 }
 
+/* A kept forward (rt_fwd_plan: the backward's first stages, then the chunk stages after the solve) asking for x
+ * (a.aux_out[0]: the backward's own calls never do): the chunk's x from the workspace there too, once the block
+ * wrote it */
+__device__ __forceinline__ void x_to_aux(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, const float *xw) {
+  if (!a.aux_out[0]) return;
+  __syncthreads();
+  for (int e = threadIdx.x; e < L * KD; e += blockDim.x) {
+    const long long r = (tok + e / KD) * a.h_v + it.h;
+    ((float *)a.aux_out[0])[r * KD + e % KD] = xw[r * WS_TOK + BW_WSX + e % KD];
+  }
+}
+
 /* ---------------------------------------------------------------- stage xsolve */
 /* x = CH_r(H_t + lambda_t I, b_t) of a chunk from its start H, all chunks at once (the forward's pieces). */
 extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_xsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
@@ -3371,6 +3383,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   if (!chunk_of(a, ch)) return;
   float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
+  x_to_aux(a, ch.it, ch.it.t0 + ch.c0, ch.L, w.ftok);
 }
 /* its sm_90a form (when=sm90): psolve90's body (cuda_kernel.cu.tpl) */
 extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_xsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
@@ -3383,6 +3396,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) ssmc_gated_kalmanet_c441aaf
   const item_t &it = ch.it;
   psolve90_body(a, it, it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0,
                 SOLVE_RHS(it.t0 + ch.c0), SOLVE_RRS, w.ftok + BW_WSX, WS_TOK);
+  x_to_aux(a, it, it.t0 + ch.c0, ch.L, w.ftok);
 #endif
 }
 
@@ -3663,4 +3677,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=149760; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=149760; breduce grid=chunks threads=512 smem=0

@@ -1325,6 +1325,18 @@ extern "C" __global__ void __launch_bounds__(${P.FST.hscan.threads}) ${P.name}_b
   hscan_body(a, it, w.bchunk + (slot0_of(a, it.n) * a.h_v + it.h) * BW_CHUNK + BC_H0, (long long)a.h_v * BW_CHUNK, BC_HD);
 }
 
+/* A kept forward (rt_fwd_plan: the backward's first stages, then the chunk stages after the solve) asking for x
+ * (a.aux_out[0]: the backward's own calls never do): the chunk's x from the workspace there too, once the block
+ * wrote it */
+__device__ __forceinline__ void x_to_aux(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, const float *xw) {
+  if (!a.aux_out[0]) return;
+  __syncthreads();
+  for (int e = threadIdx.x; e < L * KD; e += blockDim.x) {
+    const long long r = (tok + e / KD) * a.h_v + it.h;
+    ((float *)a.aux_out[0])[r * KD + e % KD] = xw[r * WS_TOK + BW_WSX + e % KD];
+  }
+}
+
 /* ---------------------------------------------------------------- stage xsolve */
 /* x = CH_r(H_t + lambda_t I, b_t) of a chunk from its start H, all chunks at once (the forward's pieces). */
 extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
@@ -1335,6 +1347,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_xsolve(ssmc_fwd_a
   if (!chunk_of(a, ch)) return;
   float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + ch.it.h) * BW_CHUNK + BC_H0;
   solve_chunk(a, ch.it, ch.it.t0 + ch.c0, ch.L, sm, solve_load(sm, hs), w.ftok + BW_WSX, WS_TOK, hs);
+  x_to_aux(a, ch.it, ch.it.t0 + ch.c0, ch.L, w.ftok);
 }
 @ if P.FST.psolve90 then
 /* its sm_90a form (when=sm90): psolve90's body (cuda_kernel.cu.tpl) */
@@ -1348,6 +1361,7 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_xsolve90(ssmc_fwd
   const item_t &it = ch.it;
   psolve90_body(a, it, it.t0 + ch.c0, ch.L, sm, w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0,
                 SOLVE_RHS(it.t0 + ch.c0), SOLVE_RRS, w.ftok + BW_WSX, WS_TOK);
+  x_to_aux(a, it, it.t0 + ch.c0, ch.L, w.ftok);
 #endif
 }
 @ end
@@ -1602,9 +1616,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
     const bool last = ch.c0 + CH >= it.T;
     const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[${sv.state}] + (it.n * a.h_v + it.h) * ${NPK};
     float s = 0.0f;
-    for (int e = threadIdx.x; e < KD * KD; e += NT) {
-      const int i = e / KD, j = e - i * KD, r = i > j ? i : j, q = i > j ? j : i;
-      s += bc[BC_DH + e] * (last ? hf[r * (r + 1) / 2 + q] : hn[e]);
+    for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
+      const float4 d = *(const float4 *)(bc + BC_DH + e);
+      float4 h;
+      if (!last) h = *(const float4 *)(hn + e);
+      else {
+        float hv[4];
+        for (int u = 0; u < 4; u++) {
+          const int i = (e + u) / KD, j = (e + u) % KD, r = i > j ? i : j, q = i > j ? j : i;
+          hv[u] = hf[r * (r + 1) / 2 + q];
+        }
+        h = make_float4(hv[0], hv[1], hv[2], hv[3]);
+      }
+      s += d.x * h.x + d.y * h.y + d.z * h.z + d.w * h.w;
     }
     s = block_sum(s, sm + SG_RED, NT);
     if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
@@ -1665,7 +1689,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @   stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
 @ end
 @ stage('breduce', 'chunks', {off = 0})
-@ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n]
-@ local SAVED = P.KEEP and (NS and 3 or 2) or 0
-// ssmc-launch-bwd fwd=0 saved=${SAVED} bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
+@ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n];
+@ -- with a solve (lead: the kept forward runs them itself) bhdelta, bhscan and xsolve as a device runs them
+@ local SAVED = sv and 3 or P.KEEP and (NS and 3 or 2) or 0
+// ssmc-launch-bwd fwd=0 saved=${SAVED} ${sv and 'lead ' or ''}bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
 @ end

@@ -2799,6 +2799,14 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   x_to_aux(a, ch.it, ch.it.t0 + ch.c0, ch.L, w.ftok);
 }
 
+/* a chunk's solve layout from its start H at h0: H, the per-token coefficients and norms (gcheb's, gsolve's) */
+__device__ __forceinline__ void solve_setup(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                            const float *h0) {
+  const float n2 = solve_load(sm, h0);
+  solve_coefs(a, it, tok, L, sm);
+  solve_norms(L, sm, n2);
+}
+
 /* ---------------------------------------------------------------- stage gcheb */
 /* g = CH_r(H_t + lambda_t I, dx_t) (implicit differentiation: the forward's solver on dx), in place of dx (brows
  * leaves it at BT_DXG), all chunks at once from bhscan's chunk-start H. */
@@ -2812,16 +2820,14 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const long long tok = it.t0 + ch.c0;
   float *hs = w.bchunk + ((long long)blockIdx.x * a.h_v + it.h) * BW_CHUNK + BC_H0;
   float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG;
-  const float n2 = solve_load(sm, hs);
-  solve_coefs(a, it, tok, ch.L, sm);
-  solve_norms(ch.L, sm, n2);
+  solve_setup(a, it, tok, ch.L, sm, hs);
   solve_steps(a, it, tok, ch.L, sm, (const float *)dxg, (long long)a.h_v * BW_TOK, w.btok + BT_DXG, BW_TOK, hs);
 }
 
 /* ---------------------------------------------------------------- stage gsolve */
-/* With g from gcheb: the right-hand side's gradient += g; with g masked to the tokens whose x depends on H (||H_t|| or lambda_t > 0):
- * cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term -g.H_t x_t + cn_t ||H_t||^2,
- * R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}; the chunk's local adjoint of its start H
+/* With g from gcheb: the right-hand side's gradient += g; with g masked to the tokens whose x depends on H
+ * (||H_t|| or lambda_t > 0): cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term
+ * -g.H_t x_t + cn_t ||H_t||^2, R_t = sum_{s>=t} cn_s e^{2(hb_s - hb_t)}; the chunk's local adjoint of its start H
  * D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g)/2 + k' diag(hw e^{hb} R) k. */
 extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_gsolve(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = SNT;
@@ -2835,9 +2841,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   float *bc = w.bchunk + cs * BW_CHUNK;
   const float *hb = sm + X_HB, *hw = sm + X_HW, *nrm = sm + X_NRM, *step = sm + X_STEP;
   float *cn = sm + G2_CN, *db = sm + G2_DB, *rr = sm + G2_RR;
-  const float n2 = solve_load(sm, bc + BC_H0);
-  solve_coefs(a, it, tok, L, sm);
-  solve_norms(L, sm, n2);
+  solve_setup(a, it, tok, L, sm, bc + BC_H0);
   float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;

@@ -1267,15 +1267,21 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   -- gsolve's second phase reuses the solve layout's big buffers (X_HF .. X_XB) for D: two (C, K)
 @   -- operands, the keys, k scaled, and QR rows of D at a time; the per-token scalars after them stay
 @   local XRH = r32(K * (K + 4)) + r32(C * (K + 4)) + r32(C * (C + 4)) + r32(math.max(C, 64) * (K + 4))
+@   -- (rows padded by 4 floats, G2P, where they fit: the tf32 fragments' loads without bank conflicts; ncu had 52% of
+@   -- gsolve's shared wavefronts excessive with rows of K floats)
+@   local G2P = (4 * C + 16) * (K + 4) <= XRH and K + 4 or K
 @   QR = K
-@   while QR > 16 and 4 * C * K + QR * K > XRH do QR = QR // 2 end
+@   while QR > 16 and (4 * C + QR) * G2P > XRH do QR = QR // 2 end
 @   GL2 = new_layout()
-@   GL2.alloc('A', C * K); GL2.alloc('B', C * K); GL2.alloc('K', C * K); GL2.alloc('KR', C * K); GL2.alloc('OUT', QR * K)
+@   GL2.alloc('A', C * G2P); GL2.alloc('B', C * G2P); GL2.alloc('K', C * G2P); GL2.alloc('KR', C * G2P); GL2.alloc('OUT', QR * G2P)
 @   assert(GL2.off <= XRH, 'gsolve: D does not fit the solve layout')
 @   -- sgrad
 @   SL2 = new_layout()
 @   alloc_scalars(SL2)
-@   SL2.alloc('KC', C * K); SL2.alloc('XS', C * K); SL2.alloc('GH', C * K); SL2.alloc('Q', C * K); SL2.alloc('M', C * C)
+@   -- rows padded by 4 floats (SKP, SCP, SHP: the tf32 fragments' loads without bank conflicts; ncu had 77% of sgrad's
+@   -- shared wavefronts excessive with rows of K and C floats); XS also holds (K, K / 2) halves of H0 and dH_L
+@   SL2.alloc('KC', C * (K + 4)); SL2.alloc('XS', math.max(C * (K + 4), K * (K // 2 + 4))); SL2.alloc('GH', C * (K + 4))
+@   SL2.alloc('Q', C * (K + 4)); SL2.alloc('M', C * (C + 4))
 @   SL2.alloc('HB', C); SL2.alloc('HW', C); SL2.alloc('RR', C); SL2.alloc('DB', C); SL2.alloc('DW', C + 1); SL2.alloc('RED', 32)
 @   layout_enum('G2_', GL2)
 @   layout_enum('SG_', SL2)
@@ -1289,6 +1295,8 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   else w.bqk[((${tr}) * a.h_v + it.h) * BW_QK + ${kin_at[x.idx] * K} + ${kk}] += ${val};
 @   end
 #define QR ${QR}
+#define G2P ${G2P} /* gsolve's row pitch of D's operands */
+#define SHP (KD / 2 + 4) /* sgrad's row pitch of half rows */
 static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
 #define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
 #define G2_DB X_RHO2 /* the log decay's direct term, R_t */
@@ -1481,17 +1489,18 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
   __syncthreads();
   /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
   float *ga = sm + G2_A, *gb = sm + G2_B, *kk = sm + G2_K, *kr = sm + G2_KR, *out = sm + G2_OUT;
-  tile_in<NT, CH, KD>(ga, KD, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
-  tile_in<NT, CH, KD>(gb, KD, xw, xs, L, [&](int t_) { return expf(hb[t_]); }, false);
-@   load_k(P.inputs[sv.key + 1], 'kk', 'KD', '0', 'KD')
-@   load_k(P.inputs[sv.key + 1], 'kr', 'KD', '0', 'KD', 'hw[t_] * expf(hb[t_]) * rr[t_]')
+  tile_in<NT, CH, KD>(ga, G2P, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
+  tile_in<NT, CH, KD>(gb, G2P, xw, xs, L, [&](int t_) { return expf(hb[t_]); }, false);
+@   load_k(P.inputs[sv.key + 1], 'kk', 'G2P', '0', 'KD')
+@   load_k(P.inputs[sv.key + 1], 'kr', 'G2P', '0', 'KD', 'hw[t_] * expf(hb[t_]) * rr[t_]')
   __syncthreads();
   const float c0 = expf(2.0f * hb[0]) * rr[0];
   for (int i0 = 0; i0 < KD; i0 += QR) {
-    mmb<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
-    mmb<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
-    mmb<KD, 1, KD, KD, 1, false, ${SKX}>(out, kr + i0, kk, QR, KD, CH, true);
-    for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
+    mmb<G2P, 1, G2P, G2P, 1>(out, ga + i0, gb, QR, KD, CH, false);
+    mmb<G2P, 1, G2P, G2P, 1>(out, gb + i0, ga, QR, KD, CH, true);
+    mmb<G2P, 1, G2P, G2P, 1, false, ${SKX}>(out, kr + i0, kk, QR, KD, CH, true);
+    for (int e = threadIdx.x; e < QR * KD; e += NT)
+      bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[(e / KD) * G2P + e % KD];
     __syncthreads();
   }
 }
@@ -1561,10 +1570,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
   float *kc = sm + SG_KC, *xs = sm + SG_XS, *gh = sm + SG_GH, *qv = sm + SG_Q, *mt = sm + SG_M;
   float *hb = sm + SG_HB, *hw = sm + SG_HW, *rr = sm + SG_RR, *db = sm + SG_DB, *dw = sm + SG_DW;
 @   load_scalars('SG_')
-@   load_k(P.inputs[sv.key + 1], 'kc', 'KD', '0', 'KD')
+@   load_k(P.inputs[sv.key + 1], 'kc', 'SKP', '0', 'KD')
   const long long gs = (long long)a.h_v * BW_TOK, xrs = (long long)a.h_v * WS_TOK;
-  tile_in<NT, CH, KD>(xs, KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
-  tile_in<NT, CH, KD>(gh, KD, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
+  tile_in<NT, CH, KD>(xs, SKP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
+  tile_in<NT, CH, KD>(gh, SKP, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
   for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
     const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
     rr[t] = t < L ? sc[0] : 0.0f;
@@ -1576,31 +1585,31 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
   const float hle = hb[CH - 1];
   /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
   for (int pass = 0; pass < 2; pass++) {
-    mmb<CH, KD, 1, 1, KD, false, ${SKX}>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    mmb<SCP, SKP, 1, 1, SKP, false, ${SKX}>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
-      mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
+      mt[t * SCP + s] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
     }
     __syncthreads();
-    mmb<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
+    mmb<SKP, 1, SCP, SKP, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
   }
   /* the cn_s H_s terms through the chunk's keys */
-  mmb<CH, KD, 1, 1, KD, ${SKX}, ${SKX}>(mt, kc, kc, CH, CH, KD, false);
+  mmb<SCP, SKP, 1, 1, SKP, ${SKX}, ${SKX}>(mt, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, j = e - t * CH;
-    mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
+    mt[t * SCP + j] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
   }
   __syncthreads();
-  mmb<KD, CH, 1, KD, 1, false, ${SKX}>(qv, mt, kc, CH, KD, CH, true);
+  mmb<SKP, SCP, 1, SKP, 1, false, ${SKX}>(qv, mt, kc, CH, KD, CH, true);
   /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
   for (int half = 0; half < 2; half++)
     for (int which = 0; which < 2; which++) {
-      tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
+      tile_in<NT, KD, KD / 2>(xs, SHP, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
       __syncthreads();
-      mmb<KD / 2, KD, 1, KD / 2, 1, ${SKX}>(gh, kc, xs, CH, KD / 2, KD, false);
+      mmb<SHP, SKP, 1, SHP, 1, ${SKX}>(gh, kc, xs, CH, KD / 2, KD, false);
       for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
         const int t = e / (KD / 2), j = e - t * (KD / 2);
-        qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];
+        qv[t * SKP + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[t * SHP + j];
       }
       __syncthreads();
     }
@@ -1608,8 +1617,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
   for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
     float s = 0.0f;
     for (int k = threadIdx.x & 31; k < KD; k += 32) {
-      const float q = qv[t * KD + k];
-      s += kc[t * KD + k] * q;
+      const float q = qv[t * SKP + k];
+      s += kc[t * SKP + k] * q;
 @   add_kgrad(P.inputs[sv.key + 1], 'tok + t', 'k', '2.0f * hw[t] * q')
     }
     s = warp_sum(s);

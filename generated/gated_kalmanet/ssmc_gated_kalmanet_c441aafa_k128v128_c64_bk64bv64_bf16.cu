@@ -3303,30 +3303,32 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_kalmanet_c441
 
 enum {
   G2_A = 0,
-  G2_B = 8192,
-  G2_K = 16384,
-  G2_KR = 24576,
-  G2_OUT = 32768,
-  G2_TOTAL = 36864
+  G2_B = 8448,
+  G2_K = 16896,
+  G2_KR = 25344,
+  G2_OUT = 33792,
+  G2_TOTAL = 38016
 };
 enum {
   SG_IN3 = 0,
   SG_IN4 = 64,
   SG_IN5 = 128,
   SG_KC = 192,
-  SG_XS = 8384,
-  SG_GH = 16576,
-  SG_Q = 24768,
-  SG_M = 32960,
-  SG_HB = 37056,
-  SG_HW = 37120,
-  SG_RR = 37184,
-  SG_DB = 37248,
-  SG_DW = 37312,
-  SG_RED = 37408,
-  SG_TOTAL = 37440
+  SG_XS = 8640,
+  SG_GH = 17344,
+  SG_Q = 25792,
+  SG_M = 34240,
+  SG_HB = 38592,
+  SG_HW = 38656,
+  SG_RR = 38720,
+  SG_DB = 38784,
+  SG_DW = 38848,
+  SG_RED = 38944,
+  SG_TOTAL = 38976
 };
 #define QR 32
+#define G2P 132 /* gsolve's row pitch of D's operands */
+#define SHP (KD / 2 + 4) /* sgrad's row pitch of half rows */
 static_assert(G2_TOTAL <= X_RH, "gsolve: D over the per-token scalars of the solve layout");
 #define G2_CN X_LAM /* gsolve's per-token scalars, over the ones its Chebyshev steps are done with: cn_t, */
 #define G2_DB X_RHO2 /* the log decay's direct term, R_t */
@@ -3513,19 +3515,20 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   __syncthreads();
   /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
   float *ga = sm + G2_A, *gb = sm + G2_B, *kk = sm + G2_K, *kr = sm + G2_KR, *out = sm + G2_OUT;
-  tile_in<NT, CH, KD>(ga, KD, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
-  tile_in<NT, CH, KD>(gb, KD, xw, xs, L, [&](int t_) { return expf(hb[t_]); }, false);
-  tile_in<NT, CH, KD>(kk, KD, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+  tile_in<NT, CH, KD>(ga, G2P, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
+  tile_in<NT, CH, KD>(gb, G2P, xw, xs, L, [&](int t_) { return expf(hb[t_]); }, false);
+  tile_in<NT, CH, KD>(kk, G2P, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         one_t(), false);
-  tile_in<NT, CH, KD>(kr, KD, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+  tile_in<NT, CH, KD>(kr, G2P, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(hw[t_] * expf(hb[t_]) * rr[t_]); }, false);
   __syncthreads();
   const float c0 = expf(2.0f * hb[0]) * rr[0];
   for (int i0 = 0; i0 < KD; i0 += QR) {
-    mmb<KD, 1, KD, KD, 1>(out, ga + i0, gb, QR, KD, CH, false);
-    mmb<KD, 1, KD, KD, 1>(out, gb + i0, ga, QR, KD, CH, true);
-    mmb<KD, 1, KD, KD, 1, false, true>(out, kr + i0, kk, QR, KD, CH, true);
-    for (int e = threadIdx.x; e < QR * KD; e += NT) bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[e];
+    mmb<G2P, 1, G2P, G2P, 1>(out, ga + i0, gb, QR, KD, CH, false);
+    mmb<G2P, 1, G2P, G2P, 1>(out, gb + i0, ga, QR, KD, CH, true);
+    mmb<G2P, 1, G2P, G2P, 1, false, true>(out, kr + i0, kk, QR, KD, CH, true);
+    for (int e = threadIdx.x; e < QR * KD; e += NT)
+      bc[BC_DH + i0 * KD + e] = c0 * bc[BC_H0 + i0 * KD + e] + out[(e / KD) * G2P + e % KD];
     __syncthreads();
   }
 }
@@ -3602,11 +3605,11 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
   in[5] = sm + SG_IN5;
   for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
-  tile_in<NT, CH, KD>(kc, KD, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+  tile_in<NT, CH, KD>(kc, SKP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         one_t(), false);
   const long long gs = (long long)a.h_v * BW_TOK, xrs = (long long)a.h_v * WS_TOK;
-  tile_in<NT, CH, KD>(xs, KD, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
-  tile_in<NT, CH, KD>(gh, KD, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
+  tile_in<NT, CH, KD>(xs, SKP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
+  tile_in<NT, CH, KD>(gh, SKP, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
   for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
     const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
     rr[t] = t < L ? sc[0] : 0.0f;
@@ -3618,31 +3621,31 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   const float hle = hb[CH - 1];
   /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
   for (int pass = 0; pass < 2; pass++) {
-    mmb<CH, KD, 1, 1, KD, false, true>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
+    mmb<SCP, SKP, 1, 1, SKP, false, true>(mt, pass ? gh : xs, kc, CH, CH, KD, false);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
-      mt[e] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
+      mt[t * SCP + s] *= (s <= t && t < L) ? -0.5f * expf(hb[t] - hb[s]) : 0.0f;
     }
     __syncthreads();
-    mmb<KD, 1, CH, KD, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
+    mmb<SKP, 1, SCP, SKP, 1>(qv, mt, pass ? xs : gh, CH, KD, CH, pass > 0);
   }
   /* the cn_s H_s terms through the chunk's keys */
-  mmb<CH, KD, 1, 1, KD, true, true>(mt, kc, kc, CH, CH, KD, false);
+  mmb<SCP, SKP, 1, 1, SKP, true, true>(mt, kc, kc, CH, CH, KD, false);
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, j = e - t * CH;
-    mt[e] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
+    mt[t * SCP + j] *= hw[j] * (j < t ? rr[t] : rr[j]) * expf(-fabsf(hb[j] - hb[t]));
   }
   __syncthreads();
-  mmb<KD, CH, 1, KD, 1, false, true>(qv, mt, kc, CH, KD, CH, true);
+  mmb<SKP, SCP, 1, SKP, 1, false, true>(qv, mt, kc, CH, KD, CH, true);
   /* the chunk-end adjoint and H0, half the columns at a time (over xs and gh, spent) */
   for (int half = 0; half < 2; half++)
     for (int which = 0; which < 2; which++) {
-      tile_in<NT, KD, KD / 2>(xs, KD / 2, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
+      tile_in<NT, KD, KD / 2>(xs, SHP, bc + (which ? BC_H0 : BC_DH) + half * (KD / 2), KD, KD, one_t(), false);
       __syncthreads();
-      mmb<KD / 2, KD, 1, KD / 2, 1, true>(gh, kc, xs, CH, KD / 2, KD, false);
+      mmb<SHP, SKP, 1, SHP, 1, true>(gh, kc, xs, CH, KD / 2, KD, false);
       for (int e = threadIdx.x; e < CH * (KD / 2); e += NT) {
         const int t = e / (KD / 2), j = e - t * (KD / 2);
-        qv[t * KD + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[e];
+        qv[t * SKP + half * (KD / 2) + j] += (which ? expf(hb[t]) * rr[t] : expf(hle - hb[t])) * gh[t * SHP + j];
       }
       __syncthreads();
     }
@@ -3650,8 +3653,8 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
     float s = 0.0f;
     for (int k = threadIdx.x & 31; k < KD; k += 32) {
-      const float q = qv[t * KD + k];
-      s += kc[t * KD + k] * q;
+      const float q = qv[t * SKP + k];
+      s += kc[t * SKP + k] * q;
   if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k] += 2.0f * hw[t] * q; }
   else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k] += 2.0f * hw[t] * q;
     }
@@ -3691,4 +3694,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=149760; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; breduce grid=chunks threads=512 smem=0

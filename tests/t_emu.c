@@ -63,13 +63,17 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
     for (const char *what = "decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
       ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
     if (fused) ck_assert_msg(strstr(text, other) != NULL, "%s: no '%s' row", bk.k->name, other);
-    /* a kept forward (bf16 without a solve): the backward after the staged forward and after the other variant */
+    /* a kept forward (bf16 without a solve): the backward after the staged forward and after the other variant; a
+     * solve's (both dtypes: the backward's first stages, whatever the variant): after the staged one */
+    const int solve = strstr(bk.k->cuda->source, "_xsolve(") != NULL;
     if (bk.k->cuda->bwd_saved) {
       char saved[80];
       snprintf(saved, sizeof saved, "bwd-saved%s dk", chk_fwd_label(bk.k, chk_emu_backend(emu)->cc_major, 1, lab, sizeof lab) + 3);
-      ck_assert_msg(strstr(text, "bwd-saved dk") != NULL && strstr(text, saved) != NULL, "%s: no '%s' row", bk.k->name, saved);
+      ck_assert_msg(strstr(text, "bwd-saved dk") != NULL && (solve || strstr(text, saved) != NULL), "%s: no '%s' row",
+                    bk.k->name, solve ? "bwd-saved dk" : saved);
     }
-    ck_assert_int_eq(bk.k->cuda->bwd_saved > 0, bk.k->dtype == 1 && strstr(bk.k->cuda->source, "_xsolve(") == NULL);
+    ck_assert_int_eq(bk.k->cuda->bwd_saved > 0, solve || bk.k->dtype == 1);
+    ck_assert_int_eq(bk.k->cuda->saved_lead, solve);
     /* the narrow forms of the chunk-to-chunk stages (an erase, a value tile over 16): forward and backward rows */
     ck_assert_int_eq(bk.k->cuda->narrow_bv > 0, bk.k->cuda->bv > 16 && strstr(bk.k->cuda->source, "_bstate(") != NULL);
     for (const char *what = "fwd-narrow y\0bwd-narrow dk\0"; bk.k->cuda->narrow_bv && *what; what += strlen(what) + 1)

@@ -153,9 +153,9 @@ static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d ==
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
  * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; KEEP: its
- * forward variants can keep their prep and state results for the backward (rt_cuda_fwd_save); FSCAN: the
- * threads of its scan stage (no erase); FSOLVE: of its solve stage; FST: every stage's threads and shared memory by
- * its name), NULL for the CPU. */
+ * forward variants can keep their prep and state results for the backward (rt_cuda_fwd_save); FST: every stage's
+ * threads and shared memory by its name: the scan the backward runs again, a solve's stages and layout), NULL for
+ * the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
   const int cu_chunk = cu ? cu->chunk : 0, cu_bv = cu ? cu->bv : 0;
   const layer_spec *s = f->spec;
@@ -210,13 +210,6 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
     const char *eol = strchr(bodies, '\n'), *keep = strstr(bodies, " keep");
     if (keep && (!eol || keep < eol)) emit_add(&b, "  KEEP = true,\n");
   }
-  for (int i = 0; cu && i < cu->n_fwd; i++) { /* the forward's scan (no erase), which the backward runs again */
-    const char *e = cu->fwd[i].entry;
-    size_t l = e ? strlen(e) : 0;
-    if (l > 5 && !strcmp(e + l - 5, "_scan")) emit_add(&b, "  FSCAN = {threads = %d},\n", cu->fwd[i].threads);
-  }
-  if (cu && f->has_solve && cu->n_fwd >= 4) /* the forward's solve stage (its layout X_ is the backward's too) */
-    emit_add(&b, "  FSOLVE = {threads = %d, smem = %d},\n", cu->fwd[0].threads, cu->fwd[0].smem);
   if (cu && name) { /* every forward stage's block by its name (a solve's hdelta[90], hscan, psolve90: the backward's too) */
     const size_t nl = strlen(name) + 1;
     emit_add(&b, "  FST = {");

@@ -499,7 +499,7 @@ extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep
   (void)g;
   prep_body<MM_BWD, true, true>(a, ws);
 }
-extern "C" __global__ void __launch_bounds__(${P.FSCAN.threads}) ${P.name}_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   scan_body(a, ws);
 }
@@ -1675,7 +1675,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @     st[#st + 1] = string.format('fstate_n grid=items_ntiles threads=%d smem=%d when=narrow', NS.threads, NS.smem)
 @   end
 @ else
-@   st[#st + 1] = string.format('fscan grid=items_elems threads=%d smem=0', P.FSCAN.threads)
+@   st[#st + 1] = string.format('fscan grid=items_elems threads=%d smem=0', P.FST.scan.threads)
 @ end
 @ stage('bprep', 'chunks', PL, NTP or NT)
 @ if m.delta then
@@ -1687,19 +1687,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @ stage('bval', 'chunks', VL, NTV or NT)
 @ stage('bgrad', 'chunks_ktiles', GL, NTB or NT); stage('brows', 'chunks', RL)
 @ if sv then
-@   local XS = P.FSOLVE.smem
+@   local XS = P.FST.psolve.smem
 @   local F, lead = P.FST, {}
 @   lead[#lead + 1] = string.format('bhdelta grid=chunks threads=%d smem=%d', F.hdelta.threads, F.hdelta.smem)
 @   if F.hdelta90 then lead[#lead + 1] = string.format('bhdelta90 grid=chunks threads=128 smem=%d when=sm90', F.hdelta90.smem) end
 @   lead[#lead + 1] = string.format('bhscan grid=items_elems threads=%d smem=0', F.hscan.threads)
-@   lead[#lead + 1] = string.format('xsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
+@   lead[#lead + 1] = string.format('xsolve grid=chunks threads=%d smem=%d', P.FST.psolve.threads, XS)
 @   if F.psolve90 then lead[#lead + 1] = string.format('xsolve90 grid=chunks threads=128 smem=%d when=sm90', F.psolve90.smem) end
 @   for i = #lead, 1, -1 do table.insert(st, 1, lead[i]) end
-@   st[#st + 1] = string.format('gcheb grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
+@   st[#st + 1] = string.format('gcheb grid=chunks threads=%d smem=%d', P.FST.psolve.threads, XS)
 @   if F.psolve90 then st[#st + 1] = string.format('gcheb90 grid=chunks threads=128 smem=%d when=sm90', F.psolve90.smem) end
-@   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FSOLVE.threads, XS)
+@   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FST.psolve.threads, XS)
 @   st[#st + 1] = string.format('hadj grid=items_elems threads=%d smem=0', F.hscan.threads)
-@   stage('sgrad', 'chunks', SL2, P.FSOLVE.threads)
+@   stage('sgrad', 'chunks', SL2, P.FST.psolve.threads)
 @ end
 @ stage('breduce', 'chunks', {off = 0})
 @ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n];

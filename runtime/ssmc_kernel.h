@@ -97,8 +97,8 @@ enum {
 /* SSMC_STAGE_SM90 (appended): the sm_90a form of the fwd[] or bwd[] stage before it (same grid), which it replaces on
  * devices of compute capability 9 and is dropped elsewhere (ssmc_cuda_for_device); its body is empty on other targets */
 enum { SSMC_STAGE_ALWAYS = 0, SSMC_STAGE_WIDE = 1, SSMC_STAGE_NARROW = 2, SSMC_STAGE_SM90 = 3 };
-/* up to 20 with a solve readout: bhdelta, bhdelta90, bhscan, xsolve, xsolve90, fprep, fstate, fstate_n, bprep, bstate,
- * bstate_n, bval, bgrad, brows, gcheb, gcheb90, gsolve, hadj, sgrad, breduce (was 16) */
+/* up to 22 with a solve readout: bhdelta, bhdelta90, bhscan, xsolve, xsolve90, fprep, fstate, fstate_n, bprep, bstate,
+ * bstate_n, bval, bgrad, brows, gcheb, gcheb90, gsolve, gsolve90, hadj, sgrad, sgrad90, breduce (was 16) */
 #define SSMC_MAX_BWD_STAGES 24
 typedef struct ssmc_cuda_stage {
   const char *entry;          /* extern "C" __global__ function name */

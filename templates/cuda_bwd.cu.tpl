@@ -1260,7 +1260,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 }
 
 @ -- ================================================================ a solve readout's stages
-@ local SL2, GL2, QR
+@ local SL2, GL2, QR, SL9, GL9
 @ if sv then
 @   local GS = 16 -- the forward's solve group (cuda_kernel.cu.tpl)
 @   local function r32(n) return math.ceil(n / 32) * 32 end
@@ -1283,8 +1283,24 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   SL2.alloc('KC', C * (K + 4)); SL2.alloc('XS', math.max(C * (K + 4), K * (K // 2 + 4))); SL2.alloc('GH', C * (K + 4))
 @   SL2.alloc('Q', C * (K + 4)); SL2.alloc('M', C * (C + 4))
 @   SL2.alloc('HB', C); SL2.alloc('HW', C); SL2.alloc('RR', C); SL2.alloc('DB', C); SL2.alloc('DW', C + 1); SL2.alloc('RED', 32)
+@   -- sgrad90 (the solve's sm_90a forms): the keys (C, K) as loaded, then x's and g's bf16 hi and lo parts (C, K) each,
+@   -- dH_L's and H0's (K, K) each over them once spent (in bf16 elements; the offsets in floats)
+@   if P.FST.psolve90 then
+@     SL9 = new_layout()
+@     SL9.alloc('KT', C * K // 2); SL9.alloc('X', math.max(4 * C * K, 2 * K * K) // 2)
+@     alloc_scalars(SL9)
+@     SL9.alloc('HB', C); SL9.alloc('HW', C); SL9.alloc('RR', C); SL9.alloc('DB', C); SL9.alloc('DW', C + 1); SL9.alloc('RED', 32)
+@     assert(SL9.off * 4 <= 113 * 1024, 'sgrad90: two blocks an SM')
+@     -- gsolve90: H0's hi and lo parts (K, K) each, then D's operands over them (-g/2 and e^{hb} x, then the scaled
+@     -- keys: hi and lo parts (C, K) each), the keys, ps90_setup's scalars, hb, hw and cn, db, R (C each)
+@     GL9 = new_layout()
+@     GL9.alloc('A', math.max(2 * K * K, 4 * C * K) // 2); GL9.alloc('KT', C * K // 2); GL9.alloc('NS', 7 * C + 32)
+@     GL9.alloc('HB', C); GL9.alloc('HW', C); GL9.alloc('CN', C); GL9.alloc('DB', C); GL9.alloc('RR', C)
+@     assert(GL9.off * 4 <= 113 * 1024, 'gsolve90: two blocks an SM')
+@   end
 @   layout_enum('G2_', GL2)
 @   layout_enum('SG_', SL2)
+@   if SL9 then layout_enum('S9_', SL9); layout_enum('G9_', GL9) end
 @   local kin_at = {}
 @   for r, x in ipairs(kin) do kin_at[x.idx] = r - 1 end
 @   -- adds val to the gradient of [K] input x at token row tr, column kk: the gradient itself with one value
@@ -1416,6 +1432,31 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_gcheb90(ssmc_fwd_
 }
 @ end
 
+@ -- gsolve's per-token part (either form; after cn[t] and db[t] for every t < CH): R_t by its suffix sum, the
+@ -- scalars to the workspace (sgrad's), the right-hand side's gradient += g, g masked (0 where x_t = b_t) for the rest
+@ local function gsolve_tokens()
+  if (threadIdx.x == 0) {
+    float r = 0.0f;
+    for (int t = CH - 1; t >= 0; t--) {
+      r = cn[t] + (t + 1 < CH ? expf(2.0f * (hb[t + 1] - hb[t])) * r : 0.0f);
+      rr[t] = r;
+    }
+    bc[BC_HLE] = hb[CH - 1];
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < L; t += NT) {
+    float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
+    sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
+  }
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    const float gv = dxg[t * gs + k];
+@   add_kgrad(rx, 'tok + t', 'k', 'gv')
+    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  }
+  __syncthreads();
+@ end
 /* ---------------------------------------------------------------- stage gsolve */
 /* With g from gcheb: the right-hand side's gradient += g; with g masked to the tokens whose x depends on H
  * (||H_t|| or lambda_t > 0): cn_t = a dlambda_t / ||H_t||_F (dlambda_t = -g.x), the log decay's direct term
@@ -1466,27 +1507,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
       __syncthreads();
     }
   }
-  if (threadIdx.x == 0) {
-    float r = 0.0f;
-    for (int t = CH - 1; t >= 0; t--) {
-      r = cn[t] + (t + 1 < CH ? expf(2.0f * (hb[t + 1] - hb[t])) * r : 0.0f);
-      rr[t] = r;
-    }
-    bc[BC_HLE] = hb[CH - 1];
-  }
-  __syncthreads();
-  for (int t = threadIdx.x; t < L; t += NT) {
-    float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
-    sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
-  }
-  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    const float gv = dxg[t * gs + k];
-@   add_kgrad(rx, 'tok + t', 'k', 'gv')
-    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
-  }
-  __syncthreads();
+@ gsolve_tokens()
   /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
   float *ga = sm + G2_A, *gb = sm + G2_B, *kk = sm + G2_K, *kr = sm + G2_KR, *out = sm + G2_OUT;
   tile_in<NT, CH, KD>(ga, G2P, (const float *)dxg, gs, L, [&](int) { return -0.5f; }, false);
@@ -1504,6 +1525,188 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
     __syncthreads();
   }
 }
+
+@ if GL9 then
+/* its sm_90a form (when=sm90, beside psolve90): one warpgroup a chunk on wgmma, two blocks an SM. psolve90's setup
+ * (ps90_setup: the keys, H0's parts, the norms), then one of its rounds on the forward's x: H_t x_t = e^{hb_t} x H0 +
+ * (x K' masked) K, x as the register operand A; g.x and g.H_t x_t from the accumulators' rows (four lanes a row). D from
+ * -g/2 and e^{hb} x as bf16 hi + lo parts (MN-major, k = t) over H0's, then the keys scaled by hw e^{hb} R over them:
+ * the (64, K) blocks of D's rows in the accumulators throughout. */
+extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 128;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  float *bc = w.bchunk + cs * BW_CHUNK;
+  unsigned short *hh = (unsigned short *)(sm + G9_A), *hl = hh + KD * KD, *kt = (unsigned short *)(sm + G9_KT);
+  float *ns = sm + G9_NS, *hb = sm + G9_HB, *hw = sm + G9_HW, *cn = sm + G9_CN, *db = sm + G9_DB, *rr = sm + G9_RR;
+  const float *step = ns + CH, *nrm = ns + 5 * CH; /* ps90_setup's */
+  ps90_setup(a, it, tok, L, bc + BC_H0, hh, hl, kt, hb, hw, ns);
+  __syncthreads();
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
+  const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
+  const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
+  const int wi = threadIdx.x >> 5, lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * wi + (lane >> 2);
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
+  const unsigned ka = (unsigned)dka, kh = (unsigned)(dka >> 32), km = (unsigned)dkm, kmh = (unsigned)(dkm >> 32);
+  {
+    /* x as hi + lo pairs in the accumulator layout (pair 2 j + i: row r0 + 8 i, columns 8 j + 2 q and + 1) */
+    unsigned xh[KD / 4], xl[KD / 4];
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i;
+        const float2 v = t < L ? ld_pair(xw + t * xs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+        hl_pair(v.x, v.y, xh[2 * j + i], xl[2 * j + i]);
+      }
+    float p[KD / 2], sc[CH / 2];
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
+#pragma unroll
+    for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
+    const unsigned h1 = (unsigned)wg16_desc(hh, 8 * KD, 64), h2 = (unsigned)wg16_desc(hl, 8 * KD, 64);
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) {
+      wg_mma16r<CH, 0>(sc, xh + 4 * k, ka + 16 * k, kh);
+      wg_mma16r<CH, 0>(sc, xl + 4 * k, ka + 16 * k, kh);
+      wg_mma16r<KD, 0>(p, xh + 4 * k, h1 + 16 * k, kh);
+      wg_mma16r<KD, 0>(p, xh + 4 * k, h2 + 16 * k, kh);
+      wg_mma16r<KD, 0>(p, xl + 4 * k, h1 + 16 * k, kh);
+    }
+    wg_commit();
+    wg_wait0();
+    /* the scores masked, e^{hb_t - hb_s} hw_s (s <= t), as the A pairs of P += S K; P's rows times e^{hb_t} first */
+    unsigned sh[CH / 4], sl[CH / 4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, c = 8 * j + 2 * q;
+        const float m0 = c > t ? 0.0f : expf(hb[t] - hb[c]) * hw[c], m1 = c + 1 > t ? 0.0f : expf(hb[t] - hb[c + 1]) * hw[c + 1];
+        hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
+      }
+    const float eb[2] = {expf(hb[r0]), expf(hb[r0 + 8])};
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] *= eb[(e >> 1) & 1];
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) {
+      wg_mma16r<KD, 1>(p, sh + 4 * k, km + 2 * KD * k, kmh);
+      wg_mma16r<KD, 1>(p, sl + 4 * k, km + 2 * KD * k, kmh);
+    }
+    wg_commit();
+    wg_wait0();
+    /* g.x and g.H_t x_t (x as given), then the row's four lanes */
+    float gx[2] = {0.0f, 0.0f}, ghx[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i;
+        if (t >= L) continue;
+        const float2 gv = ld_pair(dxg + t * gs + 8 * j + 2 * q), xv = ld_pair(xw + t * xs + 8 * j + 2 * q);
+        gx[i] += gv.x * xv.x + gv.y * xv.y;
+        ghx[i] += gv.x * p[4 * j + 2 * i] + gv.y * p[4 * j + 2 * i + 1];
+      }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      float u = gx[i], v = ghx[i];
+      u += __shfl_xor_sync(0xffffffffu, u, 1);
+      u += __shfl_xor_sync(0xffffffffu, u, 2);
+      v += __shfl_xor_sync(0xffffffffu, v, 1);
+      v += __shfl_xor_sync(0xffffffffu, v, 2);
+      const int t = r0 + 8 * i;
+      if (q == 0) {
+        const bool live = t < L && step[t] > 0.0f; /* else x_t = b_t: no dependence on H */
+        const float c = live && nrm[t] > 0.0f ? ${f32(sv.lam_a)} * -u / nrm[t] : 0.0f;
+        cn[t] = c;
+        db[t] = live ? -v + c * nrm[t] * nrm[t] : 0.0f;
+      }
+    }
+  }
+  __syncthreads();
+@ gsolve_tokens()
+  /* D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g) / 2 + k' diag(hw e^{hb} R) k: the operands (rows t) */
+  unsigned short *ah = hh, *al = ah + CH * KD, *bh = al + CH * KD, *bl = bh + CH * KD;
+  ps_split<NT>(ah, al, dxg, gs, CH, L, [](int) { return -0.5f; });
+  ps_split<NT>(bh, bl, xw, xs, CH, L, [&](int t) { return expf(hb[t]); });
+  fence_async_smem();
+  __syncthreads();
+  constexpr int MH = KD / 64; /* blocks of D's rows */
+  float d[MH][KD / 2];
+#pragma unroll
+  for (int m = 0; m < MH; m++)
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) d[m][e] = 0.0f;
+  {
+    const unsigned long long dbh = wg16_desc(bh, 64, 8 * KD), dbl = wg16_desc(bl, 64, 8 * KD);
+    const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
+    wg_fence();
+#pragma unroll
+    for (int m = 0; m < MH; m++) {
+      const unsigned long long o = 512 * m * 2 / 16; /* the block's 64 rows on: 512 bf16 elements */
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbh);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbl);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dbh);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dah);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dal);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbl + o, dah);
+    }
+    wg_commit();
+    wg_wait0();
+  }
+  __syncthreads(); /* every warp's products done with them: the scaled keys' parts over -g/2's */
+  for (int e = threadIdx.x; e < CH * KD / 8; e += NT) {
+    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
+    const float f = t < L ? hw[t] * expf(hb[t]) * rr[t] : 0.0f;
+    const uint4 k8 = *(const uint4 *)(kt + o);
+    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
+    unsigned h[4], l[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const float2 k2 = bf_pair(kw[i]);
+      hl_pair(f * k2.x, f * k2.y, h[i], l[i]);
+    }
+    *(uint4 *)(ah + o) = make_uint4(h[0], h[1], h[2], h[3]);
+    *(uint4 *)(al + o) = make_uint4(l[0], l[1], l[2], l[3]);
+  }
+  fence_async_smem();
+  __syncthreads();
+  {
+    const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
+    wg_fence();
+#pragma unroll
+    for (int m = 0; m < MH; m++) {
+      const unsigned long long o = 512 * m * 2 / 16;
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dkm);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dkm);
+    }
+    wg_commit();
+    wg_wait0();
+  }
+  const float c0 = expf(2.0f * hb[0]) * rr[0];
+#pragma unroll
+  for (int m = 0; m < MH; m++) {
+    const int i = 64 * m + r0;
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int u = 0; u < 2; u++) {
+        const int o = (i + 8 * u) * KD + 8 * j + 2 * q;
+        const float2 h = *(const float2 *)(bc + BC_H0 + o);
+        *(float2 *)(bc + BC_DH + o) = make_float2(c0 * h.x + d[m][4 * j + 2 * u], c0 * h.y + d[m][4 * j + 2 * u + 1]);
+      }
+  }
+#endif
+}
+@ end
 
 /* ---------------------------------------------------------------- stage hadj */
 /* The solve's only sequential pass, last chunk to first, as an elementwise chain (bhscan's, reversed; items x
@@ -1551,6 +1754,46 @@ extern "C" __global__ void __launch_bounds__(${P.FST.hscan.threads}) ${P.name}_h
   }
 }
 
+@ -- sgrad's last part (either form; after dw[t] and db[t] per token): <dH_L, H_L> into dw[CH], then the scalars of
+@ -- H's write and log decay, summed from the chunk end, added to brows's gradients
+@ local function sgrad_tail(pre)
+  { /* <dH_L, H_L>: H_L the next chunk's start H, or the sequence's final H (packed) */
+    const bool last = ch.c0 + CH >= it.T;
+    const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[${sv.state}] + (it.n * a.h_v + it.h) * ${NPK};
+    float s = 0.0f;
+    for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
+      const float4 d = *(const float4 *)(bc + BC_DH + e);
+      float4 h;
+      if (!last) h = *(const float4 *)(hn + e);
+      else {
+        float hv[4];
+        for (int u = 0; u < 4; u++) {
+          const int i = (e + u) / KD, j = (e + u) % KD, r = i > j ? i : j, q = i > j ? j : i;
+          hv[u] = hf[r * (r + 1) / 2 + q];
+        }
+        h = make_float4(hv[0], hv[1], hv[2], hv[3]);
+      }
+      s += d.x * h.x + d.y * h.y + d.z * h.z + d.w * h.w;
+    }
+    s = block_sum(s, sm + ${pre}RED, NT);
+    if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
+  }
+  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+    double acc = dw[CH];
+    for (int t_ = L - 1; t_ >= 0; t_--) {
+      acc += db[t_];
+      (void)acc;
+@   for _, x in ipairs(scalars) do
+@     local terms = {}
+@     for _, dd in ipairs(sv.dlog) do if dd.idx == x.idx then terms[#terms + 1] = '(float)acc * ' .. dd.d end end
+@     for _, dd in ipairs(sv.dwrite) do if dd.idx == x.idx then terms[#terms + 1] = 'dw[t_] * ' .. dd.d end end
+@     if #terms > 0 then
+      if (g.din[${x.idx}]) g.din[${x.idx}][(tok + t_) * a.h_v + it.h] += ${table.concat(terms, ' + ')}; /* ${x.name} */
+@     end
+@   end
+    }
+  }
+@ end
 /* ---------------------------------------------------------------- stage sgrad */
 /* With R_t, cn_t from gsolve and dH_L from hadj, the adjoint of H times k_t (cpu_bwd.c.tpl, bw_solve):
  *   Q_t = e^{hb_L - hb_t} dH_L k_t + e^{hb_t} R_t H0 k_t - 1/2 sum_{s>=t} e^{hb_s - hb_t} (g_s (x_s.k_t) + x_s (g_s.k_t))
@@ -1625,43 +1868,149 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
     if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }
   }
   __syncthreads();
-  { /* <dH_L, H_L>: H_L the next chunk's start H, or the sequence's final H (packed) */
-    const bool last = ch.c0 + CH >= it.T;
-    const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[${sv.state}] + (it.n * a.h_v + it.h) * ${NPK};
-    float s = 0.0f;
-    for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
-      const float4 d = *(const float4 *)(bc + BC_DH + e);
-      float4 h;
-      if (!last) h = *(const float4 *)(hn + e);
-      else {
-        float hv[4];
-        for (int u = 0; u < 4; u++) {
-          const int i = (e + u) / KD, j = (e + u) % KD, r = i > j ? i : j, q = i > j ? j : i;
-          hv[u] = hf[r * (r + 1) / 2 + q];
-        }
-        h = make_float4(hv[0], hv[1], hv[2], hv[3]);
-      }
-      s += d.x * h.x + d.y * h.y + d.z * h.z + d.w * h.w;
-    }
-    s = block_sum(s, sm + SG_RED, NT);
-    if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
-  }
-  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
-    double acc = dw[CH];
-    for (int t_ = L - 1; t_ >= 0; t_--) {
-      acc += db[t_];
-      (void)acc;
-@   for _, x in ipairs(scalars) do
-@     local terms = {}
-@     for _, dd in ipairs(sv.dlog) do if dd.idx == x.idx then terms[#terms + 1] = '(float)acc * ' .. dd.d end end
-@     for _, dd in ipairs(sv.dwrite) do if dd.idx == x.idx then terms[#terms + 1] = 'dw[t_] * ' .. dd.d end end
-@     if #terms > 0 then
-      if (g.din[${x.idx}]) g.din[${x.idx}][(tok + t_) * a.h_v + it.h] += ${table.concat(terms, ' + ')}; /* ${x.name} */
-@     end
-@   end
-    }
-  }
+@ sgrad_tail('SG_')
 }
+@ if SL9 then
+/* its sm_90a form (when=sm90, beside psolve90): every product on wgmma m64nNk16 bf16, one warpgroup a chunk, two blocks
+ * an SM. x and g as bf16 hi + lo parts, the keys exact (K-major rows t; MN-major, k = t). The score tiles from the
+ * accumulators (rows t, warp w's 16), masked, as the register operand A of their products: M'(t, s) = k_t.x_s and
+ * k_t.g_s (-1/2 e^{hb_s - hb_t}, t <= s < L) times g_s and x_s, the keys' coefficients k_t.k_j times k_j. Then K dH_L
+ * and K H0 (symmetric: their rows are B's K-major rows), each split over x's and g's parts, spent. Q stays in the
+ * accumulators to the end. */
+extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 128;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  const float *bc = w.bchunk + cs * BW_CHUNK;
+  unsigned short *kt = (unsigned short *)(sm + S9_KT), *xh = (unsigned short *)(sm + S9_X), *xl = xh + CH * KD;
+  unsigned short *gh = xl + CH * KD, *gl = gh + CH * KD, *hh = xh, *hl = xh + KD * KD; /* (K, K) parts over x and g */
+  float *hb = sm + S9_HB, *hw = sm + S9_HW, *rr = sm + S9_RR, *db = sm + S9_DB, *dw = sm + S9_DW;
+@   load_scalars('S9_')
+  ps_keys(a, it, tok, L, kt);
+  ps_split<NT>(xh, xl, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK, CH, L);
+  ps_split<NT>(gh, gl, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, (long long)a.h_v * BW_TOK, CH, L);
+  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
+    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
+    rr[t] = t < L ? sc[0] : 0.0f;
+    db[t] = t < L ? sc[1] : 0.0f;
+    hb[t] = sc[2];
+    hw[t] = t < L ? sc[3] : 0.0f;
+  }
+  cp_async_wait<0>();
+  fence_async_smem();
+  __syncthreads();
+  const float hle = hb[CH - 1];
+  const int lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * (threadIdx.x >> 5) + (lane >> 2);
+  /* K-major descriptors (rows t or s; one high half) and MN-major ones (k = s: B of the score tiles' products) as
+   * their low halves, the MN-major high half */
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
+  const unsigned mh = (unsigned)(dkm >> 32), km = (unsigned)dkm;
+  const unsigned xm = (unsigned)wg16_desc(xh, 64, 8 * KD), xlm = (unsigned)wg16_desc(xl, 64, 8 * KD);
+  const unsigned gm = (unsigned)wg16_desc(gh, 64, 8 * KD), glm = (unsigned)wg16_desc(gl, 64, 8 * KD);
+  float qv[KD / 2];
+#pragma unroll
+  for (int e = 0; e < KD / 2; e++) qv[e] = 0.0f;
+  {
+    float m1[CH / 2], m2[CH / 2], m3[CH / 2];
+#pragma unroll
+    for (int e = 0; e < CH / 2; e++) m1[e] = m2[e] = m3[e] = 0.0f;
+    wg_fence();
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m1, dka, wg16_desc(xh, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m1, dka, wg16_desc(xl, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m2, dka, wg16_desc(gh, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m2, dka, wg16_desc(gl, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m3, dka, dka);
+    wg_commit();
+    wg_wait0();
+    /* masked into hi + lo pairs (pair 2 j + i: the accumulators 4 j + 2 i, + 1) */
+    unsigned ah[3][CH / 4], al[3][CH / 4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, e = 4 * j + 2 * i, pi = 2 * j + i;
+        float f[2], c[2];
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+          const int s = 8 * j + 2 * q + u;
+          f[u] = t <= s && s < L ? -0.5f * expf(hb[s] - hb[t]) : 0.0f;
+          c[u] = hw[s] * (s < t ? rr[t] : rr[s]) * expf(-fabsf(hb[s] - hb[t]));
+        }
+        hl_pair(m1[e] * f[0], m1[e + 1] * f[1], ah[0][pi], al[0][pi]);
+        hl_pair(m2[e] * f[0], m2[e + 1] * f[1], ah[1][pi], al[1][pi]);
+        hl_pair(m3[e] * c[0], m3[e + 1] * c[1], ah[2][pi], al[2][pi]);
+      }
+    /* Q = M1' g + M2' x + (the keys' coefficients) K */
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) {
+      wg_mma16r<KD, 1>(qv, ah[0] + 4 * k, gm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[0] + 4 * k, glm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, al[0] + 4 * k, gm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[1] + 4 * k, xm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[1] + 4 * k, xlm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, al[1] + 4 * k, xm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[2] + 4 * k, km + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, al[2] + 4 * k, km + 2 * KD * k, mh);
+    }
+    wg_commit();
+    wg_wait0();
+  }
+  /* the chunk-end adjoint and H0 terms: Q_t += e^{hle - hb_t} k_t dH_L + e^{hb_t} R_t k_t H0 */
+  for (int which = 0; which < 2; which++) {
+    __syncthreads(); /* every warp's products done with x and g (dH_L's parts) */
+    ps_split<NT>(hh, hl, bc + (which ? BC_H0 : BC_DH), KD, KD, KD);
+    fence_async_smem();
+    __syncthreads();
+    float tv[KD / 2];
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) tv[e] = 0.0f;
+    wg_fence();
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(tv, dka, wg16_desc(hh, 8 * KD, 64));
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(tv, dka, wg16_desc(hl, 8 * KD, 64));
+    wg_commit();
+    wg_wait0();
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      const float f = which ? expf(hb[t]) * rr[t] : expf(hle - hb[t]);
+#pragma unroll
+      for (int j = 0; j < KD / 8; j++) {
+        qv[4 * j + 2 * i] += f * tv[4 * j + 2 * i];
+        qv[4 * j + 2 * i + 1] += f * tv[4 * j + 2 * i + 1];
+      }
+    }
+  }
+  /* dk += 2 hw Q; dhw = k.Q (the row's four lanes); the log decay's per-token term */
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    const int t = r0 + 8 * i;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++) {
+      const int k = 8 * j + 2 * q;
+      const float2 k2 = ld_pair(kt + PS_AT(t, k));
+      s += k2.x * qv[4 * j + 2 * i] + k2.y * qv[4 * j + 2 * i + 1];
+      if (t < L) {
+@   add_kgrad(P.inputs[sv.key + 1], 'tok + t', 'k', '2.0f * hw[t] * qv[4 * j + 2 * i]')
+@   add_kgrad(P.inputs[sv.key + 1], 'tok + t', 'k + 1', '2.0f * hw[t] * qv[4 * j + 2 * i + 1]')
+      }
+    }
+    s += __shfl_xor_sync(0xffffffffu, s, 1);
+    s += __shfl_xor_sync(0xffffffffu, s, 2);
+    if (q == 0 && t < L) { dw[t] = s; db[t] -= hw[t] * s; }
+  }
+  __syncthreads();
+@   sgrad_tail('S9_')
+#endif
+}
+@ end
 @ end
 
 @ local st = {}
@@ -1698,8 +2047,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
 @   st[#st + 1] = string.format('gcheb grid=chunks threads=%d smem=%d', P.FST.psolve.threads, XS)
 @   if F.psolve90 then st[#st + 1] = string.format('gcheb90 grid=chunks threads=128 smem=%d when=sm90', F.psolve90.smem) end
 @   st[#st + 1] = string.format('gsolve grid=chunks threads=%d smem=%d', P.FST.psolve.threads, XS)
+@   if GL9 then st[#st + 1] = string.format('gsolve90 grid=chunks threads=128 smem=%d when=sm90', GL9.off * 4) end
 @   st[#st + 1] = string.format('hadj grid=items_elems threads=%d smem=0', F.hscan.threads)
 @   stage('sgrad', 'chunks', SL2, P.FST.psolve.threads)
+@   if SL9 then st[#st + 1] = string.format('sgrad90 grid=chunks threads=128 smem=%d when=sm90', SL9.off * 4) end
 @ end
 @ stage('breduce', 'chunks', {off = 0})
 @ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n];

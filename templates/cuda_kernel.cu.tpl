@@ -2228,58 +2228,57 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[${sv.key}] + (tok * ${KHN} + ${kh}) * KD, (long long)${KHN} * KD, L);
   cp_async_commit();
 }
-/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
- * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
- * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
- * gcheb90's */
-template <typename R>
-__device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
-                                              const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
-  unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
-  float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
-  float *hb = sm + ${PSF}, *hw = hb + CH, *mc = hw + CH;
-  /* the norms' scalars over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
-  float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
-  /* the keys (bf16, as loaded) by cp.async */
-  ps_keys(a, it, tok, L, kt);
-  /* H0 into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
+/* rows r < n of a (n, K) fp32 tile at src (row stride rs; rows L .. n - 1 zero), row r times f(r), into bf16 hi and lo
+ * parts in such core matrices (element (r, d) at PS_AT(r, d)), a row's 8-element piece at a time; returns the thread's
+ * part of the (scaled) tile's sum of squares */
+template <int NTH, typename F = one_t>
+__device__ __forceinline__ float ps_split(unsigned short *hi, unsigned short *lo, const float *src, long long rs, int n, int L, F f = F()) {
   float s2 = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
+  for (int e = threadIdx.x; e < n * KD / 8; e += NTH) {
     const int r = e / (KD / 8), j = e - r * (KD / 8);
-    const float4 u = *(const float4 *)(h0 + r * KD + 8 * j), v = *(const float4 *)(h0 + r * KD + 8 * j + 4);
+    const float c = r < L ? f(r) : 0.0f;
+    float4 u = make_float4(0.0f, 0.0f, 0.0f, 0.0f), v = u;
+    if (r < L) {
+      u = *(const float4 *)(src + r * rs + 8 * j);
+      v = *(const float4 *)(src + r * rs + 8 * j + 4);
+      u.x *= c; u.y *= c; u.z *= c; u.w *= c; v.x *= c; v.y *= c; v.z *= c; v.w *= c;
+    }
     s2 += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w + v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
     uint4 h, l;
     hl_pair(u.x, u.y, h.x, l.x);
     hl_pair(u.z, u.w, h.y, l.y);
     hl_pair(v.x, v.y, h.z, l.z);
     hl_pair(v.z, v.w, h.w, l.w);
-    *(uint4 *)(hh + PS_AT(r, 8 * j)) = h; /* H0's row r, k = 8 j .. as a key tile's row */
-    *(uint4 *)(hl + PS_AT(r, 8 * j)) = l;
+    *(uint4 *)(hi + PS_AT(r, 8 * j)) = h;
+    *(uint4 *)(lo + PS_AT(r, 8 * j)) = l;
   }
-  const float n2 = block_sum(s2, red, 128);
+  return s2;
+}
+/* psolve90's setup (and gsolve90's), 128 threads: the chunk's keys by cp.async into kt (PS_AT), H0 (K x K floats at h0)
+ * into its hi and lo parts hh, hl, the decays hb, hw (C each) and, from K H0 and K K' on wgmma, the norms' scalars
+ * (solve_eq5) at sc: lambda_t, the step, rho^2, (khk, gtt: scratch), the norm, then 32 floats of scratch; the last by
+ * one thread after a barrier (the caller's next barrier publishes them) */
+__device__ __forceinline__ void ps90_setup(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, const float *h0,
+                                           unsigned short *hh, unsigned short *hl, unsigned short *kt, float *hb, float *hw, float *sc) {
+  float *lam = sc, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
+  /* the keys (bf16, as loaded) by cp.async */
+  ps_keys(a, it, tok, L, kt);
+  /* H0 into its hi and lo parts (its rows as a key tile's); n2 = ||H0||_F^2 */
+  const float n2 = block_sum(ps_split<128>(hh, hl, h0, KD, KD, KD), red, 128);
   solve_scalars<128>(a, it, tok, L, hb, hw);
   cp_async_wait<0>();
   fence_async_smem();
   __syncthreads();
-  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, r0 = 16 * w + g;
-  /* descriptors: the keys K-major (rows t: the B of x K' and K K', the A of K H0) and MN-major (k = t: the B of S K);
-   * H0's parts K-major (rows n) */
-  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
-  const unsigned long long dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
-  /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
-   * ones share their high half (SBO) */
-  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
-  constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
-#define PS_HL (hhl + HLO)
-#define PS_KA (hhl + KAO)
-#define PS_KM (hhl + KAO + (LBO_M << 16))
+  const int lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * (threadIdx.x >> 5) + (lane >> 2);
+  /* the keys K-major (rows t: the B of K K', the A of K H0), H0's parts K-major (rows n) */
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
   {
     /* the norms' terms (solve_norms): k_t' H0 k_t from K H0 (two products) and the scores K K' */
-    float p[KD / 2] = {}, sc[CH / 2] = {};
+    float p[KD / 2] = {}, kk2[CH / 2] = {};
     wg_fence();
     wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhh);
     wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhl);
-    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dka, dka);
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(kk2, dka, dka);
     wg_commit();
     wg_wait0();
     float kk[2] = {0.0f, 0.0f}, gs[2] = {0.0f, 0.0f};
@@ -2295,7 +2294,7 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
 #pragma unroll
       for (int e = 0; e < 4; e++) {
         const int t = r0 + 8 * (e >> 1), c = 8 * j + 2 * q + (e & 1);
-        const float v = sc[4 * j + e];
+        const float v = kk2[4 * j + e];
         if (c == t) gtt[t] = v;
         if (c < t) gs[e >> 1] += expf(hb[t - 1] - hb[c]) * hw[c] * v * v;
       }
@@ -2310,6 +2309,30 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
   }
   __syncthreads();
   if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
+}
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
+ * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
+ * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
+ * gcheb90's */
+template <typename R>
+__device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                              const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
+  unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
+  float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
+  float *hb = sm + ${PSF}, *hw = hb + CH, *mc = hw + CH;
+  /* the norms' scalars (ps90_setup's) over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
+  float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH;
+  ps90_setup(a, it, tok, L, h0, hh, hl, kt, hb, hw, lam);
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, r0 = 16 * w + g;
+  /* descriptors: the keys K-major (rows t: the B of x K') and MN-major (k = t: the B of S K); H0's parts K-major (rows n) */
+  const unsigned long long dkm = wg16_desc(kt, 64, 8 * KD), dhh = wg16_desc(hh, 8 * KD, 64);
+  /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
+   * ones share their high half (SBO) */
+  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
+  constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
+#define PS_HL (hhl + HLO)
+#define PS_KA (hhl + KAO)
+#define PS_KM (hhl + KAO + (LBO_M << 16))
   /* fold: where every |hb_t| < 40 the decay mask splits into a row factor e^{hb_t} and a column factor
    * mc_s = e^{-hb_s} hw_s (over the norms, spent), and P += S K follows x H0 without waiting for it, the row factor
    * applied after both (the products' magnitudes stay below e^40 of their values); else S waits for P. Through a

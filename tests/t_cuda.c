@@ -86,7 +86,7 @@ START_TEST(every_module_compiles_without_spills) {
         int *nk = pass ? &w.n_bwd : &w.n_fwd, nn = 0;
         for (int s = 0; s < n; s++) {
           const ssmc_cuda_stage *st = &all[s];
-          if (st->when == SSMC_STAGE_SM90) { /* an sm_90a form (a solve's hdelta90, psolve90, xsolve90, gcheb90): NAME_<stage>90, after it */
+          if (st->when == SSMC_STAGE_SM90) { /* an sm_90a form (a solve's hdelta90, psolve90, xsolve90, gcheb90, gsolve90, sgrad90): NAME_<stage>90, after it */
             char want[200];
             snprintf(want, sizeof want, "%s90", all[s - 1].entry);
             ck_assert_str_eq(st->entry, want);
@@ -851,12 +851,12 @@ START_TEST(solve_beside_erase_keeps_every_stage) {
   static const char *const fwd[] = {"hdelta", "hdelta90", "hscan", "psolve", "psolve90", "prep", "state", "state_n", "out"};
   static const char *const bwd[] = {"bhdelta", "bhdelta90", "bhscan", "xsolve", "xsolve90", "fprep", "fstate", "fstate_n",
                                     "bprep", "bstate", "bstate_n", "bval", "bgrad", "brows", "gcheb", "gcheb90", "gsolve",
-                                    "hadj", "sgrad", "breduce"};
+                                    "gsolve90", "hadj", "sgrad", "sgrad90", "breduce"};
   const size_t nl = strlen(ek->name) + 1;
   ck_assert_int_eq(ek->cuda.n_fwd, 9);
   for (int s = 0; s < 9; s++) ck_assert_str_eq(ek->cuda.fwd[s].entry + nl, fwd[s]);
-  ck_assert_int_eq(ek->cuda.n_bwd, 20);
-  for (int s = 0; s < 20; s++) ck_assert_str_eq(ek->cuda.bwd[s].entry + nl, bwd[s]);
+  ck_assert_int_eq(ek->cuda.n_bwd, 22);
+  for (int s = 0; s < 22; s++) ck_assert_str_eq(ek->cuda.bwd[s].entry + nl, bwd[s]);
   ssmc_cuda_kernel d;
   ssmc_cuda_for_device(&ek->cuda, 9, &d);
   ck_assert_int_eq(d.n_fwd, 7);
@@ -872,11 +872,15 @@ START_TEST(solve_beside_erase_keeps_every_stage) {
   ck_assert_int_eq(d.n_bwd, 17);
   ck_assert_str_eq(d.bwd[0].entry + nl, "bhdelta90");
   ck_assert_str_eq(d.bwd[12].entry + nl, "gcheb90");
+  ck_assert_str_eq(d.bwd[13].entry + nl, "gsolve90");
+  ck_assert_str_eq(d.bwd[15].entry + nl, "sgrad90");
   ssmc_cuda_for_device(&ek->cuda, 8, &d);
   ck_assert_str_eq(d.bwd[0].entry + nl, "bhdelta");
   ck_assert_str_eq(d.bwd[12].entry + nl, "gcheb");
-  static const char *const sm90[] = {"hdelta90", "psolve90", "bhdelta90", "xsolve90", "gcheb90"};
-  for (int s = 0; s < 5; s++) {
+  ck_assert_str_eq(d.bwd[13].entry + nl, "gsolve");
+  ck_assert_str_eq(d.bwd[15].entry + nl, "sgrad");
+  static const char *const sm90[] = {"hdelta90", "psolve90", "bhdelta90", "xsolve90", "gcheb90", "gsolve90", "sgrad90"};
+  for (int s = 0; s < 7; s++) {
     rt_ptxas_info pi;
     ck_assert_msg(cuc_stage_info(ek, "sm_90a", cache, sm90[s], &pi, err, sizeof err) == 0, "%s", err);
     ck_assert_msg(pi.spill_stores + pi.spill_loads == 0 && !pi.wgmma_serialized, "%s: spills %d + %d, serialized %d",

@@ -147,7 +147,8 @@ END_TEST
 
 /* psolve's sm_90a form psolve90 (one warpgroup a chunk, the Chebyshev rounds on wgmma with the iterate as the
  * register operand A), in psolve's place on the emulated sm_90a: the staged forward's rows (`fwd`: x against the
- * fp64 Chebyshev, y, the states) and the backward's after it; K = C = 64, 8 iterations */
+ * fp64 Chebyshev, y, the states) and the backward's after it, with its sm_90a forms (xsolve90, gcheb90, gsolve90,
+ * sgrad90); K = C = 64, 8 iterations */
 START_TEST(psolve90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   check_spec_with("tests/fixtures/specs/emu_solve_bf.yaml", 1, 8, "_psolve90(ssmc_fwd_args a, float *ws) {");

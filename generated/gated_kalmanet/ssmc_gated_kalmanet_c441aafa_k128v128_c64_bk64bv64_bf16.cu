@@ -1589,58 +1589,57 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[1] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   cp_async_commit();
 }
-/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
- * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
- * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
- * gcheb90's */
-template <typename R>
-__device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
-                                              const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
-  unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
-  float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
-  float *hb = sm + 28672, *hw = hb + CH, *mc = hw + CH;
-  /* the norms' scalars over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
-  float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
-  /* the keys (bf16, as loaded) by cp.async */
-  ps_keys(a, it, tok, L, kt);
-  /* H0 into its hi and lo parts, a row's 8-element piece at a time; n2 = ||H0||_F^2 */
+/* rows r < n of a (n, K) fp32 tile at src (row stride rs; rows L .. n - 1 zero), row r times f(r), into bf16 hi and lo
+ * parts in such core matrices (element (r, d) at PS_AT(r, d)), a row's 8-element piece at a time; returns the thread's
+ * part of the (scaled) tile's sum of squares */
+template <int NTH, typename F = one_t>
+__device__ __forceinline__ float ps_split(unsigned short *hi, unsigned short *lo, const float *src, long long rs, int n, int L, F f = F()) {
   float s2 = 0.0f;
-  for (int e = threadIdx.x; e < KD * KD / 8; e += 128) {
+  for (int e = threadIdx.x; e < n * KD / 8; e += NTH) {
     const int r = e / (KD / 8), j = e - r * (KD / 8);
-    const float4 u = *(const float4 *)(h0 + r * KD + 8 * j), v = *(const float4 *)(h0 + r * KD + 8 * j + 4);
+    const float c = r < L ? f(r) : 0.0f;
+    float4 u = make_float4(0.0f, 0.0f, 0.0f, 0.0f), v = u;
+    if (r < L) {
+      u = *(const float4 *)(src + r * rs + 8 * j);
+      v = *(const float4 *)(src + r * rs + 8 * j + 4);
+      u.x *= c; u.y *= c; u.z *= c; u.w *= c; v.x *= c; v.y *= c; v.z *= c; v.w *= c;
+    }
     s2 += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w + v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
     uint4 h, l;
     hl_pair(u.x, u.y, h.x, l.x);
     hl_pair(u.z, u.w, h.y, l.y);
     hl_pair(v.x, v.y, h.z, l.z);
     hl_pair(v.z, v.w, h.w, l.w);
-    *(uint4 *)(hh + PS_AT(r, 8 * j)) = h; /* H0's row r, k = 8 j .. as a key tile's row */
-    *(uint4 *)(hl + PS_AT(r, 8 * j)) = l;
+    *(uint4 *)(hi + PS_AT(r, 8 * j)) = h;
+    *(uint4 *)(lo + PS_AT(r, 8 * j)) = l;
   }
-  const float n2 = block_sum(s2, red, 128);
+  return s2;
+}
+/* psolve90's setup (and gsolve90's), 128 threads: the chunk's keys by cp.async into kt (PS_AT), H0 (K x K floats at h0)
+ * into its hi and lo parts hh, hl, the decays hb, hw (C each) and, from K H0 and K K' on wgmma, the norms' scalars
+ * (solve_eq5) at sc: lambda_t, the step, rho^2, (khk, gtt: scratch), the norm, then 32 floats of scratch; the last by
+ * one thread after a barrier (the caller's next barrier publishes them) */
+__device__ __forceinline__ void ps90_setup(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, const float *h0,
+                                           unsigned short *hh, unsigned short *hl, unsigned short *kt, float *hb, float *hw, float *sc) {
+  float *lam = sc, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
+  /* the keys (bf16, as loaded) by cp.async */
+  ps_keys(a, it, tok, L, kt);
+  /* H0 into its hi and lo parts (its rows as a key tile's); n2 = ||H0||_F^2 */
+  const float n2 = block_sum(ps_split<128>(hh, hl, h0, KD, KD, KD), red, 128);
   solve_scalars<128>(a, it, tok, L, hb, hw);
   cp_async_wait<0>();
   fence_async_smem();
   __syncthreads();
-  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, r0 = 16 * w + g;
-  /* descriptors: the keys K-major (rows t: the B of x K' and K K', the A of K H0) and MN-major (k = t: the B of S K);
-   * H0's parts K-major (rows n) */
-  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
-  const unsigned long long dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
-  /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
-   * ones share their high half (SBO) */
-  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
-  constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
-#define PS_HL (hhl + HLO)
-#define PS_KA (hhl + KAO)
-#define PS_KM (hhl + KAO + (LBO_M << 16))
+  const int lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * (threadIdx.x >> 5) + (lane >> 2);
+  /* the keys K-major (rows t: the B of K K', the A of K H0), H0's parts K-major (rows n) */
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
   {
     /* the norms' terms (solve_norms): k_t' H0 k_t from K H0 (two products) and the scores K K' */
-    float p[KD / 2] = {}, sc[CH / 2] = {};
+    float p[KD / 2] = {}, kk2[CH / 2] = {};
     wg_fence();
     wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhh);
     wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dka, dhl);
-    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dka, dka);
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(kk2, dka, dka);
     wg_commit();
     wg_wait0();
     float kk[2] = {0.0f, 0.0f}, gs[2] = {0.0f, 0.0f};
@@ -1656,7 +1655,7 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
 #pragma unroll
       for (int e = 0; e < 4; e++) {
         const int t = r0 + 8 * (e >> 1), c = 8 * j + 2 * q + (e & 1);
-        const float v = sc[4 * j + e];
+        const float v = kk2[4 * j + e];
         if (c == t) gtt[t] = v;
         if (c < t) gs[e >> 1] += expf(hb[t - 1] - hb[c]) * hw[c] * v * v;
       }
@@ -1671,6 +1670,30 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
   }
   __syncthreads();
   if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
+}
+/* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
+ * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
+ * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
+ * gcheb90's */
+template <typename R>
+__device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
+                                              const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
+  unsigned short *hh = (unsigned short *)sm, *hl = hh + KD * KD, *kt = hl + KD * KD;
+  float2 *dx = (float2 *)(kt + CH * KD); /* pair i of thread x at i 128 + x */
+  float *hb = sm + 28672, *hw = hb + CH, *mc = hw + CH;
+  /* the norms' scalars (ps90_setup's) over x - x_{r-1} (spent once the rows' Chebyshev scalars are in registers) */
+  float *lam = (float *)dx, *step = lam + CH, *rho2 = step + CH;
+  ps90_setup(a, it, tok, L, h0, hh, hl, kt, hb, hw, lam);
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, r0 = 16 * w + g;
+  /* descriptors: the keys K-major (rows t: the B of x K') and MN-major (k = t: the B of S K); H0's parts K-major (rows n) */
+  const unsigned long long dkm = wg16_desc(kt, 64, 8 * KD), dhh = wg16_desc(hh, 8 * KD, 64);
+  /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
+   * ones share their high half (SBO) */
+  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
+  constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
+#define PS_HL (hhl + HLO)
+#define PS_KA (hhl + KAO)
+#define PS_KM (hhl + KAO + (LBO_M << 16))
   /* fold: where every |hb_t| < 40 the decay mask splits into a row factor e^{hb_t} and a column factor
    * mc_s = e^{-hb_s} hw_s (over the norms, spent), and P += S K follows x H0 without waiting for it, the row factor
    * applied after both (the products' magnitudes stay below e^40 of their values); else S waits for P. Through a
@@ -3326,6 +3349,31 @@ enum {
   SG_RED = 38944,
   SG_TOTAL = 38976
 };
+enum {
+  S9_KT = 0,
+  S9_X = 4096,
+  S9_IN3 = 20480,
+  S9_IN4 = 20544,
+  S9_IN5 = 20608,
+  S9_HB = 20672,
+  S9_HW = 20736,
+  S9_RR = 20800,
+  S9_DB = 20864,
+  S9_DW = 20928,
+  S9_RED = 21024,
+  S9_TOTAL = 21056
+};
+enum {
+  G9_A = 0,
+  G9_KT = 16384,
+  G9_NS = 20480,
+  G9_HB = 20960,
+  G9_HW = 21024,
+  G9_CN = 21088,
+  G9_DB = 21152,
+  G9_RR = 21216,
+  G9_TOTAL = 21280
+};
 #define QR 32
 #define G2P 132 /* gsolve's row pitch of D's operands */
 #define SHP (KD / 2 + 4) /* sgrad's row pitch of half rows */
@@ -3533,6 +3581,207 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
+/* its sm_90a form (when=sm90, beside psolve90): one warpgroup a chunk on wgmma, two blocks an SM. psolve90's setup
+ * (ps90_setup: the keys, H0's parts, the norms), then one of its rounds on the forward's x: H_t x_t = e^{hb_t} x H0 +
+ * (x K' masked) K, x as the register operand A; g.x and g.H_t x_t from the accumulators' rows (four lanes a row). D from
+ * -g/2 and e^{hb} x as bf16 hi + lo parts (MN-major, k = t) over H0's, then the keys scaled by hw e^{hb} R over them:
+ * the (64, K) blocks of D's rows in the accumulators throughout. */
+extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_gsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 128;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  float *bc = w.bchunk + cs * BW_CHUNK;
+  unsigned short *hh = (unsigned short *)(sm + G9_A), *hl = hh + KD * KD, *kt = (unsigned short *)(sm + G9_KT);
+  float *ns = sm + G9_NS, *hb = sm + G9_HB, *hw = sm + G9_HW, *cn = sm + G9_CN, *db = sm + G9_DB, *rr = sm + G9_RR;
+  const float *step = ns + CH, *nrm = ns + 5 * CH; /* ps90_setup's */
+  ps90_setup(a, it, tok, L, bc + BC_H0, hh, hl, kt, hb, hw, ns);
+  __syncthreads();
+  float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
+  const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
+  const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
+  const int wi = threadIdx.x >> 5, lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * wi + (lane >> 2);
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
+  const unsigned ka = (unsigned)dka, kh = (unsigned)(dka >> 32), km = (unsigned)dkm, kmh = (unsigned)(dkm >> 32);
+  {
+    /* x as hi + lo pairs in the accumulator layout (pair 2 j + i: row r0 + 8 i, columns 8 j + 2 q and + 1) */
+    unsigned xh[KD / 4], xl[KD / 4];
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i;
+        const float2 v = t < L ? ld_pair(xw + t * xs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+        hl_pair(v.x, v.y, xh[2 * j + i], xl[2 * j + i]);
+      }
+    float p[KD / 2], sc[CH / 2];
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
+#pragma unroll
+    for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
+    const unsigned h1 = (unsigned)wg16_desc(hh, 8 * KD, 64), h2 = (unsigned)wg16_desc(hl, 8 * KD, 64);
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < KD / 16; k++) {
+      wg_mma16r<CH, 0>(sc, xh + 4 * k, ka + 16 * k, kh);
+      wg_mma16r<CH, 0>(sc, xl + 4 * k, ka + 16 * k, kh);
+      wg_mma16r<KD, 0>(p, xh + 4 * k, h1 + 16 * k, kh);
+      wg_mma16r<KD, 0>(p, xh + 4 * k, h2 + 16 * k, kh);
+      wg_mma16r<KD, 0>(p, xl + 4 * k, h1 + 16 * k, kh);
+    }
+    wg_commit();
+    wg_wait0();
+    /* the scores masked, e^{hb_t - hb_s} hw_s (s <= t), as the A pairs of P += S K; P's rows times e^{hb_t} first */
+    unsigned sh[CH / 4], sl[CH / 4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, c = 8 * j + 2 * q;
+        const float m0 = c > t ? 0.0f : expf(hb[t] - hb[c]) * hw[c], m1 = c + 1 > t ? 0.0f : expf(hb[t] - hb[c + 1]) * hw[c + 1];
+        hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
+      }
+    const float eb[2] = {expf(hb[r0]), expf(hb[r0 + 8])};
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) p[e] *= eb[(e >> 1) & 1];
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) {
+      wg_mma16r<KD, 1>(p, sh + 4 * k, km + 2 * KD * k, kmh);
+      wg_mma16r<KD, 1>(p, sl + 4 * k, km + 2 * KD * k, kmh);
+    }
+    wg_commit();
+    wg_wait0();
+    /* g.x and g.H_t x_t (x as given), then the row's four lanes */
+    float gx[2] = {0.0f, 0.0f}, ghx[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i;
+        if (t >= L) continue;
+        const float2 gv = ld_pair(dxg + t * gs + 8 * j + 2 * q), xv = ld_pair(xw + t * xs + 8 * j + 2 * q);
+        gx[i] += gv.x * xv.x + gv.y * xv.y;
+        ghx[i] += gv.x * p[4 * j + 2 * i] + gv.y * p[4 * j + 2 * i + 1];
+      }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      float u = gx[i], v = ghx[i];
+      u += __shfl_xor_sync(0xffffffffu, u, 1);
+      u += __shfl_xor_sync(0xffffffffu, u, 2);
+      v += __shfl_xor_sync(0xffffffffu, v, 1);
+      v += __shfl_xor_sync(0xffffffffu, v, 2);
+      const int t = r0 + 8 * i;
+      if (q == 0) {
+        const bool live = t < L && step[t] > 0.0f; /* else x_t = b_t: no dependence on H */
+        const float c = live && nrm[t] > 0.0f ? 0.02f * -u / nrm[t] : 0.0f;
+        cn[t] = c;
+        db[t] = live ? -v + c * nrm[t] * nrm[t] : 0.0f;
+      }
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float r = 0.0f;
+    for (int t = CH - 1; t >= 0; t--) {
+      r = cn[t] + (t + 1 < CH ? expf(2.0f * (hb[t + 1] - hb[t])) * r : 0.0f);
+      rr[t] = r;
+    }
+    bc[BC_HLE] = hb[CH - 1];
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < L; t += NT) {
+    float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
+    sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
+  }
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
+  for (int e = threadIdx.x; e < L * KD; e += NT) {
+    const int t = e / KD, k = e - t * KD;
+    const float gv = dxg[t * gs + k];
+  if (a.h_v == a.h_qk) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k] += gv; }
+  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k] += gv;
+    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  }
+  __syncthreads();
+  /* D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g) / 2 + k' diag(hw e^{hb} R) k: the operands (rows t) */
+  unsigned short *ah = hh, *al = ah + CH * KD, *bh = al + CH * KD, *bl = bh + CH * KD;
+  ps_split<NT>(ah, al, dxg, gs, CH, L, [](int) { return -0.5f; });
+  ps_split<NT>(bh, bl, xw, xs, CH, L, [&](int t) { return expf(hb[t]); });
+  fence_async_smem();
+  __syncthreads();
+  constexpr int MH = KD / 64; /* blocks of D's rows */
+  float d[MH][KD / 2];
+#pragma unroll
+  for (int m = 0; m < MH; m++)
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) d[m][e] = 0.0f;
+  {
+    const unsigned long long dbh = wg16_desc(bh, 64, 8 * KD), dbl = wg16_desc(bl, 64, 8 * KD);
+    const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
+    wg_fence();
+#pragma unroll
+    for (int m = 0; m < MH; m++) {
+      const unsigned long long o = 512 * m * 2 / 16; /* the block's 64 rows on: 512 bf16 elements */
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbh);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbl);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dbh);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dah);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dal);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbl + o, dah);
+    }
+    wg_commit();
+    wg_wait0();
+  }
+  __syncthreads(); /* every warp's products done with them: the scaled keys' parts over -g/2's */
+  for (int e = threadIdx.x; e < CH * KD / 8; e += NT) {
+    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
+    const float f = t < L ? hw[t] * expf(hb[t]) * rr[t] : 0.0f;
+    const uint4 k8 = *(const uint4 *)(kt + o);
+    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
+    unsigned h[4], l[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const float2 k2 = bf_pair(kw[i]);
+      hl_pair(f * k2.x, f * k2.y, h[i], l[i]);
+    }
+    *(uint4 *)(ah + o) = make_uint4(h[0], h[1], h[2], h[3]);
+    *(uint4 *)(al + o) = make_uint4(l[0], l[1], l[2], l[3]);
+  }
+  fence_async_smem();
+  __syncthreads();
+  {
+    const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
+    wg_fence();
+#pragma unroll
+    for (int m = 0; m < MH; m++) {
+      const unsigned long long o = 512 * m * 2 / 16;
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dkm);
+      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dkm);
+    }
+    wg_commit();
+    wg_wait0();
+  }
+  const float c0 = expf(2.0f * hb[0]) * rr[0];
+#pragma unroll
+  for (int m = 0; m < MH; m++) {
+    const int i = 64 * m + r0;
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++)
+#pragma unroll
+      for (int u = 0; u < 2; u++) {
+        const int o = (i + 8 * u) * KD + 8 * j + 2 * q;
+        const float2 h = *(const float2 *)(bc + BC_H0 + o);
+        *(float2 *)(bc + BC_DH + o) = make_float2(c0 * h.x + d[m][4 * j + 2 * u], c0 * h.y + d[m][4 * j + 2 * u + 1]);
+      }
+  }
+#endif
+}
+
 /* ---------------------------------------------------------------- stage hadj */
 /* The solve's only sequential pass, last chunk to first, as an elementwise chain (bhscan's, reversed; items x
  * elements, four elements a thread, the loads 8 chunks ahead): dH from the final H's adjoint; per chunk dH_L (the
@@ -3693,5 +3942,182 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     }
   }
 }
+/* its sm_90a form (when=sm90, beside psolve90): every product on wgmma m64nNk16 bf16, one warpgroup a chunk, two blocks
+ * an SM. x and g as bf16 hi + lo parts, the keys exact (K-major rows t; MN-major, k = t). The score tiles from the
+ * accumulators (rows t, warp w's 16), masked, as the register operand A of their products: M'(t, s) = k_t.x_s and
+ * k_t.g_s (-1/2 e^{hb_s - hb_t}, t <= s < L) times g_s and x_s, the keys' coefficients k_t.k_j times k_j. Then K dH_L
+ * and K H0 (symmetric: their rows are B's K-major rows), each split over x's and g's parts, spent. Q stays in the
+ * accumulators to the end. */
+extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_sgrad90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 128;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
+  const float *bc = w.bchunk + cs * BW_CHUNK;
+  unsigned short *kt = (unsigned short *)(sm + S9_KT), *xh = (unsigned short *)(sm + S9_X), *xl = xh + CH * KD;
+  unsigned short *gh = xl + CH * KD, *gl = gh + CH * KD, *hh = xh, *hl = xh + KD * KD; /* (K, K) parts over x and g */
+  float *hb = sm + S9_HB, *hw = sm + S9_HW, *rr = sm + S9_RR, *db = sm + S9_DB, *dw = sm + S9_DW;
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + S9_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[4] = sm + S9_IN4;
+  for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
+  in[5] = sm + S9_IN5;
+  for (int t = threadIdx.x; t < CH; t += NT) in[5][t] = t < L ? ((const float *)a.in[5])[(tok + t) * a.h_v + it.h] : 0.0f;
+  ps_keys(a, it, tok, L, kt);
+  ps_split<NT>(xh, xl, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK, CH, L);
+  ps_split<NT>(gh, gl, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, (long long)a.h_v * BW_TOK, CH, L);
+  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
+    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
+    rr[t] = t < L ? sc[0] : 0.0f;
+    db[t] = t < L ? sc[1] : 0.0f;
+    hb[t] = sc[2];
+    hw[t] = t < L ? sc[3] : 0.0f;
+  }
+  cp_async_wait<0>();
+  fence_async_smem();
+  __syncthreads();
+  const float hle = hb[CH - 1];
+  const int lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * (threadIdx.x >> 5) + (lane >> 2);
+  /* K-major descriptors (rows t or s; one high half) and MN-major ones (k = s: B of the score tiles' products) as
+   * their low halves, the MN-major high half */
+  const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
+  const unsigned mh = (unsigned)(dkm >> 32), km = (unsigned)dkm;
+  const unsigned xm = (unsigned)wg16_desc(xh, 64, 8 * KD), xlm = (unsigned)wg16_desc(xl, 64, 8 * KD);
+  const unsigned gm = (unsigned)wg16_desc(gh, 64, 8 * KD), glm = (unsigned)wg16_desc(gl, 64, 8 * KD);
+  float qv[KD / 2];
+#pragma unroll
+  for (int e = 0; e < KD / 2; e++) qv[e] = 0.0f;
+  {
+    float m1[CH / 2], m2[CH / 2], m3[CH / 2];
+#pragma unroll
+    for (int e = 0; e < CH / 2; e++) m1[e] = m2[e] = m3[e] = 0.0f;
+    wg_fence();
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m1, dka, wg16_desc(xh, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m1, dka, wg16_desc(xl, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m2, dka, wg16_desc(gh, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m2, dka, wg16_desc(gl, 8 * KD, 64));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(m3, dka, dka);
+    wg_commit();
+    wg_wait0();
+    /* masked into hi + lo pairs (pair 2 j + i: the accumulators 4 j + 2 i, + 1) */
+    unsigned ah[3][CH / 4], al[3][CH / 4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int t = r0 + 8 * i, e = 4 * j + 2 * i, pi = 2 * j + i;
+        float f[2], c[2];
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+          const int s = 8 * j + 2 * q + u;
+          f[u] = t <= s && s < L ? -0.5f * expf(hb[s] - hb[t]) : 0.0f;
+          c[u] = hw[s] * (s < t ? rr[t] : rr[s]) * expf(-fabsf(hb[s] - hb[t]));
+        }
+        hl_pair(m1[e] * f[0], m1[e + 1] * f[1], ah[0][pi], al[0][pi]);
+        hl_pair(m2[e] * f[0], m2[e + 1] * f[1], ah[1][pi], al[1][pi]);
+        hl_pair(m3[e] * c[0], m3[e + 1] * c[1], ah[2][pi], al[2][pi]);
+      }
+    /* Q = M1' g + M2' x + (the keys' coefficients) K */
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < CH / 16; k++) {
+      wg_mma16r<KD, 1>(qv, ah[0] + 4 * k, gm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[0] + 4 * k, glm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, al[0] + 4 * k, gm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[1] + 4 * k, xm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[1] + 4 * k, xlm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, al[1] + 4 * k, xm + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, ah[2] + 4 * k, km + 2 * KD * k, mh);
+      wg_mma16r<KD, 1>(qv, al[2] + 4 * k, km + 2 * KD * k, mh);
+    }
+    wg_commit();
+    wg_wait0();
+  }
+  /* the chunk-end adjoint and H0 terms: Q_t += e^{hle - hb_t} k_t dH_L + e^{hb_t} R_t k_t H0 */
+  for (int which = 0; which < 2; which++) {
+    __syncthreads(); /* every warp's products done with x and g (dH_L's parts) */
+    ps_split<NT>(hh, hl, bc + (which ? BC_H0 : BC_DH), KD, KD, KD);
+    fence_async_smem();
+    __syncthreads();
+    float tv[KD / 2];
+#pragma unroll
+    for (int e = 0; e < KD / 2; e++) tv[e] = 0.0f;
+    wg_fence();
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(tv, dka, wg16_desc(hh, 8 * KD, 64));
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(tv, dka, wg16_desc(hl, 8 * KD, 64));
+    wg_commit();
+    wg_wait0();
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int t = r0 + 8 * i;
+      const float f = which ? expf(hb[t]) * rr[t] : expf(hle - hb[t]);
+#pragma unroll
+      for (int j = 0; j < KD / 8; j++) {
+        qv[4 * j + 2 * i] += f * tv[4 * j + 2 * i];
+        qv[4 * j + 2 * i + 1] += f * tv[4 * j + 2 * i + 1];
+      }
+    }
+  }
+  /* dk += 2 hw Q; dhw = k.Q (the row's four lanes); the log decay's per-token term */
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    const int t = r0 + 8 * i;
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < KD / 8; j++) {
+      const int k = 8 * j + 2 * q;
+      const float2 k2 = ld_pair(kt + PS_AT(t, k));
+      s += k2.x * qv[4 * j + 2 * i] + k2.y * qv[4 * j + 2 * i + 1];
+      if (t < L) {
+  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k] += 2.0f * hw[t] * qv[4 * j + 2 * i]; }
+  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k] += 2.0f * hw[t] * qv[4 * j + 2 * i];
+  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k + 1] += 2.0f * hw[t] * qv[4 * j + 2 * i + 1]; }
+  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k + 1] += 2.0f * hw[t] * qv[4 * j + 2 * i + 1];
+      }
+    }
+    s += __shfl_xor_sync(0xffffffffu, s, 1);
+    s += __shfl_xor_sync(0xffffffffu, s, 2);
+    if (q == 0 && t < L) { dw[t] = s; db[t] -= hw[t] * s; }
+  }
+  __syncthreads();
+  { /* <dH_L, H_L>: H_L the next chunk's start H, or the sequence's final H (packed) */
+    const bool last = ch.c0 + CH >= it.T;
+    const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[0] + (it.n * a.h_v + it.h) * 8256;
+    float s = 0.0f;
+    for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
+      const float4 d = *(const float4 *)(bc + BC_DH + e);
+      float4 h;
+      if (!last) h = *(const float4 *)(hn + e);
+      else {
+        float hv[4];
+        for (int u = 0; u < 4; u++) {
+          const int i = (e + u) / KD, j = (e + u) % KD, r = i > j ? i : j, q = i > j ? j : i;
+          hv[u] = hf[r * (r + 1) / 2 + q];
+        }
+        h = make_float4(hv[0], hv[1], hv[2], hv[3]);
+      }
+      s += d.x * h.x + d.y * h.y + d.z * h.z + d.w * h.w;
+    }
+    s = block_sum(s, sm + S9_RED, NT);
+    if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
+  }
+  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+    double acc = dw[CH];
+    for (int t_ = L - 1; t_ >= 0; t_--) {
+      acc += db[t_];
+      (void)acc;
+      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += (float)acc * (1.0f); /* g */
+      if (g.din[4]) g.din[4][(tok + t_) * a.h_v + it.h] += dw[t_] * ((1.0f * 1.0f)); /* beta */
+    }
+  }
+#endif
+}
 
-// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; gsolve90 grid=chunks threads=128 smem=85120 when=sm90; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; sgrad90 grid=chunks threads=128 smem=84224 when=sm90; breduce grid=chunks threads=512 smem=0

@@ -2918,6 +2918,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
+
 /* ---------------------------------------------------------------- stage hadj */
 /* The solve's only sequential pass, last chunk to first, as an elementwise chain (bhscan's, reversed; items x
  * elements, four elements a thread, the loads 8 chunks ahead): dH from the final H's adjoint; per chunk dH_L (the

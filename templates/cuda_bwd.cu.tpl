@@ -1292,10 +1292,11 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @     SL9.alloc('HB', C); SL9.alloc('HW', C); SL9.alloc('RR', C); SL9.alloc('DB', C); SL9.alloc('DW', C + 1); SL9.alloc('RED', 32)
 @     assert(SL9.off * 4 <= 113 * 1024, 'sgrad90: two blocks an SM')
 @     -- gsolve90: H0's hi and lo parts (K, K) each, then D's operands over them (-g/2 and e^{hb} x, then the scaled
-@     -- keys: hi and lo parts (C, K) each), the keys, ps90_setup's scalars, hb, hw and cn, db, R (C each)
+@     -- keys: hi and lo parts (C, K) each); the keys; XR: ps90_setup's scalars, then x's hi and lo parts (C, K) each
+@     -- (the round's A operand), then cn, db, R and the steps (C each); hb, hw
 @     GL9 = new_layout()
-@     GL9.alloc('A', math.max(2 * K * K, 4 * C * K) // 2); GL9.alloc('KT', C * K // 2); GL9.alloc('NS', 7 * C + 32)
-@     GL9.alloc('HB', C); GL9.alloc('HW', C); GL9.alloc('CN', C); GL9.alloc('DB', C); GL9.alloc('RR', C)
+@     GL9.alloc('A', math.max(2 * K * K, 4 * C * K) // 2); GL9.alloc('KT', C * K // 2); GL9.alloc('XR', math.max(C * K, 7 * C + 32))
+@     GL9.alloc('HB', C); GL9.alloc('HW', C)
 @     assert(GL9.off * 4 <= 113 * 1024, 'gsolve90: two blocks an SM')
 @   end
 @   layout_enum('G2_', GL2)
@@ -1309,6 +1310,12 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @     assert(x.heads == 'qk' and kin_at[x.idx], 'a solve reads q/k-head [K] vectors')
   if (a.h_v == a.h_qk) { if (g.din[${x.idx}]) g.din[${x.idx}][((${tr}) * a.h_qk + it.hq) * KD + ${kk}] += ${val}; }
   else w.bqk[((${tr}) * a.h_v + it.h) * BW_QK + ${kin_at[x.idx] * K} + ${kk}] += ${val};
+@   end
+@   -- the row (K floats) of token row tr of [K] input x's gradient that add_kgrad adds to (NULL: not wanted)
+@   local function kgrad_row(x, tr)
+@     assert(x.heads == 'qk' and kin_at[x.idx], 'a solve reads q/k-head [K] vectors')
+@     return string.format('(a.h_v == a.h_qk ? (g.din[%d] ? g.din[%d] + ((%s) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((%s) * a.h_v + it.h) * BW_QK + %d)',
+@                          x.idx, x.idx, tr, tr, kin_at[x.idx] * K)
 @   end
 #define QR ${QR}
 #define G2P ${G2P} /* gsolve's row pitch of D's operands */
@@ -1448,12 +1455,26 @@ extern "C" __global__ void __launch_bounds__(128, 1) ${P.name}_gcheb90(ssmc_fwd_
     float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
     sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
   }
-  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    const float gv = dxg[t * gs + k];
-@   add_kgrad(rx, 'tok + t', 'k', 'gv')
-    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest: four elements a thread at a time,
+   * U of them loaded before any store (which may alias them, as far as the compiler knows) */
+  constexpr int U = 4;
+  for (int e0 = threadIdx.x; e0 < L * KD / 4; e0 += U * NT) {
+    float4 gv[U], ov[U];
+    float *orow[U];
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      orow[i] = e < L * KD / 4 ? ${kgrad_row(rx, 'tok + t')} : (float *)0;
+      if (e < L * KD / 4) gv[i] = *(const float4 *)(dxg + t * gs + k);
+      if (orow[i]) ov[i] = *(const float4 *)(orow[i] + k);
+    }
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      if (e >= L * KD / 4) break;
+      if (orow[i]) *(float4 *)(orow[i] + k) = make_float4(ov[i].x + gv[i].x, ov[i].y + gv[i].y, ov[i].z + gv[i].z, ov[i].w + gv[i].w);
+      if (!(step[t] > 0.0f)) *(float4 *)(dxg + t * gs + k) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
   }
   __syncthreads();
 @ end
@@ -1529,9 +1550,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_gsolve(ssmc_fwd_a
 @ if GL9 then
 /* its sm_90a form (when=sm90, beside psolve90): one warpgroup a chunk on wgmma, two blocks an SM. psolve90's setup
  * (ps90_setup: the keys, H0's parts, the norms), then one of its rounds on the forward's x: H_t x_t = e^{hb_t} x H0 +
- * (x K' masked) K, x as the register operand A; g.x and g.H_t x_t from the accumulators' rows (four lanes a row). D from
- * -g/2 and e^{hb} x as bf16 hi + lo parts (MN-major, k = t) over H0's, then the keys scaled by hw e^{hb} R over them:
- * the (64, K) blocks of D's rows in the accumulators throughout. */
+ * (x K' masked) K, x's bf16 hi + lo parts in shared memory (in registers, as psolve90 keeps its iterate, ptxas spilled
+ * here); g.x and g.H_t x_t from the accumulators' rows (four lanes a row). D from -g/2 and e^{hb} x as hi + lo parts
+ * (MN-major, k = t) over H0's, then the keys scaled by hw e^{hb} R over them: D's lower (64, 64) blocks in the
+ * accumulators throughout, each written to both halves. */
 extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 128;
@@ -1544,42 +1566,41 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd
   const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
   float *bc = w.bchunk + cs * BW_CHUNK;
   unsigned short *hh = (unsigned short *)(sm + G9_A), *hl = hh + KD * KD, *kt = (unsigned short *)(sm + G9_KT);
-  float *ns = sm + G9_NS, *hb = sm + G9_HB, *hw = sm + G9_HW, *cn = sm + G9_CN, *db = sm + G9_DB, *rr = sm + G9_RR;
-  const float *step = ns + CH, *nrm = ns + 5 * CH; /* ps90_setup's */
-  ps90_setup(a, it, tok, L, bc + BC_H0, hh, hl, kt, hb, hw, ns);
+  unsigned short *xh = (unsigned short *)(sm + G9_XR), *xl = xh + CH * KD;
+  float *hb = sm + G9_HB, *hw = sm + G9_HW, *cn = sm + G9_XR, *db = cn + CH, *rr = db + CH, *step = rr + CH;
+  ps90_setup(a, it, tok, L, bc + BC_H0, hh, hl, kt, hb, hw, sm + G9_XR);
   __syncthreads();
   float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
   const int wi = threadIdx.x >> 5, lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * wi + (lane >> 2);
+  float stp[2], nr[2]; /* the rows' steps and norms (ps90_setup's), x's parts over them */
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    stp[i] = r0 + 8 * i < L ? sm[G9_XR + CH + r0 + 8 * i] : 0.0f;
+    nr[i] = r0 + 8 * i < L ? sm[G9_XR + 5 * CH + r0 + 8 * i] : 0.0f;
+  }
+  __syncthreads();
+  ps_split<NT>(xh, xl, xw, xs, CH, L);
+  fence_async_smem();
+  __syncthreads();
   const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
-  const unsigned ka = (unsigned)dka, kh = (unsigned)(dka >> 32), km = (unsigned)dkm, kmh = (unsigned)(dkm >> 32);
+  const unsigned km = (unsigned)dkm, kmh = (unsigned)(dkm >> 32);
   {
-    /* x as hi + lo pairs in the accumulator layout (pair 2 j + i: row r0 + 8 i, columns 8 j + 2 q and + 1) */
-    unsigned xh[KD / 4], xl[KD / 4];
-#pragma unroll
-    for (int j = 0; j < KD / 8; j++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        const int t = r0 + 8 * i;
-        const float2 v = t < L ? ld_pair(xw + t * xs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
-        hl_pair(v.x, v.y, xh[2 * j + i], xl[2 * j + i]);
-      }
+    /* S = x K' and P = x H0, x from shared memory (in registers, as psolve90 keeps it, ptxas spilled) */
     float p[KD / 2], sc[CH / 2];
 #pragma unroll
     for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
 #pragma unroll
     for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
-    const unsigned h1 = (unsigned)wg16_desc(hh, 8 * KD, 64), h2 = (unsigned)wg16_desc(hl, 8 * KD, 64);
+    const unsigned long long dxh = wg16_desc(xh, 8 * KD, 64), dxl = wg16_desc(xl, 8 * KD, 64);
+    const unsigned long long dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
     wg_fence();
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) {
-      wg_mma16r<CH, 0>(sc, xh + 4 * k, ka + 16 * k, kh);
-      wg_mma16r<CH, 0>(sc, xl + 4 * k, ka + 16 * k, kh);
-      wg_mma16r<KD, 0>(p, xh + 4 * k, h1 + 16 * k, kh);
-      wg_mma16r<KD, 0>(p, xh + 4 * k, h2 + 16 * k, kh);
-      wg_mma16r<KD, 0>(p, xl + 4 * k, h1 + 16 * k, kh);
-    }
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dxh, dka);
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dxl, dka);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dxh, dhh);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dxh, dhl);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dxl, dhh);
     wg_commit();
     wg_wait0();
     /* the scores masked, e^{hb_t - hb_s} hw_s (s <= t), as the A pairs of P += S K; P's rows times e^{hb_t} first */
@@ -1615,6 +1636,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd
         gx[i] += gv.x * xv.x + gv.y * xv.y;
         ghx[i] += gv.x * p[4 * j + 2 * i] + gv.y * p[4 * j + 2 * i + 1];
       }
+    __syncthreads(); /* every warp's products done with x's parts: cn, db, R and the steps over them */
 #pragma unroll
     for (int i = 0; i < 2; i++) {
       float u = gx[i], v = ghx[i];
@@ -1624,10 +1646,11 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd
       v += __shfl_xor_sync(0xffffffffu, v, 2);
       const int t = r0 + 8 * i;
       if (q == 0) {
-        const bool live = t < L && step[t] > 0.0f; /* else x_t = b_t: no dependence on H */
-        const float c = live && nrm[t] > 0.0f ? ${f32(sv.lam_a)} * -u / nrm[t] : 0.0f;
+        const bool live = stp[i] > 0.0f; /* else x_t = b_t: no dependence on H (rows past L: 0) */
+        const float c = live && nr[i] > 0.0f ? ${f32(sv.lam_a)} * -u / nr[i] : 0.0f;
         cn[t] = c;
-        db[t] = live ? -v + c * nrm[t] * nrm[t] : 0.0f;
+        db[t] = live ? -v + c * nr[i] * nr[i] : 0.0f;
+        step[t] = stp[i];
       }
     }
   }
@@ -1639,26 +1662,30 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd
   ps_split<NT>(bh, bl, xw, xs, CH, L, [&](int t) { return expf(hb[t]); });
   fence_async_smem();
   __syncthreads();
-  constexpr int MH = KD / 64; /* blocks of D's rows */
-  float d[MH][KD / 2];
+  /* D is symmetric: its lower (64, 64) blocks (mi, ni <= mi) in the accumulators, written to both halves */
+  constexpr int MH = KD / 64, NQ = MH * (MH + 1) / 2;
+  float d[NQ][32];
 #pragma unroll
-  for (int m = 0; m < MH; m++)
+  for (int b = 0; b < NQ; b++)
 #pragma unroll
-    for (int e = 0; e < KD / 2; e++) d[m][e] = 0.0f;
+    for (int e = 0; e < 32; e++) d[b][e] = 0.0f;
   {
     const unsigned long long dbh = wg16_desc(bh, 64, 8 * KD), dbl = wg16_desc(bl, 64, 8 * KD);
     const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
     wg_fence();
 #pragma unroll
-    for (int m = 0; m < MH; m++) {
-      const unsigned long long o = 512 * m * 2 / 16; /* the block's 64 rows on: 512 bf16 elements */
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbh);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbl);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dbh);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dah);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dal);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbl + o, dah);
-    }
+    for (int mi = 0; mi < MH; mi++)
+#pragma unroll
+      for (int ni = 0; ni <= mi; ni++) {
+        const int b = mi * (mi + 1) / 2 + ni;
+        const unsigned long long om = 64 * mi, on = 64 * ni; /* 64 rows or columns on: 512 bf16 elements */
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dah + om, dbh + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dah + om, dbl + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dal + om, dbh + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dbh + om, dah + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dbh + om, dal + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dbl + om, dah + on);
+      }
     wg_commit();
     wg_wait0();
   }
@@ -1683,27 +1710,46 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd
     const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
     wg_fence();
 #pragma unroll
-    for (int m = 0; m < MH; m++) {
-      const unsigned long long o = 512 * m * 2 / 16;
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dkm);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dkm);
-    }
+    for (int mi = 0; mi < MH; mi++)
+#pragma unroll
+      for (int ni = 0; ni <= mi; ni++) {
+        const int b = mi * (mi + 1) / 2 + ni;
+        const unsigned long long om = 64 * mi, on = 64 * ni;
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dah + om, dkm + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dal + om, dkm + on);
+      }
     wg_commit();
     wg_wait0();
   }
+  /* + c0 H0, each block's H0 loaded before its stores; an off-diagonal block also to its mirror */
   const float c0 = expf(2.0f * hb[0]) * rr[0];
 #pragma unroll
-  for (int m = 0; m < MH; m++) {
-    const int i = 64 * m + r0;
+  for (int mi = 0; mi < MH; mi++)
 #pragma unroll
-    for (int j = 0; j < KD / 8; j++)
+    for (int ni = 0; ni <= mi; ni++) {
+      const int b = mi * (mi + 1) / 2 + ni;
 #pragma unroll
       for (int u = 0; u < 2; u++) {
-        const int o = (i + 8 * u) * KD + 8 * j + 2 * q;
-        const float2 h = *(const float2 *)(bc + BC_H0 + o);
-        *(float2 *)(bc + BC_DH + o) = make_float2(c0 * h.x + d[m][4 * j + 2 * u], c0 * h.y + d[m][4 * j + 2 * u + 1]);
+        const int i = 64 * mi + r0 + 8 * u;
+        float2 h[8], m[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+          const int c = 64 * ni + 8 * j + 2 * q;
+          h[j] = *(const float2 *)(bc + BC_H0 + i * KD + c);
+          if (ni < mi) m[j] = make_float2(bc[BC_H0 + c * KD + i], bc[BC_H0 + (c + 1) * KD + i]);
+        }
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+          const int c = 64 * ni + 8 * j + 2 * q;
+          const float v0 = d[b][4 * j + 2 * u], v1 = d[b][4 * j + 2 * u + 1];
+          *(float2 *)(bc + BC_DH + i * KD + c) = make_float2(c0 * h[j].x + v0, c0 * h[j].y + v1);
+          if (ni < mi) {
+            bc[BC_DH + c * KD + i] = c0 * m[j].x + v0;
+            bc[BC_DH + (c + 1) * KD + i] = c0 * m[j].y + v1;
+          }
+        }
       }
-  }
+    }
 #endif
 }
 @ end
@@ -1778,14 +1824,21 @@ extern "C" __global__ void __launch_bounds__(${P.FST.hscan.threads}) ${P.name}_h
     s = block_sum(s, sm + ${pre}RED, NT);
     if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
   }
-  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+  if (threadIdx.x == 0) { /* the log decay's direct terms summed from the chunk end (in double), in place */
     double acc = dw[CH];
     for (int t_ = L - 1; t_ >= 0; t_--) {
       acc += db[t_];
+      db[t_] = (float)acc;
+    }
+  }
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* the scalars of H's write and log decay, added to brows's */
+    {
+      const float acc = db[t_];
       (void)acc;
 @   for _, x in ipairs(scalars) do
 @     local terms = {}
-@     for _, dd in ipairs(sv.dlog) do if dd.idx == x.idx then terms[#terms + 1] = '(float)acc * ' .. dd.d end end
+@     for _, dd in ipairs(sv.dlog) do if dd.idx == x.idx then terms[#terms + 1] = 'acc * ' .. dd.d end end
 @     for _, dd in ipairs(sv.dwrite) do if dd.idx == x.idx then terms[#terms + 1] = 'dw[t_] * ' .. dd.d end end
 @     if #terms > 0 then
       if (g.din[${x.idx}]) g.din[${x.idx}][(tok + t_) * a.h_v + it.h] += ${table.concat(terms, ' + ')}; /* ${x.name} */
@@ -1987,21 +2040,28 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
       }
     }
   }
-  /* dk += 2 hw Q; dhw = k.Q (the row's four lanes); the log decay's per-token term */
+  /* dk += 2 hw Q (a row's pairs loaded before any store); dhw = k.Q (the row's four lanes); the log decay's per-token
+   * term */
 #pragma unroll
   for (int i = 0; i < 2; i++) {
     const int t = r0 + 8 * i;
+    float *dkr = t < L ? ${kgrad_row(P.inputs[sv.key + 1], 'tok + t')} : (float *)0;
+    float2 o[KD / 8];
+    if (dkr)
+#pragma unroll
+      for (int j = 0; j < KD / 8; j++) o[j] = *(const float2 *)(dkr + 8 * j + 2 * q);
     float s = 0.0f;
 #pragma unroll
     for (int j = 0; j < KD / 8; j++) {
-      const int k = 8 * j + 2 * q;
-      const float2 k2 = ld_pair(kt + PS_AT(t, k));
-      s += k2.x * qv[4 * j + 2 * i] + k2.y * qv[4 * j + 2 * i + 1];
-      if (t < L) {
-@   add_kgrad(P.inputs[sv.key + 1], 'tok + t', 'k', '2.0f * hw[t] * qv[4 * j + 2 * i]')
-@   add_kgrad(P.inputs[sv.key + 1], 'tok + t', 'k + 1', '2.0f * hw[t] * qv[4 * j + 2 * i + 1]')
-      }
+      const float2 k2 = ld_pair(kt + PS_AT(t, 8 * j + 2 * q));
+      const float q0 = qv[4 * j + 2 * i], q1 = qv[4 * j + 2 * i + 1];
+      s += k2.x * q0 + k2.y * q1;
+      o[j].x += 2.0f * hw[t] * q0;
+      o[j].y += 2.0f * hw[t] * q1;
     }
+    if (dkr)
+#pragma unroll
+      for (int j = 0; j < KD / 8; j++) *(float2 *)(dkr + 8 * j + 2 * q) = o[j];
     s += __shfl_xor_sync(0xffffffffu, s, 1);
     s += __shfl_xor_sync(0xffffffffu, s, 2);
     if (q == 0 && t < L) { dw[t] = s; db[t] -= hw[t] * s; }

@@ -1594,24 +1594,36 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
  * part of the (scaled) tile's sum of squares */
 template <int NTH, typename F = one_t>
 __device__ __forceinline__ float ps_split(unsigned short *hi, unsigned short *lo, const float *src, long long rs, int n, int L, F f = F()) {
+  constexpr int U = 4; /* pieces a thread in flight: their loads before any store (which may alias them, as far as the
+                          compiler knows: one piece at a time, each waited for, took ~8 us a (64, 128) tile on an H200) */
   float s2 = 0.0f;
-  for (int e = threadIdx.x; e < n * KD / 8; e += NTH) {
-    const int r = e / (KD / 8), j = e - r * (KD / 8);
-    const float c = r < L ? f(r) : 0.0f;
-    float4 u = make_float4(0.0f, 0.0f, 0.0f, 0.0f), v = u;
-    if (r < L) {
-      u = *(const float4 *)(src + r * rs + 8 * j);
-      v = *(const float4 *)(src + r * rs + 8 * j + 4);
-      u.x *= c; u.y *= c; u.z *= c; u.w *= c; v.x *= c; v.y *= c; v.z *= c; v.w *= c;
+  for (int e0 = threadIdx.x; e0 < n * KD / 8; e0 += U * NTH) {
+    float4 u[U], v[U];
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NTH, r = e / (KD / 8), j = e - r * (KD / 8);
+      u[i] = v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (e < n * KD / 8 && r < L) {
+        u[i] = *(const float4 *)(src + r * rs + 8 * j);
+        v[i] = *(const float4 *)(src + r * rs + 8 * j + 4);
+      }
     }
-    s2 += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w + v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
-    uint4 h, l;
-    hl_pair(u.x, u.y, h.x, l.x);
-    hl_pair(u.z, u.w, h.y, l.y);
-    hl_pair(v.x, v.y, h.z, l.z);
-    hl_pair(v.z, v.w, h.w, l.w);
-    *(uint4 *)(hi + PS_AT(r, 8 * j)) = h;
-    *(uint4 *)(lo + PS_AT(r, 8 * j)) = l;
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NTH, r = e / (KD / 8), j = e - r * (KD / 8);
+      if (e >= n * KD / 8) break;
+      const float c = r < L ? f(r) : 0.0f;
+      float4 x = u[i], y = v[i];
+      x.x *= c; x.y *= c; x.z *= c; x.w *= c; y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+      s2 += x.x * x.x + x.y * x.y + x.z * x.z + x.w * x.w + y.x * y.x + y.y * y.y + y.z * y.z + y.w * y.w;
+      uint4 h, l;
+      hl_pair(x.x, x.y, h.x, l.x);
+      hl_pair(x.z, x.w, h.y, l.y);
+      hl_pair(y.x, y.y, h.z, l.z);
+      hl_pair(y.z, y.w, h.w, l.w);
+      *(uint4 *)(hi + PS_AT(r, 8 * j)) = h;
+      *(uint4 *)(lo + PS_AT(r, 8 * j)) = l;
+    }
   }
   return s2;
 }
@@ -3366,13 +3378,10 @@ enum {
 enum {
   G9_A = 0,
   G9_KT = 16384,
-  G9_NS = 20480,
-  G9_HB = 20960,
-  G9_HW = 21024,
-  G9_CN = 21088,
-  G9_DB = 21152,
-  G9_RR = 21216,
-  G9_TOTAL = 21280
+  G9_XR = 20480,
+  G9_HB = 28672,
+  G9_HW = 28736,
+  G9_TOTAL = 28800
 };
 #define QR 32
 #define G2P 132 /* gsolve's row pitch of D's operands */
@@ -3552,13 +3561,26 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
     sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
   }
-  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    const float gv = dxg[t * gs + k];
-  if (a.h_v == a.h_qk) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k] += gv; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k] += gv;
-    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest: four elements a thread at a time,
+   * U of them loaded before any store (which may alias them, as far as the compiler knows) */
+  constexpr int U = 4;
+  for (int e0 = threadIdx.x; e0 < L * KD / 4; e0 += U * NT) {
+    float4 gv[U], ov[U];
+    float *orow[U];
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      orow[i] = e < L * KD / 4 ? (a.h_v == a.h_qk ? (g.din[0] ? g.din[0] + ((tok + t) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((tok + t) * a.h_v + it.h) * BW_QK + 0) : (float *)0;
+      if (e < L * KD / 4) gv[i] = *(const float4 *)(dxg + t * gs + k);
+      if (orow[i]) ov[i] = *(const float4 *)(orow[i] + k);
+    }
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      if (e >= L * KD / 4) break;
+      if (orow[i]) *(float4 *)(orow[i] + k) = make_float4(ov[i].x + gv[i].x, ov[i].y + gv[i].y, ov[i].z + gv[i].z, ov[i].w + gv[i].w);
+      if (!(step[t] > 0.0f)) *(float4 *)(dxg + t * gs + k) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
   }
   __syncthreads();
   /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
@@ -3583,9 +3605,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
 
 /* its sm_90a form (when=sm90, beside psolve90): one warpgroup a chunk on wgmma, two blocks an SM. psolve90's setup
  * (ps90_setup: the keys, H0's parts, the norms), then one of its rounds on the forward's x: H_t x_t = e^{hb_t} x H0 +
- * (x K' masked) K, x as the register operand A; g.x and g.H_t x_t from the accumulators' rows (four lanes a row). D from
- * -g/2 and e^{hb} x as bf16 hi + lo parts (MN-major, k = t) over H0's, then the keys scaled by hw e^{hb} R over them:
- * the (64, K) blocks of D's rows in the accumulators throughout. */
+ * (x K' masked) K, x's bf16 hi + lo parts in shared memory (in registers, as psolve90 keeps its iterate, ptxas spilled
+ * here); g.x and g.H_t x_t from the accumulators' rows (four lanes a row). D from -g/2 and e^{hb} x as hi + lo parts
+ * (MN-major, k = t) over H0's, then the keys scaled by hw e^{hb} R over them: D's lower (64, 64) blocks in the
+ * accumulators throughout, each written to both halves. */
 extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_gsolve90(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 128;
@@ -3598,42 +3621,41 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
   const long long tok = it.t0 + ch.c0, cs = (long long)blockIdx.x * a.h_v + it.h;
   float *bc = w.bchunk + cs * BW_CHUNK;
   unsigned short *hh = (unsigned short *)(sm + G9_A), *hl = hh + KD * KD, *kt = (unsigned short *)(sm + G9_KT);
-  float *ns = sm + G9_NS, *hb = sm + G9_HB, *hw = sm + G9_HW, *cn = sm + G9_CN, *db = sm + G9_DB, *rr = sm + G9_RR;
-  const float *step = ns + CH, *nrm = ns + 5 * CH; /* ps90_setup's */
-  ps90_setup(a, it, tok, L, bc + BC_H0, hh, hl, kt, hb, hw, ns);
+  unsigned short *xh = (unsigned short *)(sm + G9_XR), *xl = xh + CH * KD;
+  float *hb = sm + G9_HB, *hw = sm + G9_HW, *cn = sm + G9_XR, *db = cn + CH, *rr = db + CH, *step = rr + CH;
+  ps90_setup(a, it, tok, L, bc + BC_H0, hh, hl, kt, hb, hw, sm + G9_XR);
   __syncthreads();
   float *dxg = w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG; /* g (rows t * a.h_v * BW_TOK) */
   const long long gs = (long long)a.h_v * BW_TOK, xs = (long long)a.h_v * WS_TOK;
   const float *xw = w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX;
   const int wi = threadIdx.x >> 5, lane = threadIdx.x & 31, q = lane & 3, r0 = 16 * wi + (lane >> 2);
+  float stp[2], nr[2]; /* the rows' steps and norms (ps90_setup's), x's parts over them */
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    stp[i] = r0 + 8 * i < L ? sm[G9_XR + CH + r0 + 8 * i] : 0.0f;
+    nr[i] = r0 + 8 * i < L ? sm[G9_XR + 5 * CH + r0 + 8 * i] : 0.0f;
+  }
+  __syncthreads();
+  ps_split<NT>(xh, xl, xw, xs, CH, L);
+  fence_async_smem();
+  __syncthreads();
   const unsigned long long dka = wg16_desc(kt, 8 * KD, 64), dkm = wg16_desc(kt, 64, 8 * KD);
-  const unsigned ka = (unsigned)dka, kh = (unsigned)(dka >> 32), km = (unsigned)dkm, kmh = (unsigned)(dkm >> 32);
+  const unsigned km = (unsigned)dkm, kmh = (unsigned)(dkm >> 32);
   {
-    /* x as hi + lo pairs in the accumulator layout (pair 2 j + i: row r0 + 8 i, columns 8 j + 2 q and + 1) */
-    unsigned xh[KD / 4], xl[KD / 4];
-#pragma unroll
-    for (int j = 0; j < KD / 8; j++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        const int t = r0 + 8 * i;
-        const float2 v = t < L ? ld_pair(xw + t * xs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
-        hl_pair(v.x, v.y, xh[2 * j + i], xl[2 * j + i]);
-      }
+    /* S = x K' and P = x H0, x from shared memory (in registers, as psolve90 keeps it, ptxas spilled) */
     float p[KD / 2], sc[CH / 2];
 #pragma unroll
     for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
 #pragma unroll
     for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
-    const unsigned h1 = (unsigned)wg16_desc(hh, 8 * KD, 64), h2 = (unsigned)wg16_desc(hl, 8 * KD, 64);
+    const unsigned long long dxh = wg16_desc(xh, 8 * KD, 64), dxl = wg16_desc(xl, 8 * KD, 64);
+    const unsigned long long dhh = wg16_desc(hh, 8 * KD, 64), dhl = wg16_desc(hl, 8 * KD, 64);
     wg_fence();
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) {
-      wg_mma16r<CH, 0>(sc, xh + 4 * k, ka + 16 * k, kh);
-      wg_mma16r<CH, 0>(sc, xl + 4 * k, ka + 16 * k, kh);
-      wg_mma16r<KD, 0>(p, xh + 4 * k, h1 + 16 * k, kh);
-      wg_mma16r<KD, 0>(p, xh + 4 * k, h2 + 16 * k, kh);
-      wg_mma16r<KD, 0>(p, xl + 4 * k, h1 + 16 * k, kh);
-    }
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dxh, dka);
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(sc, dxl, dka);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dxh, dhh);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dxh, dhl);
+    wg16_issue<KD, KD / 16, 0, 0, 16, 16>(p, dxl, dhh);
     wg_commit();
     wg_wait0();
     /* the scores masked, e^{hb_t - hb_s} hw_s (s <= t), as the A pairs of P += S K; P's rows times e^{hb_t} first */
@@ -3669,6 +3691,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
         gx[i] += gv.x * xv.x + gv.y * xv.y;
         ghx[i] += gv.x * p[4 * j + 2 * i] + gv.y * p[4 * j + 2 * i + 1];
       }
+    __syncthreads(); /* every warp's products done with x's parts: cn, db, R and the steps over them */
 #pragma unroll
     for (int i = 0; i < 2; i++) {
       float u = gx[i], v = ghx[i];
@@ -3678,10 +3701,11 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
       v += __shfl_xor_sync(0xffffffffu, v, 2);
       const int t = r0 + 8 * i;
       if (q == 0) {
-        const bool live = t < L && step[t] > 0.0f; /* else x_t = b_t: no dependence on H */
-        const float c = live && nrm[t] > 0.0f ? 0.02f * -u / nrm[t] : 0.0f;
+        const bool live = stp[i] > 0.0f; /* else x_t = b_t: no dependence on H (rows past L: 0) */
+        const float c = live && nr[i] > 0.0f ? 0.02f * -u / nr[i] : 0.0f;
         cn[t] = c;
-        db[t] = live ? -v + c * nrm[t] * nrm[t] : 0.0f;
+        db[t] = live ? -v + c * nr[i] * nr[i] : 0.0f;
+        step[t] = stp[i];
       }
     }
   }
@@ -3699,13 +3723,26 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
     float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
     sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
   }
-  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    const float gv = dxg[t * gs + k];
-  if (a.h_v == a.h_qk) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k] += gv; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k] += gv;
-    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest: four elements a thread at a time,
+   * U of them loaded before any store (which may alias them, as far as the compiler knows) */
+  constexpr int U = 4;
+  for (int e0 = threadIdx.x; e0 < L * KD / 4; e0 += U * NT) {
+    float4 gv[U], ov[U];
+    float *orow[U];
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      orow[i] = e < L * KD / 4 ? (a.h_v == a.h_qk ? (g.din[0] ? g.din[0] + ((tok + t) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((tok + t) * a.h_v + it.h) * BW_QK + 0) : (float *)0;
+      if (e < L * KD / 4) gv[i] = *(const float4 *)(dxg + t * gs + k);
+      if (orow[i]) ov[i] = *(const float4 *)(orow[i] + k);
+    }
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      if (e >= L * KD / 4) break;
+      if (orow[i]) *(float4 *)(orow[i] + k) = make_float4(ov[i].x + gv[i].x, ov[i].y + gv[i].y, ov[i].z + gv[i].z, ov[i].w + gv[i].w);
+      if (!(step[t] > 0.0f)) *(float4 *)(dxg + t * gs + k) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
   }
   __syncthreads();
   /* D = e^{2 hb_0} R_0 H0 - (g' e^{hb} x + (e^{hb} x)' g) / 2 + k' diag(hw e^{hb} R) k: the operands (rows t) */
@@ -3714,26 +3751,30 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
   ps_split<NT>(bh, bl, xw, xs, CH, L, [&](int t) { return expf(hb[t]); });
   fence_async_smem();
   __syncthreads();
-  constexpr int MH = KD / 64; /* blocks of D's rows */
-  float d[MH][KD / 2];
+  /* D is symmetric: its lower (64, 64) blocks (mi, ni <= mi) in the accumulators, written to both halves */
+  constexpr int MH = KD / 64, NQ = MH * (MH + 1) / 2;
+  float d[NQ][32];
 #pragma unroll
-  for (int m = 0; m < MH; m++)
+  for (int b = 0; b < NQ; b++)
 #pragma unroll
-    for (int e = 0; e < KD / 2; e++) d[m][e] = 0.0f;
+    for (int e = 0; e < 32; e++) d[b][e] = 0.0f;
   {
     const unsigned long long dbh = wg16_desc(bh, 64, 8 * KD), dbl = wg16_desc(bl, 64, 8 * KD);
     const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
     wg_fence();
 #pragma unroll
-    for (int m = 0; m < MH; m++) {
-      const unsigned long long o = 512 * m * 2 / 16; /* the block's 64 rows on: 512 bf16 elements */
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbh);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dbl);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dbh);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dah);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbh + o, dal);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dbl + o, dah);
-    }
+    for (int mi = 0; mi < MH; mi++)
+#pragma unroll
+      for (int ni = 0; ni <= mi; ni++) {
+        const int b = mi * (mi + 1) / 2 + ni;
+        const unsigned long long om = 64 * mi, on = 64 * ni; /* 64 rows or columns on: 512 bf16 elements */
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dah + om, dbh + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dah + om, dbl + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dal + om, dbh + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dbh + om, dah + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dbh + om, dal + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dbl + om, dah + on);
+      }
     wg_commit();
     wg_wait0();
   }
@@ -3758,27 +3799,46 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
     const unsigned long long dah = wg16_desc(ah, 64, 8 * KD), dal = wg16_desc(al, 64, 8 * KD);
     wg_fence();
 #pragma unroll
-    for (int m = 0; m < MH; m++) {
-      const unsigned long long o = 512 * m * 2 / 16;
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dah + o, dkm);
-      wg16_issue<KD, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[m], dal + o, dkm);
-    }
+    for (int mi = 0; mi < MH; mi++)
+#pragma unroll
+      for (int ni = 0; ni <= mi; ni++) {
+        const int b = mi * (mi + 1) / 2 + ni;
+        const unsigned long long om = 64 * mi, on = 64 * ni;
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dah + om, dkm + on);
+        wg16_issue<64, CH / 16, 1, 1, 2 * KD, 2 * KD>(d[b], dal + om, dkm + on);
+      }
     wg_commit();
     wg_wait0();
   }
+  /* + c0 H0, each block's H0 loaded before its stores; an off-diagonal block also to its mirror */
   const float c0 = expf(2.0f * hb[0]) * rr[0];
 #pragma unroll
-  for (int m = 0; m < MH; m++) {
-    const int i = 64 * m + r0;
+  for (int mi = 0; mi < MH; mi++)
 #pragma unroll
-    for (int j = 0; j < KD / 8; j++)
+    for (int ni = 0; ni <= mi; ni++) {
+      const int b = mi * (mi + 1) / 2 + ni;
 #pragma unroll
       for (int u = 0; u < 2; u++) {
-        const int o = (i + 8 * u) * KD + 8 * j + 2 * q;
-        const float2 h = *(const float2 *)(bc + BC_H0 + o);
-        *(float2 *)(bc + BC_DH + o) = make_float2(c0 * h.x + d[m][4 * j + 2 * u], c0 * h.y + d[m][4 * j + 2 * u + 1]);
+        const int i = 64 * mi + r0 + 8 * u;
+        float2 h[8], m[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+          const int c = 64 * ni + 8 * j + 2 * q;
+          h[j] = *(const float2 *)(bc + BC_H0 + i * KD + c);
+          if (ni < mi) m[j] = make_float2(bc[BC_H0 + c * KD + i], bc[BC_H0 + (c + 1) * KD + i]);
+        }
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+          const int c = 64 * ni + 8 * j + 2 * q;
+          const float v0 = d[b][4 * j + 2 * u], v1 = d[b][4 * j + 2 * u + 1];
+          *(float2 *)(bc + BC_DH + i * KD + c) = make_float2(c0 * h[j].x + v0, c0 * h[j].y + v1);
+          if (ni < mi) {
+            bc[BC_DH + c * KD + i] = c0 * m[j].x + v0;
+            bc[BC_DH + (c + 1) * KD + i] = c0 * m[j].y + v1;
+          }
+        }
       }
-  }
+    }
 #endif
 }
 
@@ -3932,12 +3992,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     s = block_sum(s, sm + SG_RED, NT);
     if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
   }
-  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+  if (threadIdx.x == 0) { /* the log decay's direct terms summed from the chunk end (in double), in place */
     double acc = dw[CH];
     for (int t_ = L - 1; t_ >= 0; t_--) {
       acc += db[t_];
+      db[t_] = (float)acc;
+    }
+  }
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* the scalars of H's write and log decay, added to brows's */
+    {
+      const float acc = db[t_];
       (void)acc;
-      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += (float)acc * (1.0f); /* g */
+      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += acc * (1.0f); /* g */
       if (g.din[4]) g.din[4][(tok + t_) * a.h_v + it.h] += dw[t_] * ((1.0f * 1.0f)); /* beta */
     }
   }
@@ -4065,23 +4132,28 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
       }
     }
   }
-  /* dk += 2 hw Q; dhw = k.Q (the row's four lanes); the log decay's per-token term */
+  /* dk += 2 hw Q (a row's pairs loaded before any store); dhw = k.Q (the row's four lanes); the log decay's per-token
+   * term */
 #pragma unroll
   for (int i = 0; i < 2; i++) {
     const int t = r0 + 8 * i;
+    float *dkr = t < L ? (a.h_v == a.h_qk ? (g.din[1] ? g.din[1] + ((tok + t) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((tok + t) * a.h_v + it.h) * BW_QK + 128) : (float *)0;
+    float2 o[KD / 8];
+    if (dkr)
+#pragma unroll
+      for (int j = 0; j < KD / 8; j++) o[j] = *(const float2 *)(dkr + 8 * j + 2 * q);
     float s = 0.0f;
 #pragma unroll
     for (int j = 0; j < KD / 8; j++) {
-      const int k = 8 * j + 2 * q;
-      const float2 k2 = ld_pair(kt + PS_AT(t, k));
-      s += k2.x * qv[4 * j + 2 * i] + k2.y * qv[4 * j + 2 * i + 1];
-      if (t < L) {
-  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k] += 2.0f * hw[t] * qv[4 * j + 2 * i]; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k] += 2.0f * hw[t] * qv[4 * j + 2 * i];
-  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k + 1] += 2.0f * hw[t] * qv[4 * j + 2 * i + 1]; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k + 1] += 2.0f * hw[t] * qv[4 * j + 2 * i + 1];
-      }
+      const float2 k2 = ld_pair(kt + PS_AT(t, 8 * j + 2 * q));
+      const float q0 = qv[4 * j + 2 * i], q1 = qv[4 * j + 2 * i + 1];
+      s += k2.x * q0 + k2.y * q1;
+      o[j].x += 2.0f * hw[t] * q0;
+      o[j].y += 2.0f * hw[t] * q1;
     }
+    if (dkr)
+#pragma unroll
+      for (int j = 0; j < KD / 8; j++) *(float2 *)(dkr + 8 * j + 2 * q) = o[j];
     s += __shfl_xor_sync(0xffffffffu, s, 1);
     s += __shfl_xor_sync(0xffffffffu, s, 2);
     if (q == 0 && t < L) { dw[t] = s; db[t] -= hw[t] * s; }
@@ -4108,16 +4180,23 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
     s = block_sum(s, sm + S9_RED, NT);
     if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
   }
-  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+  if (threadIdx.x == 0) { /* the log decay's direct terms summed from the chunk end (in double), in place */
     double acc = dw[CH];
     for (int t_ = L - 1; t_ >= 0; t_--) {
       acc += db[t_];
+      db[t_] = (float)acc;
+    }
+  }
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* the scalars of H's write and log decay, added to brows's */
+    {
+      const float acc = db[t_];
       (void)acc;
-      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += (float)acc * (1.0f); /* g */
+      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += acc * (1.0f); /* g */
       if (g.din[4]) g.din[4][(tok + t_) * a.h_v + it.h] += dw[t_] * ((1.0f * 1.0f)); /* beta */
     }
   }
 #endif
 }
 
-// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; gsolve90 grid=chunks threads=128 smem=85120 when=sm90; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; sgrad90 grid=chunks threads=128 smem=84224 when=sm90; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhdelta90 grid=chunks threads=128 smem=49664 when=sm90; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; xsolve90 grid=chunks threads=128 smem=115456 when=sm90; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=107008; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gcheb90 grid=chunks threads=128 smem=115456 when=sm90; gsolve grid=chunks threads=256 smem=162944; gsolve90 grid=chunks threads=128 smem=115200 when=sm90; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; sgrad90 grid=chunks threads=128 smem=84224 when=sm90; breduce grid=chunks threads=512 smem=0

@@ -2889,13 +2889,26 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     float *sc = w.btok + ((tok + t) * a.h_v + it.h) * BW_TOK + BT_SC;
     sc[0] = rr[t]; sc[1] = db[t]; sc[2] = hb[t]; sc[3] = hw[t];
   }
-  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest */
-  for (int e = threadIdx.x; e < L * KD; e += NT) {
-    const int t = e / KD, k = e - t * KD;
-    const float gv = dxg[t * gs + k];
-  if (a.h_v == a.h_qk) { if (g.din[0]) g.din[0][((tok + t) * a.h_qk + it.hq) * KD + k] += gv; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 0 + k] += gv;
-    if (!(step[t] > 0.0f)) dxg[t * gs + k] = 0.0f;
+  /* the right-hand side's gradient += g; g masked (0 where x_t = b_t) for the rest: four elements a thread at a time,
+   * U of them loaded before any store (which may alias them, as far as the compiler knows) */
+  constexpr int U = 4;
+  for (int e0 = threadIdx.x; e0 < L * KD / 4; e0 += U * NT) {
+    float4 gv[U], ov[U];
+    float *orow[U];
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      orow[i] = e < L * KD / 4 ? (a.h_v == a.h_qk ? (g.din[0] ? g.din[0] + ((tok + t) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((tok + t) * a.h_v + it.h) * BW_QK + 0) : (float *)0;
+      if (e < L * KD / 4) gv[i] = *(const float4 *)(dxg + t * gs + k);
+      if (orow[i]) ov[i] = *(const float4 *)(orow[i] + k);
+    }
+#pragma unroll
+    for (int i = 0; i < U; i++) {
+      const int e = e0 + i * NT, t = e / (KD / 4), k = (e - t * (KD / 4)) * 4;
+      if (e >= L * KD / 4) break;
+      if (orow[i]) *(float4 *)(orow[i] + k) = make_float4(ov[i].x + gv[i].x, ov[i].y + gv[i].y, ov[i].z + gv[i].z, ov[i].w + gv[i].w);
+      if (!(step[t] > 0.0f)) *(float4 *)(dxg + t * gs + k) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
   }
   __syncthreads();
   /* D, QR rows at a time, over the solve layout's buffers (only the per-token scalars stay) */
@@ -3069,12 +3082,19 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     s = block_sum(s, sm + SG_RED, NT);
     if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
   }
-  if (threadIdx.x == 0) { /* the scalars of H's write and log decay, added to brows's */
+  if (threadIdx.x == 0) { /* the log decay's direct terms summed from the chunk end (in double), in place */
     double acc = dw[CH];
     for (int t_ = L - 1; t_ >= 0; t_--) {
       acc += db[t_];
+      db[t_] = (float)acc;
+    }
+  }
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* the scalars of H's write and log decay, added to brows's */
+    {
+      const float acc = db[t_];
       (void)acc;
-      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += (float)acc * (1.0f); /* g */
+      if (g.din[3]) g.din[3][(tok + t_) * a.h_v + it.h] += acc * (1.0f); /* g */
       if (g.din[4]) g.din[4][(tok + t_) * a.h_v + it.h] += dw[t_] * ((1.0f * 1.0f)); /* beta */
     }
   }

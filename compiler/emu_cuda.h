@@ -35,8 +35,6 @@ static inline uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) {
 static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
 static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
 static inline float4 __ldcs(const float4 *p) { return *p; }
-static inline float2 __ldca(const float2 *p) { return *p; }
-static inline unsigned __ldca(const unsigned *p) { return *p; }
 static inline float __fdividef(float a, float b) { return a / b; }
 
 /* ------------------------------------------------ the running block: fibers and their barriers */

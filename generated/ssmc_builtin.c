@@ -461,7 +461,7 @@ const char *const ssmc_builtin_source_hashes[] = {
   "db7fe1621cdbbf2f",
   "08222840a35ce720",
   "1fa85991a0cf4cfa",
-  "83ef3b560d6b8f40",
+  "9e78647855d1a5ed",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

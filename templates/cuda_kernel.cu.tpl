@@ -2215,10 +2215,6 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
 __device__ __forceinline__ float2 bf_pair(unsigned u) { return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u)); }
 __device__ __forceinline__ float2 ld_pair(const unsigned short *p) { return bf_pair(*(const unsigned *)p); }
 __device__ __forceinline__ float2 ld_pair(const float *p) { return *(const float2 *)p; }
-/* the same by a global load (ld.global.ca): ptxas need not keep it behind a loop's shared-memory stores, as it must a
- * generic load that might alias them (psolve90's right-hand side, read each round) */
-__device__ __forceinline__ float2 ldg_pair(const unsigned short *p) { return bf_pair(__ldca((const unsigned *)p)); }
-__device__ __forceinline__ float2 ldg_pair(const float *p) { return __ldca((const float2 *)p); }
 /* the float pair of a hi + lo pair */
 __device__ __forceinline__ float2 hl_val(unsigned h, unsigned l) {
   const float2 a = bf_pair(h), b = bf_pair(l);
@@ -2429,7 +2425,7 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
 #pragma unroll
       for (int i = 0; i < 2; i++) {
         const int t = r0 + 8 * i, pi = 2 * j + i;
-        const float2 b = t < L ? ldg_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+        const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
         const float2 x = hl_val(xh[pi], xl[pi]);
         const float2 d = dx[pi * 128 + threadIdx.x];
         const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f;

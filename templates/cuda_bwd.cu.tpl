@@ -1304,18 +1304,16 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   if SL9 then layout_enum('S9_', SL9); layout_enum('G9_', GL9) end
 @   local kin_at = {}
 @   for r, x in ipairs(kin) do kin_at[x.idx] = r - 1 end
-@   -- adds val to the gradient of [K] input x at token row tr, column kk: the gradient itself with one value
-@   -- head a q/k head, else this value head's part (breduce sums them)
-@   local function add_kgrad(x, tr, kk, val)
-@     assert(x.heads == 'qk' and kin_at[x.idx], 'a solve reads q/k-head [K] vectors')
-  if (a.h_v == a.h_qk) { if (g.din[${x.idx}]) g.din[${x.idx}][((${tr}) * a.h_qk + it.hq) * KD + ${kk}] += ${val}; }
-  else w.bqk[((${tr}) * a.h_v + it.h) * BW_QK + ${kin_at[x.idx] * K} + ${kk}] += ${val};
-@   end
-@   -- the row (K floats) of token row tr of [K] input x's gradient that add_kgrad adds to (NULL: not wanted)
+@   -- the row (K floats) of token row tr of [K] input x's gradient (NULL: not wanted): the gradient itself with
+@   -- one value head a q/k head, else this value head's part (breduce sums them)
 @   local function kgrad_row(x, tr)
 @     assert(x.heads == 'qk' and kin_at[x.idx], 'a solve reads q/k-head [K] vectors')
 @     return string.format('(a.h_v == a.h_qk ? (g.din[%d] ? g.din[%d] + ((%s) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((%s) * a.h_v + it.h) * BW_QK + %d)',
 @                          x.idx, x.idx, tr, tr, kin_at[x.idx] * K)
+@   end
+@   -- adds val to element kk of that row
+@   local function add_kgrad(x, tr, kk, val)
+  { float *kr_ = ${kgrad_row(x, tr)}; if (kr_) kr_[${kk}] += ${val}; }
 @   end
 #define QR ${QR}
 #define G2P ${G2P} /* gsolve's row pitch of D's operands */
@@ -1800,6 +1798,16 @@ extern "C" __global__ void __launch_bounds__(${P.FST.hscan.threads}) ${P.name}_h
   }
 }
 
+@ -- sgrad's per-token scalars from gsolve's (either form): R_t, the log decay's direct term, hb, hw
+@ local function sgrad_scalars()
+  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
+    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
+    rr[t] = t < L ? sc[0] : 0.0f;
+    db[t] = t < L ? sc[1] : 0.0f;
+    hb[t] = sc[2];
+    hw[t] = t < L ? sc[3] : 0.0f;
+  }
+@ end
 @ -- sgrad's last part (either form; after dw[t] and db[t] per token): <dH_L, H_L> into dw[CH], then the scalars of
 @ -- H's write and log decay, summed from the chunk end, added to brows's gradients
 @ local function sgrad_tail(pre)
@@ -1870,13 +1878,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_sgrad(ssmc_fwd_ar
   const long long gs = (long long)a.h_v * BW_TOK, xrs = (long long)a.h_v * WS_TOK;
   tile_in<NT, CH, KD>(xs, SKP, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, xrs, L, one_t(), false);
   tile_in<NT, CH, KD>(gh, SKP, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, gs, L, one_t(), false);
-  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
-    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
-    rr[t] = t < L ? sc[0] : 0.0f;
-    db[t] = t < L ? sc[1] : 0.0f;
-    hb[t] = sc[2];
-    hw[t] = t < L ? sc[3] : 0.0f;
-  }
+@ sgrad_scalars()
   __syncthreads();
   const float hle = hb[CH - 1];
   /* the rank-2 terms of the later tokens: M = (x K') masked, Q = M' g; M = (g K') masked, Q += M' x */
@@ -1948,13 +1950,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
   ps_keys(a, it, tok, L, kt);
   ps_split<NT>(xh, xl, w.ftok + (tok * a.h_v + it.h) * WS_TOK + BW_WSX, (long long)a.h_v * WS_TOK, CH, L);
   ps_split<NT>(gh, gl, w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DXG, (long long)a.h_v * BW_TOK, CH, L);
-  for (int t = threadIdx.x; t < CH; t += NT) { /* rows past L: the chunk's last hb, nothing else */
-    const float *sc = w.btok + ((tok + (t < L ? t : L - 1)) * a.h_v + it.h) * BW_TOK + BT_SC;
-    rr[t] = t < L ? sc[0] : 0.0f;
-    db[t] = t < L ? sc[1] : 0.0f;
-    hb[t] = sc[2];
-    hw[t] = t < L ? sc[3] : 0.0f;
-  }
+@ sgrad_scalars()
   cp_async_wait<0>();
   fence_async_smem();
   __syncthreads();

@@ -1595,7 +1595,8 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
 template <int NTH, typename F = one_t>
 __device__ __forceinline__ float ps_split(unsigned short *hi, unsigned short *lo, const float *src, long long rs, int n, int L, F f = F()) {
   constexpr int U = 4; /* pieces a thread in flight: their loads before any store (which may alias them, as far as the
-                          compiler knows: one piece at a time, each waited for, took ~8 us a (64, 128) tile on an H200) */
+                          compiler knows: one piece at a time, each load waited for; with the stages' other loads so,
+                          gsolve90 and sgrad90 took ~100 us a block, H200 ncu: the gpu-h200-sgrad90 record) */
   float s2 = 0.0f;
   for (int e0 = threadIdx.x; e0 < n * KD / 8; e0 += U * NTH) {
     float4 u[U], v[U];
@@ -3964,8 +3965,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     for (int k = threadIdx.x & 31; k < KD; k += 32) {
       const float q = qv[t * SKP + k];
       s += kc[t * SKP + k] * q;
-  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k] += 2.0f * hw[t] * q; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k] += 2.0f * hw[t] * q;
+  { float *kr_ = (a.h_v == a.h_qk ? (g.din[1] ? g.din[1] + ((tok + t) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((tok + t) * a.h_v + it.h) * BW_QK + 128); if (kr_) kr_[k] += 2.0f * hw[t] * q; }
     }
     s = warp_sum(s);
     if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }

@@ -3054,8 +3054,7 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     for (int k = threadIdx.x & 31; k < KD; k += 32) {
       const float q = qv[t * SKP + k];
       s += kc[t * SKP + k] * q;
-  if (a.h_v == a.h_qk) { if (g.din[1]) g.din[1][((tok + t) * a.h_qk + it.hq) * KD + k] += 2.0f * hw[t] * q; }
-  else w.bqk[((tok + t) * a.h_v + it.h) * BW_QK + 128 + k] += 2.0f * hw[t] * q;
+  { float *kr_ = (a.h_v == a.h_qk ? (g.din[1] ? g.din[1] + ((tok + t) * a.h_qk + it.hq) * KD : (float *)0) : w.bqk + ((tok + t) * a.h_v + it.h) * BW_QK + 128); if (kr_) kr_[k] += 2.0f * hw[t] * q; }
     }
     s = warp_sum(s);
     if ((threadIdx.x & 31) == 0) { dw[t] = s; db[t] -= hw[t] * s; }

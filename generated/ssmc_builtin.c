@@ -461,7 +461,7 @@ const char *const ssmc_builtin_source_hashes[] = {
   "db7fe1621cdbbf2f",
   "08222840a35ce720",
   "75b7e83cf0aac206",
-  "573e3480ff3e58ac",
+  "2149de8b69678f7c",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

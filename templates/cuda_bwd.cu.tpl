@@ -1688,20 +1688,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_gsolve90(ssmc_fwd
     wg_wait0();
   }
   __syncthreads(); /* every warp's products done with them: the scaled keys' parts over -g/2's */
-  for (int e = threadIdx.x; e < CH * KD / 8; e += NT) {
-    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
-    const float f = t < L ? hw[t] * expf(hb[t]) * rr[t] : 0.0f;
-    const uint4 k8 = *(const uint4 *)(kt + o);
-    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
-    unsigned h[4], l[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-      const float2 k2 = bf_pair(kw[i]);
-      hl_pair(f * k2.x, f * k2.y, h[i], l[i]);
-    }
-    *(uint4 *)(ah + o) = make_uint4(h[0], h[1], h[2], h[3]);
-    *(uint4 *)(al + o) = make_uint4(l[0], l[1], l[2], l[3]);
-  }
+  ps_scale_keys<NT>(kt, ah, al, [&](int t) { return t < L ? hw[t] * expf(hb[t]) * rr[t] : 0.0f; });
   fence_async_smem();
   __syncthreads();
   {

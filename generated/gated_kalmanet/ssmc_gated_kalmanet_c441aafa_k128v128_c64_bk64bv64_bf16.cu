@@ -1589,6 +1589,25 @@ __device__ __forceinline__ void ps_keys(const ssmc_fwd_args &a, const item_t &it
   tile_cp16<128, KD>(kt, (const unsigned short *)a.in[1] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   cp_async_commit();
 }
+/* the keys kt (a (C, K) tile as ps_keys loads it), row t times f(t), into bf16 hi and lo parts in the same core
+ * matrices, a row's 8-element piece at a time (hdelta90's w k, gsolve90's scaled keys) */
+template <int NTH, typename F>
+__device__ __forceinline__ void ps_scale_keys(const unsigned short *kt, unsigned short *hi, unsigned short *lo, F f) {
+  for (int e = threadIdx.x; e < CH * KD / 8; e += NTH) {
+    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
+    const float w = f(t);
+    const uint4 k8 = *(const uint4 *)(kt + o);
+    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
+    unsigned h[4], l[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const float2 k2 = bf_pair(kw[i]);
+      hl_pair(w * k2.x, w * k2.y, h[i], l[i]);
+    }
+    *(uint4 *)(hi + o) = make_uint4(h[0], h[1], h[2], h[3]);
+    *(uint4 *)(lo + o) = make_uint4(l[0], l[1], l[2], l[3]);
+  }
+}
 /* rows r < n of a (n, K) fp32 tile at src (row stride rs; rows L .. n - 1 zero), row r times f(r), into bf16 hi and lo
  * parts in such core matrices (element (r, d) at PS_AT(r, d)), a row's 8-element piece at a time; returns the thread's
  * part of the (scaled) tile's sum of squares */
@@ -1840,23 +1859,9 @@ __device__ __forceinline__ void hdelta90_body(const ssmc_fwd_args &a, const chun
   solve_scalars<128>(a, it, tok, L, hb, hw);
   cp_async_wait<0>();
   __syncthreads();
-  /* w_s k_s, w_s = e^{hb_L - hb_s} hw_s, as hi + lo parts, a row's 8-element piece at a time */
+  /* w_s k_s, w_s = e^{hb_L - hb_s} hw_s, as hi + lo parts */
   const float hl = hb[L - 1];
-  for (int e = threadIdx.x; e < CH * KD / 8; e += 128) {
-    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
-    const float w = t < L ? expf(hl - hb[t]) * hw[t] : 0.0f;
-    const uint4 k8 = *(const uint4 *)(kt + o);
-    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
-    unsigned h[4], l[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-    {
-      const float2 k2 = bf_pair(kw[i]);
-      hl_pair(w * k2.x, w * k2.y, h[i], l[i]);
-    }
-    *(uint4 *)(wh + o) = make_uint4(h[0], h[1], h[2], h[3]);
-    *(uint4 *)(wl + o) = make_uint4(l[0], l[1], l[2], l[3]);
-  }
+  ps_scale_keys<128>(kt, wh, wl, [&](int t) { return t < L ? expf(hl - hb[t]) * hw[t] : 0.0f; });
   fence_async_smem();
   __syncthreads();
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
@@ -3780,20 +3785,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ssmc_gated_kalmanet_c441aaf
     wg_wait0();
   }
   __syncthreads(); /* every warp's products done with them: the scaled keys' parts over -g/2's */
-  for (int e = threadIdx.x; e < CH * KD / 8; e += NT) {
-    const int t = e / (KD / 8), o = PS_AT(t, (e - t * (KD / 8)) * 8);
-    const float f = t < L ? hw[t] * expf(hb[t]) * rr[t] : 0.0f;
-    const uint4 k8 = *(const uint4 *)(kt + o);
-    const unsigned kw[4] = {k8.x, k8.y, k8.z, k8.w};
-    unsigned h[4], l[4];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-      const float2 k2 = bf_pair(kw[i]);
-      hl_pair(f * k2.x, f * k2.y, h[i], l[i]);
-    }
-    *(uint4 *)(ah + o) = make_uint4(h[0], h[1], h[2], h[3]);
-    *(uint4 *)(al + o) = make_uint4(l[0], l[1], l[2], l[3]);
-  }
+  ps_scale_keys<NT>(kt, ah, al, [&](int t) { return t < L ? hw[t] * expf(hb[t]) * rr[t] : 0.0f; });
   fence_async_smem();
   __syncthreads();
   {

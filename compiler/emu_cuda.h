@@ -239,6 +239,7 @@ static inline void wg_fence() {}
 static inline void wg_commit() {}
 static inline void wg_wait0() {}
 static inline void wg_wait1() {}
+static inline unsigned opaque(unsigned x) { return x; }
 static inline void fence_async_smem() {}
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }

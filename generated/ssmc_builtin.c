@@ -456,17 +456,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "fa3ee10154f80b0c",
-  "8e89514d1979822d",
-  "db7fe1621cdbbf2f",
-  "08222840a35ce720",
-  "75b7e83cf0aac206",
-  "2149de8b69678f7c",
+  "de57dd45ebf5a309",
+  "46b7dc49f0ba4798",
+  "5b5061761ffc10d6",
+  "6f49f639eb23782b",
+  "8bad8a721b7af412",
+  "172088845505a8c1",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",
   "5b31b05a4a4c5cf7",
-  "78f72f51580bd6e3",
-  "9333edc7bfbd9bcf",
+  "254e4f4cba538562",
+  "a1c77d038001e212",
   0,
 };

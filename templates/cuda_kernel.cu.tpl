@@ -880,6 +880,11 @@ __device__ __forceinline__ void wg_fence() { asm volatile("wgmma.fence.sync.alig
 __device__ __forceinline__ void wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
 __device__ __forceinline__ void wg_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory"); } /* all but the last group */
+/* x as ptxas cannot see through: a value formed where it is used, not hoisted and held (psolve90's descriptors) */
+__device__ __forceinline__ unsigned opaque(unsigned x) {
+  asm volatile("mov.b32 %0, %0;" : "+r"(x));
+  return x;
+}
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
@@ -1593,23 +1598,52 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
 @   end
   solve_scalars<SNT>(a, it, tok, L, hb, hw);
 }
-/* The norms' recurrence (Eq. 5) in token order, one thread: ||H_t||_F^2 from n2 = ||H0||_F^2 and the chunk's
- * khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs] squared); per token the norm,
- * lambda_t, the step 2 / (L + 2 mu) and rho^2 */
+/* The norms' recurrence (Eq. 5), ||H_t||_F^2 = e1_t^2 ||H_{t-1}||_F^2 + c_t (e1_t = e^{hb_t - hb_{t-1}}), from n2 =
+ * ||H0||_F^2 and the chunk's khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs]
+ * squared); per token the norm, lambda_t, the step 2 / (L + 2 mu) and rho^2. One whole warp: each lane composes its
+ * tokens' (e1^2, c) and a shuffle scan gives it the norm before them (one thread walking the tokens had the other
+ * warps wait ~5% of psolve90's time) */
 __device__ __forceinline__ void solve_eq5(int L, const float *hb, const float *hw, const float *khk, const float *gtt, int gs,
                                           float n2, float *nrm, float *lam, float *step, float *rho2) {
-  float prev = 0.0f;
-  for (int t = 0; t < L; t++) {
-    const float qf = khk[t], gt = gtt[t * gs];
-    const float e1 = expf(hb[t] - prev);
-    n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * gt * gt;
-    const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
+  constexpr int TL = (CH + 31) / 32;
+  const int lane = threadIdx.x & 31, t0 = lane * TL;
+  auto term = [&](int t, float &e2, float &c) {
+    const float e1 = expf(hb[t] - (t ? hb[t - 1] : 0.0f)), gt = gtt[t * gs];
+    e2 = e1 * e1;
+    c = 2.0f * e1 * hw[t] * khk[t] + hw[t] * hw[t] * gt * gt;
+  };
+  float A = 1.0f, C = 0.0f; /* the lane's tokens: n2 -> A n2 + C */
+#pragma unroll
+  for (int u = 0; u < TL; u++)
+    if (t0 + u < L) {
+      float e2, c;
+      term(t0 + u, e2, c);
+      A *= e2;
+      C = e2 * C + c;
+    }
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const float Ab = __shfl_up_sync(0xffffffffu, A, o), Cb = __shfl_up_sync(0xffffffffu, C, o);
+    if (lane >= o) {
+      C = A * Cb + C;
+      A *= Ab;
+    }
+  }
+  const float Ab = __shfl_up_sync(0xffffffffu, A, 1), Cb = __shfl_up_sync(0xffffffffu, C, 1);
+  float n = lane ? Ab * n2 + Cb : n2;
+#pragma unroll
+  for (int u = 0; u < TL; u++) {
+    const int t = t0 + u;
+    if (t >= L) break;
+    float e2, c;
+    term(t, e2, c);
+    n = e2 * n + c;
+    const float nr = sqrtf(n > 0.0f ? n : 0.0f), l = ${f32(sv.lam_a)} * nr + ${f32(sv.lam_b)};
     const float up = nr + l, sum = up + l;
     nrm[t] = nr;
     lam[t] = l;
     step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
     rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-    prev = hb[t];
   }
 }
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
@@ -1631,7 +1665,7 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     if (lane == 0) khk[t] = s;
   }
   __syncthreads();
-  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
+  if (threadIdx.x < 32) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
   __syncthreads();
 }
 /* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
@@ -1690,7 +1724,7 @@ struct cheb_rows {
     }
   }
   __device__ cheb_rows(const float *sm, int L, int t0) : cheb_rows(sm + X_LAM, sm + X_STEP, sm + X_RHO2, sm + X_HB, L, t0) {}
-  __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
+  __device__ float w(int i, float om) const { return step[i] > 0.0f ? __fdividef(4.0f, 4.0f - rho2[i] * om) : 1.0f; }
 };
 /* x_t to xo + t * xrs for the lane's tokens t < L and columns (the accumulator layout); xat(t, col):
  * the pair x_t[col], x_t[col + 1] */
@@ -2289,7 +2323,7 @@ __device__ __forceinline__ float ps_split(unsigned short *hi, unsigned short *lo
 /* psolve90's setup (and gsolve90's), 128 threads: the chunk's keys by cp.async into kt (PS_AT), H0 (K x K floats at h0)
  * into its hi and lo parts hh, hl, the decays hb, hw (C each) and, from K H0 and K K' on wgmma, the norms' scalars
  * (solve_eq5) at sc: lambda_t, the step, rho^2, (khk, gtt: scratch), the norm, then 32 floats of scratch; the last by
- * one thread after a barrier (the caller's next barrier publishes them) */
+ * one warp after a barrier (the caller's next barrier publishes them) */
 __device__ __forceinline__ void ps90_setup(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, const float *h0,
                                            unsigned short *hh, unsigned short *hl, unsigned short *kt, float *hb, float *hw, float *sc) {
   float *lam = sc, *step = lam + CH, *rho2 = step + CH, *khk = rho2 + CH, *gtt = khk + CH, *nrm = gtt + CH, *red = nrm + CH;
@@ -2340,12 +2374,14 @@ __device__ __forceinline__ void ps90_setup(const ssmc_fwd_args &a, const item_t 
     }
   }
   __syncthreads();
-  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
+  if (threadIdx.x < 32) solve_eq5(L, hb, hw, khk, gtt, 1, n2, nrm, lam, step, rho2);
 }
 /* x of a chunk (tokens tok .. tok + L - 1 of item it) from its start H at h0 (K x K floats) and the right-hand side
  * b_t at rhs + t rrs (as solve_chunk's) to xo0 + (t a.h_v + h) xs (b's rows may be x's: each thread reads and writes
  * its own elements), 128 threads, PSOFF floats of shared memory at sm: psolve90's and the backward's xsolve90's and
  * gcheb90's */
+/* a compile-time flag as a value (a generic lambda's instantiations) */
+template <bool B> struct bool_c { static constexpr bool value = B; };
 template <typename R>
 __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item_t &it, long long tok, int L, float *sm,
                                               const float *h0, const R *rhs, long long rrs, float *xo0, int xs) {
@@ -2360,7 +2396,8 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
   const unsigned long long dkm = wg16_desc(kt, 64, 8 * KD), dhh = wg16_desc(hh, 8 * KD, 64);
   /* as 32-bit halves, from one register: the operands lie at fixed offsets (16-byte units) from hh, and the K-major
    * ones share their high half (SBO) */
-  const unsigned hhl = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
+  const unsigned hhl0 = (unsigned)dhh, dh = (unsigned)(dhh >> 32), kmh = (unsigned)(dkm >> 32);
+  unsigned hhl = hhl0;
   constexpr unsigned HLO = KD * KD * 2 / 16, KAO = 2 * HLO, LBO_M = 8 * KD * 2 / 16 - 64 * 2 / 16;
 #define PS_HL (hhl + HLO)
 #define PS_KA (hhl + KAO)
@@ -2391,72 +2428,113 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
       dx[(2 * j + i) * 128 + threadIdx.x] = make_float2(f * b.x, f * b.y);
     }
   float om[2] = {2.0f, 2.0f};
-  for (int r = 0; r < iters; r++) {
-    float p[KD / 2], sc[CH / 2];
+  /* The rounds, pipelined: round r + 1's scores S = x K' (the keys exact: two products) are issued beside round r's
+   * Chebyshev step, 16 columns of x at a time as they are formed, and S is masked between round r + 1's products
+   * P = x H0 (three), so that the tensor cores work through both elementwise passes (issued back to back, a
+   * warpgroup's products block its issue until they are nearly done: the passes had waited behind them) */
+  float sc[CH / 2];
 #pragma unroll
-    for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
+  for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
+  wg_fence();
 #pragma unroll
-    for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
-    wg_fence();
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(sc, xh + 4 * k, PS_KA + 16 * k, dh);
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(sc, xl + 4 * k, PS_KA + 16 * k, dh);
-    wg_commit();
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xh + 4 * k, hhl + 16 * k, dh);
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xh + 4 * k, PS_HL + 16 * k, dh);
-#pragma unroll
-    for (int k = 0; k < KD / 16; k++) wg_mma16r<KD, 0>(p, xl + 4 * k, hhl + 16 * k, dh);
-    wg_commit();
-    wg_wait1();
-    /* the scores masked, M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L; folded: mc_s, e^{hb_t} later), as the A pairs
-     * of P += S K */
-    unsigned sh[CH / 4], sl[CH / 4];
-#pragma unroll
-    for (int j = 0; j < CH / 8; j++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        const int t = r0 + 8 * i, c = 8 * j + 2 * q;
-        const float m0 = c > t ? 0.0f : fold ? mc[c] : expf(hb[t] - hb[c]) * hw[c];
-        const float m1 = c + 1 > t ? 0.0f : fold ? mc[c + 1] : expf(hb[t] - hb[c + 1]) * hw[c + 1];
-        hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
-      }
-    if (!fold) {
-      wg_wait0();
-#pragma unroll
-      for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
-    }
-    wg_fence();
-#pragma unroll
-    for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sh + 4 * k, PS_KM + 2 * KD * k, kmh);
-#pragma unroll
-    for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sl + 4 * k, PS_KM + 2 * KD * k, kmh);
-    wg_commit();
-    wg_wait0();
-    if (fold) {
-#pragma unroll
-      for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
-    }
-    const float wr[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
-#pragma unroll
-    for (int j = 0; j < KD / 8; j++)
-#pragma unroll
-      for (int i = 0; i < 2; i++) {
-        const int t = r0 + 8 * i, pi = 2 * j + i;
-        const float2 b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
-        const float2 x = hl_val(xh[pi], xl[pi]);
-        const float2 d = dx[pi * 128 + threadIdx.x];
-        const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f;
-        const float n0 = x.x - cs * (p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * d.x;
-        const float n1 = x.y - cs * (p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * d.y;
-        dx[pi * 128 + threadIdx.x] = make_float2(n0 - x.x, n1 - x.y);
-        hl_pair(n0, n1, xh[pi], xl[pi]);
-      }
-#pragma unroll
-    for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = wr[i];
+  for (int k = 0; k < KD / 16; k++) {
+    wg_mma16r<CH, 0>(sc, xh + 4 * k, PS_KA + 16 * k, dh);
+    wg_mma16r<CH, 0>(sc, xl + 4 * k, PS_KA + 16 * k, dh);
   }
+  wg_commit();
+  auto rounds = [&](auto fold_c) {
+    /* folded: the mask's column factor mc_s, e^{hb_t} applied in the step; else e^{hb_t - hb_s} hw_s, P scaled
+     * before P += S K */
+    constexpr bool FOLD = decltype(fold_c)::value;
+    for (int r = 0; r < iters; r++) {
+      /* the descriptors' low words formed anew each round (held across it, ptxas spilled them) */
+      hhl = opaque(hhl0);
+      float p[KD / 2];
+#pragma unroll
+      for (int e = 0; e < KD / 2; e++) p[e] = 0.0f;
+      /* the scores masked, M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L; folded: mc_s), as the A pairs of P += S K */
+      unsigned sh[CH / 4], sl[CH / 4];
+      wg_wait0(); /* S in */
+      wg_fence();
+#pragma unroll
+      for (int k = 0; k < KD / 16; k++) {
+        wg_mma16r<KD, 0>(p, xh + 4 * k, hhl + 16 * k, dh);
+        wg_mma16r<KD, 0>(p, xh + 4 * k, PS_HL + 16 * k, dh);
+        wg_mma16r<KD, 0>(p, xl + 4 * k, hhl + 16 * k, dh);
+        constexpr int JK = (CH / 8) / (KD / 16);
+#pragma unroll
+        for (int j = JK * k; j < JK * (k + 1); j++)
+#pragma unroll
+          for (int i = 0; i < 2; i++) {
+            const int t = r0 + 8 * i, c = 8 * j + 2 * q;
+            float m0, m1;
+            if constexpr (FOLD) {
+              const float2 m = *(const float2 *)(mc + c);
+              m0 = c > t ? 0.0f : m.x;
+              m1 = c + 1 > t ? 0.0f : m.y;
+            } else {
+              m0 = c > t ? 0.0f : expf(hb[t] - hb[c]) * hw[c];
+              m1 = c + 1 > t ? 0.0f : expf(hb[t] - hb[c + 1]) * hw[c + 1];
+            }
+            hl_pair(sc[4 * j + 2 * i] * m0, sc[4 * j + 2 * i + 1] * m1, sh[2 * j + i], sl[2 * j + i]);
+          }
+      }
+      if constexpr (!FOLD) {
+        wg_commit();
+        wg_wait0();
+#pragma unroll
+        for (int e = 0; e < KD / 2; e++) p[e] *= cr.eb[(e >> 1) & 1];
+      }
+      wg_fence();
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sh + 4 * k, PS_KM + 2 * KD * k, kmh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sl + 4 * k, PS_KM + 2 * KD * k, kmh);
+      wg_commit();
+      /* the bf16 right-hand side's words, loaded before P += S K is waited for (a float one in the step) */
+      unsigned bw[sizeof(R) == 2 ? KD / 4 : 1];
+      if constexpr (sizeof(R) == 2) {
+#pragma unroll
+        for (int pi = 0; pi < KD / 4; pi++) {
+          const int t = r0 + 8 * (pi & 1);
+          bw[pi] = t < L ? *(const unsigned *)(rhs + t * rrs + 8 * (pi >> 1) + 2 * q) : 0u;
+        }
+      }
+      wg_wait0();
+      const float wr[2] = {cr.w(0, om[0]), cr.w(1, om[1])};
+#pragma unroll
+      for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;
+#pragma unroll
+      for (int k = 0; k < KD / 16; k++) {
+#pragma unroll
+        for (int j = 2 * k; j < 2 * k + 2; j++)
+#pragma unroll
+          for (int i = 0; i < 2; i++) {
+            const int t = r0 + 8 * i, pi = 2 * j + i;
+            float2 b;
+            if constexpr (sizeof(R) == 2) b = bf_pair(bw[pi]);
+            else b = t < L ? ld_pair(rhs + t * rrs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+            const float2 x = hl_val(xh[pi], xl[pi]);
+            const float2 d = dx[pi * 128 + threadIdx.x];
+            const float cs = cr.step[i] * wr[i], mo = wr[i] - 1.0f, pe = FOLD ? cr.eb[i] : 1.0f;
+            const float n0 = x.x - cs * (pe * p[4 * j + 2 * i] + cr.lam[i] * x.x - b.x) + mo * d.x;
+            const float n1 = x.y - cs * (pe * p[4 * j + 2 * i + 1] + cr.lam[i] * x.y - b.y) + mo * d.y;
+            dx[pi * 128 + threadIdx.x] = make_float2(n0 - x.x, n1 - x.y);
+            hl_pair(n0, n1, xh[pi], xl[pi]);
+          }
+        /* the next round's S on these 16 columns (after the last round: spent) */
+        wg_fence();
+        wg_mma16r<CH, 0>(sc, xh + 4 * k, PS_KA + 16 * k, dh);
+        wg_mma16r<CH, 0>(sc, xl + 4 * k, PS_KA + 16 * k, dh);
+      }
+      wg_commit();
+#pragma unroll
+      for (int i = 0; i < 2; i++) if (cr.step[i] > 0.0f) om[i] = wr[i];
+    }
+  };
+  if (fold) rounds(bool_c<true>());
+  else rounds(bool_c<false>());
+  wg_wait0();
   float *xo = xo0 + (tok * a.h_v + it.h) * xs;
   const long long xrs = (long long)a.h_v * xs;
 #pragma unroll

@@ -899,23 +899,52 @@ __device__ __forceinline__ void solve_coefs(const ssmc_fwd_args &a, const item_t
                           (long long)a.h_qk * 128, L, one_t(), false);
   solve_scalars<SNT>(a, it, tok, L, hb, hw);
 }
-/* The norms' recurrence (Eq. 5) in token order, one thread: ||H_t||_F^2 from n2 = ||H0||_F^2 and the chunk's
- * khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs] squared); per token the norm,
- * lambda_t, the step 2 / (L + 2 mu) and rho^2 */
+/* The norms' recurrence (Eq. 5), ||H_t||_F^2 = e1_t^2 ||H_{t-1}||_F^2 + c_t (e1_t = e^{hb_t - hb_{t-1}}), from n2 =
+ * ||H0||_F^2 and the chunk's khk_t (k_t' H_{t-1} k_t, the decay of H_{t-1} left out) and (k_t.k_t)^2 (gtt[t gs]
+ * squared); per token the norm, lambda_t, the step 2 / (L + 2 mu) and rho^2. One whole warp: each lane composes its
+ * tokens' (e1^2, c) and a shuffle scan gives it the norm before them (one thread walking the tokens had the other
+ * warps wait ~5% of psolve90's time) */
 __device__ __forceinline__ void solve_eq5(int L, const float *hb, const float *hw, const float *khk, const float *gtt, int gs,
                                           float n2, float *nrm, float *lam, float *step, float *rho2) {
-  float prev = 0.0f;
-  for (int t = 0; t < L; t++) {
-    const float qf = khk[t], gt = gtt[t * gs];
-    const float e1 = expf(hb[t] - prev);
-    n2 = e1 * e1 * n2 + 2.0f * e1 * hw[t] * qf + hw[t] * hw[t] * gt * gt;
-    const float nr = sqrtf(n2 > 0.0f ? n2 : 0.0f), l = 0.02f * nr + 0.0f;
+  constexpr int TL = (CH + 31) / 32;
+  const int lane = threadIdx.x & 31, t0 = lane * TL;
+  auto term = [&](int t, float &e2, float &c) {
+    const float e1 = expf(hb[t] - (t ? hb[t - 1] : 0.0f)), gt = gtt[t * gs];
+    e2 = e1 * e1;
+    c = 2.0f * e1 * hw[t] * khk[t] + hw[t] * hw[t] * gt * gt;
+  };
+  float A = 1.0f, C = 0.0f; /* the lane's tokens: n2 -> A n2 + C */
+#pragma unroll
+  for (int u = 0; u < TL; u++)
+    if (t0 + u < L) {
+      float e2, c;
+      term(t0 + u, e2, c);
+      A *= e2;
+      C = e2 * C + c;
+    }
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const float Ab = __shfl_up_sync(0xffffffffu, A, o), Cb = __shfl_up_sync(0xffffffffu, C, o);
+    if (lane >= o) {
+      C = A * Cb + C;
+      A *= Ab;
+    }
+  }
+  const float Ab = __shfl_up_sync(0xffffffffu, A, 1), Cb = __shfl_up_sync(0xffffffffu, C, 1);
+  float n = lane ? Ab * n2 + Cb : n2;
+#pragma unroll
+  for (int u = 0; u < TL; u++) {
+    const int t = t0 + u;
+    if (t >= L) break;
+    float e2, c;
+    term(t, e2, c);
+    n = e2 * n + c;
+    const float nr = sqrtf(n > 0.0f ? n : 0.0f), l = 0.02f * nr + 0.0f;
     const float up = nr + l, sum = up + l;
     nrm[t] = nr;
     lam[t] = l;
     step[t] = sum > 0.0f ? 2.0f / sum : 0.0f;
     rho2[t] = sum > 0.0f ? (up - l) / sum * ((up - l) / sum) : 0.0f;
-    prev = hb[t];
   }
 }
 __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
@@ -937,7 +966,7 @@ __device__ __forceinline__ void solve_norms(int L, float *sm, float n2) {
     if (lane == 0) khk[t] = s;
   }
   __syncthreads();
-  if (threadIdx.x == 0) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
+  if (threadIdx.x < 32) solve_eq5(L, hb, hw, khk, g, SCP + 1, n2, nrm, lam, step, rho2);
   __syncthreads();
 }
 /* The decay mask M_t(s) = e^{hb_t - hb_s} hw_s (s <= t, s < L) of the tokens g0 .. g0 + GS (MK, pitch SCP) and
@@ -985,7 +1014,7 @@ struct cheb_rows {
     }
   }
   __device__ cheb_rows(const float *sm, int L, int t0) : cheb_rows(sm + X_LAM, sm + X_STEP, sm + X_RHO2, sm + X_HB, L, t0) {}
-  __device__ float w(int i, float om) const { return step[i] > 0.0f ? 4.0f / (4.0f - rho2[i] * om) : 1.0f; }
+  __device__ float w(int i, float om) const { return step[i] > 0.0f ? __fdividef(4.0f, 4.0f - rho2[i] * om) : 1.0f; }
 };
 /* x_t to xo + t * xrs for the lane's tokens t < L and columns (the accumulator layout); xat(t, col):
  * the pair x_t[col], x_t[col + 1] */

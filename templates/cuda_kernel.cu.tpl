@@ -2242,9 +2242,10 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ${P.name}_psolve(ssmc_fwd_a
  * warpgroup a chunk and every product on wgmma m64nNk16 bf16. Warp w holds the rows 16 w + g (+ 8) of every product
  * in its accumulators (columns 8 j + 2 q (+ 1)); the iterate x is kept as bf16 hi + lo pairs in that layout, which is
  * the register operand A of the next round's products as it is. Per round: S = x K' (the keys exact: two products)
- * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P scaled by e^{hb_t}, P += S K
- * (two), and the Chebyshev step; x - x_{r-1} waits in shared memory as float pairs. Shared memory: PS90's layout
- * above, PSOFF floats. */
+ * and P = x H0 (H0's hi and lo parts: three), then S masked into its hi + lo pairs, P += S K (two), and the Chebyshev
+ * step (e^{hb_t} applied in it); x - x_{r-1} waits in shared memory as float pairs. The rounds are pipelined (below):
+ * 7.03 -> 5.83 ms at B8 T4096 H16 (H200, ncu: the gpu-h200-s33 record). Shared memory: PS90's layout above, PSOFF
+ * floats. */
 /* the two floats of a bf16 pair (bf2's) */
 __device__ __forceinline__ float2 bf_pair(unsigned u) { return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u)); }
 __device__ __forceinline__ float2 ld_pair(const unsigned short *p) { return bf_pair(*(const unsigned *)p); }
@@ -2286,9 +2287,10 @@ __device__ __forceinline__ void ps_scale_keys(const unsigned short *kt, unsigned
  * part of the (scaled) tile's sum of squares */
 template <int NTH, typename F = one_t>
 __device__ __forceinline__ float ps_split(unsigned short *hi, unsigned short *lo, const float *src, long long rs, int n, int L, F f = F()) {
-  constexpr int U = 4; /* pieces a thread in flight: their loads before any store (which may alias them, as far as the
+  constexpr int U = 8; /* pieces a thread in flight: their loads before any store (which may alias them, as far as the
                           compiler knows: one piece at a time, each load waited for; with the stages' other loads so,
-                          gsolve90 and sgrad90 took ~100 us a block, H200 ncu: the gpu-h200-sgrad90 record) */
+                          gsolve90 and sgrad90 took ~100 us a block, H200 ncu: the gpu-h200-sgrad90 record; 4 in
+                          flight still left them waiting, the gpu-h200-s33 record) */
   float s2 = 0.0f;
   for (int e0 = threadIdx.x; e0 < n * KD / 8; e0 += U * NTH) {
     float4 u[U], v[U];
@@ -2428,10 +2430,10 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
       dx[(2 * j + i) * 128 + threadIdx.x] = make_float2(f * b.x, f * b.y);
     }
   float om[2] = {2.0f, 2.0f};
-  /* The rounds, pipelined: round r + 1's scores S = x K' (the keys exact: two products) are issued beside round r's
-   * Chebyshev step, 16 columns of x at a time as they are formed, and S is masked between round r + 1's products
-   * P = x H0 (three), so that the tensor cores work through both elementwise passes (issued back to back, a
-   * warpgroup's products block its issue until they are nearly done: the passes had waited behind them) */
+  /* The rounds, pipelined: round r + 1's scores S = x K' are issued beside round r's Chebyshev step, 16 columns of x
+   * at a time as they are formed, and S is masked between round r + 1's products P = x H0, so that the tensor cores
+   * work through both elementwise passes (issued back to back, a warpgroup's products hold up its issue until they
+   * are nearly done: the passes had waited behind them, ncu's source counters) */
   float sc[CH / 2];
 #pragma unroll
   for (int e = 0; e < CH / 2; e++) sc[e] = 0.0f;

@@ -3093,20 +3093,24 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
     const bool last = ch.c0 + CH >= it.T;
     const float *hn = bc + (long long)a.h_v * BW_CHUNK + BC_H0, *hf = a.state_out[0] + (it.n * a.h_v + it.h) * 8256;
     float s = 0.0f;
-    for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
-      const float4 d = *(const float4 *)(bc + BC_DH + e);
-      float4 h;
-      if (!last) h = *(const float4 *)(hn + e);
-      else {
+    if (!last) {
+      /* eight pieces' loads in flight (one at a time, each waited for, this had been a quarter of sgrad90's time:
+       * H200 ncu, the gpu-h200-s33 record) */
+#pragma unroll 8
+      for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
+        const float4 d = *(const float4 *)(bc + BC_DH + e), h = *(const float4 *)(hn + e);
+        s += d.x * h.x + d.y * h.y + d.z * h.z + d.w * h.w;
+      }
+    } else
+      for (int e = threadIdx.x * 4; e < KD * KD; e += NT * 4) {
+        const float4 d = *(const float4 *)(bc + BC_DH + e);
         float hv[4];
         for (int u = 0; u < 4; u++) {
           const int i = (e + u) / KD, j = (e + u) % KD, r = i > j ? i : j, q = i > j ? j : i;
           hv[u] = hf[r * (r + 1) / 2 + q];
         }
-        h = make_float4(hv[0], hv[1], hv[2], hv[3]);
+        s += d.x * hv[0] + d.y * hv[1] + d.z * hv[2] + d.w * hv[3];
       }
-      s += d.x * h.x + d.y * h.y + d.z * h.z + d.w * h.w;
-    }
     s = block_sum(s, sm + SG_RED, NT);
     if (threadIdx.x == 0) dw[CH] = s; /* past the tokens' */
   }

@@ -390,6 +390,15 @@ static void oracle_free(oracle_res *o, int n_st) {
   for (int i = 0; i < n_st; i++) free(o->st[i]);
 }
 
+double *chk_batch_oracle_y(chk_batch *b, int iters) {
+  oracle_res o;
+  oracle_run(b, iters, &o);
+  double *y = o.y;
+  o.y = NULL;
+  oracle_free(&o, b->n_st);
+  return y;
+}
+
 double chk_batch_solve_gap(chk_batch *b, int iters) {
   if (!b->k->n_aux) return 0;
   oracle_res o;

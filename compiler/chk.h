@@ -20,8 +20,9 @@ typedef struct chk_backend {
   int (*fwd)(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t_total, char *err, size_t n);
   int (*decode)(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a, int n_slots, char *err, size_t n);
   void *ctx;
-  /* appended: the chunkwise backward; 1 (no error) when this backend has none for k */
-  int (*bwd)(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n);
+  /* appended: the chunkwise backward; 1 (no error) when this backend has none for k. y (or NULL): where the run keeps
+   * a forward for the backward, that forward's output (the kernel's dtype, (t_total, h_v, V)) */
+  int (*bwd)(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, void *y, char *err, size_t n);
   /* Decode variants (NULL: one): how many kernel k has on this backend, and which one the
    * following decode calls run (0 .. n-1; -1: the backend's own choice). check runs every one. */
   int (*decode_variants)(void *ctx, const ssmc_kernel *k);
@@ -95,6 +96,8 @@ const void *chk_batch_kinput(const chk_batch *b, int i, size_t *bytes);
 void chk_batch_sync_input(chk_batch *b, int i);
 /* The solve's x after the last run: (T, h_v, K). */
 const float *chk_batch_x(chk_batch *b);
+/* The oracle's output y for the batch (T, h_v, V), r = iters (or the spec's); the caller frees it. */
+double *chk_batch_oracle_y(chk_batch *b, int iters);
 /* A solve's convergence on the batch: rel. L2 of the oracle's fp64 Chebyshev x (r = iters, or the
  * spec's) vs the exact solve; 0 without a solve. */
 double chk_batch_solve_gap(chk_batch *b, int iters);

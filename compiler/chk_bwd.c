@@ -45,7 +45,7 @@ static int in_heads(const ssmc_kernel *k, const chk_shape *sh, int i) {
 }
 
 int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const void *dy, float *const *dstate_out,
-             const float *aux, float **din, float **dstate0) {
+             const float *aux, float **din, float **dstate0, void *y) {
   const chk_shape *sh = chk_batch_shape(b);
   ssmc_bwd_args a = {0};
   a.n_seqs = sh->n;
@@ -68,7 +68,7 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   const chk_backend *be = chk_batch_backend(b);
   if (!be) return rt_run_bwd(k, &a, threads);
   char err[1024];
-  if (be->bwd(be->ctx, k, &a, chk_batch_tokens(b), err, sizeof err)) {
+  if (be->bwd(be->ctx, k, &a, chk_batch_tokens(b), y, err, sizeof err)) {
     fprintf(stderr, "%s\n", err);
     return -1;
   }
@@ -244,20 +244,34 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
       fprintf(out, "note: the exact solve met a matrix that is not positive definite\n");
   double bound = orc_tol_bound(ORC_TOL_GRAD);
   int judge_exact = exact_judged(b, k, o, shape, out);
-  /* every backward run of the backend (CUDA: the wide and the narrow chunk-to-chunk stages, after a kept forward) */
+  /* every backward run of the backend (CUDA: the wide and the narrow chunk-to-chunk stages, after a kept forward);
+   * a kept forward's output y is judged too, against the oracle's (ORC_TOL_OUTPUT) */
   const int nv = be && be->bwd_variants ? be->bwd_variants(be->ctx, k) : 1;
+  const size_t esz = k->dtype == SSMC_F32 ? 4 : 2;
+  void *yk = malloc((size_t)(ny + 1) * esz);
+  double *yo = NULL; /* the oracle's y, once a run keeps a forward */
   for (int v = 0; v < nv; v++) {
     char lb[64];
     const char *lab = chk_bwd_label(k, be ? be->cc_major : 0, v, lb, sizeof lb);
+    const int kept = strncmp(lab, "bwd-saved", 9) == 0;
     if (nv > 1) be->set_bwd_variant(be->ctx, v);
     for (int i = 0; i < k->n_inputs; i++)
       for (int64_t j = 0; j < nin[i]; j++) dink[i][j] = NAN;
     for (int i = 0; i < k->n_states; i++)
       for (int64_t j = 0; j < nst[i]; j++) ds0k[i][j] = NAN;
-    if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k)) {
+    memset(yk, 0xff, (size_t)ny * esz); /* NaN in either dtype: every element must be written */
+    if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k, kept ? yk : NULL)) {
       fprintf(out, "%-44s %-14s error: the %s could not run\n", k->name, shape, lab);
       r->rows++;
       r->failed++;
+    } else if (kept) {
+      if (!yo) yo = chk_batch_oracle_y(b, o->iters);
+      float *yf = malloc(sizeof(float) * (size_t)(ny + 1));
+      for (int64_t j = 0; j < ny; j++) yf[j] = esz == 4 ? ((float *)yk)[j] : orc_bf16_to_f32(((uint16_t *)yk)[j]);
+      char what[64];
+      snprintf(what, sizeof what, "%s y", lab);
+      chkb_row_f(out, r, k->name, shape, what, yf, yo, ny, orc_tol_bound(ORC_TOL_OUTPUT));
+      free(yf);
     }
     for (int m = 0; m < modes; m++) {
       static const char *const vsn[3] = {" vs implicit", " vs exact", " vs cheb"};
@@ -275,6 +289,8 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
     }
   }
   if (nv > 1) be->set_bwd_variant(be->ctx, -1);
+  free(yk);
+  free(yo);
   for (int i = 0; i < k->n_states; i++) {
     free(dsok[i]); free(dsod[i]); free(ds0k[i]);
     for (int m = 0; m < 3; m++) free(ds0d[m][i]);

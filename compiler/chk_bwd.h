@@ -26,8 +26,9 @@ void chkb_edges(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FI
 
 /* Runs the kernel's backward on the batch with the given dy and dstate_out;
  * gradients come back in din (per input, its own layout) and dstate0. aux: the
- * forward's x or NULL. Returns -1 if the kernel has no backward. */
+ * forward's x or NULL; y (or NULL): a backend run that keeps a forward puts its output there (chk_backend's bwd).
+ * Returns -1 if the kernel has no backward. */
 int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const void *dy, float *const *dstate_out,
-             const float *aux, float **din, float **dstate0);
+             const float *aux, float **din, float **dstate0, void *y);
 
 #endif

@@ -135,7 +135,8 @@ static int cuda_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *
   return rc;
 }
 
-static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n) {
+static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, void *y, char *err,
+                    size_t n) {
   chk_cuda *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
   ssmc_bwd_args d = *a;
@@ -173,6 +174,7 @@ static int cuda_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int
   else if ((d.fwd_saved && rt_cuda_fwd_save(g->c, g->m, &f, fv, ws, NULL)) ||
            rt_cuda_bwd_variant(g->c, g->m, &d, bv, ws, NULL) || rt_cuda_sync(g->c))
     rc = fail(g, err, n, k->name);
+  if (!rc && y && f.out && rt_cuda_d2h(g->c, y, f.out, (size_t)t_total * a->h_v * k->V * esz)) rc = fail(g, err, n, "copy back");
   rt_cuda_free(g->c, f.out);
   for (int i = 0; i < k->n_inputs && !rc; i++) {
     if (a->din[i] && rt_cuda_d2h(g->c, a->din[i], d.din[i], grad_bytes(k, i, t_total, a->h_qk, a->h_v)))

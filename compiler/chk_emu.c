@@ -176,7 +176,7 @@ static int emu_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a
   return run_stage(g, k, st, 2, a->n_seqs, a->h_v, 0, params, err, n);
 }
 
-static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, char *err, size_t n) {
+static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t_total, void *y, char *err, size_t n) {
   chk_emu *g = ctx;
   if (ensure_module(g, k, err, n)) return -1;
   ssmc_bwd_args b = *a;
@@ -203,8 +203,10 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   const int saved = b.fwd_saved ? c->bwd_saved : 0;
   if (b.fwd_saved) {
     ssmc_fwd_args s = f;
-    s.out = poisoned((size_t)t_total * a->h_v * k->V * (k->dtype == SSMC_F32 ? 4 : 2));
+    const size_t yb = (size_t)t_total * a->h_v * k->V * (k->dtype == SSMC_F32 ? 4 : 2);
+    s.out = poisoned(yb);
     rc = s.out ? fwd_stages(g, &kd, fv, saved > 0, &s, ws, err, n) : (snprintf(err, n, "out of memory"), -1);
+    if (!rc && y) memcpy(y, s.out, yb);
     free(s.out);
   }
   const int64_t slots = ssmc_chunk_slots(k, &f);

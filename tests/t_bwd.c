@@ -74,7 +74,7 @@ static void run(chk_batch *b, const ssmc_kernel *k, int threads, const float *au
   uint64_t s = seed;
   for (int64_t j = 0; j < ny; j++) { s = s * 6364136223846793005ULL + 1442695040888963407ULL; dy[j] = (float)((s >> 40) & 0xffff) / 65536.0f - 0.5f; }
   for (int i = 0; i < k->n_states; i++) dso[i] = NULL; /* zero gradient of the final states */
-  ck_assert_int_eq(chkb_run(b, k, threads, 0, dy, dso, aux, G->din, G->ds0), 0);
+  ck_assert_int_eq(chkb_run(b, k, threads, 0, dy, dso, aux, G->din, G->ds0, NULL), 0);
   free(dy);
 }
 

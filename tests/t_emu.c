@@ -71,6 +71,8 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
       snprintf(saved, sizeof saved, "bwd-saved%s dk", chk_fwd_label(bk.k, chk_emu_backend(emu)->cc_major, 1, lab, sizeof lab) + 3);
       ck_assert_msg(strstr(text, "bwd-saved dk") != NULL && (solve || strstr(text, saved) != NULL), "%s: no '%s' row",
                     bk.k->name, solve ? "bwd-saved dk" : saved);
+      /* the kept forward's own output, judged against the oracle's y */
+      ck_assert_msg(strstr(text, "bwd-saved y ") != NULL, "%s: no 'bwd-saved y' row", bk.k->name);
     }
     ck_assert_int_eq(bk.k->cuda->bwd_saved > 0, solve || bk.k->dtype == 1);
     ck_assert_int_eq(bk.k->cuda->saved_lead, solve);

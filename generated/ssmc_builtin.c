@@ -461,7 +461,7 @@ const char *const ssmc_builtin_source_hashes[] = {
   "5b5061761ffc10d6",
   "6f49f639eb23782b",
   "759ca7066769c5a8",
-  "804de8b5c5cbec24",
+  "0678ae3506c34034",
   "8241933e5019b113",
   "27df56458562ea0d",
   "540247f895967a1e",

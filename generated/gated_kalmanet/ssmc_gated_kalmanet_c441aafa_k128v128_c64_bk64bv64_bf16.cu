@@ -1854,7 +1854,9 @@ __device__ __forceinline__ void psolve90_body(const ssmc_fwd_args &a, const item
 #pragma unroll
       for (int k = 0; k < CH / 16; k++) wg_mma16r<KD, 1>(p, sl + 4 * k, PS_KM + 2 * KD * k, kmh);
       wg_commit();
-      /* the bf16 right-hand side's words, loaded before P += S K is waited for (a float one in the step) */
+      /* the bf16 right-hand side's words, loaded before P += S K is waited for (a float one in the step). Its time is
+       * neutral (the gpu-h200-s33 record, call 2), but without it ptxas gave psolve90 251 registers, not 233, and
+       * xsolve90 spills */
       unsigned bw[sizeof(R) == 2 ? KD / 4 : 1];
       if constexpr (sizeof(R) == 2) {
 #pragma unroll

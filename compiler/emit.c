@@ -296,8 +296,9 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep[=N]]   (or: fused90 none): the fused slot
  *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well,
  *      keep=N with a block of N threads (the first forward stage may say keep too: its keep form, prep_keep; and
- *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused); fused90 may end in split=P: its
- *      split forward (ssmc_kernel.h), the segment form NAME_fused90_seg and the forward's stage `scan` */
+ *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused); fused90 may end in
+ *      split=P seg_threads=N seg_smem=S: its split forward (ssmc_kernel.h), the segment pass NAME_fused90_seg (its grid
+ *      fused90's, its block N threads and S bytes of shared memory) and the forward's stage `scan` */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -350,9 +351,10 @@ static int parse_launch(emit_kernel *k, diag *d) {
       if (keep_threads < 32 || keep_threads % 32) return diag_at(d, NULL, 0, 0, "internal: bad keep= in %s", k->cu_path);
       l += m;
     }
-    int split = 0; /* fused90's split forward: split=P */
-    if (sm90 && sscanf(l, " split=%d%n", &k->cuda.split_pct, &m) == 1) {
-      if (k->cuda.split_pct < 1 || pre || *post) return diag_at(d, NULL, 0, 0, "internal: bad split= in %s", k->cu_path);
+    int split = 0, seg_threads = 0, seg_smem = 0; /* fused90's split forward: split=P seg_threads=N seg_smem=S */
+    if (sm90 && sscanf(l, " split=%d seg_threads=%d seg_smem=%d%n", &k->cuda.split_pct, &seg_threads, &seg_smem, &m) == 3) {
+      if (k->cuda.split_pct < 1 || pre || *post || seg_threads < 32 || seg_threads % 32 || seg_smem < 0)
+        return diag_at(d, NULL, 0, 0, "internal: bad split= in %s", k->cu_path);
       split = 1;
       l += m;
     }
@@ -383,6 +385,8 @@ static int parse_launch(emit_kernel *k, diag *d) {
       if (!k->cuda.split_scan.entry || k->cuda.split_scan.grid != SSMC_GRID_ITEMS_ELEMS ||
           other_form(k, &st, EMIT_KEEP_ENTRY0 + 4, "seg", &k->cuda.split_seg))
         return diag_at(d, NULL, 0, 0, "internal: a split forward without its scan in %s", k->cu_path);
+      k->cuda.split_seg.threads = seg_threads;
+      k->cuda.split_seg.smem = seg_smem;
     }
     while (*l == ';' || *l == ' ') l++;
   }

@@ -251,19 +251,20 @@
 @   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
-@ -- the split forward's segment form (SEG: the state alone, the update's keys made by the producer) lays out its own
-@ -- tiles in fused90's from QB up to B (q's, the state's and the scores' buffers are unused there), in floats from
-@ -- QB: three buffers of the key tile (C, K) at SEG_KR, three of the value tile (C, V) at SEG_VR, and two of the
-@ -- update's keys (hi and lo, (C, K) each) at SEG_KF; without the room, no split forward
-@ local SEG_KR, SEG_VR, SEG_KF
+@ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
+@ -- inputs (C each), SG_NB buffers of the key (C, K) and the value tile (C, V), bf16 core matrices (tile_cp16), filled
+@ -- by cp.async SG_NB - 2 chunks ahead, two buffers of the update's keys (hi and lo, (C, K) each) and their factors
+@ -- (C); four tile buffers where they fit 227 KiB, else three; without the room, no split forward
+@ local SG, SG_NB
 @ if HB then
-@   local off = {}
-@   for _, e in ipairs(HB) do off[e[1]] = e[2] end
-@   SEG_KR, SEG_VR = 0, 3 * (C * K // 2)
-@   SEG_KF = SEG_VR + 3 * (C * V // 2)
-@   if SEG_KF + 2 * C * K > off.B - off.QB then SEG_KR = nil end
+@   for _, nb in ipairs({4, 3}) do
+@     local L = new_layout()
+@     alloc_inputs(L, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
+@     L.alloc('KR', nb * C * K // 2); L.alloc('VR', nb * C * V // 2); L.alloc('KF', 2 * C * K); L.alloc('FR', C)
+@     if not SG and L.off * 4 <= 227 * 1024 then SG, SG_NB = L, nb end
+@   end
 @ end
-@ local SPLIT = HB and SEG_KR
+@ local SPLIT = SG
 @ -- two blocks an SM where their shared memory fits (H200: 228 KB an SM, 1 KB of it each block's) and 80 registers
 @ -- hold a consumer's accumulators, V / 4 of the readout and HZN / 2 of the state, at most 48 of them (NVRTC 13,
 @ -- sm_90a: K = V = 64 32, none spilled; K = 32 V = 128 48, none; K = 48 V = 128 56, 348 bytes spilled)
@@ -1538,6 +1539,7 @@ enum {
 @ if sv then layout_enum('X_', XL, XL.off) end
 @ if HF then layout_enum('H_', HL, HL.off) end
 @ if HB then layout_enum('HB_', HB, HB.off) end
+@ if SG then layout_enum('SG_', SG, SG.off) end
 @ if not sv then layout_enum('D_', DSM.lay, DSM.off); layout_enum('DL_', DLP.lay, DLP.off) end
 
 @ -- rows x D of input x from token tok on, columns col0.., into buf with row stride ld (0 past L)
@@ -3725,6 +3727,45 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #endif
 }
 @ if HB then
+@ -- a chunk's cumulative log decays by one warp (lane tp, L tokens, its scalars in in[]): bl[c] = b_t of token
+@ -- t = 32 c + tp, bL = b_L
+@ local function hb_scan()
+      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        float v = 0.0f;
+@   if m.logdecay then
+        if (t_ < L) v = ${m.logdecay};
+@   end
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if (tp >= o) v += up_;
+        }
+        bl[c] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+        if (c == (L - 1) >> 5) bL = x;
+      }
+@ end
+/* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
+ * (8 elements) at a time by the NTH threads from 0 */
+template <int NTH>
+__device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl) {
+  for (int p = (int)threadIdx.x; p < CH * KD / 8; p += NTH) {
+    const float f = fr[(p / KD) * 8 + (p & 7)];
+    const unsigned *x = (const unsigned *)(kb + 8 * p);
+    unsigned h[4], l[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+    *(uint4 *)(kh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+    *(uint4 *)(kl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+  }
+}
 /* sm_90a, fused90's bf16 form (HB: a scalar decay without an erase, one query term): fused90_body's pass with
  * q, the key and the value as loaded (bf16), by cp.async a chunk ahead into two buffers of core matrices
  * (tile_cp16), which the products read as they are: q and the key K-major (rows t) for the scores and q Z, the
@@ -3739,13 +3780,8 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
- * SEG, the split forward's segment form (ssmc_kernel.h): the state alone, from zero, over the block's segment, into
- * the segment's chunk slot with its decay (the product of e^{b_L}). No q, scores or readout: the producer copies the
- * tiles (three buffers) and makes the update's keys (two) a chunk ahead, the consumers run the update; RDY and AM by
- * the chunk's parity (RDY, KB; AM, CB), so the producer's next chunk overlaps the consumers' update (its
- * coefficients a chunk further ahead, by chunk modulo 3, were slower: bench/2026-11-25-gpu-h200-split call 5). In a
- * split forward the plain form starts each segment from the state the scan left in that slot. */
-template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
+ * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot. */
+__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
@@ -3762,30 +3798,11 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   (void)v0;
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
-  /* the tiles' buffers (chunk c in buffer c % NB): q's, the key's, the value's; SEG its own (SEG_KR ..) */
-@ if SPLIT then
-  constexpr int NB = SEG ? 3 : 2;
-  unsigned short *const kring = (unsigned short *)(sm + (SEG ? HB_QB + ${SEG_KR} : HB_KB));
-  unsigned short *const vring = (unsigned short *)(sm + (SEG ? HB_QB + ${SEG_VR} : HB_VB));
-@ else
+  /* the tiles' buffers (chunk c in buffer c % NB): q's, the key's, the value's */
   constexpr int NB = 2;
   unsigned short *const kring = (unsigned short *)(sm + HB_KB), *const vring = (unsigned short *)(sm + HB_VB);
-@ end
   unsigned short *const qring = (unsigned short *)(sm + HB_QB);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
-  /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb, piece p (8 elements) at a time by the
-   * NTH threads from T0 */
-  auto make_keys = [&](const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl, int nth, int t0) {
-    for (int p = (int)threadIdx.x - t0; p < CH * KD / 8; p += nth) {
-      const float f = fr[(p / KD) * 8 + (p & 7)];
-      const unsigned *x = (const unsigned *)(kb + 8 * p);
-      unsigned h[4], l[4];
-#pragma unroll
-      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-      *(uint4 *)(kh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-      *(uint4 *)(kl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-    }
-  };
   /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
    * the chunk's parity */
   float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC, *fr2 = sm + HB_F;
@@ -3799,14 +3816,13 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
 @ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
 @ local hk = input_copies('HB_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
-    /* the chunk at c0 (Ln of its tokens; none past the sequence): q (not in SEG), the key, the value into buffer
+    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer
      * buf; one commit group a chunk */
     auto load = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
-        if constexpr (!SEG)
-          tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
         tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
         tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
       }
@@ -3817,27 +3833,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
      * and w e^{b_L - b} */
     auto coefs = [&](int L, int cur) {
       if (tp >= 32) return;
-      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) {
-        const int t_ = 32 * c + tp;
-        float v = 0.0f;
-@ if m.logdecay then
-        if (t_ < L) v = ${m.logdecay};
-@ end
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if (tp >= o) v += up_;
-        }
-        bl[c] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
-        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
-        if (c == (L - 1) >> 5) bL = x;
-      }
+@ hb_scan()
 #pragma unroll
       for (int c = 0; c < CH / 32; c++) {
         const int t_ = 32 * c + tp;
@@ -3854,30 +3850,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     load(0, 0);
 @ copies_decl(HBC, 'NP', '2 * NP')
 @ copies_fetch(HBC, 'it.t0', 'L0')
-@ if SPLIT then
-    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2, a chunk ahead of the consumers */
-      for (long long c0 = 0; c0 < it.T; c0 += CH) {
-        const int j = (int)(c0 / CH), L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-        const long long tn = it.t0 + c0 + CH;
-        const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-        if (j >= 2) bar_wait(AM + 2 * (j & 1), NT); /* chunk j - 2 is done: its buffers free */
-        load(c0 + CH, (j + 1) % NB);
-@ copies_put(HBC)
-        if (Ln > 0) { /* the next chunk's scalars into registers */
-@ copies_fetch(HBC, 'tn', 'Ln')
-        }
-        bar_wait(PB, NP);
-        coefs(L, j & 1);
-        cp_async_wait<1>(); /* this chunk's tiles */
-        bar_wait(PB, NP); /* every copy and the coefficients */
-        unsigned short *kf = (unsigned short *)(sm + HB_QB + ${SEG_KF}) + (j & 1) * 2 * CH * KD;
-        make_keys(kring + (j % NB) * CH * KD, fr2 + (j & 1) * CH, kf, kf + CH * KD, NP, 2 * NP);
-        fence_async_smem();
-        bar_arrive(RDY + (j & 1), NT);
-      }
-      return;
-    }
-@ end
 @ copies_put(HBC)
     bar_wait(PB, NP);
     coefs(L0, 0);
@@ -3938,9 +3910,8 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN, n0 = w * (VD / 2);
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
-  /* the start state: zero for SEG (a segment's own state), a segment's from the split forward's scan, or state_in */
-  const float *z0 = SEG ? nullptr : seg >= 0 ? ws_chunk(a, ws, seg, it.h) : a.state_in[${m.state}] ? a.state_in[${m.state}] + slot * ${K * V} : nullptr;
-  float gz = 1.0f; /* SEG: the segment's decay */
+  /* the start state: a segment's from the split forward's scan, or state_in */
+  const float *z0 = seg >= 0 ? ws_chunk(a, ws, seg, it.h) : a.state_in[${m.state}] ? a.state_in[${m.state}] + slot * ${K * V} : nullptr;
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
@@ -3958,27 +3929,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       }
     fence_async_smem();
   };
-@ if SPLIT then
-  if constexpr (SEG) { /* the update alone, with the producer's keys */
-    for (long long c0 = 0; c0 < it.T; c0 += CH) {
-      const int j = (int)(c0 / CH);
-      bar_wait(RDY + (j & 1), NT);
-      const float zd = zdec2[(j & 1) * KD];
-      gz *= zd;
-#pragma unroll
-      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
-      const unsigned short *kf = (const unsigned short *)(sm + HB_QB + ${SEG_KF}) + (j & 1) * 2 * CH * KD;
-      const unsigned long long dz = wg16_desc(vring + (j % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
-      wg_fence();
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + (zk0 / 8) * 64, 64, 8 * KD));
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
-      wg_commit();
-      wg_wait0();
-      if (c0 + 2 * CH < it.T) bar_arrive(AM + 2 * (j & 1), NT); /* its buffers free (the producer waits for them) */
-    }
-  } else
-@ end
-  {
   put_state();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -3996,7 +3946,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
     wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
     wg_commit();
-    make_keys(kring + buf * CH * KD, fr2 + cur * CH, kfh, kfl, 2 * NP, 0); /* under q Z */
+    hb_keys<2 * NP>(kring + buf * CH * KD, fr2 + cur * CH, kfh, kfl); /* under q Z */
     fence_async_smem();
     bar_wait(KB, 2 * NP); /* every consumer's keys */
 #pragma unroll
@@ -4023,27 +3973,117 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     else bar_wait(CB, 2 * NP);
     put_state(); /* for the next chunk's readout */
   }
-  }
-  /* the final state: SEG's, with its decay, into the segment's slot; in a split forward the scan wrote it */
-  float *zo = SEG ? ws_chunk(a, ws, seg, it.h) : seg >= 0 || !a.state_out[${m.state}] ? nullptr : a.state_out[${m.state}] + slot * ${K * V};
+  /* the final state (in a split forward the scan wrote it) */
+  float *zo = seg >= 0 || !a.state_out[${m.state}] ? nullptr : a.state_out[${m.state}] + slot * ${K * V};
   if (zo)
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
       for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
-  if constexpr (SEG)
-    for (int k = threadIdx.x; k < KD; k += 2 * NP) zo[WS_ZD + k] = gz;
 #else
   (void)a;
   (void)ws;
 #endif
 }
+@   if SPLIT then
+/* The split forward's segment pass (ssmc_kernel.h; SG): each segment's state from zero, Z = sum_t f_t v_t k_t' with
+ * f_t = w_t e^{b_end - b_t} (b the cumulative log decay, b_end the segment's), and its decay e^{b_end}, into the
+ * segment's chunk slot. A reduction over the segment's tokens: its chunks from the last to the first, so f_t is the
+ * chunk's w_t e^{b_L - b_t} times e^{sfx}, sfx the log decay of the chunks after it (at most 1: no overflow), and the
+ * accumulators are never rescaled: each chunk's two products (the keys' hi + lo parts) are waited for one chunk later.
+ * 256 threads, each warpgroup half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the
+ * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers, the update's keys made by every thread into two.
+ * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
+ * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
+extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 256, NB = ${SG_NB};
+  extern __shared__ float sm[];
+  long long seg;
+  const item_t it = seg_item_of(a, seg);
+  if (!it.T) return; /* an empty segment (its sequence's final state is the scan's) */
+  const int v0 = 0; /* the value input's copies: the whole width */
+  (void)v0;
+@     bind_inputs('SG_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
+@     local SGC = input_copies('SG_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
+@     local hk = input_copies('SG_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
+@     local hv = value_copy('VD', 'VD')
+  unsigned short *const kring = (unsigned short *)(sm + SG_KR), *const vring = (unsigned short *)(sm + SG_VR);
+  unsigned short *const kf = (unsigned short *)(sm + SG_KF); /* buffer j: hi at 2 j CH K, lo after it */
+  float *const fr = sm + SG_FR; /* (C): the chunk's f_t */
+  const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), lane = threadIdx.x & 31;
+  const int g = lane >> 2, q = lane & 3, r0 = 16 * ((threadIdx.x >> 5) & 3) + g;
+  constexpr int ZN = ${HZN};
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  const long long nch = (it.T + CH - 1) / CH;
+  /* chunk i of the loop is the segment's chunk nch - 1 - i: its first token and length */
+  auto c0_of = [&](long long i) { return (nch - 1 - i) * CH; };
+  auto len_of = [&](long long i) { const long long r = it.T - c0_of(i); return (int)(r < CH ? r : CH); };
+  /* loop chunk i's key and value tiles into buffer i % NB (none past the segment's first chunk); one commit group */
+  auto load = [&](long long i) {
+    if (i < nch) {
+      const long long tok = it.t0 + c0_of(i);
+      const int Ln = len_of(i);
+      tile_cp16<NT, KD>(kring + (i % NB) * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+      tile_cp16<NT, VD>(vring + (i % NB) * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+    }
+    cp_async_commit();
+  };
+@     copies_decl(SGC, 'NT')
+  for (int i = 0; i < NB - 2; i++) load(i);
+@     copies_fetch(SGC, 'it.t0 + c0_of(0)', 'len_of(0)')
+  float z[ZN / 2];
+#pragma unroll
+  for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
+  float sfx = 0.0f; /* warp 0's: the log decay of the chunks done */
+  for (long long i = 0; i < nch; i++) {
+    const int L = len_of(i);
+@     copies_put(SGC)
+    if (i + 1 < nch) { /* the next chunk's scalars into registers */
+@     copies_fetch(SGC, 'it.t0 + c0_of(i + 1)', 'len_of(i + 1)')
+    }
+    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
+    fence_async_smem();
+    __syncthreads(); /* the tiles and scalars in; chunk i - 2's products done (every warpgroup waited): its buffers free */
+    load(i + NB - 2);
+    if (threadIdx.x < 32) { /* f_t = w_t e^{b_L - b_t + sfx} */
+      const int tp = lane;
+@     hb_scan()
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        fr[t_] = t_ < L ? (${m.write}) * fexp(bL - bl[c] + sfx) : 0.0f;
+      }
+      sfx += bL;
+    }
+    __syncthreads();
+    unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
+    hb_keys<NT>(kring + (i % NB) * CH * KD, fr, kh, kh + CH * KD);
+    fence_async_smem();
+    __syncthreads(); /* every key made; fr read */
+    const unsigned long long dz = wg16_desc(vring + (i % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + (zk0 / 8) * 64, 64, 8 * KD));
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
+    wg_commit();
+    wg_wait1(); /* chunk i - 1's */
+  }
+  wg_wait0();
+  float *zo = ws_chunk(a, ws, seg, it.h);
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) zo[(long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] = z[4 * i + o];
+  if (threadIdx.x < 32)
+    for (int k = lane; k < KD; k += 32) zo[WS_ZD + k] = expf(sfx);
+#else
+  (void)a;
+  (void)ws;
+#endif
+}
+@   end
 @ end
-extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body<false>(a, ws);' or 'fused90_body<false>(a, ws);'} }
-@ if SPLIT then
-/* the split forward's segments (ssmc_kernel.h): each one's state from zero and its decay */
-extern "C" __global__ void __launch_bounds__(384, ${HB_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
-@ end
+extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or 'fused90_body<false>(a, ws);'} }
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -4562,4 +4602,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', SPLIT and ' split=' .. 100 * HB_MINB or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', SPLIT and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * HB_MINB, SG.off * 4) or '') or 'fused90 none'}

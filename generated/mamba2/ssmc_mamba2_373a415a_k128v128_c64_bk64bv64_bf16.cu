@@ -1050,6 +1050,14 @@ enum {
   HB_TOTAL = 54016
 };
 enum {
+  SG_IN3 = 0,
+  SG_KR = 64,
+  SG_VR = 16448,
+  SG_KF = 32832,
+  SG_FR = 49216,
+  SG_TOTAL = 49280
+};
+enum {
   D_IN0 = 0,
   D_IN1 = 128,
   D_IN2 = 256,
@@ -1683,6 +1691,20 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
+/* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
+ * (8 elements) at a time by the NTH threads from 0 */
+template <int NTH>
+__device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl) {
+  for (int p = (int)threadIdx.x; p < CH * KD / 8; p += NTH) {
+    const float f = fr[(p / KD) * 8 + (p & 7)];
+    const unsigned *x = (const unsigned *)(kb + 8 * p);
+    unsigned h[4], l[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
+    *(uint4 *)(kh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
+    *(uint4 *)(kl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
+  }
+}
 /* sm_90a, fused90's bf16 form (HB: a scalar decay without an erase, one query term): fused90_body's pass with
  * q, the key and the value as loaded (bf16), by cp.async a chunk ahead into two buffers of core matrices
  * (tile_cp16), which the products read as they are: q and the key K-major (rows t) for the scores and q Z, the
@@ -1697,13 +1719,8 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
- * SEG, the split forward's segment form (ssmc_kernel.h): the state alone, from zero, over the block's segment, into
- * the segment's chunk slot with its decay (the product of e^{b_L}). No q, scores or readout: the producer copies the
- * tiles (three buffers) and makes the update's keys (two) a chunk ahead, the consumers run the update; RDY and AM by
- * the chunk's parity (RDY, KB; AM, CB), so the producer's next chunk overlaps the consumers' update (its
- * coefficients a chunk further ahead, by chunk modulo 3, were slower: bench/2026-11-25-gpu-h200-split call 5). In a
- * split forward the plain form starts each segment from the state the scan left in that slot. */
-template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
+ * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot. */
+__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
@@ -1715,25 +1732,11 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   (void)v0;
   unsigned short *sth = (unsigned short *)(sm + HB_STH), *stl = (unsigned short *)(sm + HB_STL);
   unsigned short *amh = (unsigned short *)(sm + HB_AMH), *aml = (unsigned short *)(sm + HB_AML);
-  /* the tiles' buffers (chunk c in buffer c % NB): q's, the key's, the value's; SEG its own (SEG_KR ..) */
-  constexpr int NB = SEG ? 3 : 2;
-  unsigned short *const kring = (unsigned short *)(sm + (SEG ? HB_QB + 0 : HB_KB));
-  unsigned short *const vring = (unsigned short *)(sm + (SEG ? HB_QB + 12288 : HB_VB));
+  /* the tiles' buffers (chunk c in buffer c % NB): q's, the key's, the value's */
+  constexpr int NB = 2;
+  unsigned short *const kring = (unsigned short *)(sm + HB_KB), *const vring = (unsigned short *)(sm + HB_VB);
   unsigned short *const qring = (unsigned short *)(sm + HB_QB);
   unsigned short *kfh = (unsigned short *)(sm + HB_KFH), *kfl = (unsigned short *)(sm + HB_KFL);
-  /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb, piece p (8 elements) at a time by the
-   * NTH threads from T0 */
-  auto make_keys = [&](const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl, int nth, int t0) {
-    for (int p = (int)threadIdx.x - t0; p < CH * KD / 8; p += nth) {
-      const float f = fr[(p / KD) * 8 + (p & 7)];
-      const unsigned *x = (const unsigned *)(kb + 8 * p);
-      unsigned h[4], l[4];
-#pragma unroll
-      for (int j = 0; j < 4; j++) hl_pair(f * __uint_as_float(x[j] << 16), f * __uint_as_float(x[j] & 0xffff0000u), h[j], l[j]);
-      *(uint4 *)(kh + 8 * p) = make_uint4(h[0], h[1], h[2], h[3]);
-      *(uint4 *)(kl + 8 * p) = make_uint4(l[0], l[1], l[2], l[3]);
-    }
-  };
   /* (2, K) and (2, C): the chunk's decay e^{b_L}, the readout's row factors c e^b and the update's w e^{b_L - b}, by
    * the chunk's parity */
   float *zdec2 = sm + HB_ZDEC, *yc2 = sm + HB_YC, *fr2 = sm + HB_F;
@@ -1746,14 +1749,13 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   float *in[SSMC_MAX_IO];
   in[3] = sm + HB_IN3;
   (void)in;
-    /* the chunk at c0 (Ln of its tokens; none past the sequence): q (not in SEG), the key, the value into buffer
+    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer
      * buf; one commit group a chunk */
     auto load = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
-        if constexpr (!SEG)
-          tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
+        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
         tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
         tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
       }
@@ -1799,28 +1801,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     load(0, 0);
   col_regs<NP, CH, 2 * NP> r_in3;
   r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
-    if constexpr (SEG) { /* chunk j: its tiles and keys into buffers j % 3 and j % 2, a chunk ahead of the consumers */
-      for (long long c0 = 0; c0 < it.T; c0 += CH) {
-        const int j = (int)(c0 / CH), L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-        const long long tn = it.t0 + c0 + CH;
-        const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-        if (j >= 2) bar_wait(AM + 2 * (j & 1), NT); /* chunk j - 2 is done: its buffers free */
-        load(c0 + CH, (j + 1) % NB);
-  r_in3.put(sm + HB_IN3, 1);
-        if (Ln > 0) { /* the next chunk's scalars into registers */
-  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
-        }
-        bar_wait(PB, NP);
-        coefs(L, j & 1);
-        cp_async_wait<1>(); /* this chunk's tiles */
-        bar_wait(PB, NP); /* every copy and the coefficients */
-        unsigned short *kf = (unsigned short *)(sm + HB_QB + 24576) + (j & 1) * 2 * CH * KD;
-        make_keys(kring + (j % NB) * CH * KD, fr2 + (j & 1) * CH, kf, kf + CH * KD, NP, 2 * NP);
-        fence_async_smem();
-        bar_arrive(RDY + (j & 1), NT);
-      }
-      return;
-    }
   r_in3.put(sm + HB_IN3, 1);
     bar_wait(PB, NP);
     coefs(L0, 0);
@@ -1881,9 +1861,8 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
   const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN, n0 = w * (VD / 2);
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
-  /* the start state: zero for SEG (a segment's own state), a segment's from the split forward's scan, or state_in */
-  const float *z0 = SEG ? nullptr : seg >= 0 ? ws_chunk(a, ws, seg, it.h) : a.state_in[0] ? a.state_in[0] + slot * 16384 : nullptr;
-  float gz = 1.0f; /* SEG: the segment's decay */
+  /* the start state: a segment's from the split forward's scan, or state_in */
+  const float *z0 = seg >= 0 ? ws_chunk(a, ws, seg, it.h) : a.state_in[0] ? a.state_in[0] + slot * 16384 : nullptr;
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
@@ -1901,25 +1880,6 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
       }
     fence_async_smem();
   };
-  if constexpr (SEG) { /* the update alone, with the producer's keys */
-    for (long long c0 = 0; c0 < it.T; c0 += CH) {
-      const int j = (int)(c0 / CH);
-      bar_wait(RDY + (j & 1), NT);
-      const float zd = zdec2[(j & 1) * KD];
-      gz *= zd;
-#pragma unroll
-      for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
-      const unsigned short *kf = (const unsigned short *)(sm + HB_QB + 24576) + (j & 1) * 2 * CH * KD;
-      const unsigned long long dz = wg16_desc(vring + (j % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
-      wg_fence();
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + (zk0 / 8) * 64, 64, 8 * KD));
-      wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kf + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
-      wg_commit();
-      wg_wait0();
-      if (c0 + 2 * CH < it.T) bar_arrive(AM + 2 * (j & 1), NT); /* its buffers free (the producer waits for them) */
-    }
-  } else
-  {
   put_state();
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -1937,7 +1897,7 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(sth + (n0 / 8) * 8 * KD, 8 * KD, 64));
     wg16_issue<VD / 2, KD / 16, 0, 0, 16, 16>(d, dq, wg16_desc(stl + (n0 / 8) * 8 * KD, 8 * KD, 64));
     wg_commit();
-    make_keys(kring + buf * CH * KD, fr2 + cur * CH, kfh, kfl, 2 * NP, 0); /* under q Z */
+    hb_keys<2 * NP>(kring + buf * CH * KD, fr2 + cur * CH, kfh, kfl); /* under q Z */
     fence_async_smem();
     bar_wait(KB, 2 * NP); /* every consumer's keys */
 #pragma unroll
@@ -1964,24 +1924,131 @@ template <bool SEG> __device__ __forceinline__ void fused90b_body(const ssmc_fwd
     else bar_wait(CB, 2 * NP);
     put_state(); /* for the next chunk's readout */
   }
-  }
-  /* the final state: SEG's, with its decay, into the segment's slot; in a split forward the scan wrote it */
-  float *zo = SEG ? ws_chunk(a, ws, seg, it.h) : seg >= 0 || !a.state_out[0] ? nullptr : a.state_out[0] + slot * 16384;
+  /* the final state (in a split forward the scan wrote it) */
+  float *zo = seg >= 0 || !a.state_out[0] ? nullptr : a.state_out[0] + slot * 16384;
   if (zo)
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
       for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
-  if constexpr (SEG)
-    for (int k = threadIdx.x; k < KD; k += 2 * NP) zo[WS_ZD + k] = gz;
 #else
   (void)a;
   (void)ws;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body<false>(a, ws); }
-/* the split forward's segments (ssmc_kernel.h): each one's state from zero and its decay */
-extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
+/* The split forward's segment pass (ssmc_kernel.h; SG): each segment's state from zero, Z = sum_t f_t v_t k_t' with
+ * f_t = w_t e^{b_end - b_t} (b the cumulative log decay, b_end the segment's), and its decay e^{b_end}, into the
+ * segment's chunk slot. A reduction over the segment's tokens: its chunks from the last to the first, so f_t is the
+ * chunk's w_t e^{b_L - b_t} times e^{sfx}, sfx the log decay of the chunks after it (at most 1: no overflow), and the
+ * accumulators are never rescaled: each chunk's two products (the keys' hi + lo parts) are waited for one chunk later.
+ * 256 threads, each warpgroup half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the
+ * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers, the update's keys made by every thread into two.
+ * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
+ * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
+extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 256, NB = 4;
+  extern __shared__ float sm[];
+  long long seg;
+  const item_t it = seg_item_of(a, seg);
+  if (!it.T) return; /* an empty segment (its sequence's final state is the scan's) */
+  const int v0 = 0; /* the value input's copies: the whole width */
+  (void)v0;
+  float *in[SSMC_MAX_IO];
+  in[3] = sm + SG_IN3;
+  (void)in;
+  unsigned short *const kring = (unsigned short *)(sm + SG_KR), *const vring = (unsigned short *)(sm + SG_VR);
+  unsigned short *const kf = (unsigned short *)(sm + SG_KF); /* buffer j: hi at 2 j CH K, lo after it */
+  float *const fr = sm + SG_FR; /* (C): the chunk's f_t */
+  const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), lane = threadIdx.x & 31;
+  const int g = lane >> 2, q = lane & 3, r0 = 16 * ((threadIdx.x >> 5) & 3) + g;
+  constexpr int ZN = 128;
+  const int zv0 = VD == 128 ? 64 * w : 0, zk0 = VD == 128 ? 0 : w * ZN;
+  const long long nch = (it.T + CH - 1) / CH;
+  /* chunk i of the loop is the segment's chunk nch - 1 - i: its first token and length */
+  auto c0_of = [&](long long i) { return (nch - 1 - i) * CH; };
+  auto len_of = [&](long long i) { const long long r = it.T - c0_of(i); return (int)(r < CH ? r : CH); };
+  /* loop chunk i's key and value tiles into buffer i % NB (none past the segment's first chunk); one commit group */
+  auto load = [&](long long i) {
+    if (i < nch) {
+      const long long tok = it.t0 + c0_of(i);
+      const int Ln = len_of(i);
+      tile_cp16<NT, KD>(kring + (i % NB) * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+      tile_cp16<NT, VD>(vring + (i % NB) * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
+    }
+    cp_async_commit();
+  };
+  col_regs<NT, CH> r_in3;
+  for (int i = 0; i < NB - 2; i++) load(i);
+  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(0)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(0));
+  float z[ZN / 2];
+#pragma unroll
+  for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
+  float sfx = 0.0f; /* warp 0's: the log decay of the chunks done */
+  for (long long i = 0; i < nch; i++) {
+    const int L = len_of(i);
+  r_in3.put(sm + SG_IN3, 1);
+    if (i + 1 < nch) { /* the next chunk's scalars into registers */
+  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(i + 1)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(i + 1));
+    }
+    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
+    fence_async_smem();
+    __syncthreads(); /* the tiles and scalars in; chunk i - 2's products done (every warpgroup waited): its buffers free */
+    load(i + NB - 2);
+    if (threadIdx.x < 32) { /* f_t = w_t e^{b_L - b_t + sfx} */
+      const int tp = lane;
+      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        float v = 0.0f;
+        if (t_ < L) v = in[3][t_];
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+          if (tp >= o) v += up_;
+        }
+        bl[c] = carry + v;
+        carry += __shfl_sync(0xffffffffu, v, 31);
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+        if (c == (L - 1) >> 5) bL = x;
+      }
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        fr[t_] = t_ < L ? (1.0f) * fexp(bL - bl[c] + sfx) : 0.0f;
+      }
+      sfx += bL;
+    }
+    __syncthreads();
+    unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
+    hb_keys<NT>(kring + (i % NB) * CH * KD, fr, kh, kh + CH * KD);
+    fence_async_smem();
+    __syncthreads(); /* every key made; fr read */
+    const unsigned long long dz = wg16_desc(vring + (i % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
+    wg_fence();
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + (zk0 / 8) * 64, 64, 8 * KD));
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
+    wg_commit();
+    wg_wait1(); /* chunk i - 1's */
+  }
+  wg_wait0();
+  float *zo = ws_chunk(a, ws, seg, it.h);
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) zo[(long long)(zk0 + 8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8] = z[4 * i + o];
+  if (threadIdx.x < 32)
+    for (int k = lane; k < KD; k += 32) zo[WS_ZD + k] = expf(sfx);
+#else
+  (void)a;
+  (void)ws;
+#endif
+}
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws); }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -2143,7 +2210,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep=256 split=100
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep=256 split=100 seg_threads=256 seg_smem=197120
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -449,7 +449,7 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
   .fused_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_seq_keep", SSMC_GRID_ITEMS_FTILES, 256, 73984},
   .fused_sm90_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216064},
   .prep_keep = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep_keep", SSMC_GRID_CHUNKS, 512, 70400},
-  .split_seg = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg", SSMC_GRID_ITEMS_FTILES, 256, 197120},
+  .split_seg = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg", SSMC_GRID_ITEMS_FTILES, 256, 197376},
   .split_scan = {"ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_scan", SSMC_GRID_ITEMS_ELEMS, 128, 0},
   .split_pct = 100,
 };
@@ -467,6 +467,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "540247f895967a1e",
   "5b31b05a4a4c5cf7",
   "254e4f4cba538562",
-  "7f6e8ddac40ea313",
+  "7c26f857c4b95177",
   0,
 };

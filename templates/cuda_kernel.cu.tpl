@@ -253,14 +253,14 @@
 @ end
 @ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
 @ -- inputs (C each), SG_NB buffers of the key (C, K) and the value tile (C, V), bf16 core matrices (tile_cp16), filled
-@ -- by cp.async SG_NB - 2 chunks ahead, two buffers of the update's keys (hi and lo, (C, K) each) and their factors
-@ -- (C); four tile buffers where they fit 227 KiB, else three; without the room, no split forward
+@ -- by cp.async SG_NB - 2 chunks ahead, two buffers of the update's keys (hi and lo, (C, K) each) and of their
+@ -- factors (C); four tile buffers where they fit 227 KiB, else three; without the room, no split forward
 @ local SG, SG_NB
 @ if HB then
 @   for _, nb in ipairs({4, 3}) do
 @     local L = new_layout()
 @     alloc_inputs(L, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
-@     L.alloc('KR', nb * C * K // 2); L.alloc('VR', nb * C * V // 2); L.alloc('KF', 2 * C * K); L.alloc('FR', C)
+@     L.alloc('KR', nb * C * K // 2); L.alloc('VR', nb * C * V // 2); L.alloc('KF', 2 * C * K); L.alloc('FR', 2 * C)
 @     if not SG and L.off * 4 <= 227 * 1024 then SG, SG_NB = L, nb end
 @   end
 @ end
@@ -3753,10 +3753,10 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
       }
 @ end
 /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
- * (8 elements) at a time by the NTH threads from 0 */
-template <int NTH>
+ * (8 elements) at a time by the NTH threads from T0 */
+template <int NTH, int T0 = 0>
 __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl) {
-  for (int p = (int)threadIdx.x; p < CH * KD / 8; p += NTH) {
+  for (int p = (int)threadIdx.x - T0; p < CH * KD / 8; p += NTH) {
     const float f = fr[(p / KD) * 8 + (p & 7)];
     const unsigned *x = (const unsigned *)(kb + 8 * p);
     unsigned h[4], l[4];
@@ -3992,7 +3992,9 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
  * chunk's w_t e^{b_L - b_t} times e^{sfx}, sfx the log decay of the chunks after it (at most 1: no overflow), and the
  * accumulators are never rescaled: each chunk's two products (the keys' hi + lo parts) are waited for one chunk later.
  * 256 threads, each warpgroup half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the
- * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers, the update's keys made by every thread into two.
+ * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers; a chunk's factors made by warp 0 a chunk ahead
+ * (its scan of the log decays is a chain of shuffles: in line, the other warps waited on it for 30% of the pass),
+ * its keys by the other warps into two buffers.
  * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
  * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) {
@@ -4010,7 +4012,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
 @     local hv = value_copy('VD', 'VD')
   unsigned short *const kring = (unsigned short *)(sm + SG_KR), *const vring = (unsigned short *)(sm + SG_VR);
   unsigned short *const kf = (unsigned short *)(sm + SG_KF); /* buffer j: hi at 2 j CH K, lo after it */
-  float *const fr = sm + SG_FR; /* (C): the chunk's f_t */
+  float *const fr = sm + SG_FR; /* (2, C): f_t of a chunk, by the loop chunk's parity */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * ((threadIdx.x >> 5) & 3) + g;
   constexpr int ZN = ${HZN};
@@ -4029,44 +4031,62 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
     }
     cp_async_commit();
   };
+  float sfx = 0.0f; /* warp 0's: the log decay of the chunks done */
+  /* warp 0: f_t = w_t e^{b_L - b_t + sfx} of loop chunk j (its scalars in in[]) into f, then sfx += b_L */
+  auto factors = [&](long long j, float *f) {
+    const int L = len_of(j), tp = lane;
+@     hb_scan()
+#pragma unroll
+    for (int c = 0; c < CH / 32; c++) {
+      const int t_ = 32 * c + tp;
+      f[t_] = t_ < L ? (${m.write}) * fexp(bL - bl[c] + sfx) : 0.0f;
+    }
+    sfx += bL;
+  };
 @     copies_decl(SGC, 'NT')
   for (int i = 0; i < NB - 2; i++) load(i);
-@     copies_fetch(SGC, 'it.t0 + c0_of(0)', 'len_of(0)')
+  { /* chunk 0's factors */
+    const int L = len_of(0);
+@     copies_fetch(SGC, 'it.t0 + c0_of(0)', 'L')
+@     copies_put(SGC)
+  }
+  if (nch > 1) {
+@     copies_fetch(SGC, 'it.t0 + c0_of(1)', 'len_of(1)')
+  }
+  __syncthreads();
+  if (threadIdx.x < 32) factors(0, fr);
+  __syncthreads(); /* (chunk 1's scalars go where chunk 0's were) */
   float z[ZN / 2];
 #pragma unroll
   for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
-  float sfx = 0.0f; /* warp 0's: the log decay of the chunks done */
+  /* loop chunk i: its factors in fr[i % 2] (warp 0 made them in the loop before), the next chunk's scalars in[] */
   for (long long i = 0; i < nch; i++) {
-    const int L = len_of(i);
+    if (i + 1 < nch) {
+      const int L = len_of(i + 1);
 @     copies_put(SGC)
-    if (i + 1 < nch) { /* the next chunk's scalars into registers */
-@     copies_fetch(SGC, 'it.t0 + c0_of(i + 1)', 'len_of(i + 1)')
+      (void)L;
+    }
+    if (i + 2 < nch) { /* the scalars of the chunk after into registers */
+@     copies_fetch(SGC, 'it.t0 + c0_of(i + 2)', 'len_of(i + 2)')
     }
     cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
     fence_async_smem();
-    __syncthreads(); /* the tiles and scalars in; chunk i - 2's products done (every warpgroup waited): its buffers free */
-    load(i + NB - 2);
-    if (threadIdx.x < 32) { /* f_t = w_t e^{b_L - b_t + sfx} */
-      const int tp = lane;
-@     hb_scan()
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) {
-        const int t_ = 32 * c + tp;
-        fr[t_] = t_ < L ? (${m.write}) * fexp(bL - bl[c] + sfx) : 0.0f;
-      }
-      sfx += bL;
-    }
-    __syncthreads();
+    __syncthreads(); /* the tiles and the next chunk's scalars in; chunk i - 1's keys and fr[(i + 1) % 2] read */
     unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
-    hb_keys<NT>(kring + (i % NB) * CH * KD, fr, kh, kh + CH * KD);
+    if (threadIdx.x < 32) { /* warp 0: the next chunk's factors */
+      if (i + 1 < nch) factors(i + 1, fr + ((i + 1) & 1) * CH);
+    } else { /* the others: this chunk's keys */
+      hb_keys<NT - 32, 32>(kring + (i % NB) * CH * KD, fr + (i & 1) * CH, kh, kh + CH * KD);
+    }
     fence_async_smem();
-    __syncthreads(); /* every key made; fr read */
+    __syncthreads(); /* every key made */
     const unsigned long long dz = wg16_desc(vring + (i % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
     wg_fence();
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    wg_wait1(); /* chunk i - 1's */
+    wg_wait1(); /* chunk i - 1's: its buffers free (once every warpgroup is past this) */
+    load(i + NB - 2); /* into chunk i - 2's buffer (free: both warpgroups waited for its products before the barrier) */
   }
   wg_wait0();
   float *zo = ws_chunk(a, ws, seg, it.h);

@@ -1055,7 +1055,7 @@ enum {
   SG_VR = 16448,
   SG_KF = 32832,
   SG_FR = 49216,
-  SG_TOTAL = 49280
+  SG_TOTAL = 49344
 };
 enum {
   D_IN0 = 0,
@@ -1692,10 +1692,10 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #endif
 }
 /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
- * (8 elements) at a time by the NTH threads from 0 */
-template <int NTH>
+ * (8 elements) at a time by the NTH threads from T0 */
+template <int NTH, int T0 = 0>
 __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *fr, unsigned short *kh, unsigned short *kl) {
-  for (int p = (int)threadIdx.x; p < CH * KD / 8; p += NTH) {
+  for (int p = (int)threadIdx.x - T0; p < CH * KD / 8; p += NTH) {
     const float f = fr[(p / KD) * 8 + (p & 7)];
     const unsigned *x = (const unsigned *)(kb + 8 * p);
     unsigned h[4], l[4];
@@ -1942,7 +1942,9 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
  * chunk's w_t e^{b_L - b_t} times e^{sfx}, sfx the log decay of the chunks after it (at most 1: no overflow), and the
  * accumulators are never rescaled: each chunk's two products (the keys' hi + lo parts) are waited for one chunk later.
  * 256 threads, each warpgroup half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the
- * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers, the update's keys made by every thread into two.
+ * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers; a chunk's factors made by warp 0 a chunk ahead
+ * (its scan of the log decays is a chain of shuffles: in line, the other warps waited on it for 30% of the pass),
+ * its keys by the other warps into two buffers.
  * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
  * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) {
@@ -1959,7 +1961,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   (void)in;
   unsigned short *const kring = (unsigned short *)(sm + SG_KR), *const vring = (unsigned short *)(sm + SG_VR);
   unsigned short *const kf = (unsigned short *)(sm + SG_KF); /* buffer j: hi at 2 j CH K, lo after it */
-  float *const fr = sm + SG_FR; /* (C): the chunk's f_t */
+  float *const fr = sm + SG_FR; /* (2, C): f_t of a chunk, by the loop chunk's parity */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * ((threadIdx.x >> 5) & 3) + g;
   constexpr int ZN = 128;
@@ -1978,25 +1980,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
     }
     cp_async_commit();
   };
-  col_regs<NT, CH> r_in3;
-  for (int i = 0; i < NB - 2; i++) load(i);
-  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(0)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(0));
-  float z[ZN / 2];
-#pragma unroll
-  for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
   float sfx = 0.0f; /* warp 0's: the log decay of the chunks done */
-  for (long long i = 0; i < nch; i++) {
-    const int L = len_of(i);
-  r_in3.put(sm + SG_IN3, 1);
-    if (i + 1 < nch) { /* the next chunk's scalars into registers */
-  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(i + 1)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(i + 1));
-    }
-    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
-    fence_async_smem();
-    __syncthreads(); /* the tiles and scalars in; chunk i - 2's products done (every warpgroup waited): its buffers free */
-    load(i + NB - 2);
-    if (threadIdx.x < 32) { /* f_t = w_t e^{b_L - b_t + sfx} */
-      const int tp = lane;
+  /* warp 0: f_t = w_t e^{b_L - b_t + sfx} of loop chunk j (its scalars in in[]) into f, then sfx += b_L */
+  auto factors = [&](long long j, float *f) {
+    const int L = len_of(j), tp = lane;
       float bl[CH / 32], carry = 0.0f, bL = 0.0f;
 #pragma unroll
       for (int c = 0; c < CH / 32; c++) {
@@ -2017,23 +2004,56 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
         if (c == (L - 1) >> 5) bL = x;
       }
 #pragma unroll
-      for (int c = 0; c < CH / 32; c++) {
-        const int t_ = 32 * c + tp;
-        fr[t_] = t_ < L ? (1.0f) * fexp(bL - bl[c] + sfx) : 0.0f;
-      }
-      sfx += bL;
+    for (int c = 0; c < CH / 32; c++) {
+      const int t_ = 32 * c + tp;
+      f[t_] = t_ < L ? (1.0f) * fexp(bL - bl[c] + sfx) : 0.0f;
     }
-    __syncthreads();
-    unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
-    hb_keys<NT>(kring + (i % NB) * CH * KD, fr, kh, kh + CH * KD);
+    sfx += bL;
+  };
+  col_regs<NT, CH> r_in3;
+  for (int i = 0; i < NB - 2; i++) load(i);
+  { /* chunk 0's factors */
+    const int L = len_of(0);
+  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(0)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_in3.put(sm + SG_IN3, 1);
+  }
+  if (nch > 1) {
+  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(1)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(1));
+  }
+  __syncthreads();
+  if (threadIdx.x < 32) factors(0, fr);
+  __syncthreads(); /* (chunk 1's scalars go where chunk 0's were) */
+  float z[ZN / 2];
+#pragma unroll
+  for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
+  /* loop chunk i: its factors in fr[i % 2] (warp 0 made them in the loop before), the next chunk's scalars in[] */
+  for (long long i = 0; i < nch; i++) {
+    if (i + 1 < nch) {
+      const int L = len_of(i + 1);
+  r_in3.put(sm + SG_IN3, 1);
+      (void)L;
+    }
+    if (i + 2 < nch) { /* the scalars of the chunk after into registers */
+  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(i + 2)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(i + 2));
+    }
+    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
     fence_async_smem();
-    __syncthreads(); /* every key made; fr read */
+    __syncthreads(); /* the tiles and the next chunk's scalars in; chunk i - 1's keys and fr[(i + 1) % 2] read */
+    unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
+    if (threadIdx.x < 32) { /* warp 0: the next chunk's factors */
+      if (i + 1 < nch) factors(i + 1, fr + ((i + 1) & 1) * CH);
+    } else { /* the others: this chunk's keys */
+      hb_keys<NT - 32, 32>(kring + (i % NB) * CH * KD, fr + (i & 1) * CH, kh, kh + CH * KD);
+    }
+    fence_async_smem();
+    __syncthreads(); /* every key made */
     const unsigned long long dz = wg16_desc(vring + (i % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
     wg_fence();
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + (zk0 / 8) * 64, 64, 8 * KD));
     wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    wg_wait1(); /* chunk i - 1's */
+    wg_wait1(); /* chunk i - 1's: its buffers free (once every warpgroup is past this) */
+    load(i + NB - 2); /* into chunk i - 2's buffer (free: both warpgroups waited for its products before the barrier) */
   }
   wg_wait0();
   float *zo = ws_chunk(a, ws, seg, it.h);
@@ -2210,7 +2230,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep=256 split=100 seg_threads=256 seg_smem=197120
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep=256 split=100 seg_threads=256 seg_smem=197376
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

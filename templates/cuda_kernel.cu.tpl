@@ -252,20 +252,16 @@
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
 @ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
-@ -- inputs (C each; every input it reads besides the key and the value must be one), SG_NB buffers of the key (C, K)
-@ -- and the value tile (C, V), bf16 core matrices (tile_cp16), filled by cp.async SG_NB - 2 chunks ahead, and two of
-@ -- the write's factors (C); as many tile buffers as fit 227 KiB up to six, at least three; else no split forward
+@ -- inputs (C each), SG_NB buffers of the key (C, K) and the value tile (C, V), bf16 core matrices (tile_cp16), filled
+@ -- by cp.async SG_NB - 2 chunks ahead, two buffers of the update's keys (hi and lo, (C, K) each) and of their
+@ -- factors (C); four tile buffers where they fit 227 KiB, else three; without the room, no split forward
 @ local SG, SG_NB
 @ if HB then
-@   local scalars = true
-@   for _, x in ipairs(P.inputs) do
-@     if x.smem and x.dimsym ~= 2 and x.idx ~= m.key and x.D > 1 then scalars = false end
-@   end
-@   for _, nb in ipairs({6, 5, 4, 3}) do
+@   for _, nb in ipairs({4, 3}) do
 @     local L = new_layout()
 @     alloc_inputs(L, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
-@     L.alloc('KR', nb * C * K // 2); L.alloc('VR', nb * C * V // 2); L.alloc('FR', 2 * C)
-@     if scalars and not SG and L.off * 4 <= 227 * 1024 then SG, SG_NB = L, nb end
+@     L.alloc('KR', nb * C * K // 2); L.alloc('VR', nb * C * V // 2); L.alloc('KF', 2 * C * K); L.alloc('FR', 2 * C)
+@     if not SG and L.off * 4 <= 227 * 1024 then SG, SG_NB = L, nb end
 @   end
 @ end
 @ local SPLIT = SG
@@ -313,7 +309,6 @@
 @ local PSF = PS90 and (2 * K * K + C * K) // 2 + C * K -- the floats' offset (in floats)
 @ local PSOFF = PS90 and PSF + 3 * C
 @ local WG16R_NS = {} -- the widths of the register-A form
-@ if SG then add_width(WG16R_NS, HZN) end
 @ if PS90 then
 @   for _, n in ipairs({K, C}) do add_width(WG16_NS, n); add_width(WG16R_NS, n) end
 @ end
@@ -3995,14 +3990,13 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
  * f_t = w_t e^{b_end - b_t} (b the cumulative log decay, b_end the segment's), and its decay e^{b_end}, into the
  * segment's chunk slot. A reduction over the segment's tokens: its chunks from the last to the first, so f_t is the
  * chunk's w_t e^{b_L - b_t} times e^{sfx}, sfx the log decay of the chunks after it (at most 1: no overflow), and the
- * accumulators are never rescaled: each chunk's products are waited for one chunk later. 256 threads, each warpgroup
- * half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the key and value tiles by cp.async
- * NB - 2 chunks ahead into NB buffers. The products Z += (V' diag(f)) K take V' diag(f) as the register operand A
- * (each warp's 16 value rows by ldmatrix, times f, as bf16 hi + lo parts: two register sets, a chunk's products in
- * flight while the next chunk's are formed) and the key tile as loaded (B), so no warp waits on another's work but
- * for the tiles; warp 0 makes the next chunk's f while the products run (in line, a scan of shuffles, the other warps
- * waited on it for 30% of the pass; with the update's keys made in shared memory they waited on those: the
- * gpu-h200-seg record). */
+ * accumulators are never rescaled: each chunk's two products (the keys' hi + lo parts) are waited for one chunk later.
+ * 256 threads, each warpgroup half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the
+ * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers; a chunk's factors made by warp 0 a chunk ahead
+ * (its scan of the log decays is a chain of shuffles: in line, the other warps waited on it for 30% of the pass),
+ * its keys by the other warps into two buffers.
+ * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
+ * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, NB = ${SG_NB};
@@ -4017,6 +4011,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
 @     local hk = input_copies('SG_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @     local hv = value_copy('VD', 'VD')
   unsigned short *const kring = (unsigned short *)(sm + SG_KR), *const vring = (unsigned short *)(sm + SG_VR);
+  unsigned short *const kf = (unsigned short *)(sm + SG_KF); /* buffer j: hi at 2 j CH K, lo after it */
   float *const fr = sm + SG_FR; /* (2, C): f_t of a chunk, by the loop chunk's parity */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * ((threadIdx.x >> 5) & 3) + g;
@@ -4050,61 +4045,50 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
   };
 @     copies_decl(SGC, 'NT')
   for (int i = 0; i < NB - 2; i++) load(i);
-@     copies_fetch(SGC, 'it.t0 + c0_of(0)', 'len_of(0)')
+  { /* chunk 0's factors */
+    const int L = len_of(0);
+@     copies_fetch(SGC, 'it.t0 + c0_of(0)', 'L')
 @     copies_put(SGC)
+  }
   if (nch > 1) {
 @     copies_fetch(SGC, 'it.t0 + c0_of(1)', 'len_of(1)')
   }
   __syncthreads();
   if (threadIdx.x < 32) factors(0, fr);
+  __syncthreads(); /* (chunk 1's scalars go where chunk 0's were) */
   float z[ZN / 2];
 #pragma unroll
   for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
-  /* this lane's ldmatrix row of the value tile: block b = lane / 8 is (values + 8 (b & 1), tokens + 8 (b >> 1)) of
-   * the warp's 16 value rows, so the four registers are m16n8k16's A fragment (rows the values, k the tokens) */
-  const int lrow = (lane & 7) * 8 + ((lane >> 4) & 1) * 8 * VD + (((zv0 + 16 * ((threadIdx.x >> 5) & 3)) >> 3) + ((lane >> 3) & 1)) * 64;
-  const unsigned kdh = (unsigned)(wg16_desc(kring, 64, 8 * KD) >> 32);
-  /* loop chunk i (its factors in fr[i % 2], the next chunk's scalars in registers) with the A register set ah, al */
-  auto step = [&](long long i, unsigned (&ah)[CH / 4], unsigned (&al)[CH / 4]) {
-    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
-    fence_async_smem();
-    __syncthreads(); /* the tiles and this chunk's factors in; chunk i - 2's products done: its buffers free */
-    if (i + 1 < nch) { /* the next chunk's scalars (warp 0 read this one's before the barrier) */
+  /* loop chunk i: its factors in fr[i % 2] (warp 0 made them in the loop before), the next chunk's scalars in[] */
+  for (long long i = 0; i < nch; i++) {
+    if (i + 1 < nch) {
+      const int L = len_of(i + 1);
 @     copies_put(SGC)
+      (void)L;
     }
     if (i + 2 < nch) { /* the scalars of the chunk after into registers */
 @     copies_fetch(SGC, 'it.t0 + c0_of(i + 2)', 'len_of(i + 2)')
     }
-    const unsigned short *vt = vring + (i % NB) * CH * VD + lrow;
-    const float *f = fr + (i & 1) * CH + 2 * q;
-#pragma unroll
-    for (int k = 0; k < CH / 16; k++) {
-      unsigned x[4];
-      ldsm4t(x, vt + 2 * k * 8 * VD);
-      const float2 f0 = *(const float2 *)(f + 16 * k), f8 = *(const float2 *)(f + 16 * k + 8);
-#pragma unroll
-      for (int r = 0; r < 4; r++) {
-        const float2 fk = r < 2 ? f0 : f8;
-        hl_pair(fk.x * __uint_as_float(x[r] << 16), fk.y * __uint_as_float(x[r] & 0xffff0000u), ah[4 * k + r], al[4 * k + r]);
-      }
+    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
+    fence_async_smem();
+    __syncthreads(); /* the tiles and the next chunk's scalars in; chunk i - 1's keys and fr[(i + 1) % 2] read */
+    unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
+    if (threadIdx.x < 32) { /* warp 0: the next chunk's factors */
+      if (i + 1 < nch) factors(i + 1, fr + ((i + 1) & 1) * CH);
+    } else { /* the others: this chunk's keys */
+      hb_keys<NT - 32, 32>(kring + (i % NB) * CH * KD, fr + (i & 1) * CH, kh, kh + CH * KD);
     }
-    const unsigned kdl = (unsigned)wg16_desc(kring + (i % NB) * CH * KD + (zk0 / 8) * 64, 64, 8 * KD);
+    fence_async_smem();
+    __syncthreads(); /* every key made */
+    const unsigned long long dz = wg16_desc(vring + (i % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
     wg_fence();
-#pragma unroll
-    for (int k = 0; k < CH / 16; k++) {
-      wg_mma16r<ZN, 1>(z, ah + 4 * k, kdl + 2 * KD * k, kdh);
-      wg_mma16r<ZN, 1>(z, al + 4 * k, kdl + 2 * KD * k, kdh);
-    }
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + (zk0 / 8) * 64, 64, 8 * KD));
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    if (threadIdx.x < 64 && i + 1 < nch) { /* warp 0: the next chunk's factors, once warp 1's scalars are in */
-      bar_wait(1, 64);
-      if (threadIdx.x < 32) factors(i + 1, fr + ((i + 1) & 1) * CH);
-    }
-    wg_wait0();
-    load(i + NB - 2); /* into chunk i - 2's buffers */
-  };
-  unsigned ah[CH / 4], al[CH / 4];
-  for (long long i = 0; i < nch; i++) step(i, ah, al);
+    wg_wait1(); /* chunk i - 1's: its buffers free (once every warpgroup is past this) */
+    load(i + NB - 2); /* into chunk i - 2's buffer (free: both warpgroups waited for its products before the barrier) */
+  }
+  wg_wait0();
   float *zo = ws_chunk(a, ws, seg, it.h);
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)

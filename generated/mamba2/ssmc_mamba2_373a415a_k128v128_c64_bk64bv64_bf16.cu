@@ -394,16 +394,6 @@ template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float 
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                  : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
 }
-/* the same with A from registers (psolve90): a, the warp's 16 rows of A (m16n8k16's A fragment: the accumulators of
- * a product over those rows give it, paired: d[8 j + 2 m], d[8 j + 2 m + 1] -> a[4 j + m] of k step j); B from its
- * descriptor, K-major (TB 0) or MN-major (1) */
-template <int N, int TB> __device__ __forceinline__ void wg_mma16r(float *d, const unsigned *a, unsigned bl, unsigned bh) {
-  if constexpr (N == 128)
-    asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %70, 0;\nmov.b64 db, {%68, %69};\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, db, p, 1, 1, %71;\n}"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1), "n"(TB));
-}
 #endif
 #endif
 #if SSMC_SM90
@@ -1062,7 +1052,8 @@ enum {
 enum {
   SG_IN3 = 0,
   SG_KR = 64,
-  SG_VR = 24640,
+  SG_VR = 16448,
+  SG_KF = 32832,
   SG_FR = 49216,
   SG_TOTAL = 49344
 };
@@ -1949,17 +1940,16 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
  * f_t = w_t e^{b_end - b_t} (b the cumulative log decay, b_end the segment's), and its decay e^{b_end}, into the
  * segment's chunk slot. A reduction over the segment's tokens: its chunks from the last to the first, so f_t is the
  * chunk's w_t e^{b_L - b_t} times e^{sfx}, sfx the log decay of the chunks after it (at most 1: no overflow), and the
- * accumulators are never rescaled: each chunk's products are waited for one chunk later. 256 threads, each warpgroup
- * half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the key and value tiles by cp.async
- * NB - 2 chunks ahead into NB buffers. The products Z += (V' diag(f)) K take V' diag(f) as the register operand A
- * (each warp's 16 value rows by ldmatrix, times f, as bf16 hi + lo parts: two register sets, a chunk's products in
- * flight while the next chunk's are formed) and the key tile as loaded (B), so no warp waits on another's work but
- * for the tiles; warp 0 makes the next chunk's f while the products run (in line, a scan of shuffles, the other warps
- * waited on it for 30% of the pass; with the update's keys made in shared memory they waited on those: the
- * gpu-h200-seg record). */
+ * accumulators are never rescaled: each chunk's two products (the keys' hi + lo parts) are waited for one chunk later.
+ * 256 threads, each warpgroup half the value rows (V = 128) or half the keys (V = 64), as fused90's consumers; the
+ * key and value tiles by cp.async NB - 2 chunks ahead into NB buffers; a chunk's factors made by warp 0 a chunk ahead
+ * (its scan of the log decays is a chain of shuffles: in line, the other warps waited on it for 30% of the pass),
+ * its keys by the other warps into two buffers.
+ * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
+ * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
-  constexpr int NT = 256, NB = 6;
+  constexpr int NT = 256, NB = 4;
   extern __shared__ float sm[];
   long long seg;
   const item_t it = seg_item_of(a, seg);
@@ -1970,6 +1960,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   in[3] = sm + SG_IN3;
   (void)in;
   unsigned short *const kring = (unsigned short *)(sm + SG_KR), *const vring = (unsigned short *)(sm + SG_VR);
+  unsigned short *const kf = (unsigned short *)(sm + SG_KF); /* buffer j: hi at 2 j CH K, lo after it */
   float *const fr = sm + SG_FR; /* (2, C): f_t of a chunk, by the loop chunk's parity */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * ((threadIdx.x >> 5) & 3) + g;
@@ -2021,61 +2012,50 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   };
   col_regs<NT, CH> r_in3;
   for (int i = 0; i < NB - 2; i++) load(i);
-  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(0)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(0));
+  { /* chunk 0's factors */
+    const int L = len_of(0);
+  r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(0)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in3.put(sm + SG_IN3, 1);
+  }
   if (nch > 1) {
   r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(1)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(1));
   }
   __syncthreads();
   if (threadIdx.x < 32) factors(0, fr);
+  __syncthreads(); /* (chunk 1's scalars go where chunk 0's were) */
   float z[ZN / 2];
 #pragma unroll
   for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
-  /* this lane's ldmatrix row of the value tile: block b = lane / 8 is (values + 8 (b & 1), tokens + 8 (b >> 1)) of
-   * the warp's 16 value rows, so the four registers are m16n8k16's A fragment (rows the values, k the tokens) */
-  const int lrow = (lane & 7) * 8 + ((lane >> 4) & 1) * 8 * VD + (((zv0 + 16 * ((threadIdx.x >> 5) & 3)) >> 3) + ((lane >> 3) & 1)) * 64;
-  const unsigned kdh = (unsigned)(wg16_desc(kring, 64, 8 * KD) >> 32);
-  /* loop chunk i (its factors in fr[i % 2], the next chunk's scalars in registers) with the A register set ah, al */
-  auto step = [&](long long i, unsigned (&ah)[CH / 4], unsigned (&al)[CH / 4]) {
-    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
-    fence_async_smem();
-    __syncthreads(); /* the tiles and this chunk's factors in; chunk i - 2's products done: its buffers free */
-    if (i + 1 < nch) { /* the next chunk's scalars (warp 0 read this one's before the barrier) */
+  /* loop chunk i: its factors in fr[i % 2] (warp 0 made them in the loop before), the next chunk's scalars in[] */
+  for (long long i = 0; i < nch; i++) {
+    if (i + 1 < nch) {
+      const int L = len_of(i + 1);
   r_in3.put(sm + SG_IN3, 1);
+      (void)L;
     }
     if (i + 2 < nch) { /* the scalars of the chunk after into registers */
   r_in3.fetch((const float *)a.in[3] + ((it.t0 + c0_of(i + 2)) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, len_of(i + 2));
     }
-    const unsigned short *vt = vring + (i % NB) * CH * VD + lrow;
-    const float *f = fr + (i & 1) * CH + 2 * q;
-#pragma unroll
-    for (int k = 0; k < CH / 16; k++) {
-      unsigned x[4];
-      ldsm4t(x, vt + 2 * k * 8 * VD);
-      const float2 f0 = *(const float2 *)(f + 16 * k), f8 = *(const float2 *)(f + 16 * k + 8);
-#pragma unroll
-      for (int r = 0; r < 4; r++) {
-        const float2 fk = r < 2 ? f0 : f8;
-        hl_pair(fk.x * __uint_as_float(x[r] << 16), fk.y * __uint_as_float(x[r] & 0xffff0000u), ah[4 * k + r], al[4 * k + r]);
-      }
+    cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
+    fence_async_smem();
+    __syncthreads(); /* the tiles and the next chunk's scalars in; chunk i - 1's keys and fr[(i + 1) % 2] read */
+    unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
+    if (threadIdx.x < 32) { /* warp 0: the next chunk's factors */
+      if (i + 1 < nch) factors(i + 1, fr + ((i + 1) & 1) * CH);
+    } else { /* the others: this chunk's keys */
+      hb_keys<NT - 32, 32>(kring + (i % NB) * CH * KD, fr + (i & 1) * CH, kh, kh + CH * KD);
     }
-    const unsigned kdl = (unsigned)wg16_desc(kring + (i % NB) * CH * KD + (zk0 / 8) * 64, 64, 8 * KD);
+    fence_async_smem();
+    __syncthreads(); /* every key made */
+    const unsigned long long dz = wg16_desc(vring + (i % NB) * CH * VD + (zv0 / 8) * 64, 64, 8 * VD);
     wg_fence();
-#pragma unroll
-    for (int k = 0; k < CH / 16; k++) {
-      wg_mma16r<ZN, 1>(z, ah + 4 * k, kdl + 2 * KD * k, kdh);
-      wg_mma16r<ZN, 1>(z, al + 4 * k, kdl + 2 * KD * k, kdh);
-    }
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + (zk0 / 8) * 64, 64, 8 * KD));
+    wg16_issue<ZN, CH / 16, 1, 1, 2 * VD, 2 * KD>(z, dz, wg16_desc(kh + CH * KD + (zk0 / 8) * 64, 64, 8 * KD));
     wg_commit();
-    if (threadIdx.x < 64 && i + 1 < nch) { /* warp 0: the next chunk's factors, once warp 1's scalars are in */
-      bar_wait(1, 64);
-      if (threadIdx.x < 32) factors(i + 1, fr + ((i + 1) & 1) * CH);
-    }
-    wg_wait0();
-    load(i + NB - 2); /* into chunk i - 2's buffers */
-  };
-  unsigned ah[CH / 4], al[CH / 4];
-  for (long long i = 0; i < nch; i++) step(i, ah, al);
+    wg_wait1(); /* chunk i - 1's: its buffers free (once every warpgroup is past this) */
+    load(i + NB - 2); /* into chunk i - 2's buffer (free: both warpgroups waited for its products before the barrier) */
+  }
+  wg_wait0();
   float *zo = ws_chunk(a, ws, seg, it.h);
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)

@@ -3727,30 +3727,33 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #endif
 }
 @ if HB then
-@ -- a chunk's cumulative log decays by one warp (lane tp, L tokens, its scalars in in[]): bl[c] = b_t of token
-@ -- t = 32 c + tp, bL = b_L
+/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
+ * decay of token t < L), bL = b_L */
+template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
+  float carry = 0.0f;
+  bL = 0.0f;
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) {
+    const int t_ = 32 * c + tp;
+    float v = 0.0f;
+    if (t_ < L) v = ld(t_);
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+      if (tp >= o) v += up_;
+    }
+    bl[c] = carry + v;
+    carry += __shfl_sync(0xffffffffu, v, 31);
+  }
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+    if (c == (L - 1) >> 5) bL = x;
+  }
+}
 @ local function hb_scan()
-      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) {
-        const int t_ = 32 * c + tp;
-        float v = 0.0f;
-@   if m.logdecay then
-        if (t_ < L) v = ${m.logdecay};
-@   end
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if (tp >= o) v += up_;
-        }
-        bl[c] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
-        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
-        if (c == (L - 1) >> 5) bL = x;
-      }
+      float bl[CH / 32], bL;
+      hb_cumdecay(L, tp, [&](int t_) { return ${m.logdecay or '0.0f'}; }, bl, bL);
 @ end
 /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
  * (8 elements) at a time by the NTH threads from T0 */

@@ -1691,6 +1691,30 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
+/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
+ * decay of token t < L), bL = b_L */
+template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
+  float carry = 0.0f;
+  bL = 0.0f;
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) {
+    const int t_ = 32 * c + tp;
+    float v = 0.0f;
+    if (t_ < L) v = ld(t_);
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+      if (tp >= o) v += up_;
+    }
+    bl[c] = carry + v;
+    carry += __shfl_sync(0xffffffffu, v, 31);
+  }
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+    if (c == (L - 1) >> 5) bL = x;
+  }
+}
 /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
  * (8 elements) at a time by the NTH threads from T0 */
 template <int NTH, int T0 = 0>
@@ -1766,25 +1790,8 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
      * and w e^{b_L - b} */
     auto coefs = [&](int L, int cur) {
       if (tp >= 32) return;
-      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) {
-        const int t_ = 32 * c + tp;
-        float v = 0.0f;
-        if (t_ < L) v = in[3][t_];
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if (tp >= o) v += up_;
-        }
-        bl[c] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
-        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
-        if (c == (L - 1) >> 5) bL = x;
-      }
+      float bl[CH / 32], bL;
+      hb_cumdecay(L, tp, [&](int t_) { return in[3][t_]; }, bl, bL);
 #pragma unroll
       for (int c = 0; c < CH / 32; c++) {
         const int t_ = 32 * c + tp;
@@ -1984,25 +1991,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   /* warp 0: f_t = w_t e^{b_L - b_t + sfx} of loop chunk j (its scalars in in[]) into f, then sfx += b_L */
   auto factors = [&](long long j, float *f) {
     const int L = len_of(j), tp = lane;
-      float bl[CH / 32], carry = 0.0f, bL = 0.0f;
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) {
-        const int t_ = 32 * c + tp;
-        float v = 0.0f;
-        if (t_ < L) v = in[3][t_];
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-          const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-          if (tp >= o) v += up_;
-        }
-        bl[c] = carry + v;
-        carry += __shfl_sync(0xffffffffu, v, 31);
-      }
-#pragma unroll
-      for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
-        const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
-        if (c == (L - 1) >> 5) bL = x;
-      }
+      float bl[CH / 32], bL;
+      hb_cumdecay(L, tp, [&](int t_) { return in[3][t_]; }, bl, bL);
 #pragma unroll
     for (int c = 0; c < CH / 32; c++) {
       const int t_ = 32 * c + tp;

@@ -467,6 +467,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "540247f895967a1e",
   "5b31b05a4a4c5cf7",
   "254e4f4cba538562",
-  "9e0a41158fa97e35",
+  "8bf911a68bac12e8",
   0,
 };

@@ -4064,17 +4064,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
   for (int i = 0; i < ZN / 2; i++) z[i] = 0.0f;
   /* loop chunk i: its factors in fr[i % 2] (warp 0 made them in the loop before), the next chunk's scalars in[] */
   for (long long i = 0; i < nch; i++) {
-    if (i + 1 < nch) {
-      const int L = len_of(i + 1);
+    if (i + 1 < nch) { /* (scalars only: SG) */
 @     copies_put(SGC)
-      (void)L;
     }
     if (i + 2 < nch) { /* the scalars of the chunk after into registers */
 @     copies_fetch(SGC, 'it.t0 + c0_of(i + 2)', 'len_of(i + 2)')
     }
     cp_async_wait<NB - 3>(); /* this chunk's tiles (the next ones' may be in flight) */
     fence_async_smem();
-    __syncthreads(); /* the tiles and the next chunk's scalars in; chunk i - 1's keys and fr[(i + 1) % 2] read */
+    __syncthreads(); /* the tiles and the next chunk's scalars in; chunk i - 2's products (on kf[i % 2]) done */
     unsigned short *kh = kf + (i & 1) * 2 * CH * KD;
     if (threadIdx.x < 32) { /* warp 0: the next chunk's factors */
       if (i + 1 < nch) factors(i + 1, fr + ((i + 1) & 1) * CH);

@@ -133,11 +133,11 @@ END_TEST
  * check's fwd-fused90 rows; its bf16 form (one query term, no erase: a producer warpgroup and two consumers,
  * bf16 products of operands as loaded, K-major and MN-major) at V = 128 (a value half a consumer warpgroup),
  * V = 64 (a key half) and K = 48 (the copies' general path, an update of n 48), each with its split forward's
- * rows (fwd-split: fused90_seg, the scan over the segments, fused90 from each segment's start); its tf32 form with
- * two query terms and with an erase after prep (u = U + W Z on wgmma) */
+ * rows (fwd-split: fused90_seg, its own kernel, the scan over the segments, fused90 from each segment's start); its
+ * tf32 form with two query terms and with an erase after prep (u = U + W Z on wgmma) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body<false>(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);";
+  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);";
   check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/cuda_f90_k48.yaml", 1, 0, bf);

@@ -252,11 +252,18 @@
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
 @ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
-@ -- inputs (C each), SG_NB buffers of the key (C, K) and the value tile (C, V), bf16 core matrices (tile_cp16), filled
-@ -- by cp.async SG_NB - 2 chunks ahead, two buffers of the update's keys (hi and lo, (C, K) each) and of their
-@ -- factors (C); four tile buffers where they fit 227 KiB, else three; without the room, no split forward
+@ -- inputs (C each: every input it reads besides the key and the value must be a scalar, which warp 0 alone reads),
+@ -- SG_NB buffers of the key (C, K) and the value tile (C, V), bf16 core matrices (tile_cp16), filled by cp.async
+@ -- SG_NB - 2 chunks ahead, two buffers of the update's keys (hi and lo, (C, K) each) and of their factors (C); four
+@ -- tile buffers where they fit 227 KiB, else three; without the room, no split forward
 @ local SG, SG_NB
-@ if HB then
+@ local function sg_scalars()
+@   for _, x in ipairs(P.inputs) do
+@     if x.smem and x.dimsym ~= 2 and x.idx ~= m.key and x.D > 1 then return false end
+@   end
+@   return true
+@ end
+@ if HB and sg_scalars() then
 @   for _, nb in ipairs({4, 3}) do
 @     local L = new_layout()
 @     alloc_inputs(L, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)

@@ -171,6 +171,23 @@ template <int N> static inline void wg_mma(float *d, unsigned al, unsigned ah, u
       d[4 * i + o] += s;
     }
 }
+/* the same with A from registers (fused90's T form): the warp's 16 rows of A as m16n8k8's tf32 A fragment (mma8's
+ * layout), read as tf32; the warp's rows of D need only its own lanes */
+template <int N> static inline void wg_mmar(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  const uint64_t db = (uint64_t)bh << 32 | bl;
+  const int w = emu_t.warp, lane = emu_t.lane, g = lane >> 2, q = lane & 3;
+  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
+  emu_warp_sync();
+  const float (*A)[4] = emu_blk.mma_a[w];
+  for (int i = 0; i < N / 8; i++)
+    for (int o = 0; o < 4; o++) {
+      const int row = g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
+      float s = 0.0f;
+      for (int k = 0; k < 8; k++) s += emu_tf32(A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]) * emu_wg_el(db, col, k);
+      d[4 * i + o] += s;
+    }
+  emu_warp_sync();
+}
 /* wgmma m64nNk16 bf16 (fused90's bf16 form), operands from their descriptors: K-major (T 0: element (r, k)
  * at start + (r / 8) SBO + (k / 8) LBO + (r % 8) 16 + (k % 8) 2 bytes) or MN-major (T 1, the transposed
  * operand: (r / 8) SBO + (k / 8) LBO + (k % 8) 16 + (r % 8) 2), no swizzle; the accumulators as wg_mma's */

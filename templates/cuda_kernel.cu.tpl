@@ -298,6 +298,8 @@
 @ if HF then -- (with HB, fused90_keep's: the tf32 form)
 @   for _, n in ipairs({C // 2, V // 2, HZN}) do wg_width(n) end
 @ end
+@ local WGR_NS = {} -- the widths of the tf32 register-A form (fused90's T form: u = T r)
+@ if HF and m.delta then add_width(WGR_NS, V // 2) end
 @ -- the bf16 wgmma widths (HB's products)
 @ local WG16_NS = {}
 @ if HB then -- the producer's scores (n = C), the consumers' readout (V / 2) and update (HZN)
@@ -906,6 +908,22 @@ template <> __device__ __forceinline__ void wg_mma<${n}>(float *d, unsigned al, 
                : ${table.concat(outs, ', ')}
                : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
+@   end
+@   if #WGR_NS > 0 then
+/* the same with A from registers (fused90's T form): a, the warp's 16 rows of A as m16n8k8's tf32 A fragment
+ * ({A(g, q), A(g + 8, q), A(g, q + 4), A(g + 8, q + 4)}); B from its descriptor (K-major) */
+template <int N> __device__ __forceinline__ void wg_mmar(float *d, const unsigned *a, unsigned bl, unsigned bh);
+@     for _, n in ipairs(WGR_NS) do
+@       local regs, outs = {}, {}
+@       for i = 0, n // 2 - 1 do regs[#regs + 1] = '%' .. i; outs[#outs + 1] = '"+f"(d[' .. i .. '])' end
+@       local b = n // 2
+template <> __device__ __forceinline__ void wg_mmar<${n}>(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %${b + 6}, 0;\nmov.b64 db, {%${b + 4}, %${b + 5}};\n"
+               "wgmma.mma_async.sync.aligned.m64n${n}k8.f32.tf32.tf32 {${table.concat(regs, ', ')}}, {%${b}, %${b + 1}, %${b + 2}, %${b + 3}}, db, p, 1, 1;\n}"
+               : ${table.concat(outs, ', ')}
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1));
+}
+@     end
 @   end
 @   if #WG16_NS > 0 then
 /* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
@@ -2793,8 +2811,10 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
+ * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+__device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
   chunk_t ch;
@@ -2883,6 +2903,14 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
 @   end
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
+  if (TO) { /* T's rows, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
+    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
+    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
+      const int t = e / (CH / 4), s = 4 * (e - t * (CH / 4));
+      *(float4 *)(wo + t * wrs + WS_W + s) = *(const float4 *)(tm + t * CP + s);
+    }
+    return;
+  }
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
 @   if diag then
   float *o = sm + P_O;
@@ -3005,7 +3033,16 @@ extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep(ssmc_fwd
 /* the form run before the fused slot's pass (not keeping the forward): without kd, which only a state pass reads
  * (a third of the stage's stores) */
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_fused(ssmc_fwd_args a, float *ws) {
+@   if HF then
+  /* on sm_90a before fused90 (ssmc_cuda_for_device: there the fused slot), T alone for its T form */
+#if SSMC_SM90
+  prep_body<MM_SPLIT, false, true, false, true>(a, ws);
+#else
   prep_body<MM_SPLIT, false, true, false>(a, ws);
+#endif
+@   else
+  prep_body<MM_SPLIT, false, true, false>(a, ws);
+@   end
 }
 @ end
 @ if KEEP and not m.delta then
@@ -3518,6 +3555,27 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
+@ if m.delta then
+/* fused90's T form (with an erase, not keeping the forward): u = T r, T from prep_fused's sm_90a form as the
+ * product's register operand A (tf32), the warp's rows r0 and r0 + 8 (rows at or past L: 0) of T (C, C; row t at
+ * p + t rs), its columns permuted so that each pair is one load: k step j holds ta[4 j ..] = {T(r0, 8 j + 2 q),
+ * T(r0 + 8, 8 j + 2 q), T(r0, 8 j + 2 q + 1), T(r0 + 8, 8 j + 2 q + 1)} where the tensor cores read m16n8k8's
+ * {A(g, q), A(g + 8, q), A(g, q + 4), A(g + 8, q + 4)}: B's row t (r's) goes to k = t_perm(t). Raw (rounded to
+ * tf32 where the product takes them: the loads stay in flight until then). */
+__device__ __forceinline__ void fetch_t(unsigned *ta, const float *p, long long rs, int r0, int q, int L) {
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int t = r0 + 8 * h;
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) {
+      const float2 x = t < L ? *(const float2 *)(p + t * rs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+      ta[4 * j + h] = __float_as_uint(x.x);
+      ta[4 * j + 2 + h] = __float_as_uint(x.y);
+    }
+  }
+}
+__device__ __forceinline__ int t_perm(int t) { return (t & ~7) | (t & 1) << 2 | (t & 7) >> 1; }
+@ end
 @ if KEEP then
 /* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
  * into the workspace, where the state stage puts them[, without an erase kd, U and the chunk's decay where the
@@ -3566,6 +3624,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @ local KC = input_copies('H_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @ KC.name, KC.g8 = 'r_key', true
 @ local VC = m.delta and ws_copy('r_w', 'KD', 'ks', 'SQ', 'WS_W') or value_copy('VD', 'VD') -- prep's W, or the value
+@ local hv_src = value_copy('VD', 'VD').src -- the value row of a token (fused90's T form reads it itself)
 @ VC.g8 = true
 @ local HQ = {}
 @ for i, q in ipairs(P.q) do
@@ -3595,7 +3654,12 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     }
 @ end
 @ if m.delta then
+    unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
+    if (KEEP_T) {
 @   copies_fetch({VC}, 'tok', 'L')
+    } else {
+      fetch_t(ta, (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, r0, q, L);
+    }
 @ end
     __syncthreads(); /* the last chunk's products are done with every operand */
 @ copies_put(HC)
@@ -3630,13 +3694,20 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @ copies_fetch(HALL, 'tn', 'Ln')
     }
 @ else
-    /* the next chunk's rows of prep's W and U into L2 (written a stage ago: from DRAM), which it loads at its
-     * start (W) and before its u product (U, into the accumulators: ncu saw ~6% of the stage's warps wait
-     * there); H200 GDN B8 T4096 H16 bf16 1.647 -> 1.583 ms */
-    for (int i = threadIdx.x; next && i < Ln * ((KD + VD) / 32); i += NT) {
-      const int t = i / ((KD + VD) / 32), l = i - t * ((KD + VD) / 32);
-      prefetch_l2((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + (l < KD / 32 ? WS_W + 32 * l : WS_U + 32 * (l - KD / 32)));
-    }
+    /* the next chunk's rows of prep's W and U (the T form: of T and the value) into L2 (prep's written a stage
+     * ago: from DRAM), which it loads at its start (W, T) and before its u product (U, the value: into the
+     * accumulators; ncu saw ~6% of the stage's warps wait there); H200 GDN B8 T4096 H16 bf16 1.647 -> 1.583 ms */
+    if (KEEP_T)
+      for (int i = threadIdx.x; next && i < Ln * ((KD + VD) / 32); i += NT) {
+        const int t = i / ((KD + VD) / 32), l = i - t * ((KD + VD) / 32);
+        prefetch_l2((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + (l < KD / 32 ? WS_W + 32 * l : WS_U + 32 * (l - KD / 32)));
+      }
+    else
+      for (int i = threadIdx.x; next && i < Ln * (CH / 32 + VD / 64); i += NT) {
+        const int t = i / (CH / 32 + VD / 64), l = i - t * (CH / 32 + VD / 64);
+        prefetch_l2(l < CH / 32 ? (const void *)((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + WS_W + 32 * l)
+                                : (const void *)(${hv_src('(tn + t)')} + 64 * (l - CH / 32)));
+      }
 @ end
     fence_async_smem();
     __syncthreads();
@@ -3657,10 +3728,52 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
         }
     }
 @ if m.delta then
+    float du[VD / 4]; /* u's accumulators (warpgroup w's value columns) */
+    if (!KEEP_T) { /* the T form: r = diag(w) v - diag(e e^b) (K Z), then u = T r */
+      unsigned vv[VD / 8]; /* the value at the accumulators' places, bf16 pairs */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h;
+          vv[2 * i + h] = t < L ? *(const unsigned *)(${hv_src('(tok + t)')} + w * (VD / 2) + 8 * i + 2 * q) : 0u;
+          du[4 * i + 2 * h] = du[4 * i + 2 * h + 1] = 0.0f;
+        }
+      /* K Z (the scores only read ks: no barrier) */
+      wg_product<VD / 2, KD / 8>(du, wg_desc(ks, SQ), wg_desc(st + w * (VD / 16) * SQ, SQ));
+      /* r into ut, its rows permuted as fetch_t's columns: row t at k = t_perm(t) */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int t = r0 + 8 * (o >> 1);
+          const unsigned x = vv[2 * i + (o >> 1)];
+          const float v_ = __uint_as_float(o & 1 ? x & 0xffff0000u : x << 16);
+          ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), t_perm(t), SC)] = tf32_rna(ew[t] * v_ - ee[t] * fexp(b[t]) * du[4 * i + o]);
+        }
+      fence_async_smem();
+      bar_wait(1 + w, 128); /* the warpgroup's r in (its rows: every warp's) */
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) du[i] = 0.0f;
+#pragma unroll
+      for (int i = 0; i < CH / 2; i++) ta[i] = __float_as_uint(tf32_rna(__uint_as_float(ta[i])));
+      const unsigned long long db = wg_desc(ut + w * (VD / 16) * SC, SC);
+      const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
+      wg_fence();
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(du, ta + 4 * j, bl + 16 * j, bh);
+      wg_commit();
+      wg_wait0();
+      bar_wait(1 + w, 128); /* every warp of the warpgroup is done with r */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++)
+          ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+    } else {
     __syncthreads(); /* the scores are done with ks: W into its place */
     r_w.put_core_rows(ks, SQ, L, one_t(), false);
     /* prep's U (warpgroup w's value columns), the accumulators of u = U + W Z */
-    float du[VD / 4];
 #pragma unroll
     for (int i = 0; i < VD / 16; i++)
 #pragma unroll
@@ -3691,6 +3804,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
               *(float2 *)(ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q) =
                   make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
 @   end
+    }
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
 @ copies_fetch(HALL, 'tn', 'Ln')

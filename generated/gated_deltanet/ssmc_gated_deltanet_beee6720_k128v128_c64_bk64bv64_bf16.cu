@@ -378,6 +378,15 @@ template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, u
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
+/* the same with A from registers (fused90's T form): a, the warp's 16 rows of A as m16n8k8's tf32 A fragment
+ * ({A(g, q), A(g + 8, q), A(g, q + 4), A(g + 8, q + 4)}); B from its descriptor (K-major) */
+template <int N> __device__ __forceinline__ void wg_mmar(float *d, const unsigned *a, unsigned bl, unsigned bh);
+template <> __device__ __forceinline__ void wg_mmar<64>(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %38, 0;\nmov.b64 db, {%36, %37};\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, db, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1));
+}
 #endif
 #endif
 #if SSMC_SM90
@@ -1028,8 +1037,10 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
+ * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+__device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -1098,6 +1109,14 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
   mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
+  if (TO) { /* T's rows, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
+    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
+    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
+      const int t = e / (CH / 4), s = 4 * (e - t * (CH / 4));
+      *(float4 *)(wo + t * wrs + WS_W + s) = *(const float4 *)(tm + t * CP + s);
+    }
+    return;
+  }
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
   for (int e = threadIdx.x; e < CH * CH / 2; e += NT) {
     const int t = e / (CH / 2), s0 = 2 * (e - t * (CH / 2));
@@ -1212,7 +1231,12 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 /* the form run before the fused slot's pass (not keeping the forward): without kd, which only a state pass reads
  * (a third of the stage's stores) */
 extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused(ssmc_fwd_args a, float *ws) {
+  /* on sm_90a before fused90 (ssmc_cuda_for_device: there the fused slot), T alone for its T form */
+#if SSMC_SM90
+  prep_body<MM_SPLIT, false, true, false, true>(a, ws);
+#else
   prep_body<MM_SPLIT, false, true, false>(a, ws);
+#endif
 }
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_wide>(a, ws); }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_state_n(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_narrow>(a, ws); }
@@ -1477,6 +1501,25 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */
+/* fused90's T form (with an erase, not keeping the forward): u = T r, T from prep_fused's sm_90a form as the
+ * product's register operand A (tf32), the warp's rows r0 and r0 + 8 (rows at or past L: 0) of T (C, C; row t at
+ * p + t rs), its columns permuted so that each pair is one load: k step j holds ta[4 j ..] = {T(r0, 8 j + 2 q),
+ * T(r0 + 8, 8 j + 2 q), T(r0, 8 j + 2 q + 1), T(r0 + 8, 8 j + 2 q + 1)} where the tensor cores read m16n8k8's
+ * {A(g, q), A(g + 8, q), A(g, q + 4), A(g + 8, q + 4)}: B's row t (r's) goes to k = t_perm(t). Raw (rounded to
+ * tf32 where the product takes them: the loads stay in flight until then). */
+__device__ __forceinline__ void fetch_t(unsigned *ta, const float *p, long long rs, int r0, int q, int L) {
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int t = r0 + 8 * h;
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) {
+      const float2 x = t < L ? *(const float2 *)(p + t * rs + 8 * j + 2 * q) : make_float2(0.0f, 0.0f);
+      ta[4 * j + h] = __float_as_uint(x.x);
+      ta[4 * j + 2 + h] = __float_as_uint(x.y);
+    }
+  }
+}
+__device__ __forceinline__ int t_perm(int t) { return (t & ~7) | (t & 1) << 2 | (t & 7) >> 1; }
 /* KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save): also each chunk-start state and u (fp32, from the accumulators)
  * into the workspace, where the state stage puts them[, without an erase kd, U and the chunk's decay where the
  * backward's fprep does] (for the backward; its stores' registers spill: a separate entry keeps the plain pass as it
@@ -1542,7 +1585,12 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #pragma unroll
         for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
     }
+    unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
+    if (KEEP_T) {
   r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
+    } else {
+      fetch_t(ta, (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, r0, q, L);
+    }
     __syncthreads(); /* the last chunk's products are done with every operand */
   r_in3.put(sm + H_IN3, 1);
   r_in4.put(sm + H_IN4, 1);
@@ -1576,13 +1624,20 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     const bool next = c0 + CH < it.T;
     const long long tn = tok + CH;
     const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-    /* the next chunk's rows of prep's W and U into L2 (written a stage ago: from DRAM), which it loads at its
-     * start (W) and before its u product (U, into the accumulators: ncu saw ~6% of the stage's warps wait
-     * there); H200 GDN B8 T4096 H16 bf16 1.647 -> 1.583 ms */
-    for (int i = threadIdx.x; next && i < Ln * ((KD + VD) / 32); i += NT) {
-      const int t = i / ((KD + VD) / 32), l = i - t * ((KD + VD) / 32);
-      prefetch_l2((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + (l < KD / 32 ? WS_W + 32 * l : WS_U + 32 * (l - KD / 32)));
-    }
+    /* the next chunk's rows of prep's W and U (the T form: of T and the value) into L2 (prep's written a stage
+     * ago: from DRAM), which it loads at its start (W, T) and before its u product (U, the value: into the
+     * accumulators; ncu saw ~6% of the stage's warps wait there); H200 GDN B8 T4096 H16 bf16 1.647 -> 1.583 ms */
+    if (KEEP_T)
+      for (int i = threadIdx.x; next && i < Ln * ((KD + VD) / 32); i += NT) {
+        const int t = i / ((KD + VD) / 32), l = i - t * ((KD + VD) / 32);
+        prefetch_l2((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + (l < KD / 32 ? WS_W + 32 * l : WS_U + 32 * (l - KD / 32)));
+      }
+    else
+      for (int i = threadIdx.x; next && i < Ln * (CH / 32 + VD / 64); i += NT) {
+        const int t = i / (CH / 32 + VD / 64), l = i - t * (CH / 32 + VD / 64);
+        prefetch_l2(l < CH / 32 ? (const void *)((const float *)ws + ((tn + t) * a.h_v + it.h) * WS_TOK + WS_W + 32 * l)
+                                : (const void *)((const elem_t *)a.in[2] + ((tn + t) * a.h_v + it.h) * VD + v0 + 64 * (l - CH / 32)));
+      }
     fence_async_smem();
     __syncthreads();
     { /* A = q~ k' (warpgroup w: columns s = w C/2..), masked: e^{b_t - b_s} for s <= t < L, else 0 */
@@ -1601,10 +1656,52 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
           *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
         }
     }
+    float du[VD / 4]; /* u's accumulators (warpgroup w's value columns) */
+    if (!KEEP_T) { /* the T form: r = diag(w) v - diag(e e^b) (K Z), then u = T r */
+      unsigned vv[VD / 8]; /* the value at the accumulators' places, bf16 pairs */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h;
+          vv[2 * i + h] = t < L ? *(const unsigned *)((const elem_t *)a.in[2] + ((tok + t) * a.h_v + it.h) * VD + v0 + w * (VD / 2) + 8 * i + 2 * q) : 0u;
+          du[4 * i + 2 * h] = du[4 * i + 2 * h + 1] = 0.0f;
+        }
+      /* K Z (the scores only read ks: no barrier) */
+      wg_product<VD / 2, KD / 8>(du, wg_desc(ks, SQ), wg_desc(st + w * (VD / 16) * SQ, SQ));
+      /* r into ut, its rows permuted as fetch_t's columns: row t at k = t_perm(t) */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int t = r0 + 8 * (o >> 1);
+          const unsigned x = vv[2 * i + (o >> 1)];
+          const float v_ = __uint_as_float(o & 1 ? x & 0xffff0000u : x << 16);
+          ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), t_perm(t), SC)] = tf32_rna(ew[t] * v_ - ee[t] * fexp(b[t]) * du[4 * i + o]);
+        }
+      fence_async_smem();
+      bar_wait(1 + w, 128); /* the warpgroup's r in (its rows: every warp's) */
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) du[i] = 0.0f;
+#pragma unroll
+      for (int i = 0; i < CH / 2; i++) ta[i] = __float_as_uint(tf32_rna(__uint_as_float(ta[i])));
+      const unsigned long long db = wg_desc(ut + w * (VD / 16) * SC, SC);
+      const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
+      wg_fence();
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(du, ta + 4 * j, bl + 16 * j, bh);
+      wg_commit();
+      wg_wait0();
+      bar_wait(1 + w, 128); /* every warp of the warpgroup is done with r */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++)
+          ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
+    } else {
     __syncthreads(); /* the scores are done with ks: W into its place */
     r_w.put_core_rows(ks, SQ, L, one_t(), false);
     /* prep's U (warpgroup w's value columns), the accumulators of u = U + W Z */
-    float du[VD / 4];
 #pragma unroll
     for (int i = 0; i < VD / 16; i++)
 #pragma unroll
@@ -1633,6 +1730,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
             if (r0 + 8 * h < L)
               *(float2 *)(ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q) =
                   make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
+    }
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
   r_key.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);

@@ -916,8 +916,10 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * dZ = kd' U (K, V), into the chunk's slot, and neither kd nor U (only a state pass reads them; out reads V).
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
+ * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+__device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
   chunk_t ch;
@@ -980,6 +982,14 @@ template <int S, bool FWD, bool KU = !FWD, bool KDO = true> __device__ __forcein
     am[t * CP + s] = -ee[t] * acck;
   }
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
+  if (TO) { /* T's rows, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
+    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
+    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
+      const int t = e / (CH / 4), s = 4 * (e - t * (CH / 4));
+      *(float4 *)(wo + t * wrs + WS_W + s) = *(const float4 *)(tm + t * CP + s);
+    }
+    return;
+  }
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
   float *o = sm + P_O;
   for (int e = threadIdx.x; e < CH * KD; e += NT) {

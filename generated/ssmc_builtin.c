@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "1ec83ddf3b627df7",
-  "bf4fcca5accc5390",
+  "ed9aad951120a0d1",
   "8064c3f1aeb209a6",
-  "be88fcb9f65700a1",
+  "00abb431cea9e620",
   "92aa0b27e67e6782",
   "83944c3ff44863cc",
   "5685e482b3c90f03",
@@ -467,6 +467,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "fef1f8a501b5ad0a",
   "bc01c24ba2a693cd",
   "8597a4f0db005324",
-  "4e65a89b8a5e6f22",
+  "b5d1204ef13737de",
   0,
 };

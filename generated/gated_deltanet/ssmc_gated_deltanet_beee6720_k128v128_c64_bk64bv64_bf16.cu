@@ -1640,28 +1640,12 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
       }
     fence_async_smem();
     __syncthreads();
-    float du[VD / 4]; /* u's accumulators (warpgroup w's value columns) */
-    unsigned vv[VD / 8]; /* the T form's: the value at the accumulators' places, bf16 pairs */
-    if (!KEEP_T)
-#pragma unroll
-      for (int i = 0; i < VD / 16; i++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          const int t = r0 + 8 * h;
-          vv[2 * i + h] = t < L ? *(const unsigned *)((const elem_t *)a.in[2] + ((tok + t) * a.h_v + it.h) * VD + v0 + w * (VD / 2) + 8 * i + 2 * q) : 0u;
-          du[4 * i + 2 * h] = du[4 * i + 2 * h + 1] = 0.0f;
-        }
     { /* A = q~ k' (warpgroup w: columns s = w C/2..), masked: e^{b_t - b_s} for s <= t < L, else 0 */
       float d[CH / 4];
 #pragma unroll
       for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
       const unsigned long long da = wg_desc(qt, SQ), db = wg_desc(ks + w * (CH / 16) * SQ, SQ);
-      wg_fence();
-      wg_issue<CH / 2, KD / 8>(d, da, db);
-      /* the T form's K Z beside them (the same operands' reads) */
-      if (!KEEP_T) wg_issue<VD / 2, KD / 8>(du, wg_desc(ks, SQ), wg_desc(st + w * (VD / 16) * SQ, SQ));
-      wg_commit();
-      wg_wait0();
+      wg_product<CH / 2, KD / 8>(d, da, db);
 #pragma unroll
       for (int i = 0; i < CH / 16; i++)
 #pragma unroll
@@ -1672,7 +1656,19 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
           *(float2 *)(am + core_at(t, s, SC)) = make_float2(tf32_rna(x0), tf32_rna(x1));
         }
     }
-    if (!KEEP_T) { /* the T form: r = diag(w) v - diag(e e^b) (K Z) (K Z done with the scores), then u = T r */
+    float du[VD / 4]; /* u's accumulators (warpgroup w's value columns) */
+    if (!KEEP_T) { /* the T form: r = diag(w) v - diag(e e^b) (K Z), then u = T r */
+      unsigned vv[VD / 8]; /* the value at the accumulators' places, bf16 pairs */
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h;
+          vv[2 * i + h] = t < L ? *(const unsigned *)((const elem_t *)a.in[2] + ((tok + t) * a.h_v + it.h) * VD + v0 + w * (VD / 2) + 8 * i + 2 * q) : 0u;
+          du[4 * i + 2 * h] = du[4 * i + 2 * h + 1] = 0.0f;
+        }
+      /* K Z (the scores only read ks: no barrier) */
+      wg_product<VD / 2, KD / 8>(du, wg_desc(ks, SQ), wg_desc(st + w * (VD / 16) * SQ, SQ));
       /* r into ut, its rows permuted as fetch_t's columns: row t at k = t_perm(t) */
 #pragma unroll
       for (int i = 0; i < VD / 16; i++)

@@ -1645,10 +1645,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #pragma unroll
       for (int i = 0; i < CH / 4; i++) d[i] = 0.0f;
       const unsigned long long da = wg_desc(qt, SQ), db = wg_desc(ks + w * (CH / 16) * SQ, SQ);
-      wg_fence();
-      wg_issue<CH / 2, KD / 8>(d, da, db);
-      wg_commit();
-      wg_wait0();
+      wg_product<CH / 2, KD / 8>(d, da, db);
 #pragma unroll
       for (int i = 0; i < CH / 16; i++)
 #pragma unroll

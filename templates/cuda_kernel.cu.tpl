@@ -285,7 +285,9 @@
 @ -- fused90 ms (bench/2026-11-25-gpu-h200-producer call 3), Mamba-2 H16 B2 (24%) 0.368 vs 0.365, B3 (36%) 0.542
 @ -- vs 0.366, B4 0.728 vs 0.367; K = V = 64 H32 B1 (24%) 0.163 vs 0.198, B2 (48%) 0.311 vs 0.199 (the staged
 @ -- forward's time grows with the batch: even at ~30%)
-@ local HF_FROM_PCT = HB and (V == 128 and 24 or 30) or 50
+@ -- With an erase (the T form) from 42% on: H200 T4096 GDN H16, staged vs fused90 ms (bench/2026-11-26-gpu-h200-s35 call 3),
+@ -- B2 (24%) 0.689 vs 0.925, B3 (36%) 0.844 vs 0.950, B4 (48%) 0.988 vs 0.972, B5 1.483 vs 1.000, B6 1.637 vs 1.027
+@ local HF_FROM_PCT = HB and (V == 128 and 24 or 30) or m.delta and 42 or 50
 @ -- the wgmma widths the module's products use: the forward's, and the backward's bgrad value loop (cuda_bwd.cu.tpl's
 @ -- BGW: m64 over the chunk, n = its key tile BK and BK + C; an unused width costs nothing)
 @ local WG_NS = {}

@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "1ec83ddf3b627df7",
-  "c9dbcd4f88e1824e",
+  "ed4216a26301d0b8",
   "8064c3f1aeb209a6",
-  "c79be8064c01bb41",
+  "06268400fbae0ba3",
   "92aa0b27e67e6782",
   "83944c3ff44863cc",
   "5685e482b3c90f03",
@@ -467,6 +467,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "fef1f8a501b5ad0a",
   "bc01c24ba2a693cd",
   "8597a4f0db005324",
-  "b5d1204ef13737de",
+  "87a4dc865043a0e8",
   0,
 };

@@ -1496,8 +1496,11 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee672
  * lives in the update's accumulators (fp32; warpgroup w: at V = 128 value rows 64 w.. and every key, at
  * V = 64 every value row and keys w K/2..) and, rounded
  * to tf32, in st (V, K) as the readout's operand. Per chunk: the scores q~ k' (warpgroup w: key rows
- * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = U + W Z
- * from prep's U and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
+ * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = T r,
+ * r = diag(w) v - diag(e e^b) (K Z) (into ut: the B operand), T from prep_fused's sm_90a form as the register operand
+ * A (fetch_t; the T form: prep leaves T, 16 KiB a chunk, where W and U took 64, and runs in half the time: H200 GDN
+ * B8 T4096 H16 1.326 -> 1.072 ms, bench/2026-11-26-gpu-h200-s35), or in the keep form u = U + W Z from prep's U
+ * and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
  * on devices of compute capability 9 only (ssmc_cuda_for_device). */

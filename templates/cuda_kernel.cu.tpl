@@ -215,9 +215,11 @@
 @ -- The update's m (64) runs over the value rows: V = 128, one half a warpgroup, or V = 64, the keys
 @ -- halved between the warpgroups (HZN: the update's n, the keys of a warpgroup's state).
 @ local HZN = V == 128 and K or K // 2
-@ -- With an erase only at V = 128: at V = 64 the fused pass (mma.sync, two blocks an SM) is faster (H200,
-@ -- GDN K = V = 64 B8 T4096 H32: fused90 1.950 ms, fused 1.86, staged 2.100; bench/2026-11-23-gpu-h200-fused90).
-@ local HF = P.dtype == 'bf16' and not sv and not diag and C == 64 and (V == 128 or (V == 64 and not m.delta))
+@ -- With an erase at V = 64 too since its T form: H200 GDN K = V = 64 B8 T4096 H32, fused90 1.325 ms against the
+@ -- fused pass's 1.513 (mma.sync, two blocks an SM), B4 0.672 vs staged 0.888 (bench/2026-11-26-gpu-h200-s35 call 4;
+@ -- two blocks an SM of fused90 were 1.310, with 272 B spilled at 128 registers: one kept). Before the T form the
+@ -- fused pass was the faster (fused90 1.950 ms, fused 1.86; bench/2026-11-23-gpu-h200-fused90).
+@ local HF = P.dtype == 'bf16' and not sv and not diag and C == 64 and (V == 128 or V == 64)
 @              and HZN % 8 == 0 and HZN <= 256
 @ for _, q in ipairs(P.q) do
 @   local x = q.src ~= 'X' and P.inputs[tonumber(q.src) + 1]

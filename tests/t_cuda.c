@@ -239,11 +239,11 @@ START_TEST(every_module_compiles_without_spills) {
             ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, vs), -1);
         }
         /* sm_90's fused slot fused90 (every product on wgmma): bf16 modules at chunk 64 without a solve
-         * or a per-key decay, V = 128 (or 64 without an erase; the built-in specs: Mamba-2, GDN, DeltaNet);
+         * or a per-key decay, V = 128 or 64 (the built-in specs: Mamba-2, GDN, DeltaNet);
          * the whole value width a block, after prep with an erase, nothing after it; on sm_90 it takes
          * the fused slot */
         const int f90 = ek->dtype == SSMC_BF16 && !sv && g.u[i]->fam.main.decay != DECAY_DIAG && ek->cuda.chunk == 64 &&
-                        (g.u[i]->spec->V == 128 || (g.u[i]->spec->V == 64 && !erase));
+                        (g.u[i]->spec->V == 128 || g.u[i]->spec->V == 64);
         ck_assert_int_eq(ek->cuda.fused_sm90.entry != NULL, f90);
         if (f90) {
           ck_assert_str_eq(ek->cuda.fused_sm90.entry + strlen(ek->name) + 1, "fused90");

@@ -129,8 +129,9 @@ static inline void emu_mma(float *d, const unsigned *a, const unsigned *b, FA av
 /* m16n8k8 tf32: lane = 4 g + q holds a = {A[g][q], A[g+8][q], A[g][q+4], A[g+8][q+4]}, b = {B[q][g], B[q+4][g]};
  * each operand read as tf32, its lower 13 bits dropped (as the tensor cores read a 32-bit register) */
 static inline float emu_tf32(float x) { return __uint_as_float(__float_as_uint(x) & 0xffffe000u); }
+static inline float emu_a8(float (*A)[4], int row, int k) { return emu_tf32(A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]); }
 static inline void mma8(float *d, const unsigned *a, const unsigned *b) {
-  emu_mma<8>(d, a, b, [](float (*A)[4], int row, int k) { return emu_tf32(A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]); },
+  emu_mma<8>(d, a, b, emu_a8,
              [](float (*B)[2], int k, int col) { return emu_tf32(B[col * 4 + (k & 3)][k >> 2]); });
 }
 /* m16n8k16 bf16: registers hold bf16 pairs (the lower half the even k); a = {A[g][2q..], A[g+8][2q..],
@@ -139,9 +140,11 @@ static inline float emu_bf(float pair, int k) {
   const unsigned u = __float_as_uint(pair);
   return __uint_as_float(k & 1 ? u & 0xffff0000u : u << 16);
 }
+static inline float emu_a16(float (*A)[4], int row, int k) {
+  return emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k);
+}
 static inline void mma16(float *d, const unsigned *a, const unsigned *b) {
-  emu_mma<16>(d, a, b,
-              [](float (*A)[4], int row, int k) { return emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k); },
+  emu_mma<16>(d, a, b, emu_a16,
               [](float (*B)[2], int k, int col) { return emu_bf(B[col * 4 + (k & 7) / 2][k >> 3], k); });
 }
 /* wgmma m64nNk8 tf32 (SSMC_EMU_WG: the sm_90a path), operands in shared memory through their
@@ -171,22 +174,25 @@ template <int N> static inline void wg_mma(float *d, unsigned al, unsigned ah, u
       d[4 * i + o] += s;
     }
 }
-/* the same with A from registers (fused90's T form): the warp's 16 rows of A as m16n8k8's tf32 A fragment (mma8's
- * layout), read as tf32; the warp's rows of D need only its own lanes */
-template <int N> static inline void wg_mmar(float *d, const unsigned *a, unsigned bl, unsigned bh) {
-  const uint64_t db = (uint64_t)bh << 32 | bl;
+/* a wgmma with A from registers: the warp's 16 rows of A as an mma.sync A fragment (staged; av(A, row, k) reads
+ * one: emu_a8, emu_a16), B's element (col, k) by bv; KS k; the warp's rows of D need only its own lanes */
+template <int N, int KS, typename FA, typename FB> static inline void emu_wg_rega(float *d, const unsigned *a, FA av, FB bv) {
   const int w = emu_t.warp, lane = emu_t.lane, g = lane >> 2, q = lane & 3;
   for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
   emu_warp_sync();
-  const float (*A)[4] = emu_blk.mma_a[w];
   for (int i = 0; i < N / 8; i++)
     for (int o = 0; o < 4; o++) {
       const int row = g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
       float s = 0.0f;
-      for (int k = 0; k < 8; k++) s += emu_tf32(A[(row & 7) * 4 + (k & 3)][(row >> 3) + 2 * (k >> 2)]) * emu_wg_el(db, col, k);
+      for (int k = 0; k < KS; k++) s += av(emu_blk.mma_a[w], row, k) * bv(col, k);
       d[4 * i + o] += s;
     }
   emu_warp_sync();
+}
+/* the tf32 product with A from registers (fused90's T form): m16n8k8's tf32 A fragment (mma8's layout) */
+template <int N> static inline void wg_mmar(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  const uint64_t db = (uint64_t)bh << 32 | bl;
+  emu_wg_rega<N, 8>(d, a, emu_a8, [&](int col, int k) { return emu_wg_el(db, col, k); });
 }
 /* wgmma m64nNk16 bf16 (fused90's bf16 form), operands from their descriptors: K-major (T 0: element (r, k)
  * at start + (r / 8) SBO + (k / 8) LBO + (r % 8) 16 + (k % 8) 2 bytes) or MN-major (T 1, the transposed
@@ -211,23 +217,10 @@ template <int N, int TA, int TB> static inline void wg_mma16(float *d, unsigned 
       d[4 * i + o] += s;
     }
 }
-/* the same with A from registers (psolve90): the warp's 16 rows of A as m16n8k16's A fragment (mma16's layout), so
- * the warp's rows of D need only its own lanes */
+/* the bf16 product with A from registers (psolve90): m16n8k16's A fragment (mma16's layout) */
 template <int N, int TB> static inline void wg_mma16r(float *d, const unsigned *a, unsigned bl, unsigned bh) {
   const uint64_t db = (uint64_t)bh << 32 | bl;
-  const int w = emu_t.warp, lane = emu_t.lane, g = lane >> 2, q = lane & 3;
-  for (int r = 0; r < 4; r++) emu_blk.mma_a[w][lane][r] = __uint_as_float(a[r]);
-  emu_warp_sync();
-  const float (*A)[4] = emu_blk.mma_a[w];
-  for (int i = 0; i < N / 8; i++)
-    for (int o = 0; o < 4; o++) {
-      const int row = g + (o >> 1) * 8, col = 8 * i + 2 * q + (o & 1);
-      float s = 0.0f;
-      for (int k = 0; k < 16; k++)
-        s += emu_bf(A[(row & 7) * 4 + (k & 7) / 2][(row >> 3) + 2 * (k >> 3)], k) * emu_wg16_el(db, TB, col, k);
-      d[4 * i + o] += s;
-    }
-  emu_warp_sync();
+  emu_wg_rega<N, 16>(d, a, emu_a16, [&](int col, int k) { return emu_wg16_el(db, TB, col, k); });
 }
 /* a row address of ldmatrix, from lane src: one not 16-byte aligned is a misaligned-address fault on the GPU;
  * here, an abort */

@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "1ec83ddf3b627df7",
-  "ed4216a26301d0b8",
+  "cb2e3b9b6c2f09db",
   "8064c3f1aeb209a6",
-  "06268400fbae0ba3",
+  "3eb3e7c6db1bb1c4",
   "92aa0b27e67e6782",
   "83944c3ff44863cc",
   "5685e482b3c90f03",

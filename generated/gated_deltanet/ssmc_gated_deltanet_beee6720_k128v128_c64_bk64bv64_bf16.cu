@@ -1701,39 +1701,37 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #pragma unroll
         for (int o = 0; o < 4; o++)
           ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
-    } else {
-    __syncthreads(); /* the scores are done with ks: W into its place */
-    r_w.put_core_rows(ks, SQ, L, one_t(), false);
-    /* prep's U (warpgroup w's value columns), the accumulators of u = U + W Z */
+    } else { /* the keep form: u = U + W Z from prep's U and W, W in ks's place once the scores are done */
+      __syncthreads();
+      r_w.put_core_rows(ks, SQ, L, one_t(), false);
+      /* prep's U (warpgroup w's value columns), the accumulators */
 #pragma unroll
-    for (int i = 0; i < VD / 16; i++)
+      for (int i = 0; i < VD / 16; i++)
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int t = r0 + 8 * h;
-        const float2 x = t < L ? *(const float2 *)((const float *)ws + ((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q)
-                               : make_float2(0.0f, 0.0f);
-        du[4 * i + 2 * h] = x.x;
-        du[4 * i + 2 * h + 1] = x.y;
-      }
-    fence_async_smem();
-    __syncthreads();
-    { /* u = U + W Z (warpgroup w's value columns), into ut as the readout's and the update's operand */
-      const unsigned long long da = wg_desc(ks, SQ), db = wg_desc(st + w * (VD / 16) * SQ, SQ);
-      wg_product<VD / 2, KD / 8>(du, da, db);
+        for (int h = 0; h < 2; h++) {
+          const int t = r0 + 8 * h;
+          const float2 x = t < L ? *(const float2 *)((const float *)ws + ((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q)
+                                 : make_float2(0.0f, 0.0f);
+          du[4 * i + 2 * h] = x.x;
+          du[4 * i + 2 * h + 1] = x.y;
+        }
+      fence_async_smem();
+      __syncthreads();
+      wg_product<VD / 2, KD / 8>(du, wg_desc(ks, SQ), wg_desc(st + w * (VD / 16) * SQ, SQ));
+      /* u into ut as the readout's and the update's operand, and for the backward where the state stage puts it,
+       * in place of prep's U (read above) */
 #pragma unroll
       for (int i = 0; i < VD / 16; i++)
 #pragma unroll
         for (int o = 0; o < 4; o++)
           ut[core_at(w * (VD / 2) + 8 * i + 2 * q + (o & 1), r0 + 8 * (o >> 1), SC)] = tf32_rna(du[4 * i + o]);
-      if (KEEP_T) /* for the backward: u where the state stage puts it, in place of prep's U (read above) */
 #pragma unroll
-        for (int i = 0; i < VD / 16; i++)
+      for (int i = 0; i < VD / 16; i++)
 #pragma unroll
-          for (int h = 0; h < 2; h++)
-            if (r0 + 8 * h < L)
-              *(float2 *)(ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q) =
-                  make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
-    }
+        for (int h = 0; h < 2; h++)
+          if (r0 + 8 * h < L)
+            *(float2 *)(ws + ((tok + r0 + 8 * h) * a.h_v + it.h) * WS_TOK + WS_U + w * (VD / 2) + 8 * i + 2 * q) =
+                make_float2(du[4 * i + 2 * h], du[4 * i + 2 * h + 1]);
     }
     if (next) { /* the next chunk's inputs (W among them), in flight during this one's readout and update */
   r_key.fetch((const elem_t *)a.in[1] + ((tn) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, Ln);

@@ -23,7 +23,7 @@
 #include "gen.h"
 
 /* every kernel of the spec (dtype -1) or those of one dtype (0 f32, 1 bf16), solver iterations iters
- * (0: the spec's); must: text each module's source has (NULL: none) */
+ * (0: the spec's); must: text each module's source has, lines of it each on its own ('\n' between; NULL: none) */
 static void check_spec_with(const char *rel, int dtype, int iters, const char *must) {
   char path[1024], err[2048], cache[] = "/tmp/ssmc_t_emu_XXXXXX";
   snprintf(path, sizeof path, "%s/%s", SSMC_SOURCE_DIR, rel);
@@ -41,7 +41,13 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
     ck_assert_int_eq(build_get(&g.u[0]->k[j], &g.u[0]->fam, 1, NULL, &bk, &d), 0);
     const int fused = 1; /* every module here has the other forward variant (fused, seq or solve) */
     ck_assert_int_eq(bk.k->cuda->fused.entry != NULL, fused);
-    if (must) ck_assert_msg(strstr(bk.k->cuda->source, must) != NULL, "%s: no '%s' in its module", bk.k->name, must);
+    for (const char *m = must; m && *m;) {
+      const char *e = strchr(m, '\n');
+      const int n = e ? (int)(e - m) : (int)strlen(m);
+      ck_assert_msg(memmem(bk.k->cuda->source, strlen(bk.k->cuda->source), m, (size_t)n) != NULL, "%s: no '%.*s' in its module",
+                    bk.k->name, n, m);
+      m += n + (e != NULL);
+    }
     FILE *out = tmpfile();
     chk_result r;
     const int failed = chk_kernel(&g.u[0]->fam, bk.k, &co, out, &r);
@@ -143,7 +149,10 @@ START_TEST(fused90_matches_oracle) {
   check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/cuda_f90_k48.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/emu_f90_q2.yaml", 1, 0, tf);
-  check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, "prep_body<MM_SPLIT, false, true, false, true>(a, ws);");
+  /* (the plain form's body, and prep_fused's T form before it) */
+  char delta[256];
+  snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);", tf);
+  check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, delta);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST

@@ -251,6 +251,8 @@ static inline void wg_wait0() {}
 static inline void wg_wait1() {}
 static inline unsigned opaque(unsigned x) { return x; }
 static inline void fence_async_smem() {}
+template <int N> static inline void regs_dec() {}
+template <int N> static inline void regs_inc() {}
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }
 static inline void cp_async16(float *dst, const float *src) { memcpy(dst, src, 16); }

@@ -253,6 +253,21 @@
 @   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
+@ -- fused90's bf16 form with an erase (HD; one query term, V = 128: a consumer warpgroup a value half): q, the key and
+@ -- the value as loaded (bf16) as HB's, T's rows (prep_fused's) and the masked scores as bf16 hi + lo pairs, the state
+@ -- as hi + lo pairs (the A operand of X' = Z K' and y' = Z q'); every other operand of the chain in registers
+@ local HD
+@ if HF and m.delta and #P.q == 1 and V == 128 and K <= 128 and K % 16 == 0 then
+@   HD = new_layout()
+@   alloc_inputs(HD, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
+@   -- two buffers each of q and the key (C, K), the value (C, V) and T's hi and lo parts (C, C), bf16
+@   HD.alloc('QB', C * K); HD.alloc('KB', C * K); HD.alloc('VB', C * V); HD.alloc('TH', C * C); HD.alloc('TL', C * C)
+@   HD.alloc('STH', V * K // 2); HD.alloc('STL', V * K // 2); HD.alloc('AMH', C * C // 2); HD.alloc('AML', C * C // 2)
+@   HD.alloc('B', C); HD.alloc('QC', C)
+@   -- the consumers' per-chunk factors, two buffers (by the chunk's parity): e^{b_L}, w, e e^b, c e^b, e^{b_L - b}
+@   HD.alloc('ZDEC', 2); HD.alloc('W', 2 * C); HD.alloc('E', 2 * C); HD.alloc('YC', 2 * C); HD.alloc('F', 2 * C)
+@   if HD.off * 4 > 227 * 1024 then HD = nil end
+@ end
 @ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
 @ -- inputs (C each: every input it reads besides the key and the value must be a scalar, which warp 0 alone reads),
 @ -- SG_NB buffers of the key (C, K) and the value tile (C, V), bf16 core matrices (tile_cp16), filled by cp.async
@@ -309,6 +324,9 @@
 @ if HB then -- the producer's scores (n = C), the consumers' readout (V / 2) and update (HZN)
 @   for _, n in ipairs({C, V // 2, HZN}) do add_width(WG16_NS, n) end
 @ end
+@ if HD then -- the scores, X' and y' (n = C); the register-A form's u', A u' (C) and the update (K)
+@   add_width(WG16_NS, C)
+@ end
 @ -- psolve90 (PS90): psolve's sm_90a form for a solve of bf16 keys, chunk 64, K = 64 or 128. One warpgroup a chunk
 @ -- (128 threads, two blocks an SM), every product on wgmma m64nNk16 bf16: the iterate x as bf16 hi + lo parts in
 @ -- registers, the register operand A (a product's accumulators are A's fragments, paired), H0's hi + lo parts and
@@ -322,7 +340,7 @@
 @ local PSF = PS90 and (2 * K * K + C * K) // 2 + C * K -- the floats' offset (in floats)
 @ local PSOFF = PS90 and PSF + 3 * C
 @ local WG16R_NS = {} -- the widths of the register-A form
-@ if PS90 then
+@ if PS90 or HD then
 @   for _, n in ipairs({K, C}) do add_width(WG16_NS, n); add_width(WG16R_NS, n) end
 @ end
 @ if C == 64 and not diag and not sv then
@@ -900,6 +918,9 @@ __device__ __forceinline__ unsigned opaque(unsigned x) {
   return x;
 }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* a warpgroup's registers a thread from here on: fewer (a producer's) or more (its consumers') */
+template <int N> __device__ __forceinline__ void regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)); }
+template <int N> __device__ __forceinline__ void regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
 @   for _, n in ipairs(WG_NS) do
@@ -1000,6 +1021,8 @@ __device__ __forceinline__ unsigned long long wg16_desc(const unsigned short *p,
   const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
   return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 2 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 2 >> 4 & 0x3fff) << 32;
 }
+/* a descriptor whose start address ptxas cannot see through (opaque) */
+__device__ __forceinline__ unsigned long long op_desc(unsigned long long d) { return (d & ~0xffffffffull) | opaque((unsigned)d); }
 /* d += A B' over KS steps of 16 k, a step moving A's start SA and B's SB 16-byte units (two LBO); issued only */
 template <int N, int KS, int TA, int TB, int SA, int SB>
 __device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsigned long long db) {
@@ -1568,6 +1591,7 @@ enum {
 @ if sv then layout_enum('X_', XL, XL.off) end
 @ if HF then layout_enum('H_', HL, HL.off) end
 @ if HB then layout_enum('HB_', HB, HB.off) end
+@ if HD then layout_enum('HD_', HD, HD.off) end
 @ if SG then layout_enum('SG_', SG, SG.off) end
 @ if not sv then layout_enum('D_', DSM.lay, DSM.off); layout_enum('DL_', DLP.lay, DLP.off) end
 
@@ -3850,7 +3874,8 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
-@ if HB then
+@ local hb_scan -- (the scan's lines, for the bf16 forms below)
+@ if HB or HD then
 /* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
  * decay of token t < L), bL = b_L */
 template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
@@ -3875,10 +3900,12 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
     if (c == (L - 1) >> 5) bL = x;
   }
 }
-@ local function hb_scan()
+@ function hb_scan()
       float bl[CH / 32], bL;
       hb_cumdecay(L, tp, [&](int t_) { return ${m.logdecay or '0.0f'}; }, bl, bL);
 @ end
+@ end
+@ if HB then
 /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
  * (8 elements) at a time by the NTH threads from T0 */
 template <int NTH, int T0 = 0>
@@ -4228,7 +4255,304 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
 }
 @   end
 @ end
-extern "C" __global__ void __launch_bounds__(${HB and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or 'fused90_body<false>(a, ws);'} }
+@ if HD then
+/* sm_90a, fused90's bf16 form with an erase (HD: one query term, V = 128): the T form's pass (fused90_body) with q,
+ * the key and the value as loaded (bf16, by cp.async a chunk ahead into two buffers of core matrices: tile_cp16), T
+ * (prep_fused's sm_90a form) and the masked scores as bf16 hi + lo pairs, every product m64nNk16 bf16. Consumer
+ * warpgroup w keeps the state of value rows 64 w.. (Z_w: rows the values, every key) in its accumulators and works
+ * with the values as rows: X' = Z_w K' and y' = Z_w q' (A the state, hi + lo, in shared memory; B the key and q tiles
+ * as loaded), r'(v, t) = w_t v(t, v) - e_t e^{b_t} X'(v, t), u' = r' T' (A r' from the accumulators, hi + lo: three
+ * products), y' = diag(c e^b) y' + u' A' and Z_w <- e^{b_L} Z_w + u' diag(e^{b_L - b}) K (A from u's accumulators,
+ * hi + lo; B the key tile as loaded, MN-major): the chain's operands stay in registers but the state's. The producer
+ * (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, T's rows (fp32, into the chunk's buffer as
+ * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. Named barriers
+ * as fused90b_body's: RDY (the chunk's operands in place), AM (the consumers' products are done with amh / aml, the
+ * chunk's tiles and T's buffer), PB the producer's own, CB + w a consumer warpgroup's before it puts its state. */
+__device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 384, NP = 128, RDY = 1, AM = 3, PB = 4, CB = 5;
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h;
+  const int v0 = 0; /* the value input's copies: the whole width */
+  (void)v0;
+  unsigned short *sth = (unsigned short *)(sm + HD_STH), *stl = (unsigned short *)(sm + HD_STL);
+  unsigned short *amh = (unsigned short *)(sm + HD_AMH), *aml = (unsigned short *)(sm + HD_AML);
+  /* the buffers (chunk c in buffer c % 2): q's, the key's, the value's tiles, T's hi and lo parts */
+  unsigned short *const qring = (unsigned short *)(sm + HD_QB), *const kring = (unsigned short *)(sm + HD_KB);
+  unsigned short *const vring = (unsigned short *)(sm + HD_VB);
+  unsigned short *const thring = (unsigned short *)(sm + HD_TH), *const tlring = (unsigned short *)(sm + HD_TL);
+  /* (2), (2, C) each, by the chunk's parity: e^{b_L}, the write w, the erase's e e^b, the readout's c e^b, the update's
+   * e^{b_L - b} */
+  float *zdec2 = sm + HD_ZDEC, *w2 = sm + HD_W, *e2 = sm + HD_E, *yc2 = sm + HD_YC, *fr2 = sm + HD_F;
+  /* (w by a shuffle: warp-uniform as ptxas sees it) */
+  const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+  const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  /* registers (setmaxnreg): the producer's 120, the consumers' 192 (the state 64, y' 32 and A's fragments 64 while
+   * the last products run; at the launch's 168 ptxas spilled 448 bytes, at these 224 of the producer's and the
+   * entry's words) */
+  if (w == 2) { /* ---- the producer */
+    regs_dec<120>();
+    float *b = sm + HD_B, *qc = sm + HD_QC;
+    const int tp = (int)threadIdx.x - 2 * NP;
+@ bind_inputs('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
+@ local HDC = input_copies('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
+@ local hk = input_copies('HD_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
+@ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
+    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer buf; one commit
+     * group a chunk */
+    auto load = [&](long long c0, int buf) {
+      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      if (Ln > 0) {
+        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+      }
+      cp_async_commit();
+    };
+    /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
+     * cumulative log decays b and the query coefficient c for the scores; into buffer cur the consumers' factors */
+    auto coefs = [&](int L, int cur) {
+      if (tp >= 32) return;
+@ hb_scan()
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        const bool in_ = t_ < L;
+        const float eb = fexp(bl[c]), c_ = in_ ? (float)(${P.q[1].coef}) : 0.0f;
+        b[t_] = bl[c];
+        qc[t_] = c_;
+        w2[cur * CH + t_] = in_ ? ${m.write} : 0.0f;
+        e2[cur * CH + t_] = in_ ? (${m.erase}) * eb : 0.0f;
+        yc2[cur * CH + t_] = c_ * eb;
+        fr2[cur * CH + t_] = in_ ? fexp(bL - bl[c]) : 0.0f;
+      }
+      if (tp == 0) zdec2[cur] = expf(bL);
+    };
+    const int L0 = (int)(it.T < CH ? it.T : CH);
+    load(0, 0);
+@ copies_decl(HDC, 'NP', '2 * NP')
+@ copies_fetch(HDC, 'it.t0', 'L0')
+@ copies_put(HDC)
+    bar_wait(PB, NP);
+    coefs(L0, 0);
+    for (long long c0 = 0; c0 < it.T; c0 += CH) {
+      const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      const int cur = (int)(c0 / CH) & 1;
+      const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD;
+      const bool next = c0 + CH < it.T;
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+      /* T's rows (C, C fp32 at prep's WS_W; rows past L zero): float4 j of the thread at row tp / 16 + 8 j, columns
+       * 4 (tp % 16).. */
+      float4 tr[CH / 8];
+      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15);
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) {
+        const int t = (tp >> 4) + 8 * j;
+        tr[j] = t < L ? *(const float4 *)(tsrc + (long long)t * a.h_v * WS_TOK) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+      if (next) { /* the next chunk's scalars into registers */
+@ copies_fetch(HDC, 'tn', 'Ln')
+      }
+      /* T into buffer cur (chunk c - 2's: its products were done at the last chunk's AM), K-major as the B operand
+       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) {
+        const int o = core16((tp >> 4) + 8 * j, 4 * (tp & 15), 8 * CH, 64);
+        unsigned h0, l0, h1, l1;
+        hl_pair(tr[j].x, tr[j].y, h0, l0);
+        hl_pair(tr[j].z, tr[j].w, h1, l1);
+        *(uint2 *)(thring + cur * CH * CH + o) = make_uint2(h0, h1);
+        *(uint2 *)(tlring + cur * CH * CH + o) = make_uint2(l0, l1);
+      }
+      cp_async_wait<0>(); /* this chunk's tiles */
+      fence_async_smem();
+      bar_wait(PB, NP); /* and its coefficients */
+      float d[CH / 2];
+#pragma unroll
+      for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
+      wg_fence();
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
+      wg_commit();
+      wg_wait0();
+      /* A = q k' times c_t e^{b_t - b_s} for s <= t, else 0 (c_t = 0 past L) */
+      const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
+          d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
+        }
+      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml and its tiles */
+      load(c0 + CH, cur ^ 1);
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          unsigned hi, lo;
+          hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
+          const int o = core16(r0 + 8 * h, 8 * i + 2 * q, 8 * CH, 64);
+          *(unsigned *)(amh + o) = hi;
+          *(unsigned *)(aml + o) = lo;
+        }
+      fence_async_smem();
+      bar_arrive(RDY, NT);
+      if (next) { /* the next chunk's coefficients (every warp is past this one's) */
+@ copies_put(HDC)
+        bar_wait(PB, NP);
+        coefs(Ln, cur ^ 1);
+      }
+    }
+    return;
+  }
+  /* ---- the consumers: z[4 i + o] = Z'(zv0 + r0 + 8 (o / 2), 8 i + 2 q + o % 2) (value, key) */
+  regs_inc<192>();
+  constexpr int ZN = KD;
+  const int zv0 = 64 * w;
+  float z[ZN / 2];
+  auto z_at = [&](int i, int o) { return (long long)(8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
+  const float *z0 = a.state_in[${m.state}] ? a.state_in[${m.state}] + slot * ${K * V} : nullptr;
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+  auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int o = core16(zv0 + r0 + 8 * h, 8 * i + 2 * q, 8 * KD, 64);
+        unsigned hi, lo;
+        hl_pair(z[4 * i + 2 * h], z[4 * i + 2 * h + 1], hi, lo);
+        *(unsigned *)(sth + o) = hi;
+        *(unsigned *)(stl + o) = lo;
+      }
+    fence_async_smem();
+  };
+  put_state();
+  const unsigned long long dsh = wg16_desc(sth + (zv0 / 8) * 8 * KD, 8 * KD, 64), dsl = wg16_desc(stl + (zv0 / 8) * 8 * KD, 8 * KD, 64);
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    const int cur = (int)(c0 / CH) & 1;
+    const bool next = c0 + CH < it.T;
+    const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
+    const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
+    bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl */
+    const float zd = zdec2[cur];
+    /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
+    float x[CH / 2];
+#pragma unroll
+    for (int i = 0; i < CH / 2; i++) x[i] = 0.0f;
+    /* (the descriptors formed each chunk, opaque: hoisted out of the loop, every k step's held a register) */
+    wg_fence();
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsh), op_desc(wg16_desc(kb, 8 * KD, 64)));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsl), op_desc(wg16_desc(kb, 8 * KD, 64)));
+    wg_commit();
+    wg_wait0();
+    /* r' = w v' - (e e^b) X' (columns t) as the A operand's hi + lo fragments: pair 2 i + h holds x[4 i + 2 h], + 1 */
+    unsigned rh[CH / 4], rl[CH / 4];
+#pragma unroll
+    for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = 8 * i + 2 * q, v_ = zv0 + r0 + 8 * h;
+        const float v0_ = __uint_as_float((unsigned)vb[core16(t, v_, 8 * VD, 64)] << 16);
+        const float v1_ = __uint_as_float((unsigned)vb[core16(t + 1, v_, 8 * VD, 64)] << 16);
+        hl_pair(wc[t] * v0_ - ec[t] * x[4 * i + 2 * h], wc[t + 1] * v1_ - ec[t + 1] * x[4 * i + 2 * h + 1], rh[2 * i + h], rl[2 * i + h]);
+      }
+    /* u' = r' T' (m64 the value rows, n C the tokens t, k the tokens s): rh Th + rl Th + rh Tl; beside it y' = Z_w q'
+     * (d; issued after r' is formed: X', y' and r' at once held 32 registers too many) */
+    float u[CH / 2], d[CH / 2];
+#pragma unroll
+    for (int i = 0; i < CH / 2; i++) u[i] = d[i] = 0.0f;
+    {
+      const unsigned long long dq = op_desc(wg16_desc(qb, 8 * KD, 64));
+      wg_fence();
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
+      wg_commit();
+      const unsigned long long th = op_desc(wg16_desc(thring + cur * CH * CH, 8 * CH, 64)), tl = op_desc(wg16_desc(tlring + cur * CH * CH, 8 * CH, 64));
+      const unsigned hh = (unsigned)(th >> 32);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rh + 4 * k, (unsigned)th + 16 * k, hh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rl + 4 * k, (unsigned)th + 16 * k, hh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rh + 4 * k, (unsigned)tl + 16 * k, hh);
+      wg_commit();
+      wg_wait0();
+    }
+    /* y' times c e^b (columns t); u' as A's hi + lo fragments, for A u' as it is and for the update times
+     * e^{b_L - b} */
+    unsigned uh[CH / 4], ul[CH / 4], fh[CH / 4], fl[CH / 4];
+#pragma unroll
+    for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = 8 * i + 2 * q, p = 4 * i + 2 * h;
+        d[p] *= yc[t];
+        d[p + 1] *= yc[t + 1];
+        hl_pair(u[p], u[p + 1], uh[2 * i + h], ul[2 * i + h]);
+        hl_pair(fc[t] * u[p], fc[t + 1] * u[p + 1], fh[2 * i + h], fl[2 * i + h]);
+      }
+#pragma unroll
+    for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+    {
+      /* y' += u' A' (B = A as the producer left it: rows t, k = s): uh Ah + ul Ah + uh Al; Z_w += (u' diag(f)) K (B the
+       * key tile MN-major: k = t, n the keys) */
+      const unsigned long long ah = op_desc(wg16_desc(amh, 8 * CH, 64)), al = op_desc(wg16_desc(aml, 8 * CH, 64)), km = op_desc(wg16_desc(kb, 64, 8 * KD));
+      const unsigned ahh = (unsigned)(ah >> 32), kmh = (unsigned)(km >> 32);
+      wg_fence();
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)ah + 16 * k, ahh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, ul + 4 * k, (unsigned)ah + 16 * k, ahh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)al + 16 * k, ahh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<ZN, 1>(z, fh + 4 * k, (unsigned)km + 2 * KD * k, kmh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<ZN, 1>(z, fl + 4 * k, (unsigned)km + 2 * KD * k, kmh);
+      wg_commit();
+      wg_wait0();
+    }
+    if (next) bar_arrive(AM, NT); /* amh / aml, the chunk's tiles and T's buffer free */
+    /* y (tokens t < L, value v) from y'(v, t): a value pair a store, the odd row's partner (g ^ 1) by a shuffle */
+    elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD;
+    const long long ys = (long long)opaque((unsigned)a.h_v * VD); /* (formed each chunk: its rows' offsets had been held) */
+#pragma unroll
+    for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = 8 * i + 2 * q, v_ = zv0 + r0 + 8 * h, p = 4 * i + 2 * h;
+        const float o_ = __shfl_xor_sync(0xffffffffu, g & 1 ? d[p] : d[p + 1], 4);
+        if (!(g & 1)) {
+          if (t < L) st2(yo + t * ys + v_, d[p], o_);
+        } else if (t + 1 < L) {
+          st2(yo + (t + 1) * ys + v_ - 1, o_, d[p + 1]);
+        }
+      }
+    bar_wait(CB + w, NP); /* the warpgroup's X' and y' are done with its state rows */
+    put_state();          /* for the next chunk */
+  }
+  float *zo = a.state_out[${m.state}] ? a.state_out[${m.state}] + slot * ${K * V} : nullptr;
+  if (zo)
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+#else
+  (void)a;
+  (void)ws;
+#endif
+}
+@ end
+extern "C" __global__ void __launch_bounds__(${(HB or HD) and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or HD and 'fused90d_body(a, ws);' or 'fused90_body<false>(a, ws);'} }
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -4747,4 +5071,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', HB and 384 or 256, math.max(HL.off, HB and HB.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HB and ' keep=256' or ' keep') or '', SPLIT and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * HB_MINB, SG.off * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', (HB or HD) and 384 or 256, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SPLIT and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * HB_MINB, SG.off * 4) or '') or 'fused90 none'}

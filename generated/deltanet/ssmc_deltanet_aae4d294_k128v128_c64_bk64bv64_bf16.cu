@@ -348,6 +348,9 @@ __device__ __forceinline__ unsigned opaque(unsigned x) {
   return x;
 }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* a warpgroup's registers a thread from here on: fewer (a producer's) or more (its consumers') */
+template <int N> __device__ __forceinline__ void regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)); }
+template <int N> __device__ __forceinline__ void regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
 template <> __device__ __forceinline__ void wg_mma<16>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
@@ -387,6 +390,37 @@ template <> __device__ __forceinline__ void wg_mmar<64>(float *d, const unsigned
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1));
 }
+/* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
+ * K-major (TA / TB 0) or MN-major (1: the transposed operand) */
+template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
+  if constexpr (N == 64)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %36, 0;\n"
+                 "mov.b64 da, {%32, %33};\nmov.b64 db, {%34, %35};\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, da, db, p, 1, 1, %37, %38;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+  else if constexpr (N == 128)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 da, db;\nsetp.ne.b32 p, %68, 0;\n"
+                 "mov.b64 da, {%64, %65};\nmov.b64 db, {%66, %67};\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, da, db, p, 1, 1, %69, %70;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1), "n"(TA), "n"(TB));
+}
+/* the same with A from registers (psolve90): a, the warp's 16 rows of A (m16n8k16's A fragment: the accumulators of
+ * a product over those rows give it, paired: d[8 j + 2 m], d[8 j + 2 m + 1] -> a[4 j + m] of k step j); B from its
+ * descriptor, K-major (TB 0) or MN-major (1) */
+template <int N, int TB> __device__ __forceinline__ void wg_mma16r(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  if constexpr (N == 128)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %70, 0;\nmov.b64 db, {%68, %69};\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, {%64, %65, %66, %67}, db, p, 1, 1, %71;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1), "n"(TB));
+  else if constexpr (N == 64)
+    asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %38, 0;\nmov.b64 db, {%36, %37};\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, db, p, 1, 1, %39;\n}"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1), "n"(TB));
+}
 #endif
 #endif
 #if SSMC_SM90
@@ -413,6 +447,52 @@ template <int N, int KS> __device__ __forceinline__ void wg_product(float *d, un
   wg_issue<N, KS>(d, da, db);
   wg_commit();
   wg_wait0();
+}
+/* bf16 operands in core matrices without swizzle: element (r, c) at core16(r, c, sbo, lbo) (bf16 elements): a
+ * K-major operand's (row r, k = c), an MN-major one's (k = r, row c) with its SBO and LBO swapped */
+__device__ __forceinline__ int core16(int r, int c, int sbo, int lbo) { return (r >> 3) * sbo + (c >> 3) * lbo + (r & 7) * 8 + (c & 7); }
+/* their descriptor: SBO (along m or n) and LBO (along k) in bf16 elements */
+__device__ __forceinline__ unsigned long long wg16_desc(const unsigned short *p, int sbo, int lbo) {
+  const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
+  return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 2 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 2 >> 4 & 0x3fff) << 32;
+}
+/* a descriptor whose start address ptxas cannot see through (opaque) */
+__device__ __forceinline__ unsigned long long op_desc(unsigned long long d) { return (d & ~0xffffffffull) | opaque((unsigned)d); }
+/* d += A B' over KS steps of 16 k, a step moving A's start SA and B's SB 16-byte units (two LBO); issued only */
+template <int N, int KS, int TA, int TB, int SA, int SB>
+__device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsigned long long db) {
+  const unsigned al = (unsigned)da, ah = (unsigned)(da >> 32), bl = (unsigned)db, bh = (unsigned)(db >> 32);
+#pragma unroll
+  for (int k = 0; k < KS; k++) wg_mma16<N, TA, TB>(d, al + SA * k, ah, bl + SB * k, bh);
+}
+/* rows t < L of a (CH, D) bf16 tile at src (row stride rs) into core matrices, rows past L zero, by cp.async:
+ * row t's 8-element piece j at (t / 8) 8 D + 64 j + 8 (t % 8), a K-major operand with rows t (core16 with SBO
+ * 8 D, LBO 64) or an MN-major one with k = t (SBO 64, LBO 8 D). Thread i copies piece i % (D / 8) of rows
+ * i / (D / 8) + RI s: pointer steps, no branch (ncu, the first form's per-piece index arithmetic and bounds
+ * branch had each copy wait on the last one's address registers: ~12% of fused90's samples) */
+template <int NTH, int D, int T0 = 0> __device__ __forceinline__ void tile_cp16(unsigned short *dst, const unsigned short *src, long long rs, int L) {
+  constexpr int PR = D / 8, RI = NTH / PR; /* pieces a row, rows an iteration */
+  const int tx = (int)threadIdx.x - T0; /* the copying threads T0 .. T0 + NTH - 1 */
+  if constexpr (NTH % PR == 0 && RI % 8 == 0) {
+    const int t0 = tx / PR, j = tx % PR;
+    const unsigned short *s = src + t0 * rs + 8 * j;
+    unsigned short *o = dst + (t0 >> 3) * 8 * D + 64 * j + 8 * (t0 & 7);
+    if (L == CH) { /* a whole chunk: no zero rows */
+#pragma unroll
+      for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D) /* t % 8 stays */
+        if (CH % RI == 0 || t0 + i * RI < CH) cp_async16((float *)o, (const float *)s);
+      return;
+    }
+#pragma unroll
+    for (int i = 0; i < (CH + RI - 1) / RI; i++, s += RI * rs, o += RI * D)
+      if (CH % RI == 0 || t0 + i * RI < CH) cp_async16_z((float *)o, (const float *)(t0 + i * RI < L ? s : src), t0 + i * RI < L);
+  } else {
+#pragma unroll
+    for (int i = 0; i < (CH * PR + NTH - 1) / NTH; i++) {
+      const int v = tx + i * NTH, t = v / PR, j = v - t * PR;
+      if (v < CH * PR) cp_async16_z((float *)(dst + (t >> 3) * 8 * D + 64 * j + 8 * (t & 7)), (const float *)(t < L ? src + t * rs + 8 * j : src), t < L);
+    }
+  }
 }
 /* such a product's accumulators into y: the warp's rows r0 and r0 + 8, columns c0 + 8 i (and + 1) */
 template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y, const float *d, int r0, int c0) {
@@ -965,6 +1045,26 @@ enum {
   H_ZDEC = 53792,
   H_F = 53920,
   H_TOTAL = 53984
+};
+enum {
+  HD_IN3 = 0,
+  HD_QB = 64,
+  HD_KB = 8256,
+  HD_VB = 16448,
+  HD_TH = 24640,
+  HD_TL = 28736,
+  HD_STH = 32832,
+  HD_STL = 41024,
+  HD_AMH = 49216,
+  HD_AML = 51264,
+  HD_B = 53312,
+  HD_QC = 53376,
+  HD_ZDEC = 53440,
+  HD_W = 53472,
+  HD_E = 53600,
+  HD_YC = 53728,
+  HD_F = 53856,
+  HD_TOTAL = 53984
 };
 enum {
   D_IN0 = 0,
@@ -1749,7 +1849,326 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws); }
+/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
+ * decay of token t < L), bL = b_L */
+template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
+  float carry = 0.0f;
+  bL = 0.0f;
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) {
+    const int t_ = 32 * c + tp;
+    float v = 0.0f;
+    if (t_ < L) v = ld(t_);
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+      if (tp >= o) v += up_;
+    }
+    bl[c] = carry + v;
+    carry += __shfl_sync(0xffffffffu, v, 31);
+  }
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+    if (c == (L - 1) >> 5) bL = x;
+  }
+}
+/* sm_90a, fused90's bf16 form with an erase (HD: one query term, V = 128): the T form's pass (fused90_body) with q,
+ * the key and the value as loaded (bf16, by cp.async a chunk ahead into two buffers of core matrices: tile_cp16), T
+ * (prep_fused's sm_90a form) and the masked scores as bf16 hi + lo pairs, every product m64nNk16 bf16. Consumer
+ * warpgroup w keeps the state of value rows 64 w.. (Z_w: rows the values, every key) in its accumulators and works
+ * with the values as rows: X' = Z_w K' and y' = Z_w q' (A the state, hi + lo, in shared memory; B the key and q tiles
+ * as loaded), r'(v, t) = w_t v(t, v) - e_t e^{b_t} X'(v, t), u' = r' T' (A r' from the accumulators, hi + lo: three
+ * products), y' = diag(c e^b) y' + u' A' and Z_w <- e^{b_L} Z_w + u' diag(e^{b_L - b}) K (A from u's accumulators,
+ * hi + lo; B the key tile as loaded, MN-major): the chain's operands stay in registers but the state's. The producer
+ * (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, T's rows (fp32, into the chunk's buffer as
+ * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. Named barriers
+ * as fused90b_body's: RDY (the chunk's operands in place), AM (the consumers' products are done with amh / aml, the
+ * chunk's tiles and T's buffer), PB the producer's own, CB + w a consumer warpgroup's before it puts its state. */
+__device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
+#if SSMC_SM90
+  constexpr int NT = 384, NP = 128, RDY = 1, AM = 3, PB = 4, CB = 5;
+  extern __shared__ float sm[];
+  const item_t it = item_of(a);
+  const long long slot = it.n * a.h_v + it.h;
+  const int v0 = 0; /* the value input's copies: the whole width */
+  (void)v0;
+  unsigned short *sth = (unsigned short *)(sm + HD_STH), *stl = (unsigned short *)(sm + HD_STL);
+  unsigned short *amh = (unsigned short *)(sm + HD_AMH), *aml = (unsigned short *)(sm + HD_AML);
+  /* the buffers (chunk c in buffer c % 2): q's, the key's, the value's tiles, T's hi and lo parts */
+  unsigned short *const qring = (unsigned short *)(sm + HD_QB), *const kring = (unsigned short *)(sm + HD_KB);
+  unsigned short *const vring = (unsigned short *)(sm + HD_VB);
+  unsigned short *const thring = (unsigned short *)(sm + HD_TH), *const tlring = (unsigned short *)(sm + HD_TL);
+  /* (2), (2, C) each, by the chunk's parity: e^{b_L}, the write w, the erase's e e^b, the readout's c e^b, the update's
+   * e^{b_L - b} */
+  float *zdec2 = sm + HD_ZDEC, *w2 = sm + HD_W, *e2 = sm + HD_E, *yc2 = sm + HD_YC, *fr2 = sm + HD_F;
+  /* (w by a shuffle: warp-uniform as ptxas sees it) */
+  const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+  const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
+  /* registers (setmaxnreg): the producer's 120, the consumers' 192 (the state 64, y' 32 and A's fragments 64 while
+   * the last products run; at the launch's 168 ptxas spilled 448 bytes, at these 224 of the producer's and the
+   * entry's words) */
+  if (w == 2) { /* ---- the producer */
+    regs_dec<120>();
+    float *b = sm + HD_B, *qc = sm + HD_QC;
+    const int tp = (int)threadIdx.x - 2 * NP;
+  float *in[SSMC_MAX_IO];
+  in[3] = sm + HD_IN3;
+  (void)in;
+    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer buf; one commit
+     * group a chunk */
+    auto load = [&](long long c0, int buf) {
+      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      if (Ln > 0) {
+        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
+        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
+      }
+      cp_async_commit();
+    };
+    /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
+     * cumulative log decays b and the query coefficient c for the scores; into buffer cur the consumers' factors */
+    auto coefs = [&](int L, int cur) {
+      if (tp >= 32) return;
+      float bl[CH / 32], bL;
+      hb_cumdecay(L, tp, [&](int t_) { return 0.0f; }, bl, bL);
+#pragma unroll
+      for (int c = 0; c < CH / 32; c++) {
+        const int t_ = 32 * c + tp;
+        const bool in_ = t_ < L;
+        const float eb = fexp(bl[c]), c_ = in_ ? (float)(1.0f * 0.0883883476f) : 0.0f;
+        b[t_] = bl[c];
+        qc[t_] = c_;
+        w2[cur * CH + t_] = in_ ? 1.0f * in[3][t_] : 0.0f;
+        e2[cur * CH + t_] = in_ ? (1.0f * in[3][t_]) * eb : 0.0f;
+        yc2[cur * CH + t_] = c_ * eb;
+        fr2[cur * CH + t_] = in_ ? fexp(bL - bl[c]) : 0.0f;
+      }
+      if (tp == 0) zdec2[cur] = expf(bL);
+    };
+    const int L0 = (int)(it.T < CH ? it.T : CH);
+    load(0, 0);
+  col_regs<NP, CH, 2 * NP> r_in3;
+  r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
+  r_in3.put(sm + HD_IN3, 1);
+    bar_wait(PB, NP);
+    coefs(L0, 0);
+    for (long long c0 = 0; c0 < it.T; c0 += CH) {
+      const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      const int cur = (int)(c0 / CH) & 1;
+      const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD;
+      const bool next = c0 + CH < it.T;
+      const long long tn = tok + CH;
+      const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
+      /* T's rows (C, C fp32 at prep's WS_W; rows past L zero): float4 j of the thread at row tp / 16 + 8 j, columns
+       * 4 (tp % 16).. */
+      float4 tr[CH / 8];
+      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15);
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) {
+        const int t = (tp >> 4) + 8 * j;
+        tr[j] = t < L ? *(const float4 *)(tsrc + (long long)t * a.h_v * WS_TOK) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+      if (next) { /* the next chunk's scalars into registers */
+  r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
+      }
+      /* T into buffer cur (chunk c - 2's: its products were done at the last chunk's AM), K-major as the B operand
+       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) {
+        const int o = core16((tp >> 4) + 8 * j, 4 * (tp & 15), 8 * CH, 64);
+        unsigned h0, l0, h1, l1;
+        hl_pair(tr[j].x, tr[j].y, h0, l0);
+        hl_pair(tr[j].z, tr[j].w, h1, l1);
+        *(uint2 *)(thring + cur * CH * CH + o) = make_uint2(h0, h1);
+        *(uint2 *)(tlring + cur * CH * CH + o) = make_uint2(l0, l1);
+      }
+      cp_async_wait<0>(); /* this chunk's tiles */
+      fence_async_smem();
+      bar_wait(PB, NP); /* and its coefficients */
+      float d[CH / 2];
+#pragma unroll
+      for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
+      wg_fence();
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
+      wg_commit();
+      wg_wait0();
+      /* A = q k' times c_t e^{b_t - b_s} for s <= t, else 0 (c_t = 0 past L) */
+      const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
+          d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
+        }
+      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml and its tiles */
+      load(c0 + CH, cur ^ 1);
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          unsigned hi, lo;
+          hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
+          const int o = core16(r0 + 8 * h, 8 * i + 2 * q, 8 * CH, 64);
+          *(unsigned *)(amh + o) = hi;
+          *(unsigned *)(aml + o) = lo;
+        }
+      fence_async_smem();
+      bar_arrive(RDY, NT);
+      if (next) { /* the next chunk's coefficients (every warp is past this one's) */
+  r_in3.put(sm + HD_IN3, 1);
+        bar_wait(PB, NP);
+        coefs(Ln, cur ^ 1);
+      }
+    }
+    return;
+  }
+  /* ---- the consumers: z[4 i + o] = Z'(zv0 + r0 + 8 (o / 2), 8 i + 2 q + o % 2) (value, key) */
+  regs_inc<192>();
+  constexpr int ZN = KD;
+  const int zv0 = 64 * w;
+  float z[ZN / 2];
+  auto z_at = [&](int i, int o) { return (long long)(8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
+  const float *z0 = a.state_in[0] ? a.state_in[0] + slot * 16384 : nullptr;
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+  auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int o = core16(zv0 + r0 + 8 * h, 8 * i + 2 * q, 8 * KD, 64);
+        unsigned hi, lo;
+        hl_pair(z[4 * i + 2 * h], z[4 * i + 2 * h + 1], hi, lo);
+        *(unsigned *)(sth + o) = hi;
+        *(unsigned *)(stl + o) = lo;
+      }
+    fence_async_smem();
+  };
+  put_state();
+  const unsigned long long dsh = wg16_desc(sth + (zv0 / 8) * 8 * KD, 8 * KD, 64), dsl = wg16_desc(stl + (zv0 / 8) * 8 * KD, 8 * KD, 64);
+  for (long long c0 = 0; c0 < it.T; c0 += CH) {
+    const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+    const long long tok = it.t0 + c0;
+    const int cur = (int)(c0 / CH) & 1;
+    const bool next = c0 + CH < it.T;
+    const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
+    const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
+    bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl */
+    const float zd = zdec2[cur];
+    /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
+    float x[CH / 2];
+#pragma unroll
+    for (int i = 0; i < CH / 2; i++) x[i] = 0.0f;
+    /* (the descriptors formed each chunk, opaque: hoisted out of the loop, every k step's held a register) */
+    wg_fence();
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsh), op_desc(wg16_desc(kb, 8 * KD, 64)));
+    wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsl), op_desc(wg16_desc(kb, 8 * KD, 64)));
+    wg_commit();
+    wg_wait0();
+    /* r' = w v' - (e e^b) X' (columns t) as the A operand's hi + lo fragments: pair 2 i + h holds x[4 i + 2 h], + 1 */
+    unsigned rh[CH / 4], rl[CH / 4];
+#pragma unroll
+    for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = 8 * i + 2 * q, v_ = zv0 + r0 + 8 * h;
+        const float v0_ = __uint_as_float((unsigned)vb[core16(t, v_, 8 * VD, 64)] << 16);
+        const float v1_ = __uint_as_float((unsigned)vb[core16(t + 1, v_, 8 * VD, 64)] << 16);
+        hl_pair(wc[t] * v0_ - ec[t] * x[4 * i + 2 * h], wc[t + 1] * v1_ - ec[t + 1] * x[4 * i + 2 * h + 1], rh[2 * i + h], rl[2 * i + h]);
+      }
+    /* u' = r' T' (m64 the value rows, n C the tokens t, k the tokens s): rh Th + rl Th + rh Tl; beside it y' = Z_w q'
+     * (d; issued after r' is formed: X', y' and r' at once held 32 registers too many) */
+    float u[CH / 2], d[CH / 2];
+#pragma unroll
+    for (int i = 0; i < CH / 2; i++) u[i] = d[i] = 0.0f;
+    {
+      const unsigned long long dq = op_desc(wg16_desc(qb, 8 * KD, 64));
+      wg_fence();
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
+      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
+      wg_commit();
+      const unsigned long long th = op_desc(wg16_desc(thring + cur * CH * CH, 8 * CH, 64)), tl = op_desc(wg16_desc(tlring + cur * CH * CH, 8 * CH, 64));
+      const unsigned hh = (unsigned)(th >> 32);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rh + 4 * k, (unsigned)th + 16 * k, hh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rl + 4 * k, (unsigned)th + 16 * k, hh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rh + 4 * k, (unsigned)tl + 16 * k, hh);
+      wg_commit();
+      wg_wait0();
+    }
+    /* y' times c e^b (columns t); u' as A's hi + lo fragments, for A u' as it is and for the update times
+     * e^{b_L - b} */
+    unsigned uh[CH / 4], ul[CH / 4], fh[CH / 4], fl[CH / 4];
+#pragma unroll
+    for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = 8 * i + 2 * q, p = 4 * i + 2 * h;
+        d[p] *= yc[t];
+        d[p + 1] *= yc[t + 1];
+        hl_pair(u[p], u[p + 1], uh[2 * i + h], ul[2 * i + h]);
+        hl_pair(fc[t] * u[p], fc[t + 1] * u[p + 1], fh[2 * i + h], fl[2 * i + h]);
+      }
+#pragma unroll
+    for (int i = 0; i < ZN / 2; i++) z[i] *= zd;
+    {
+      /* y' += u' A' (B = A as the producer left it: rows t, k = s): uh Ah + ul Ah + uh Al; Z_w += (u' diag(f)) K (B the
+       * key tile MN-major: k = t, n the keys) */
+      const unsigned long long ah = op_desc(wg16_desc(amh, 8 * CH, 64)), al = op_desc(wg16_desc(aml, 8 * CH, 64)), km = op_desc(wg16_desc(kb, 64, 8 * KD));
+      const unsigned ahh = (unsigned)(ah >> 32), kmh = (unsigned)(km >> 32);
+      wg_fence();
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)ah + 16 * k, ahh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, ul + 4 * k, (unsigned)ah + 16 * k, ahh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)al + 16 * k, ahh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<ZN, 1>(z, fh + 4 * k, (unsigned)km + 2 * KD * k, kmh);
+#pragma unroll
+      for (int k = 0; k < CH / 16; k++) wg_mma16r<ZN, 1>(z, fl + 4 * k, (unsigned)km + 2 * KD * k, kmh);
+      wg_commit();
+      wg_wait0();
+    }
+    if (next) bar_arrive(AM, NT); /* amh / aml, the chunk's tiles and T's buffer free */
+    /* y (tokens t < L, value v) from y'(v, t): a value pair a store, the odd row's partner (g ^ 1) by a shuffle */
+    elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD;
+    const long long ys = (long long)opaque((unsigned)a.h_v * VD); /* (formed each chunk: its rows' offsets had been held) */
+#pragma unroll
+    for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const int t = 8 * i + 2 * q, v_ = zv0 + r0 + 8 * h, p = 4 * i + 2 * h;
+        const float o_ = __shfl_xor_sync(0xffffffffu, g & 1 ? d[p] : d[p + 1], 4);
+        if (!(g & 1)) {
+          if (t < L) st2(yo + t * ys + v_, d[p], o_);
+        } else if (t + 1 < L) {
+          st2(yo + (t + 1) * ys + v_ - 1, o_, d[p + 1]);
+        }
+      }
+    bar_wait(CB + w, NP); /* the warpgroup's X' and y' are done with its state rows */
+    put_state();          /* for the next chunk */
+  }
+  float *zo = a.state_out[0] ? a.state_out[0] + slot * 16384 : nullptr;
+  if (zo)
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+#else
+  (void)a;
+  (void)ws;
+#endif
+}
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90d_body(a, ws); }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -2017,7 +2436,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 
 
 // ssmc-bodies prep threads=256 smem=75776 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=256 smem=215936 fbv=128 pre=1 from_pct=42 post=0 keep
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=42 post=0 keep=256
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -347,6 +347,9 @@ __device__ __forceinline__ unsigned opaque(unsigned x) {
   return x;
 }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* a warpgroup's registers a thread from here on: fewer (a producer's) or more (its consumers') */
+template <int N> __device__ __forceinline__ void regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)); }
+template <int N> __device__ __forceinline__ void regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
 template <> __device__ __forceinline__ void wg_mma<64>(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {

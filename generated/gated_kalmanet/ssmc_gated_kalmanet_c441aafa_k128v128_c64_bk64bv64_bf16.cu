@@ -349,6 +349,9 @@ __device__ __forceinline__ unsigned opaque(unsigned x) {
   return x;
 }
 __device__ __forceinline__ void fence_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+/* a warpgroup's registers a thread from here on: fewer (a producer's) or more (its consumers') */
+template <int N> __device__ __forceinline__ void regs_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)); }
+template <int N> __device__ __forceinline__ void regs_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)); }
 /* the descriptors as their 32-bit halves (al, ah; bl, bh), paired inside: see wg_product */
 template <int N> __device__ __forceinline__ void wg_mma(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh);
 /* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
@@ -417,6 +420,8 @@ __device__ __forceinline__ unsigned long long wg16_desc(const unsigned short *p,
   const unsigned long long a = (unsigned)__cvta_generic_to_shared(p);
   return (a >> 4 & 0x3fffu) | (unsigned long long)(lbo * 2 >> 4 & 0x3fff) << 16 | (unsigned long long)(sbo * 2 >> 4 & 0x3fff) << 32;
 }
+/* a descriptor whose start address ptxas cannot see through (opaque) */
+__device__ __forceinline__ unsigned long long op_desc(unsigned long long d) { return (d & ~0xffffffffull) | opaque((unsigned)d); }
 /* d += A B' over KS steps of 16 k, a step moving A's start SA and B's SB 16-byte units (two LBO); issued only */
 template <int N, int KS, int TA, int TB, int SA, int SB>
 __device__ __forceinline__ void wg16_issue(float *d, unsigned long long da, unsigned long long db) {

@@ -245,6 +245,19 @@ static inline void ldsm4t(unsigned *r, const unsigned short *p) {
     r[i] = (unsigned)r0[g] | (unsigned)r1[g] << 16;
   }
 }
+/* stmatrix, transposed, of b16 pairs: lane 8 i + j writes row j of block i at its p, column j of the 8 x 8 block whose
+ * row g, columns 2 q (+ 1) lane 4 g + q holds in r[i] */
+static inline void stsm4t(unsigned short *p, const unsigned *r) {
+  const int w = emu_t.warp, lane = emu_t.lane, i = lane >> 3, j = lane & 7;
+  for (int m = 0; m < 4; m++) emu_blk.mma_a[w][lane][m] = __uint_as_float(r[m]);
+  emu_warp_sync();
+  if ((uintptr_t)p & 15) abort();
+  for (int k = 0; k < 8; k++) {
+    const unsigned x = __float_as_uint(emu_blk.mma_a[w][4 * k + (j >> 1)][i]);
+    p[k] = (unsigned short)(j & 1 ? x >> 16 : x & 0xffffu);
+  }
+  emu_warp_sync();
+}
 static inline void wg_fence() {}
 static inline void wg_commit() {}
 static inline void wg_wait0() {}

@@ -293,6 +293,13 @@ __device__ __forceinline__ void ldsm4t(unsigned *r, const unsigned short *p) {
   const unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
 }
+/* stmatrix, transposed, of b16 pairs: matrix i's memory row j (16 bytes from lane 8 i + j's p) gets column j of the
+ * 8 x 8 block whose row g, columns 2 q and 2 q + 1 lane 4 g + q holds in r[i] (an accumulator fragment's pair) */
+__device__ __forceinline__ void stsm4t(unsigned short *p, const unsigned *r) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};" ::"r"(s), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+               : "memory");
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;
@@ -1915,7 +1922,7 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
  * chunk's tiles and T's buffer), PB the producer's own, CB + w a consumer warpgroup's before it puts its state. */
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, AM = 3, PB = 4, CB = 5;
+  constexpr int NT = 384, NP = 128, RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
@@ -2037,8 +2044,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
           const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
           d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
         }
-      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml and its tiles */
-      load(c0 + CH, cur ^ 1);
+      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
 #pragma unroll
       for (int i = 0; i < CH / 8; i++)
 #pragma unroll
@@ -2051,6 +2057,8 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
         }
       fence_async_smem();
       bar_arrive(RDY, NT);
+      if (c0 > 0) bar_wait(TB, NT); /* and with its tiles (its y out of the value tile's place) */
+      load(c0 + CH, cur ^ 1);
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
   r_in3.put(sm + HD_IN3, 1);
   r_in4.put(sm + HD_IN4, 1);
@@ -2172,24 +2180,32 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       wg_commit();
       wg_wait0();
     }
-    if (next) bar_arrive(AM, NT); /* amh / aml, the chunk's tiles and T's buffer free */
-    /* y (tokens t < L, value v) from y'(v, t): a value pair a store, the odd row's partner (g ^ 1) by a shuffle */
-    elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD;
-    const long long ys = (long long)opaque((unsigned)a.h_v * VD); /* (formed each chunk: its rows' offsets had been held) */
+    if (next) bar_arrive(AM, NT); /* amh / aml and T's buffer free */
+    /* y (t, v) from y'(v, t) through the value tile's place (each warp's own value columns, which only its r' read):
+     * transposed by stmatrix into its core matrices (row t of a block: 16 bytes, 8 values), then rows t < L out
+     * in 16-byte pieces (the direct stores of y', 32 two-value stores and shuffles a thread, held ~40% of the
+     * consumers' samples: bench/2026-11-26-gpu-h200-s36 call 3) */
+    unsigned short *yb = (unsigned short *)vb;
 #pragma unroll
-    for (int i = 0; i < CH / 8; i++)
+    for (int k = 0; k < CH / 16; k++) {
+      unsigned pr[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2) */
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int t = 8 * i + 2 * q, v_ = zv0 + r0 + 8 * h, p = 4 * i + 2 * h;
-        const float o_ = __shfl_xor_sync(0xffffffffu, g & 1 ? d[p] : d[p + 1], 4);
-        if (!(g & 1)) {
-          if (t < L) st2(yo + t * ys + v_, d[p], o_);
-        } else if (t + 1 < L) {
-          st2(yo + (t + 1) * ys + v_ - 1, o_, d[p + 1]);
-        }
+      for (int m = 0; m < 4; m++) pr[m] = bf2(d[8 * k + 2 * m], d[8 * k + 2 * m + 1]);
+      const int m = lane >> 3;
+      stsm4t(yb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64), pr);
+    }
+    bar_wait(CB + w, NP); /* the warpgroup's y rows in place; its X' and y' are done with its state rows */
+    {
+      elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD + zv0;
+      const long long ys = (long long)opaque((unsigned)a.h_v * VD);
+#pragma unroll
+      for (int j = 0; j < CH * 8 / NP; j++) { /* piece j of thread x: row 8 (x / 64) + x % 8 + ..., value block (x / 8) % 8 */
+        const int x = (int)threadIdx.x - w * NP + j * NP, t = 8 * (x >> 6) + (x & 7), vb8 = (x >> 3) & 7;
+        if (t < L) *(uint4 *)(yo + t * ys + 8 * vb8) = *(const uint4 *)(yb + core16(t, zv0 + 8 * vb8, 8 * VD, 64));
       }
-    bar_wait(CB + w, NP); /* the warpgroup's X' and y' are done with its state rows */
-    put_state();          /* for the next chunk */
+    }
+    if (next) bar_arrive(TB, NT); /* the chunk's tiles free */
+    put_state(); /* for the next chunk */
   }
   float *zo = a.state_out[0] ? a.state_out[0] + slot * 16384 : nullptr;
   if (zo)

@@ -290,6 +290,13 @@ __device__ __forceinline__ void ldsm4t(unsigned *r, const unsigned short *p) {
   const unsigned s = (unsigned)__cvta_generic_to_shared(p);
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
 }
+/* stmatrix, transposed, of b16 pairs: matrix i's memory row j (16 bytes from lane 8 i + j's p) gets column j of the
+ * 8 x 8 block whose row g, columns 2 q and 2 q + 1 lane 4 g + q holds in r[i] (an accumulator fragment's pair) */
+__device__ __forceinline__ void stsm4t(unsigned short *p, const unsigned *r) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};" ::"r"(s), "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+               : "memory");
+}
 /* The state streams through once: evict-first loads and stores (nothing reads it again this step). */
 __device__ __forceinline__ float4 ld_state4(const float *p) {
   float4 v;

@@ -140,18 +140,21 @@ END_TEST
  * bf16 products of operands as loaded, K-major and MN-major) at V = 128 (a value half a consumer warpgroup),
  * V = 64 (a key half) and K = 48 (the copies' general path, an update of n 48), each with its split forward's
  * rows (fwd-split: fused90_seg, its own kernel, the scan over the segments, fused90 from each segment's start); its
- * tf32 form with two query terms, and with an erase its T form after prep_fused's sm_90a form (T alone: u = T (diag(w)
- * v - diag(e e^b) K Z), T the product's register operand A) and its keep form on prep's W and U (bwd-saved rows) */
+ * tf32 form with two query terms; with an erase at V = 128 its bf16 form (HD: a producer warpgroup, the consumers'
+ * chain with the values as rows, A operands from their accumulators, y transposed by stmatrix) after prep_fused's
+ * sm_90a form (T alone: u = T (diag(w) v - diag(e e^b) K Z)), and its keep form on prep's W and U (bwd-saved rows) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);";
+  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);",
+             *bd = "_fused90(ssmc_fwd_args a, float *ws) { fused90d_body(a, ws);";
   check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/cuda_f90_k48.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/emu_f90_q2.yaml", 1, 0, tf);
-  /* (the plain form's body, and prep_fused's T form before it) */
+  /* (the bf16 form with an erase, and prep_fused's T form before it; at V = 64 the tf32 T form: the bgrad test's
+   * emu_bgw_delta) */
   char delta[256];
-  snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);", tf);
+  snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);", bd);
   check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, delta);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
@@ -170,10 +173,12 @@ END_TEST
 
 /* bgrad's value loop on wgmma (sm_90a, BGW) in its producer form: a 512-thread block, the fourth warpgroup
  * loading the tiles into three buffers under named barriers (the emulation's bar_wait / bar_arrive), four value
- * steps; both dtypes (f32: one register set of tiles in flight, bf16: two) */
+ * steps; both dtypes (f32: one register set of tiles in flight, bf16: two); and (K = V = 64) fused90's tf32 T form (T
+ * the register operand A of u = T r) */
 START_TEST(bgrad_wgmma_producer_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", -1, 0, "/* the producer */");
+  check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", -1, 0,
+                  "/* the producer */\n_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);");
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST

@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "5cfe15793f4dd726",
-  "3bed1c330244b45f",
+  "7cb7f25233eb9b94",
   "e07a0af152e4bdeb",
-  "d187237fcd97b260",
+  "89e0bae08ec056e1",
   "1fbbfe2e78157859",
   "c2d60200832814a5",
   "2002db44c4c101ba",

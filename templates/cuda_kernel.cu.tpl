@@ -4464,17 +4464,22 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsl), op_desc(wg16_desc(kb, 8 * KD, 64)));
     wg_commit();
     wg_wait0();
-    /* r' = w v' - (e e^b) X' (columns t) as the A operand's hi + lo fragments: pair 2 i + h holds x[4 i + 2 h], + 1 */
+    /* r' = w v' - (e e^b) X' (columns t) as the A operand's hi + lo fragments: pair 2 i + h holds x[4 i + 2 h], + 1;
+     * v' at the accumulators' places by ldmatrix, transposed (the value tile's rows t; 64 two-byte loads a thread
+     * had been ~7% of the consumers' samples, call 5) */
     unsigned rh[CH / 4], rl[CH / 4];
 #pragma unroll
-    for (int i = 0; i < CH / 8; i++)
+    for (int k = 0; k < CH / 16; k++) {
+      unsigned vv[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2), as stsm4t's below */
+      const int m = lane >> 3;
+      ldsm4t(vv, vb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64));
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        const int t = 8 * i + 2 * q, v_ = zv0 + r0 + 8 * h;
-        const float v0_ = __uint_as_float((unsigned)vb[core16(t, v_, 8 * VD, 64)] << 16);
-        const float v1_ = __uint_as_float((unsigned)vb[core16(t + 1, v_, 8 * VD, 64)] << 16);
+      for (int mm = 0; mm < 4; mm++) {
+        const int i = 2 * k + (mm >> 1), h = mm & 1, t = 8 * i + 2 * q;
+        const float v0_ = __uint_as_float(vv[mm] << 16), v1_ = __uint_as_float(vv[mm] & 0xffff0000u);
         hl_pair(wc[t] * v0_ - ec[t] * x[4 * i + 2 * h], wc[t + 1] * v1_ - ec[t + 1] * x[4 * i + 2 * h + 1], rh[2 * i + h], rl[2 * i + h]);
       }
+    }
     /* u' = r' T' (m64 the value rows, n C the tokens t, k the tokens s): rh Th + rl Th + rh Tl; beside it y' = Z_w q'
      * (d; issued after r' is formed: X', y' and r' at once held 32 registers too many) */
     float u[CH / 2], d[CH / 2];
@@ -4549,9 +4554,11 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     {
       elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD + zv0;
       const long long ys = (long long)opaque((unsigned)a.h_v * VD);
+      const int x0 = (int)opaque(threadIdx.x - w * NP); /* (formed each chunk: the pieces' offsets, hoisted, had been
+                                                         * spilled and reloaded, ~11% of the consumers' samples) */
 #pragma unroll
-      for (int j = 0; j < CH * 8 / NP; j++) { /* piece j of thread x: row 8 (x / 64) + x % 8 + ..., value block (x / 8) % 8 */
-        const int x = (int)threadIdx.x - w * NP + j * NP, t = 8 * (x >> 6) + (x & 7), vb8 = (x >> 3) & 7;
+      for (int j = 0; j < CH * 8 / NP; j++) { /* piece j of thread x: row 8 (x / 64) + x % 8, value block (x / 8) % 8 */
+        const int x = x0 + j * NP, t = 8 * (x >> 6) + (x & 7), vb8 = (x >> 3) & 7;
         if (t < L) *(uint4 *)(yo + t * ys + 8 * vb8) = *(const uint4 *)(yb + core16(t, zv0 + 8 * vb8, 8 * VD, 64));
       }
     }

@@ -3883,8 +3883,24 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   (void)a; (void)ws;
 #endif
 }
-@ local hb_scan -- (the scan's lines, for the bf16 forms below)
+@ local hb_scan, hb_load -- (their lines, for the bf16 forms below)
 @ if HB or HD then
+@ -- the producer's tile copies: load(c0, buf), the chunk at c0 (Ln of its tokens; none past the sequence): q, the
+@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from 2 NP; one commit group a chunk
+@ function hb_load()
+@   local hk = input_copies('', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
+@   local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
+    auto load = [&](long long c0, int buf) {
+      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      const long long tok = it.t0 + c0;
+      if (Ln > 0) {
+        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+      }
+      cp_async_commit();
+    };
+@ end
 /* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
  * decay of token t < L), bL = b_L */
 template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
@@ -3977,20 +3993,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
     const int tp = (int)threadIdx.x - 2 * NP;
 @ bind_inputs('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
 @ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
-@ local hk = input_copies('HB_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
-@ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
-    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer
-     * buf; one commit group a chunk */
-    auto load = [&](long long c0, int buf) {
-      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-      const long long tok = it.t0 + c0;
-      if (Ln > 0) {
-        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
-        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
-        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
-      }
-      cp_async_commit();
-    };
+@ hb_load()
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
      * cumulative log decays b, the write w, the query coefficient c; into buffer cur the consumers' e^{b_L}, c e^b
      * and w e^{b_L - b} */
@@ -4274,9 +4277,11 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
  * products), y' = diag(c e^b) y' + u' A' and Z_w <- e^{b_L} Z_w + u' diag(e^{b_L - b}) K (A from u's accumulators,
  * hi + lo; B the key tile as loaded, MN-major): the chain's operands stay in registers but the state's. The producer
  * (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, T's rows (fp32, into the chunk's buffer as
- * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. Named barriers
- * as fused90b_body's: RDY (the chunk's operands in place), AM (the consumers' products are done with amh / aml, the
- * chunk's tiles and T's buffer), PB the producer's own, CB + w a consumer warpgroup's before it puts its state. */
+ * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. y leaves through
+ * the value tile's place (stmatrix, transposed). Named barriers: RDY (all NT threads; the producer arrives) the
+ * chunk's operands in place; AM (all; the consumers arrive) their products are done with amh / aml and T's buffer;
+ * TB (all) their y is out of the chunk's tiles (the producer then copies the chunk after next into them); PB the
+ * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
@@ -4306,20 +4311,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const int tp = (int)threadIdx.x - 2 * NP;
 @ bind_inputs('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
 @ local HDC = input_copies('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
-@ local hk = input_copies('HD_', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
-@ local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
-    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer buf; one commit
-     * group a chunk */
-    auto load = [&](long long c0, int buf) {
-      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
-      const long long tok = it.t0 + c0;
-      if (Ln > 0) {
-        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
-        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
-        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
-      }
-      cp_async_commit();
-    };
+@ hb_load()
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
      * cumulative log decays b and the query coefficient c for the scores; into buffer cur the consumers' factors */
     auto coefs = [&](int L, int cur) {

@@ -1917,9 +1917,11 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
  * products), y' = diag(c e^b) y' + u' A' and Z_w <- e^{b_L} Z_w + u' diag(e^{b_L - b}) K (A from u's accumulators,
  * hi + lo; B the key tile as loaded, MN-major): the chain's operands stay in registers but the state's. The producer
  * (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, T's rows (fp32, into the chunk's buffer as
- * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. Named barriers
- * as fused90b_body's: RDY (the chunk's operands in place), AM (the consumers' products are done with amh / aml, the
- * chunk's tiles and T's buffer), PB the producer's own, CB + w a consumer warpgroup's before it puts its state. */
+ * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. y leaves through
+ * the value tile's place (stmatrix, transposed). Named barriers: RDY (all NT threads; the producer arrives) the
+ * chunk's operands in place; AM (all; the consumers arrive) their products are done with amh / aml and T's buffer;
+ * TB (all) their y is out of the chunk's tiles (the producer then copies the chunk after next into them); PB the
+ * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
@@ -1951,8 +1953,6 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   in[3] = sm + HD_IN3;
   in[4] = sm + HD_IN4;
   (void)in;
-    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer buf; one commit
-     * group a chunk */
     auto load = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;

@@ -1790,8 +1790,6 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
   float *in[SSMC_MAX_IO];
   in[3] = sm + HB_IN3;
   (void)in;
-    /* the chunk at c0 (Ln of its tokens; none past the sequence): q, the key, the value into buffer
-     * buf; one commit group a chunk */
     auto load = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;

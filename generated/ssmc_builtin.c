@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "5cfe15793f4dd726",
-  "1d22b92f3d007e57",
+  "3fd47325648ca247",
   "e07a0af152e4bdeb",
-  "b62f9a88298e89ca",
+  "2fe84327d9d77dea",
   "1fbbfe2e78157859",
   "c2d60200832814a5",
   "2002db44c4c101ba",
@@ -467,6 +467,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "15904f7cced3308d",
   "4f1b7ef862bc268c",
   "0475f1796e37b851",
-  "c94454651b34b1ed",
+  "1e2ce61df6f90cec",
   0,
 };

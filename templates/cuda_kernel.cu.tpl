@@ -253,19 +253,27 @@
 @   HB.alloc('ZDEC', 2 * K); HB.alloc('YC', 2 * C); HB.alloc('F', 2 * C)
 @   if HB.off * 4 > 227 * 1024 then HB = nil end
 @ end
-@ -- fused90's bf16 form with an erase (HD; one query term, V = 128: a consumer warpgroup a value half): q, the key and
-@ -- the value as loaded (bf16) as HB's, T's rows (prep_fused's) and the masked scores as bf16 hi + lo pairs, the state
-@ -- as hi + lo pairs (the A operand of X' = Z K' and y' = Z q'); every other operand of the chain in registers
-@ local HD
-@ if HF and m.delta and #P.q == 1 and V == 128 and K <= 128 and K % 16 == 0 then
+@ -- fused90's bf16 form with an erase (HD; one query term, V = 64 or 128: a consumer warpgroup each 64 value rows):
+@ -- q, the key and the value as loaded (bf16) as HB's, T's rows (prep_fused's) and the masked scores as bf16 hi + lo
+@ -- pairs; the state (the A operand of X' = Z K' and y' = Z q') as hi + lo pairs in shared memory, or at K <= 64 from
+@ -- the accumulators as register fragments (HD_SREG: 32 registers beside them); every other operand of the chain in
+@ -- registers. Two blocks an SM where they fit (HD_MINB: K = V = 64, one consumer warpgroup and the producer), the
+@ -- registers split HD_REGS (the producer's, a consumer's; setmaxnreg within the launch's: 64512 a block of 384,
+@ -- 32768 of 256 at two blocks an SM)
+@ local HD, HD_SREG, HD_MINB, HD_REGS
+@ if HF and m.delta and #P.q == 1 and (V == 64 or V == 128) and K <= 128 and K % 16 == 0 then
+@   HD_SREG = K <= 64
 @   HD = new_layout()
 @   alloc_inputs(HD, function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, V)
 @   -- two buffers each of q and the key (C, K), the value (C, V) and T's hi and lo parts (C, C), bf16
 @   HD.alloc('QB', C * K); HD.alloc('KB', C * K); HD.alloc('VB', C * V); HD.alloc('TH', C * C); HD.alloc('TL', C * C)
-@   HD.alloc('STH', V * K // 2); HD.alloc('STL', V * K // 2); HD.alloc('AMH', C * C // 2); HD.alloc('AML', C * C // 2)
+@   if not HD_SREG then HD.alloc('STH', V * K // 2); HD.alloc('STL', V * K // 2) end
+@   HD.alloc('AMH', C * C // 2); HD.alloc('AML', C * C // 2)
 @   HD.alloc('B', C); HD.alloc('QC', C)
 @   -- the consumers' per-chunk factors, two buffers (by the chunk's parity): e^{b_L}, w, e e^b, c e^b, e^{b_L - b}
 @   HD.alloc('ZDEC', 2); HD.alloc('W', 2 * C); HD.alloc('E', 2 * C); HD.alloc('YC', 2 * C); HD.alloc('F', 2 * C)
+@   HD_MINB = (V == 64 and HD.off * 4 <= 113 * 1024) and 2 or 1
+@   HD_REGS = HD_MINB == 2 and {96, 160} or {120, 192}
 @   if HD.off * 4 > 227 * 1024 then HD = nil end
 @ end
 @ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
@@ -292,7 +300,8 @@
 @ -- two blocks an SM where their shared memory fits (H200: 228 KB an SM, 1 KB of it each block's) and 80 registers
 @ -- hold a consumer's accumulators, V / 4 of the readout and HZN / 2 of the state, at most 48 of them (NVRTC 13,
 @ -- sm_90a: K = V = 64 32, none spilled; K = 32 V = 128 48, none; K = 48 V = 128 56, 348 bytes spilled)
-@ local HB_MINB = (HB and 2 * (HB.off * 4 + 1024) <= 228 * 1024 and V // 4 + HZN // 2 <= 48) and 2 or 1
+@ local HB_MINB = HD and HD_MINB or (HB and 2 * (HB.off * 4 + 1024) <= 228 * 1024 and V // 4 + HZN // 2 <= 48) and 2 or 1
+@ local F90_NT = HB and 384 or HD and 128 * (V // 64 + 1) or 256 -- fused90's threads
 @ -- Picked from (sequences x value heads) >= 50% of the SMs on: its time is one chunk chain (flat until the
 @ -- blocks exceed the SMs), the staged forward's grows with the batch. H200, bf16, T = 4096, fused90 vs
 @ -- staged, ms (bench/2026-11-23-gpu-h200-fused90): Mamba-2 H16 B2 0.678 vs 0.392, B4 0.685 vs 0.734, B8
@@ -3886,7 +3895,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @ local hb_scan, hb_load -- (their lines, for the bf16 forms below)
 @ if HB or HD then
 @ -- the producer's tile copies: load(c0, buf), the chunk at c0 (Ln of its tokens; none past the sequence): q, the
-@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from 2 NP; one commit group a chunk
+@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from P0; one commit group a chunk
 @ function hb_load()
 @   local hk = input_copies('', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @   local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
@@ -3894,9 +3903,9 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
-        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
-        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
-        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
+        tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
+        tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+        tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
       }
       cp_async_commit();
     };
@@ -3962,7 +3971,7 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot. */
 __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
+  constexpr int NT = 384, NP = 128, P0 = 2 * NP, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
 @ if SPLIT then
   long long seg; /* a split forward's segment slot, else -1 */
@@ -3990,7 +3999,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
   const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
   if (w == 2) { /* ---- the producer */
     float *b = sm + HB_B, *ew = sm + HB_EW, *qc = sm + HB_QC;
-    const int tp = (int)threadIdx.x - 2 * NP;
+    const int tp = (int)threadIdx.x - P0;
 @ bind_inputs('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
 @ local HBC = input_copies('HB_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
 @ hb_load()
@@ -4284,13 +4293,17 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
  * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
+  /* NCW consumer warpgroups (64 value rows each), then the producer */
+  constexpr int NCW = VD / 64, NP = 128, P0 = NCW * NP, NT = P0 + NP;
+  constexpr int RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
   const int v0 = 0; /* the value input's copies: the whole width */
   (void)v0;
+@ if not HD_SREG then
   unsigned short *sth = (unsigned short *)(sm + HD_STH), *stl = (unsigned short *)(sm + HD_STL);
+@ end
   unsigned short *amh = (unsigned short *)(sm + HD_AMH), *aml = (unsigned short *)(sm + HD_AML);
   /* the buffers (chunk c in buffer c % 2): q's, the key's, the value's tiles, T's hi and lo parts */
   unsigned short *const qring = (unsigned short *)(sm + HD_QB), *const kring = (unsigned short *)(sm + HD_KB);
@@ -4302,13 +4315,13 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   /* (w by a shuffle: warp-uniform as ptxas sees it) */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
-  /* registers (setmaxnreg): the producer's 120, the consumers' 192 (the state 64, y' 32 and A's fragments 64 while
-   * the last products run; at the launch's 168 ptxas spilled 448 bytes, at these 224 of the producer's and the
-   * entry's words) */
-  if (w == 2) { /* ---- the producer */
-    regs_dec<120>();
+  /* registers (setmaxnreg): the producer's ${HD_REGS[1]}, the consumers' ${HD_REGS[2]} (V = 128: the state 64, y' 32 and A's
+   * fragments 64 while the last products run; at the launch's 168 ptxas spilled 448 bytes, at these 224 of the
+   * producer's and the entry's words) */
+  if (w == NCW) { /* ---- the producer */
+    regs_dec<${HD_REGS[1]}>();
     float *b = sm + HD_B, *qc = sm + HD_QC;
-    const int tp = (int)threadIdx.x - 2 * NP;
+    const int tp = (int)threadIdx.x - P0;
 @ bind_inputs('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
 @ local HDC = input_copies('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
 @ hb_load()
@@ -4333,7 +4346,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
     load(0, 0);
-@ copies_decl(HDC, 'NP', '2 * NP')
+@ copies_decl(HDC, 'NP', 'P0')
 @ copies_fetch(HDC, 'it.t0', 'L0')
 @ copies_put(HDC)
     bar_wait(PB, NP);
@@ -4349,25 +4362,30 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       /* T's rows (C, C fp32 at prep's WS_W; rows past L zero): float4 j of the thread at row tp / 16 + 8 j, columns
        * 4 (tp % 16).. */
       float4 tr[CH / 8];
-      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15);
+      const long long ts = (long long)opaque((unsigned)a.h_v * WS_TOK); /* (opaque: the rows' addresses, hoisted, had
+                                                                          * been spilled) */
+      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15) + (tp >> 4) * ts;
+      const int lr = L - (tp >> 4); /* (row + 8 j < L: the rows' bounds against immediates) */
 #pragma unroll
-      for (int j = 0; j < CH / 8; j++) {
-        const int t = (tp >> 4) + 8 * j;
-        tr[j] = t < L ? *(const float4 *)(tsrc + (long long)t * a.h_v * WS_TOK) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      }
+      for (int j = 0; j < CH / 8; j++)
+        tr[j] = 8 * j < lr ? *(const float4 *)(tsrc + 8 * j * ts) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (next) { /* the next chunk's scalars into registers */
 @ copies_fetch(HDC, 'tn', 'Ln')
       }
       /* T into buffer cur (chunk c - 2's: its products were done at the last chunk's AM), K-major as the B operand
-       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them */
+       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them.
+       * (Row + 8 j: + j SBO; the pointers formed first, the offsets immediates, not an address register each) */
+      {
+        const int o0 = core16(tp >> 4, 4 * (tp & 15), 8 * CH, 64);
+        unsigned short *th = thring + cur * CH * CH + o0, *tl = tlring + cur * CH * CH + o0;
 #pragma unroll
-      for (int j = 0; j < CH / 8; j++) {
-        const int o = core16((tp >> 4) + 8 * j, 4 * (tp & 15), 8 * CH, 64);
-        unsigned h0, l0, h1, l1;
-        hl_pair(tr[j].x, tr[j].y, h0, l0);
-        hl_pair(tr[j].z, tr[j].w, h1, l1);
-        *(uint2 *)(thring + cur * CH * CH + o) = make_uint2(h0, h1);
-        *(uint2 *)(tlring + cur * CH * CH + o) = make_uint2(l0, l1);
+        for (int j = 0; j < CH / 8; j++) {
+          unsigned h0, l0, h1, l1;
+          hl_pair(tr[j].x, tr[j].y, h0, l0);
+          hl_pair(tr[j].z, tr[j].w, h1, l1);
+          *(uint2 *)(th + 8 * CH * j) = make_uint2(h0, h1);
+          *(uint2 *)(tl + 8 * CH * j) = make_uint2(l0, l1);
+        }
       }
       cp_async_wait<0>(); /* this chunk's tiles */
       fence_async_smem();
@@ -4389,15 +4407,15 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
           d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
         }
       if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
+      unsigned short *const ah0 = amh + core16(r0, 2 * q, 8 * CH, 64), *const al0 = aml + core16(r0, 2 * q, 8 * CH, 64);
 #pragma unroll
       for (int i = 0; i < CH / 8; i++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
           unsigned hi, lo;
           hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
-          const int o = core16(r0 + 8 * h, 8 * i + 2 * q, 8 * CH, 64);
-          *(unsigned *)(amh + o) = hi;
-          *(unsigned *)(aml + o) = lo;
+          *(unsigned *)(ah0 + 8 * CH * h + 64 * i) = hi; /* core16(r0 + 8 h, 8 i + 2 q, ..) */
+          *(unsigned *)(al0 + 8 * CH * h + 64 * i) = lo;
         }
       fence_async_smem();
       bar_arrive(RDY, NT);
@@ -4412,7 +4430,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     return;
   }
   /* ---- the consumers: z[4 i + o] = Z'(zv0 + r0 + 8 (o / 2), 8 i + 2 q + o % 2) (value, key) */
-  regs_inc<192>();
+  regs_inc<${HD_REGS[2]}>();
   constexpr int ZN = KD;
   const int zv0 = 64 * w;
   float z[ZN / 2];
@@ -4422,6 +4440,10 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
     for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+@ if HD_SREG then
+  /* the state's hi + lo parts as the A operand's fragments (pair 2 i + h holds z[4 i + 2 h], + 1), formed each chunk */
+  auto put_state = [&]() {};
+@ else
   auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -4437,6 +4459,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   };
   put_state();
   const unsigned long long dsh = wg16_desc(sth + (zv0 / 8) * 8 * KD, 8 * KD, 64), dsl = wg16_desc(stl + (zv0 / 8) * 8 * KD, 8 * KD, 64);
+@ end
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
@@ -4447,15 +4470,39 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
-    float x[CH / 2];
+    float x[CH / 2], d[CH / 2];
 #pragma unroll
-    for (int i = 0; i < CH / 2; i++) x[i] = 0.0f;
+    for (int i = 0; i < CH / 2; i++) x[i] = d[i] = 0.0f;
+@ if HD_SREG then
+    {
+      /* with y' = Z_w q' (d): zh Kb + zl Kb, zh Qb + zl Qb (B the key and q tiles as loaded, K-major) */
+      unsigned zh[ZN / 4], zl[ZN / 4];
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) hl_pair(z[4 * i + 2 * h], z[4 * i + 2 * h + 1], zh[2 * i + h], zl[2 * i + h]);
+      const unsigned long long kd = op_desc(wg16_desc(kb, 8 * KD, 64)), qd = op_desc(wg16_desc(qb, 8 * KD, 64));
+      const unsigned kh = (unsigned)(kd >> 32), qh = (unsigned)(qd >> 32);
+      wg_fence();
+#pragma unroll
+      for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(x, zh + 4 * k, (unsigned)kd + 16 * k, kh);
+#pragma unroll
+      for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(x, zl + 4 * k, (unsigned)kd + 16 * k, kh);
+#pragma unroll
+      for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(d, zh + 4 * k, (unsigned)qd + 16 * k, qh);
+#pragma unroll
+      for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(d, zl + 4 * k, (unsigned)qd + 16 * k, qh);
+      wg_commit();
+      wg_wait0();
+    }
+@ else
     /* (the descriptors formed each chunk, opaque: hoisted out of the loop, every k step's held a register) */
     wg_fence();
     wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsh), op_desc(wg16_desc(kb, 8 * KD, 64)));
     wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsl), op_desc(wg16_desc(kb, 8 * KD, 64)));
     wg_commit();
     wg_wait0();
+@ end
     /* r' = w v' - (e e^b) X' (columns t) as the A operand's hi + lo fragments: pair 2 i + h holds x[4 i + 2 h], + 1;
      * v' at the accumulators' places by ldmatrix, transposed (the value tile's rows t; 64 two-byte loads a thread
      * had been ~7% of the consumers' samples, call 5) */
@@ -4474,15 +4521,19 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     }
     /* u' = r' T' (m64 the value rows, n C the tokens t, k the tokens s): rh Th + rl Th + rh Tl; beside it y' = Z_w q'
      * (d; issued after r' is formed: X', y' and r' at once held 32 registers too many) */
-    float u[CH / 2], d[CH / 2];
+    float u[CH / 2];
 #pragma unroll
-    for (int i = 0; i < CH / 2; i++) u[i] = d[i] = 0.0f;
+    for (int i = 0; i < CH / 2; i++) u[i] = 0.0f;
     {
+@ if not HD_SREG then
       const unsigned long long dq = op_desc(wg16_desc(qb, 8 * KD, 64));
       wg_fence();
       wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
       wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
       wg_commit();
+@ else
+      wg_fence();
+@ end
       const unsigned long long th = op_desc(wg16_desc(thring + cur * CH * CH, 8 * CH, 64)), tl = op_desc(wg16_desc(tlring + cur * CH * CH, 8 * CH, 64));
       const unsigned hh = (unsigned)(th >> 32);
 #pragma unroll
@@ -4569,7 +4620,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 #endif
 }
 @ end
-extern "C" __global__ void __launch_bounds__(${(HB or HD) and 384 or 256}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or HD and 'fused90d_body(a, ws);' or 'fused90_body<false>(a, ws);'} }
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${HB_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or HD and 'fused90d_body(a, ws);' or 'fused90_body<false>(a, ws);'} }
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -5088,4 +5139,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', (HB or HD) and 384 or 256, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SPLIT and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * HB_MINB, SG.off * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SPLIT and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * HB_MINB, SG.off * 4) or '') or 'fused90 none'}

@@ -311,13 +311,15 @@ START_TEST(every_module_compiles_without_spills) {
            * solve, out and one state stage on NVRTC 13.0, visible since the parser reads the newer
            * counts line) */
           /* fused90 with an erase: the state's 64 accumulators and u's 32 at 255 registers spill a few
-           * words (56 B on NVRTC 13.0: GDN, DeltaNet); its bf16 form (HD, 384 threads: setmaxnreg 120 / 192)
-           * the producer's and the entry's words outside the consumers' products (384 B GDN, 324 B DeltaNet) */
+           * words (56 B on NVRTC 13.0: GDN, DeltaNet); its bf16 form (HD: setmaxnreg 120 / 192 at 384 threads, 96 /
+           * 160 at 256) the producer's and the entry's words outside the consumers' products (148 B GDN, 128 B
+           * at K = V = 64) */
+          const int hd = st == &ek->cuda.fused_sm90 && strstr(ek->cu_source, "{ fused90d_body(a, ws); }");
           /* fused90_keep (training only: it also stores u from its accumulators) more: 36 B GDN, 144 B DeltaNet on
            * NVRTC 13 */
           const int budget = st == &ek->cuda.decode || (st == &ek->cuda.decode_large && !g.u[i]->fam.has_solve) ? 0
                              : st == &ek->cuda.fused_sm90_keep                                                 ? 192
-                             : sm90 && erase && st->threads == 384                                             ? 512
+                             : hd                                                                              ? 512
                              : sm90 && erase                                                                   ? 64
                                                                                                                : 16;
           /* NVRTC 13's ptxas has reported 8 B for a stage at its register cap (KDA decode_large, 80

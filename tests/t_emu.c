@@ -3,7 +3,7 @@
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and without one (bwd_sqrt_write.yaml) and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
  * emu_solve_bf.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
- * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_q2.yaml, emu_f90_delta.yaml) — runs through check's CPU emulation
+ * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_q2.yaml, emu_f90_delta.yaml, emu_f90_delta_k96.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
  * pass, or the sequential state pass seq: tests/fixtures/specs/emu_seq.yaml), both decode stages,
@@ -142,7 +142,8 @@ END_TEST
  * rows (fwd-split: fused90_seg, its own kernel, the scan over the segments, fused90 from each segment's start); its
  * tf32 form with two query terms; with an erase at V = 128 its bf16 form (HD: a producer warpgroup, the consumers'
  * chain with the values as rows, A operands from their accumulators, y transposed by stmatrix) after prep_fused's
- * sm_90a form (T alone: u = T (diag(w) v - diag(e e^b) K Z)), and its keep form on prep's W and U (bwd-saved rows) */
+ * sm_90a form (T alone: u = T (diag(w) v - diag(e e^b) K Z)), the state the register operand A of X' and y' at
+ * K = 32, in shared memory at K = 96; and its keep form on prep's W and U (bwd-saved rows) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);",
@@ -156,6 +157,7 @@ START_TEST(fused90_matches_oracle) {
   char delta[256];
   snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);", bd);
   check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, delta);
+  check_spec_with("tests/fixtures/specs/emu_f90_delta_k96.yaml", 1, 0, bd);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST
@@ -174,12 +176,13 @@ END_TEST
 /* bgrad's value loop on wgmma (sm_90a, BGW) in its producer form: a 512-thread block, the fourth warpgroup
  * loading the tiles into three buffers under named barriers (the emulation's bar_wait / bar_arrive), four value
  * steps; both dtypes (f32: one register set of tiles in flight, bf16: two); and in the bf16 module (K = V = 64)
- * fused90's tf32 T form (T the register operand A of u = T r) */
+ * fused90's bf16 form with an erase at V = 64 (HD: one consumer warpgroup and the producer, the state the register
+ * operand A of X' and y') */
 START_TEST(bgrad_wgmma_producer_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 0, 0, "/* the producer */");
   check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 1, 0,
-                  "/* the producer */\n_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);");
+                  "/* the producer */\n_fused90(ssmc_fwd_args a, float *ws) { fused90d_body(a, ws);");
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST

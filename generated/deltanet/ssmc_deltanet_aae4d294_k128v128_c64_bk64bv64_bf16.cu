@@ -1896,7 +1896,9 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
  * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
+  /* NCW consumer warpgroups (64 value rows each), then the producer */
+  constexpr int NCW = VD / 64, NP = 128, P0 = NCW * NP, NT = P0 + NP;
+  constexpr int RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   const item_t it = item_of(a);
   const long long slot = it.n * a.h_v + it.h;
@@ -1914,13 +1916,13 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   /* (w by a shuffle: warp-uniform as ptxas sees it) */
   const int w = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0), w4 = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
   const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
-  /* registers (setmaxnreg): the producer's 120, the consumers' 192 (the state 64, y' 32 and A's fragments 64 while
-   * the last products run; at the launch's 168 ptxas spilled 448 bytes, at these 224 of the producer's and the
-   * entry's words) */
-  if (w == 2) { /* ---- the producer */
+  /* registers (setmaxnreg): the producer's 120, the consumers' 192 (V = 128: the state 64, y' 32 and A's
+   * fragments 64 while the last products run; at the launch's 168 ptxas spilled 448 bytes, at these 224 of the
+   * producer's and the entry's words) */
+  if (w == NCW) { /* ---- the producer */
     regs_dec<120>();
     float *b = sm + HD_B, *qc = sm + HD_QC;
-    const int tp = (int)threadIdx.x - 2 * NP;
+    const int tp = (int)threadIdx.x - P0;
   float *in[SSMC_MAX_IO];
   in[3] = sm + HD_IN3;
   (void)in;
@@ -1928,9 +1930,9 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
-        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
-        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
-        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
+        tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
+        tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+        tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
       }
       cp_async_commit();
     };
@@ -1956,7 +1958,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     };
     const int L0 = (int)(it.T < CH ? it.T : CH);
     load(0, 0);
-  col_regs<NP, CH, 2 * NP> r_in3;
+  col_regs<NP, CH, P0> r_in3;
   r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
   r_in3.put(sm + HD_IN3, 1);
     bar_wait(PB, NP);
@@ -1972,25 +1974,30 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       /* T's rows (C, C fp32 at prep's WS_W; rows past L zero): float4 j of the thread at row tp / 16 + 8 j, columns
        * 4 (tp % 16).. */
       float4 tr[CH / 8];
-      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15);
+      const long long ts = (long long)opaque((unsigned)a.h_v * WS_TOK); /* (opaque: the rows' addresses, hoisted, had
+                                                                          * been spilled) */
+      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15) + (tp >> 4) * ts;
+      const int lr = L - (tp >> 4); /* (row + 8 j < L: the rows' bounds against immediates) */
 #pragma unroll
-      for (int j = 0; j < CH / 8; j++) {
-        const int t = (tp >> 4) + 8 * j;
-        tr[j] = t < L ? *(const float4 *)(tsrc + (long long)t * a.h_v * WS_TOK) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      }
+      for (int j = 0; j < CH / 8; j++)
+        tr[j] = 8 * j < lr ? *(const float4 *)(tsrc + 8 * j * ts) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (next) { /* the next chunk's scalars into registers */
   r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
       }
       /* T into buffer cur (chunk c - 2's: its products were done at the last chunk's AM), K-major as the B operand
-       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them */
+       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them.
+       * (Row + 8 j: + j SBO; the pointers formed first, the offsets immediates, not an address register each) */
+      {
+        const int o0 = core16(tp >> 4, 4 * (tp & 15), 8 * CH, 64);
+        unsigned short *th = thring + cur * CH * CH + o0, *tl = tlring + cur * CH * CH + o0;
 #pragma unroll
-      for (int j = 0; j < CH / 8; j++) {
-        const int o = core16((tp >> 4) + 8 * j, 4 * (tp & 15), 8 * CH, 64);
-        unsigned h0, l0, h1, l1;
-        hl_pair(tr[j].x, tr[j].y, h0, l0);
-        hl_pair(tr[j].z, tr[j].w, h1, l1);
-        *(uint2 *)(thring + cur * CH * CH + o) = make_uint2(h0, h1);
-        *(uint2 *)(tlring + cur * CH * CH + o) = make_uint2(l0, l1);
+        for (int j = 0; j < CH / 8; j++) {
+          unsigned h0, l0, h1, l1;
+          hl_pair(tr[j].x, tr[j].y, h0, l0);
+          hl_pair(tr[j].z, tr[j].w, h1, l1);
+          *(uint2 *)(th + 8 * CH * j) = make_uint2(h0, h1);
+          *(uint2 *)(tl + 8 * CH * j) = make_uint2(l0, l1);
+        }
       }
       cp_async_wait<0>(); /* this chunk's tiles */
       fence_async_smem();
@@ -2012,15 +2019,15 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
           d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
         }
       if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
+      unsigned short *const ah0 = amh + core16(r0, 2 * q, 8 * CH, 64), *const al0 = aml + core16(r0, 2 * q, 8 * CH, 64);
 #pragma unroll
       for (int i = 0; i < CH / 8; i++)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
           unsigned hi, lo;
           hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
-          const int o = core16(r0 + 8 * h, 8 * i + 2 * q, 8 * CH, 64);
-          *(unsigned *)(amh + o) = hi;
-          *(unsigned *)(aml + o) = lo;
+          *(unsigned *)(ah0 + 8 * CH * h + 64 * i) = hi; /* core16(r0 + 8 h, 8 i + 2 q, ..) */
+          *(unsigned *)(al0 + 8 * CH * h + 64 * i) = lo;
         }
       fence_async_smem();
       bar_arrive(RDY, NT);
@@ -2070,9 +2077,9 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
-    float x[CH / 2];
+    float x[CH / 2], d[CH / 2];
 #pragma unroll
-    for (int i = 0; i < CH / 2; i++) x[i] = 0.0f;
+    for (int i = 0; i < CH / 2; i++) x[i] = d[i] = 0.0f;
     /* (the descriptors formed each chunk, opaque: hoisted out of the loop, every k step's held a register) */
     wg_fence();
     wg16_issue<CH, KD / 16, 0, 0, 16, 16>(x, op_desc(dsh), op_desc(wg16_desc(kb, 8 * KD, 64)));
@@ -2097,9 +2104,9 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     }
     /* u' = r' T' (m64 the value rows, n C the tokens t, k the tokens s): rh Th + rl Th + rh Tl; beside it y' = Z_w q'
      * (d; issued after r' is formed: X', y' and r' at once held 32 registers too many) */
-    float u[CH / 2], d[CH / 2];
+    float u[CH / 2];
 #pragma unroll
-    for (int i = 0; i < CH / 2; i++) u[i] = d[i] = 0.0f;
+    for (int i = 0; i < CH / 2; i++) u[i] = 0.0f;
     {
       const unsigned long long dq = op_desc(wg16_desc(qb, 8 * KD, 64));
       wg_fence();

@@ -1763,7 +1763,7 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot. */
 __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
-  constexpr int NT = 384, NP = 128, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
+  constexpr int NT = 384, NP = 128, P0 = 2 * NP, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
   long long seg; /* a split forward's segment slot, else -1 */
   const item_t it = seg_item_of(a, seg);
@@ -1786,7 +1786,7 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
   const int g = lane >> 2, q = lane & 3, r0 = 16 * w4 + g; /* the accumulators' rows r0, r0 + 8 (of the warpgroup's 64) */
   if (w == 2) { /* ---- the producer */
     float *b = sm + HB_B, *ew = sm + HB_EW, *qc = sm + HB_QC;
-    const int tp = (int)threadIdx.x - 2 * NP;
+    const int tp = (int)threadIdx.x - P0;
   float *in[SSMC_MAX_IO];
   in[3] = sm + HB_IN3;
   (void)in;
@@ -1794,9 +1794,9 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
-        tile_cp16<NP, KD, 2 * NP>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
-        tile_cp16<NP, KD, 2 * NP>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
-        tile_cp16<NP, VD, 2 * NP>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
+        tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
+        tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+        tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
       }
       cp_async_commit();
     };

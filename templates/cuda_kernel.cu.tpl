@@ -2883,9 +2883,20 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
 @   bind_inputs('P_', any, raw_kv)
 @   local PC = input_copies('P_', any, 'VD', 'VPF', '0', raw_kv, 'PKP')
+@   -- (T's form reads no value tile)
+@   local PCV, PCO = {}, {}
+@   for _, c in ipairs(PC) do
+@     if c.name == 'r_in' .. m.val then PCV[#PCV + 1] = c else PCO[#PCO + 1] = c end
+@   end
 @   copies_decl(PC)
-@   copies_fetch(PC, 'tok', 'L')
-@   copies_put(PC)
+@   copies_fetch(PCO, 'tok', 'L')
+  if (!TO) {
+@   copies_fetch(PCV, 'tok', 'L')
+  }
+@   copies_put(PCO)
+  if (!TO) {
+@   copies_put(PCV)
+  }
   __syncthreads();
 @   coefs()
   /* the chunk's decay, for the state pass */

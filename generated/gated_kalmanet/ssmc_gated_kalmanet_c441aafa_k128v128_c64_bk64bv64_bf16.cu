@@ -2027,15 +2027,19 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   col_regs<NT, CH> r_in4;
   col_regs<NT, CH> r_in5;
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
-  r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in5.fetch((const float *)a.in[5] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  if (!TO) {
+  r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
+  }
   r_in1.put(sm + P_IN1, KP, L, one_t(), false);
-  r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
   r_in3.put(sm + P_IN3, 1);
   r_in4.put(sm + P_IN4, 1);
   r_in5.put(sm + P_IN5, 1);
+  if (!TO) {
+  r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
+  }
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;

@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "286aad5d8c19ceac",
-  "e069c651c1d5169d",
+  "937b0ce7e52afd3f",
   "e82ed815255933ed",
-  "5acfcfcb7d5d1508",
+  "b585d2c9123b9330",
   "fbd703682cd73fe7",
   "5c6429231579337f",
   "414c9bdb086fb200",

@@ -1989,8 +1989,27 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       }
       if (tp == 0) zdec2[cur] = expf(bL);
     };
+    /* T's rows of the chunk at c0 (C, C fp32 at prep's WS_W; rows past its length zero) by cp.async into buffer buf's
+     * hi and lo places (rows < C / 2 in TH's, the rest in TL's: 16 KiB), a chunk ahead as the tiles (its global loads
+     * had held the producer: long scoreboard 19% of fused90's samples, bench/2026-11-26-gpu-h200-s37 call 3); float4
+     * j of the thread at row tp / 16 + 8 j, columns 4 (tp % 16).. (put as hi + lo parts in place once in) */
+    auto load_t = [&](long long c0, int buf) {
+      const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
+      if (Ln > 0) {
+        const long long ts = (long long)a.h_v * WS_TOK;
+        const float *src = (const float *)ws + ((it.t0 + c0) * a.h_v + it.h) * WS_TOK + WS_W;
+        float *d0 = (float *)(thring + buf * CH * CH) + 4 * (tp & 15), *d1 = (float *)(tlring + buf * CH * CH) + 4 * (tp & 15);
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+          const int t = (tp >> 4) + 8 * j;
+          cp_async16_z((j < CH / 16 ? d0 : d1) + (t % (CH / 2)) * CH, t < Ln ? src + t * ts + 4 * (tp & 15) : src, t < Ln);
+        }
+      }
+      cp_async_commit();
+    };
     const int L0 = (int)(it.T < CH ? it.T : CH);
     load(0, 0);
+    load_t(0, 0);
   col_regs<NP, CH, P0> r_in3;
   col_regs<NP, CH, P0> r_in4;
   r_in3.fetch((const float *)a.in[3] + ((it.t0) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L0);
@@ -2007,25 +2026,25 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const bool next = c0 + CH < it.T;
       const long long tn = tok + CH;
       const int Ln = (int)(it.T - c0 - CH < CH ? it.T - c0 - CH : CH);
-      /* T's rows (C, C fp32 at prep's WS_W; rows past L zero): float4 j of the thread at row tp / 16 + 8 j, columns
-       * 4 (tp % 16).. */
-      float4 tr[CH / 8];
-      const long long ts = (long long)opaque((unsigned)a.h_v * WS_TOK); /* (opaque: the rows' addresses, hoisted, had
-                                                                          * been spilled) */
-      const float *tsrc = (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W + 4 * (tp & 15) + (tp >> 4) * ts;
-      const int lr = L - (tp >> 4); /* (row + 8 j < L: the rows' bounds against immediates) */
-#pragma unroll
-      for (int j = 0; j < CH / 8; j++)
-        tr[j] = 8 * j < lr ? *(const float4 *)(tsrc + 8 * j * ts) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (next) { /* the next chunk's scalars into registers */
   r_in3.fetch((const float *)a.in[3] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
   r_in4.fetch((const float *)a.in[4] + ((tn) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, Ln);
       }
-      /* T into buffer cur (chunk c - 2's: its products were done at the last chunk's AM), K-major as the B operand
-       * of u' = r' T' (rows t, k = s); before the scores, whose accumulators would hold T's registers beside them.
-       * (Row + 8 j: + j SBO; the pointers formed first, the offsets immediates, not an address register each) */
+      cp_async_wait<0>(); /* this chunk's tiles and T's rows (the thread's own copies) */
+      /* T as hi + lo parts in place (buffer cur), K-major as the B operand of u' = r' T' (rows t, k = s): every
+       * producer thread's rows read before any is overwritten; before the scores, whose accumulators would hold T's
+       * registers beside them. (Row + 8 j: + j SBO; the pointers formed first, the offsets immediates, not an
+       * address register each) */
       {
-        const int o0 = core16(tp >> 4, 4 * (tp & 15), 8 * CH, 64);
+        const int tx = (int)opaque((unsigned)tp); /* (the addresses formed each chunk: hoisted, they were spilled) */
+        float4 tr[CH / 8];
+        const float *f0 = (const float *)(thring + cur * CH * CH) + 4 * (tx & 15) + (tx >> 4) * CH;
+        const float *f1 = (const float *)(tlring + cur * CH * CH) + 4 * (tx & 15) + (tx >> 4) * CH;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) tr[j] = *(const float4 *)((j < CH / 16 ? f0 : f1) + 8 * (j % (CH / 16)) * CH);
+        fence_async_smem();
+        bar_wait(PB, NP); /* (and the chunk's tiles and coefficients) */
+        const int o0 = core16(tx >> 4, 4 * (tx & 15), 8 * CH, 64);
         unsigned short *th = thring + cur * CH * CH + o0, *tl = tlring + cur * CH * CH + o0;
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
@@ -2036,9 +2055,6 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
           *(uint2 *)(tl + 8 * CH * j) = make_uint2(l0, l1);
         }
       }
-      cp_async_wait<0>(); /* this chunk's tiles */
-      fence_async_smem();
-      bar_wait(PB, NP); /* and its coefficients */
       float d[CH / 2];
 #pragma unroll
       for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
@@ -2070,6 +2086,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       bar_arrive(RDY, NT);
       if (c0 > 0) bar_wait(TB, NT); /* and with its tiles (its y out of the value tile's place) */
       load(c0 + CH, cur ^ 1);
+      load_t(c0 + CH, cur ^ 1);
       if (next) { /* the next chunk's coefficients (every warp is past this one's) */
   r_in3.put(sm + HD_IN3, 1);
   r_in4.put(sm + HD_IN4, 1);

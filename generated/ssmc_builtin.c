@@ -457,9 +457,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "286aad5d8c19ceac",
-  "937b0ce7e52afd3f",
+  "7d1801dfa5363b2f",
   "e82ed815255933ed",
-  "b585d2c9123b9330",
+  "36c2926e6fc57b2a",
   "fbd703682cd73fe7",
   "5c6429231579337f",
   "414c9bdb086fb200",

@@ -312,7 +312,7 @@ START_TEST(every_module_compiles_without_spills) {
            * counts line) */
           /* fused90 with an erase: the state's 64 accumulators and u's 32 at 255 registers spill a few
            * words (56 B on NVRTC 13.0: GDN, DeltaNet); its bf16 form (HD: setmaxnreg 120 / 192 at 384 threads, 96 /
-           * 160 at 256) the producer's and the entry's words outside the consumers' products (148 B GDN, 128 B
+           * 160 at 256) the producer's and the entry's words outside the consumers' products (260 B GDN, 192 B
            * at K = V = 64) */
           const int hd = st == &ek->cuda.fused_sm90 && strstr(ek->cu_source, "{ fused90d_body(a, ws); }");
           /* fused90_keep (training only: it also stores u from its accumulators) more: 36 B GDN, 144 B DeltaNet on

@@ -1884,19 +1884,20 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
     if (c == (L - 1) >> 5) bL = x;
   }
 }
-/* sm_90a, fused90's bf16 form with an erase (HD: one query term, V = 128): the T form's pass (fused90_body) with q,
- * the key and the value as loaded (bf16, by cp.async a chunk ahead into two buffers of core matrices: tile_cp16), T
- * (prep_fused's sm_90a form) and the masked scores as bf16 hi + lo pairs, every product m64nNk16 bf16. Consumer
- * warpgroup w keeps the state of value rows 64 w.. (Z_w: rows the values, every key) in its accumulators and works
- * with the values as rows: X' = Z_w K' and y' = Z_w q' (A the state, hi + lo, in shared memory; B the key and q tiles
- * as loaded), r'(v, t) = w_t v(t, v) - e_t e^{b_t} X'(v, t), u' = r' T' (A r' from the accumulators, hi + lo: three
- * products), y' = diag(c e^b) y' + u' A' and Z_w <- e^{b_L} Z_w + u' diag(e^{b_L - b}) K (A from u's accumulators,
- * hi + lo; B the key tile as loaded, MN-major): the chain's operands stay in registers but the state's. The producer
- * (warpgroup 2) runs a chunk ahead: the tiles' copies, the coefficients, T's rows (fp32, into the chunk's buffer as
- * hi + lo parts while the scores run), the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. y leaves through
- * the value tile's place (stmatrix, transposed). Named barriers: RDY (all NT threads; the producer arrives) the
- * chunk's operands in place; AM (all; the consumers arrive) their products are done with amh / aml and T's buffer;
- * TB (all) their y is out of the chunk's tiles (the producer then copies the chunk after next into them); PB the
+/* sm_90a, fused90's bf16 form with an erase (HD: one query term, V = 64 or 128): the T form's pass (fused90_body)
+ * with q, the key and the value as loaded (bf16, by cp.async a chunk ahead into two buffers of core matrices:
+ * tile_cp16), T (prep_fused's sm_90a form) and the masked scores as bf16 hi + lo pairs, every product m64nNk16 bf16.
+ * Consumer warpgroup w (of NCW = V / 64) keeps the state of value rows 64 w.. (Z_w: rows the values, every key) in its
+ * accumulators and works with the values as rows: X' = Z_w K' and y' = Z_w q' (A the state, hi + lo: in shared
+ * memory, or at K <= 64 (HD_SREG) from the accumulators as register fragments; B the key and q tiles as loaded),
+ * r'(v, t) = w_t v(t, v) - e_t e^{b_t} X'(v, t), u' = r' T' (A r' from the accumulators, hi + lo: three products),
+ * y' = diag(c e^b) y' + u' A' and Z_w <- e^{b_L} Z_w + u' diag(e^{b_L - b}) K (A from u's accumulators, hi + lo; B the
+ * key tile as loaded, MN-major): the chain's operands stay in registers but the state's. The producer (warpgroup
+ * NCW) runs a chunk ahead: the tiles' and T's rows' copies (T fp32 into its buffer's place, put as hi + lo parts
+ * there), the coefficients, the scores c_t q k' e^{b_t - b_s} (s <= t) into amh / aml. y leaves through the value
+ * tile's place (stmatrix, transposed). Named barriers: RDY (all NT threads; the producer arrives) the chunk's
+ * operands in place; AM (all; the consumers arrive) their products are done with amh / aml and T's buffer; TB (all)
+ * their y is out of the chunk's tiles (the producer then copies the chunk after next into them, and its T); PB the
  * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
@@ -2095,7 +2096,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl */
+    bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
     float x[CH / 2], d[CH / 2];

@@ -315,9 +315,10 @@
 @ -- B2 (24%) 0.689 vs 0.925, B3 (36%) 0.844 vs 0.950, B4 (48%) 0.988 vs 0.972, B5 1.483 vs 1.000, B6 1.637 vs 1.027
 @ -- Its bf16 form (HD) from 24% on: H200 T4096 GDN H16, staged vs fused90 ms (bench/2026-11-26-gpu-h200-s36 call 1),
 @ -- B2 (24%) 0.682 vs 0.621, B3 0.833 vs 0.651, B4 0.976 vs 0.681, B6 1.616 vs 0.745
-@ -- At V = 64 (two blocks an SM) from 24% on too: H200 T4096 GDN K = V = 64 H32, staged vs fused90 ms
-@ -- (bench/2026-11-26-gpu-h200-s37 call 1), B1 (24%) 0.425 vs 0.355, B2 0.582 vs 0.409, B4 0.892 vs 0.528
-@ local HF_FROM_PCT = HD and 24 or HB and (V == 128 and 24 or 30) or m.delta and 42 or 50
+@ -- At V = 64 (two blocks an SM) from 30%: H200 GDN K = V = 64 H32, the narrow staged forward vs fused90 ms
+@ -- (bench/2026-11-26-gpu-h200-s37 call 5), B1 (24%) T4096 0.300 vs 0.390, T32768 2.206 vs 3.017; B2 (48%) T4096 0.526
+@ -- vs 0.443 (the wide one 0.580; call 1: B4 0.892 vs 0.528)
+@ local HF_FROM_PCT = (HB or HD) and (V == 128 and 24 or 30) or m.delta and 42 or 50
 @ -- the wgmma widths the module's products use: the forward's, and the backward's bgrad value loop (cuda_bwd.cu.tpl's
 @ -- BGW: m64 over the chunk, n = its key tile BK and BK + C; an unused width costs nothing)
 @ local WG_NS = {}

@@ -76,7 +76,15 @@ static void explain_errors(const emit_kernel *ek, const char *log, FILE *out, di
   }
 }
 
+/* whether a stage of fwd[] has the entry e (the same pointer) */
+static int fwd_entry(const ssmc_cuda_kernel *c, const char *e) {
+  for (int i = 0; i < c->n_fwd; i++)
+    if (c->fwd[i].entry == e) return 1;
+  return 0;
+}
+
 const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
+  static const ssmc_cuda_stage none = {0};
   const int nf = c->n_fwd;
   if (i < nf) return &c->fwd[i];
   switch (i - nf) {
@@ -92,6 +100,8 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
            : j == 3 ? &c->prep_keep
            : j == 4 ? &c->prep_fused
            : j == 5 ? &c->split_seg
+           : j == 6 ? (fwd_entry(c, c->split_scan.entry) ? &none : &c->split_scan) /* (a fwd[] stage: reported there) */
+           : j == 7 ? &c->split_fused
                     : NULL;
   }
   }
@@ -124,7 +134,8 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
       rt_nvrtc_out_free(&o);
       return diag_at(d, NULL, 0, 0, "internal: no ptxas report for %s", st->entry);
     }
-    const int max = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg
+    const int max = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg ||
+                            st == &ek->cuda.split_fused
                         ? CUC_SMEM_MAX_SM90
                         : CUC_SMEM_MAX;
     const int smem = pi.smem_static + st->smem, big = smem > max;

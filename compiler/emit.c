@@ -250,7 +250,7 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
 
 static const char *const grid_names[] = {"items", "items_vtiles", "items_dtiles", "chunks",
                                           "chunks_vtiles", "chunks_ktiles", "items_bvtiles", "items_elems",
-                                          "items_ftiles", "items_ntiles"};
+                                          "items_ftiles", "items_ntiles", "items_stiles"};
 
 /* One stage of a launch line: its entry <kernel>_<stage> (named in k->cu_entries by the caller) and grid kind. */
 static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc_cuda_stage *st) {
@@ -297,8 +297,10 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well,
  *      keep=N with a block of N threads (the first forward stage may say keep too: its keep form, prep_keep; and
  *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused); fused90 may end in
- *      split=P seg_threads=N seg_smem=S: its split forward (ssmc_kernel.h), the segment pass NAME_fused90_seg (its grid
- *      fused90's, its block N threads and S bytes of shared memory) and the forward's stage `scan` */
+ *      split=P seg_threads=N seg_smem=S [seg_grid=G] [scan_grid=G scan_threads=N scan_smem=S] [split_form]: its split
+ *      forward (ssmc_kernel.h), the segment pass NAME_fused90_seg (its grid fused90's or G, its block N threads and S
+ *      bytes of shared memory) and the forward's stage `scan`, or with scan_grid its own scan NAME_fused90_scan; with
+ *      split_form the split forward runs NAME_fused90_split in fused90's place */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -351,12 +353,23 @@ static int parse_launch(emit_kernel *k, diag *d) {
       if (keep_threads < 32 || keep_threads % 32) return diag_at(d, NULL, 0, 0, "internal: bad keep= in %s", k->cu_path);
       l += m;
     }
-    int split = 0, seg_threads = 0, seg_smem = 0; /* fused90's split forward: split=P seg_threads=N seg_smem=S */
+    /* fused90's split forward: split=P seg_threads=N seg_smem=S [seg_grid=G] [scan_grid=G scan_threads=N scan_smem=S] */
+    int split = 0, seg_threads = 0, seg_smem = 0, scan_threads = 0, scan_smem = 0, split_form = 0;
+    char seg_grid[24] = "", scan_grid[24] = "";
     if (sm90 && sscanf(l, " split=%d seg_threads=%d seg_smem=%d%n", &k->cuda.split_pct, &seg_threads, &seg_smem, &m) == 3) {
-      if (k->cuda.split_pct < 1 || pre || *post || seg_threads < 32 || seg_threads % 32 || seg_smem < 0)
+      if (k->cuda.split_pct < 1 || *post || seg_threads < 32 || seg_threads % 32 || seg_smem < 0)
         return diag_at(d, NULL, 0, 0, "internal: bad split= in %s", k->cu_path);
       split = 1;
       l += m;
+      m = 0;
+      if (sscanf(l, " seg_grid=%23[a-z_]%n", seg_grid, &m) == 1) l += m;
+      m = 0;
+      if (sscanf(l, " scan_grid=%23[a-z_] scan_threads=%d scan_smem=%d%n", scan_grid, &scan_threads, &scan_smem, &m) == 3) {
+        if (scan_threads < 32 || scan_threads % 32 || scan_smem < 0)
+          return diag_at(d, NULL, 0, 0, "internal: bad scan_threads= in %s", k->cu_path);
+        l += m;
+      }
+      if ((split_form = !strncmp(l, " split_form", 11))) l += 11;
     }
     const int lean = i == 0 && !strncmp(l, " fused", 6); /* its form before the fused slot, NAME_<stage>_fused */
     if (lean) l += 6;
@@ -380,13 +393,23 @@ static int parse_launch(emit_kernel *k, diag *d) {
       return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
     if (keep_threads) kept->threads = keep_threads;
     if (split) {
-      for (int j = 0; j < k->cuda.n_fwd; j++)
-        if (!strcmp(k->cuda.fwd[j].entry + strlen(k->name), "_scan")) k->cuda.split_scan = k->cuda.fwd[j];
-      if (!k->cuda.split_scan.entry || k->cuda.split_scan.grid != SSMC_GRID_ITEMS_ELEMS ||
-          other_form(k, &st, EMIT_KEEP_ENTRY0 + 4, "seg", &k->cuda.split_seg))
+      if (*scan_grid) { /* its own scan */
+        if (other_form(k, &st, EMIT_KEEP_ENTRY0 + 5, "scan", &k->cuda.split_scan) ||
+            parse_stage(k, "scan", scan_grid, &k->cuda.split_scan))
+          return diag_at(d, NULL, 0, 0, "internal: bad scan_grid= in %s", k->cu_path);
+        k->cuda.split_scan.threads = scan_threads;
+        k->cuda.split_scan.smem = scan_smem;
+      } else
+        for (int j = 0; j < k->cuda.n_fwd; j++)
+          if (!strcmp(k->cuda.fwd[j].entry + strlen(k->name), "_scan")) k->cuda.split_scan = k->cuda.fwd[j];
+      if (!k->cuda.split_scan.entry || (!*scan_grid && k->cuda.split_scan.grid != SSMC_GRID_ITEMS_ELEMS) ||
+          other_form(k, &st, EMIT_KEEP_ENTRY0 + 4, "seg", &k->cuda.split_seg) ||
+          (*seg_grid && parse_stage(k, "seg", seg_grid, &k->cuda.split_seg)))
         return diag_at(d, NULL, 0, 0, "internal: a split forward without its scan in %s", k->cu_path);
       k->cuda.split_seg.threads = seg_threads;
       k->cuda.split_seg.smem = seg_smem;
+      if (split_form && other_form(k, &st, EMIT_KEEP_ENTRY0 + 6, "split", &k->cuda.split_fused))
+        return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
     }
     while (*l == ';' || *l == ' ') l++;
   }
@@ -479,7 +502,7 @@ static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
   static const char *const kinds[] = {"SSMC_GRID_ITEMS",         "SSMC_GRID_ITEMS_VTILES",  "SSMC_GRID_ITEMS_DTILES",
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
                                       "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS",   "SSMC_GRID_ITEMS_FTILES",
-                                      "SSMC_GRID_ITEMS_NTILES"};
+                                      "SSMC_GRID_ITEMS_NTILES",  "SSMC_GRID_ITEMS_STILES"};
   static const char *const whens[] = {"", ", SSMC_STAGE_WIDE", ", SSMC_STAGE_NARROW", ", SSMC_STAGE_SM90"};
   if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
   else emit_add(b, "{\"%s\", %s, %d, %d%s}", st->entry, kinds[st->grid], st->threads, st->smem, whens[st->when]);
@@ -538,7 +561,8 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
   const struct { const char *field; const ssmc_cuda_stage *st; } forms[] = {
       {"fused_keep", &k->cuda.fused_keep}, {"fused_sm90_keep", &k->cuda.fused_sm90_keep},
       {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused},
-      {"split_seg", &k->cuda.split_seg},   {"split_scan", &k->cuda.split_scan}};
+      {"split_seg", &k->cuda.split_seg},   {"split_scan", &k->cuda.split_scan},
+      {"split_fused", &k->cuda.split_fused}};
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
     if (forms[i].st->entry) {
       emit_add(&b, "  .%s = ", forms[i].field);
@@ -633,9 +657,11 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
                "of the SMs on)\n", k->cuda.fused_sm90.entry, k->cuda.fused_sm90_bv, k->cuda.fused_sm90.threads,
                k->cuda.fused_sm90.smem, k->cuda.fused_sm90_bv, k->cuda.fused_sm90_from_pct);
     if (k->cuda.split_seg.entry)
-      emit_add(&b, "  cuda_stage %s (sm_90: the split forward for few long sequences: each segment's state, then %s over"
-               " the segments, then %s from each segment's start state; segments fill %d%% of the SMs)\n",
-               k->cuda.split_seg.entry, k->cuda.split_scan.entry, k->cuda.fused_sm90.entry, k->cuda.split_pct);
+      emit_add(&b, "  cuda_stage %s grid=%s (sm_90: the split forward for few long sequences: each segment's state%s, then"
+               " %s over the segments, then %s from each segment's start state; segments fill %d%% of the SMs)\n",
+               k->cuda.split_seg.entry, grid_names[k->cuda.split_seg.grid],
+               k->cuda.split_seg.grid == SSMC_GRID_ITEMS_STILES ? " and transition" : "", k->cuda.split_scan.entry,
+               k->cuda.fused_sm90.entry, k->cuda.split_pct);
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
       emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d%s\n", st->entry, grid_names[st->grid], st->threads,

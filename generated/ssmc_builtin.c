@@ -104,6 +104,10 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .fused_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 157952},
   .fused_sm90_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
   .prep_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75776},
+  .split_seg = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_seg", SSMC_GRID_ITEMS_STILES, 384, 215936},
+  .split_scan = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_VTILES, 256, 98304},
+  .split_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 215936},
+  .split_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_cuda = {
@@ -177,6 +181,10 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .fused_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused_keep", SSMC_GRID_ITEMS_FTILES, 256, 158208},
   .fused_sm90_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216192},
   .prep_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 76032},
+  .split_seg = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_seg", SSMC_GRID_ITEMS_STILES, 384, 216192},
+  .split_scan = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_VTILES, 256, 98304},
+  .split_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 216192},
+  .split_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
 const ssmc_cuda_kernel ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32_cuda = {
@@ -456,17 +464,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "286aad5d8c19ceac",
-  "7d1801dfa5363b2f",
-  "e82ed815255933ed",
-  "36c2926e6fc57b2a",
-  "fbd703682cd73fe7",
-  "5c6429231579337f",
-  "414c9bdb086fb200",
-  "e0b35842dee25528",
-  "176c7449bd0a0129",
-  "213f9e0b3710ef7c",
-  "6d3e4bd55ca6cf6f",
-  "f10cc67eb8f35a4e",
+  "d6c0cdef16ccbbad",
+  "f458bcb75c2e1509",
+  "3be4672b82e0a00c",
+  "f9fa9efeaca43021",
+  "8e946c4504af189c",
+  "a57ad34b50f02a44",
+  "a1092c4048d0311d",
+  "1f7e20da179e88f7",
+  "408c986a7148a05c",
+  "1d7a66ecab95daad",
+  "6523eecf15ba2b32",
+  "3c1bc8833ebf1659",
   0,
 };

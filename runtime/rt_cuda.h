@@ -139,8 +139,9 @@ static inline int rt_fwd_plan(const ssmc_kernel *kd, ssmc_fwd_args *a, int varia
     if (!c->split_seg.entry) return -2;
     if (keep) return -1;
     a->split = ssmc_cuda_split(kd, a, sm_count, 1);
-    st[0] = &c->split_seg, st[1] = &c->split_scan, st[2] = &c->fused;
-    return 3;
+    const int n = ssmc_cuda_fwd_stages(c, 1, 0, 0, st) - 1; /* the fused slot's stages before it, then */
+    st[n] = &c->split_seg, st[n + 1] = &c->split_scan, st[n + 2] = c->split_fused.entry ? &c->split_fused : &c->fused;
+    return n + 3;
   }
   if (variant == RT_FWD_FUSED && !c->fused.entry) return -2;
   return ssmc_cuda_fwd_stages(c, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, keep, st);

@@ -90,7 +90,10 @@ enum {
   SSMC_GRID_ITEMS_ELEMS = 7,   /* (N * h_v, ceil(K * V / (4 * threads))) blocks: four elements of the
                                   (K, V) main state a thread */
   SSMC_GRID_ITEMS_FTILES = 8,  /* (N * h_v, V / fused_bv) blocks: one per value tile of the fused pass */
-  SSMC_GRID_ITEMS_NTILES = 9   /* (N * h_v, V / narrow_bv) blocks: one per value tile of a narrow stage */
+  SSMC_GRID_ITEMS_NTILES = 9,  /* (N * h_v, V / narrow_bv) blocks: one per value tile of a narrow stage */
+  SSMC_GRID_ITEMS_STILES = 10  /* (N * h_v, 1 + K / fused_bv) blocks (appended): a split forward's segment pass with
+                                  an erase, the value rows' block, then one per fused_bv rows of the segment's K x K
+                                  transition */
 };
 /* A stage's `when`: always, or one of a chunk-to-chunk stage's two forms, of which a call runs one (the
  * wide, value tile bv / bwd_bv; the narrow, narrow_bv columns a block, for few work items: ssmc_cuda_narrow). */
@@ -179,18 +182,24 @@ typedef struct ssmc_cuda_kernel {
   /* appended: the split forward of the fused slot on sm_90 (entries NULL where the module has none, and on other
    * devices: ssmc_cuda_for_device), for few long sequences. Each sequence runs as `split` segments of
    * ceil(chunks / split) chunks (the last ones shorter or empty; ssmc_cuda_split), every stage given split in its
-   * arguments: split_seg, each segment's state from zero and its decay into the sequence's chunk slot s (a segment
-   * that is not empty is at most its sequence's chunks); split_scan (a fwd[] stage, the chunk-to-chunk scan: the
-   * segments as its chunks), each segment's start state in place and the final states; then `fused` (fused_pre and
-   * fused_post are 0), every segment from its start state. The ITEMS_FTILES grids of a split call have n_seqs * split
-   * items (item = (n * split + s) * h_v + h); the scan's ITEMS_ELEMS grid n_seqs. split_pct: the segments fill this
-   * percent of the SMs in blocks. */
+   * arguments: the fused slot's first fused_pre stages (as before `fused`), then split_seg, each segment's state from
+   * zero and its decay into the sequence's chunk slot s (a segment that is not empty is at most its sequence's
+   * chunks); split_scan (without an erase a fwd[] stage, the chunk-to-chunk scan: the segments as its chunks), each
+   * segment's start state in place and the final states; then `fused` (fused_post is 0), every segment from its start
+   * state. With an erase split_seg (grid ITEMS_STILES) also leaves each segment's transition (but the last one's) in
+   * the per-token workspace, split_scan (its own entry) chains the segments with them, and `fused` leaves the final
+   * states from the last segments. The ITEMS_FTILES and ITEMS_STILES grids of a split call have n_seqs * split items
+   * (item = (n * split + s) * h_v + h); the scan's grid n_seqs. split_pct: the segments fill this percent of the SMs
+   * in fused blocks. */
   ssmc_cuda_stage split_seg, split_scan;
   int32_t split_pct;
   /* appended: 1 where a kept forward runs the backward's first bwd_saved stages themselves (a solve's H chain and x,
    * into the backward's workspace; launched with the forward's arguments and a zeroed ssmc_bwd_args), then the last
    * fused_post fwd[] stages that run (the chunk stages after the solve): rt_fwd_plan's keep */
   int32_t saved_lead;
+  /* appended: the fused slot's form a split forward runs in `fused`'s place (its segments from their start states;
+   * same grid, block and shared memory), where the module has one (with an erase); entry NULL: `fused` itself */
+  ssmc_cuda_stage split_fused;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -318,7 +327,7 @@ static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major,
   *out = *c;
   out->n_fwd = ssmc_cuda_stages_for_device(c->fwd, c->n_fwd, cc_major, out->fwd);
   out->n_bwd = ssmc_cuda_stages_for_device(c->bwd, c->n_bwd, cc_major, out->bwd);
-  if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = 0;
+  if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = out->split_fused.entry = 0;
   if (cc_major != 9 || !c->fused_sm90.entry) return;
   out->fused = c->fused_sm90;
   out->fused_keep = c->fused_sm90_keep;
@@ -373,7 +382,8 @@ static inline int32_t ssmc_cuda_split(const ssmc_kernel *k, const ssmc_fwd_args 
 }
 /* The items of stage st in the forward call a: n_seqs, or in a split forward n_seqs * split for its ITEMS_FTILES grids */
 static inline int32_t ssmc_cuda_items(const ssmc_cuda_stage *st, const ssmc_fwd_args *a) {
-  return a->split > 1 && st->grid == SSMC_GRID_ITEMS_FTILES ? a->n_seqs * a->split : a->n_seqs;
+  return a->split > 1 && (st->grid == SSMC_GRID_ITEMS_FTILES || st->grid == SSMC_GRID_ITEMS_STILES) ? a->n_seqs * a->split
+                                                                                                  : a->n_seqs;
 }
 /* Blocks of a CUDA stage for a problem of n_seqs sequences and h_v value heads;
  * chunk_slots only matters to the chunk grids (0 for decode). */
@@ -388,6 +398,7 @@ static inline void ssmc_cuda_grid(const ssmc_kernel *k, const ssmc_cuda_stage *s
             : st->grid == SSMC_GRID_ITEMS_BVTILES ? (uint32_t)(k->V / k->cuda->bwd_bv)
             : st->grid == SSMC_GRID_ITEMS_FTILES  ? (uint32_t)(k->V / k->cuda->fused_bv)
             : st->grid == SSMC_GRID_ITEMS_NTILES  ? (uint32_t)(k->V / k->cuda->narrow_bv)
+            : st->grid == SSMC_GRID_ITEMS_STILES  ? (uint32_t)(1 + k->K / k->cuda->fused_bv)
             : st->grid == SSMC_GRID_ITEMS_ELEMS   ? (uint32_t)(((int64_t)k->K * k->V + 4 * st->threads - 1) / (4 * st->threads))
                                                   : 1u;
   grid[2] = st->grid == SSMC_GRID_CHUNKS_VTILES   ? (uint32_t)(k->V / k->cuda->bv)

@@ -444,6 +444,18 @@
 @ local WS_ZD = K * V
 @ -- a solve's: the chunk's part of H's advance, then its chunk-start H (K x K) first, the chunk's decay after (WS_HD)
 @ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K + 4 or 0)
+@ -- the split forward with an erase (DSPLIT: on HD's body, K a multiple of V). Its segment pass (fused90_seg: HD's body
+@ -- as SEGP) runs 1 + K / V blocks a segment: the value rows from zero (the segment's state alone, into its slot) and
+@ -- the rows of the segment's transition P (K x K: the chain's map of a state, rows from the identity, no values),
+@ -- left in the per-token workspace of the segment's first chunk past T's rows (WS_P on, DS_PR rows of P a token: every
+@ -- segment but the last, which needs none, has whole chunks). The scan (fused90_scan: sequence, value head, value
+@ -- tile) chains them; HD's pass then runs every segment from its start state (the last one's end the final state).
+@ local DSPLIT, DS_PR, WS_P = false, 0, WS_W + C
+@ if HD and K % V == 0 and not sv then
+@   DS_PR = (WS_TOK - WS_P) // K
+@   DSPLIT = DS_PR >= 1 and (K + DS_PR - 1) // DS_PR <= C
+@ end
+@ if DSPLIT then SPLIT = true end
 @ local SOLVE_SEQ_PCT = 95 -- the sequential solve from this percent of the SM count in work items on (H200, bf16 K = V = 128: B8 H16 (97%) 25.4 ms vs psolve 25.8; B4 (48%) 24.5 vs 13.5); with psolve90 (PS90) never by itself
 @ -- decode without a solve (two stages, the same body): each thread holds R key rows x 4 consecutive
 @ -- value columns of the state in registers, read and written in 16-byte pieces; a block covers dbv
@@ -621,6 +633,10 @@
 #define WS_U ${WS_U}
 #define WS_KD ${WS_KD}
 #define WS_ZD ${WS_ZD}
+@ if DSPLIT then
+#define WS_P ${WS_P} /* a split forward's segment transition rows (DSPLIT), DS_PR a token */
+#define DS_PR ${DS_PR}
+@ end
 #define WS_CHUNK ${WS_CHUNK} /* per chunk slot and value head: the chunk-start state */
 @ if sv then
 #define WS_HD ${K * K} /* a solve's chunk decay e^{hb_L} (hdelta, hscan), after H */
@@ -1531,6 +1547,10 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 /* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* whether item it's tokens end its sequence (a split forward's last segment that is not empty, or a whole sequence) */
+__device__ __forceinline__ bool seg_last(const ssmc_fwd_args &a, const item_t &it) {
+  return it.t0 + it.T == (a.cu_seqlens ? a.cu_seqlens[it.n + 1] : (it.n + 1) * a.t_len);
 }
 @ if SPLIT then -- (the split forward's; its stages only)
 /* A split forward's segments (ssmc_kernel.h) of a sequence of T tokens: per chunks each (the last ones shorter or
@@ -3910,14 +3930,18 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @ local hb_scan, hb_load -- (their lines, for the bf16 forms below)
 @ if HB or HD then
 @ -- the producer's tile copies: load(c0, buf), the chunk at c0 (Ln of its tokens; none past the sequence): q, the
-@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from P0; one commit group a chunk
-@ function hb_load()
+@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from P0; one commit group a chunk (q where
+@ -- the C condition qif holds, if given)
+@ function hb_load(qif)
 @   local hk = input_copies('', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @   local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
     auto load = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
+@   if qif then
+        if (${qif})
+@   end
         tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
         tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
         tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
@@ -4306,14 +4330,27 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
  * tile's place (stmatrix, transposed). Named barriers: RDY (all NT threads; the producer arrives) the chunk's
  * operands in place; AM (all; the consumers arrive) their products are done with amh / aml and T's buffer; TB (all)
  * their y is out of the chunk's tiles (the producer then copies the chunk after next into them, and its T); PB the
- * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
+ * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put).
+ * SPL: the split forward's form (DSPLIT; fused90_split, its own entry: the segment's item and slot cost fused90
+ * registers, spilled), every segment from the start state the scan left in its slot, the last one's end the final
+ * state. SEGP (with SPL): the split forward's segment pass (fused90_seg), block row it.vt of a segment: 0 the value
+ * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
+ * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y. */
+template <bool SEGP, bool SPL = SEGP>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   /* NCW consumer warpgroups (64 value rows each), then the producer */
   constexpr int NCW = VD / 64, NP = 128, P0 = NCW * NP, NT = P0 + NP;
   constexpr int RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
+@ if DSPLIT then
+  long long seg = -1; /* a split forward's segment slot, else -1 */
+  const item_t it = SPL ? seg_item_of(a, seg) : item_of(a);
+  if (seg >= 0 && (!it.T || (SEGP && seg_last(a, it)))) return; /* empty; the last segment's transition is not wanted */
+@ else
   const item_t it = item_of(a);
+  constexpr long long seg = -1;
+@ end
   const long long slot = it.n * a.h_v + it.h;
   const int v0 = 0; /* the value input's copies: the whole width */
   (void)v0;
@@ -4340,7 +4377,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const int tp = (int)threadIdx.x - P0;
 @ bind_inputs('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end)
 @ local HDC = input_copies('HD_', function(x) return x.dimsym ~= 2 and x.idx ~= m.key end, 'VD', 'VD', '0')
-@ hb_load()
+@ hb_load('!SEGP')
     /* the chunk's coefficients (its scalars in in[]) by the producer's first warp, CH / 32 tokens a lane: the
      * cumulative log decays b and the query coefficient c for the scores; into buffer cur the consumers' factors */
     auto coefs = [&](int L, int cur) {
@@ -4422,34 +4459,36 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
           *(uint2 *)(tl + 8 * CH * j) = make_uint2(l0, l1);
         }
       }
-      float d[CH / 2];
+      if constexpr (!SEGP) {
+        float d[CH / 2];
 #pragma unroll
-      for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
-      wg_fence();
-      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
-      wg_commit();
-      wg_wait0();
-      /* A = q k' times c_t e^{b_t - b_s} for s <= t, else 0 (c_t = 0 past L) */
-      const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
+        for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
+        wg_fence();
+        wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
+        wg_commit();
+        wg_wait0();
+        /* A = q k' times c_t e^{b_t - b_s} for s <= t, else 0 (c_t = 0 past L) */
+        const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
 #pragma unroll
-      for (int i = 0; i < CH / 8; i++)
+        for (int i = 0; i < CH / 8; i++)
 #pragma unroll
-        for (int o = 0; o < 4; o++) {
-          const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
-          d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
-        }
-      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
-      unsigned short *const ah0 = amh + core16(r0, 2 * q, 8 * CH, 64), *const al0 = aml + core16(r0, 2 * q, 8 * CH, 64);
+          for (int o = 0; o < 4; o++) {
+            const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
+            d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
+          }
+        if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
+        unsigned short *const ah0 = amh + core16(r0, 2 * q, 8 * CH, 64), *const al0 = aml + core16(r0, 2 * q, 8 * CH, 64);
 #pragma unroll
-      for (int i = 0; i < CH / 8; i++)
+        for (int i = 0; i < CH / 8; i++)
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-          unsigned hi, lo;
-          hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
-          *(unsigned *)(ah0 + 8 * CH * h + 64 * i) = hi; /* core16(r0 + 8 h, 8 i + 2 q, ..) */
-          *(unsigned *)(al0 + 8 * CH * h + 64 * i) = lo;
-        }
-      fence_async_smem();
+          for (int h = 0; h < 2; h++) {
+            unsigned hi, lo;
+            hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
+            *(unsigned *)(ah0 + 8 * CH * h + 64 * i) = hi; /* core16(r0 + 8 h, 8 i + 2 q, ..) */
+            *(unsigned *)(al0 + 8 * CH * h + 64 * i) = lo;
+          }
+        fence_async_smem();
+      } else if (c0 > 0) bar_wait(AM, NT); /* (no scores: T's buffer alone) */
       bar_arrive(RDY, NT);
       if (c0 > 0) bar_wait(TB, NT); /* and with its tiles (its y out of the value tile's place) */
       load(c0 + CH, cur ^ 1);
@@ -4468,11 +4507,17 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   const int zv0 = 64 * w;
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
-  const float *z0 = a.state_in[${m.state}] ? a.state_in[${m.state}] + slot * ${K * V} : nullptr;
+  /* the start state: a segment's from the split forward's scan, or state_in; the segment pass's from zero, its
+   * transition rows (row pr: P's (it.vt - 1) V + zv0 + r0 + 8 (o / 2)) from the identity */
+  const float *z0 = SEGP      ? nullptr
+                    : seg >= 0 ? ws_chunk(a, ws, seg, it.h)
+                    : a.state_in[${m.state}] ? a.state_in[${m.state}] + slot * ${K * V} : nullptr;
+  const int pr = (it.vt - 1) * VD + zv0 + r0; /* (SEGP, it.vt > 0) */
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+    for (int o = 0; o < 4; o++)
+      z[4 * i + o] = z0 ? z0[z_at(i, o)] : SEGP && it.vt > 0 && 8 * i + 2 * q + (o & 1) == pr + (o >> 1) * 8 ? 1.0f : 0.0f;
 @ if HD_SREG then
   /* the state's hi + lo parts as the A operand's fragments (pair 2 i + h holds z[4 i + 2 h], + 1), formed each chunk */
   auto put_state = [&]() {};
@@ -4521,10 +4566,12 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(x, zh + 4 * k, (unsigned)kd + 16 * k, kh);
 #pragma unroll
       for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(x, zl + 4 * k, (unsigned)kd + 16 * k, kh);
+      if constexpr (!SEGP) {
 #pragma unroll
-      for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(d, zh + 4 * k, (unsigned)qd + 16 * k, qh);
+        for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(d, zh + 4 * k, (unsigned)qd + 16 * k, qh);
 #pragma unroll
-      for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(d, zl + 4 * k, (unsigned)qd + 16 * k, qh);
+        for (int k = 0; k < KD / 16; k++) wg_mma16r<CH, 0>(d, zl + 4 * k, (unsigned)qd + 16 * k, qh);
+      }
       wg_commit();
       wg_wait0();
     }
@@ -4542,9 +4589,10 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     unsigned rh[CH / 4], rl[CH / 4];
 #pragma unroll
     for (int k = 0; k < CH / 16; k++) {
-      unsigned vv[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2), as stsm4t's below */
+      unsigned vv[4] = {0u, 0u, 0u, 0u}; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2), as stsm4t's below */
       const int m = lane >> 3;
-      ldsm4t(vv, vb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64));
+      if (!SEGP || it.vt == 0) /* (the transition's rows: no values) */
+        ldsm4t(vv, vb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64));
 #pragma unroll
       for (int mm = 0; mm < 4; mm++) {
         const int i = 2 * k + (mm >> 1), h = mm & 1, t = 8 * i + 2 * q;
@@ -4561,9 +4609,11 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 @ if not HD_SREG then
       const unsigned long long dq = op_desc(wg16_desc(qb, 8 * KD, 64));
       wg_fence();
-      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
-      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
-      wg_commit();
+      if constexpr (!SEGP) {
+        wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
+        wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
+        wg_commit();
+      }
 @ else
       wg_fence();
 @ end
@@ -4586,9 +4636,11 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
         const int t = 8 * i + 2 * q, p = 4 * i + 2 * h;
-        d[p] *= yc[t];
-        d[p + 1] *= yc[t + 1];
-        hl_pair(u[p], u[p + 1], uh[2 * i + h], ul[2 * i + h]);
+        if constexpr (!SEGP) {
+          d[p] *= yc[t];
+          d[p + 1] *= yc[t + 1];
+          hl_pair(u[p], u[p + 1], uh[2 * i + h], ul[2 * i + h]);
+        }
         hl_pair(fc[t] * u[p], fc[t + 1] * u[p + 1], fh[2 * i + h], fl[2 * i + h]);
       }
 #pragma unroll
@@ -4599,12 +4651,14 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const unsigned long long ah = op_desc(wg16_desc(amh, 8 * CH, 64)), al = op_desc(wg16_desc(aml, 8 * CH, 64)), km = op_desc(wg16_desc(kb, 64, 8 * KD));
       const unsigned ahh = (unsigned)(ah >> 32), kmh = (unsigned)(km >> 32);
       wg_fence();
+      if constexpr (!SEGP) {
 #pragma unroll
-      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)ah + 16 * k, ahh);
+        for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)ah + 16 * k, ahh);
 #pragma unroll
-      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, ul + 4 * k, (unsigned)ah + 16 * k, ahh);
+        for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, ul + 4 * k, (unsigned)ah + 16 * k, ahh);
 #pragma unroll
-      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)al + 16 * k, ahh);
+        for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)al + 16 * k, ahh);
+      }
 #pragma unroll
       for (int k = 0; k < CH / 16; k++) wg_mma16r<ZN, 1>(z, fh + 4 * k, (unsigned)km + 2 * KD * k, kmh);
 #pragma unroll
@@ -4618,16 +4672,18 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
      * in 16-byte pieces (the direct stores of y', 32 two-value stores and shuffles a thread, held ~40% of the
      * consumers' samples: bench/2026-11-26-gpu-h200-s36 call 3) */
     unsigned short *yb = (unsigned short *)vb;
+    if constexpr (!SEGP) {
 #pragma unroll
-    for (int k = 0; k < CH / 16; k++) {
-      unsigned pr[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2) */
+      for (int k = 0; k < CH / 16; k++) {
+        unsigned pr[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2) */
 #pragma unroll
-      for (int m = 0; m < 4; m++) pr[m] = bf2(d[8 * k + 2 * m], d[8 * k + 2 * m + 1]);
-      const int m = lane >> 3;
-      stsm4t(yb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64), pr);
+        for (int m = 0; m < 4; m++) pr[m] = bf2(d[8 * k + 2 * m], d[8 * k + 2 * m + 1]);
+        const int m = lane >> 3;
+        stsm4t(yb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64), pr);
+      }
     }
     bar_wait(CB + w, NP); /* the warpgroup's y rows in place; its X' and y' are done with its state rows */
-    {
+    if constexpr (!SEGP) {
       elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD + zv0;
       const long long ys = (long long)opaque((unsigned)a.h_v * VD);
       const int x0 = (int)opaque(threadIdx.x - w * NP); /* (formed each chunk: the pieces' offsets, hoisted, had been
@@ -4641,7 +4697,25 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     if (next) bar_arrive(TB, NT); /* the chunk's tiles free */
     put_state(); /* for the next chunk */
   }
-  float *zo = a.state_out[${m.state}] ? a.state_out[${m.state}] + slot * ${K * V} : nullptr;
+@ if DSPLIT then
+  if (SEGP && it.vt > 0) { /* the transition's rows pr (+ 8): P(pr, k) at WS_P + (pr % DS_PR) KD + k of token pr / DS_PR */
+    float *po = ws + (it.t0 * a.h_v + it.h) * WS_TOK + WS_P;
+    const long long ts = (long long)a.h_v * WS_TOK;
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) {
+        const int r = pr + (o >> 1) * 8;
+        po[(r / DS_PR) * ts + (r % DS_PR) * KD + 8 * i + 2 * q + (o & 1)] = z[4 * i + o];
+      }
+    return;
+  }
+@ end
+  /* the segment's own state (SEGP), or the final state (in a split forward the last segment's) */
+  float *zo = SEGP                                  ? ws_chunk(a, ws, seg, it.h)
+              : !a.state_out[${m.state}]            ? nullptr
+              : seg < 0 || seg_last(a, it) ? a.state_out[${m.state}] + slot * ${K * V}
+                                                    : nullptr;
   if (zo)
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -4653,7 +4727,62 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 #endif
 }
 @ end
-extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or HD and 'fused90d_body(a, ws);' or 'fused90_body<false>(a, ws);'} }
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or HD and 'fused90d_body<false>(a, ws);' or 'fused90_body<false>(a, ws);'} }
+@   if DSPLIT then
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
+/* The split forward's scan with an erase (DSPLIT; sequence, value head, value tile of BV columns): from the initial
+ * state, segment by segment, the segment's start state Z_s into its slot (over its own state L_s, read first), then
+ * Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) + L_s(k, v), P_s the segment's transition (K x K, rows i) from the
+ * per-token workspace of its first chunk. The last segment's pass (fused90) leaves the final state; a sequence
+ * without tokens has it here. Z (K, BV) and P_s in shared memory; a thread RK rows (k = rg + NRG j) of 4 columns. */
+extern "C" __global__ void __launch_bounds__(256) ${P.name}_fused90_scan(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 256, NCG = BV / 4, NRG = NT / NCG, RK = KD / NRG;
+  static_assert(NT % NCG == 0 && KD % NRG == 0, "the scan's threads cover the tile");
+  extern __shared__ float sm[];
+  float *ps = sm, *zs = sm + KD * KD; /* P_s (K, K), Z (K, BV) */
+  const item_t it = item_of(a);
+  const int v0 = it.vt * BV, cg = (int)threadIdx.x % NCG, rg = (int)threadIdx.x / NCG;
+  const long long slot = it.n * a.h_v + it.h, ts = (long long)a.h_v * WS_TOK;
+  const float *z0 = a.state_in[${m.state}];
+  for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT)
+    *(float4 *)(zs + e) = z0 ? *(const float4 *)(z0 + slot * ${K * V} + (e / BV) * VD + v0 + e % BV) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const long long chunks = (it.T + CH - 1) / CH, per = seg_chunks(it.T, a.split), nseg = (chunks + per - 1) / per;
+  __syncthreads();
+  for (long long s = 0; s < nseg; s++) {
+    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + v0 + 4 * cg;
+    float4 acc[RK];
+    if (s + 1 < nseg) {
+#pragma unroll
+      for (int j = 0; j < RK; j++) acc[j] = *(const float4 *)(zc + (rg + NRG * j) * VD); /* L_s */
+      const float *pg = ws + ((it.t0 + s * per * CH) * a.h_v + it.h) * WS_TOK + WS_P;
+      for (int e = 4 * (int)threadIdx.x; e < KD * KD; e += 4 * NT) {
+        const int i = e / KD;
+        *(float4 *)(ps + e) = *(const float4 *)(pg + (i / DS_PR) * ts + (i % DS_PR) * KD + e % KD);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < RK; j++) *(float4 *)(zc + (rg + NRG * j) * VD) = *(const float4 *)(zs + (rg + NRG * j) * BV + 4 * cg);
+    if (s + 1 == nseg) break;
+    __syncthreads(); /* P_s in */
+    for (int i = 0; i < KD; i++) {
+      const float4 zi = *(const float4 *)(zs + i * BV + 4 * cg);
+#pragma unroll
+      for (int j = 0; j < RK; j++) {
+        const float p = ps[i * KD + rg + NRG * j];
+        acc[j].x += p * zi.x, acc[j].y += p * zi.y, acc[j].z += p * zi.z, acc[j].w += p * zi.w;
+      }
+    }
+    __syncthreads(); /* every thread past Z_s and P_s */
+#pragma unroll
+    for (int j = 0; j < RK; j++) *(float4 *)(zs + (rg + NRG * j) * BV + 4 * cg) = acc[j];
+    __syncthreads();
+  }
+  float *zo = a.state_out[${m.state}];
+  if (zo && !nseg)
+    for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT) *(float4 *)(zo + slot * ${K * V} + (e / BV) * VD + v0 + e % BV) = *(const float4 *)(zs + e);
+}
+@   end
 @   if KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -5172,4 +5301,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SPLIT and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_vtiles scan_threads=256 scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, (K * K + K * BV) * 4) or '') or 'fused90 none'}

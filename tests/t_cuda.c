@@ -262,15 +262,26 @@ START_TEST(every_module_compiles_without_spills) {
           ck_assert_ptr_eq(d90.fused_keep.entry, ek->cuda.fused_sm90_keep.entry);
           if (ek->cuda.fused_sm90_keep.entry)
             ck_assert_str_eq(ek->cuda.fused_sm90_keep.entry + strlen(ek->name) + 1, "fused90_keep");
-          /* without an erase (its bf16 form) the split forward: NAME_fused90_seg (its own block: 256 threads and its
-           * shared memory, on fused90's grid), the scan, on sm_90 only */
-          ck_assert_int_eq(ek->cuda.split_seg.entry != NULL, !erase);
-          if (!erase) {
+          /* the split forward, on sm_90 only: without an erase (its bf16 form) NAME_fused90_seg (its own block: 256
+           * threads and its shared memory, on fused90's grid) and the scan; with one where K is a multiple of V
+           * NAME_fused90_seg (fused90's block, a block a segment's value rows and one each V rows of its transition)
+           * and its own scan NAME_fused90_scan (sequence, value head, value tile), then NAME_fused90_split in fused90's
+           * place (fused90's block: the segments' items) */
+          const int split = !erase || g.u[i]->spec->K % g.u[i]->spec->V == 0;
+          ck_assert_int_eq(ek->cuda.split_seg.entry != NULL, split);
+          if (split) {
             ck_assert_str_eq(ek->cuda.split_seg.entry + strlen(ek->name) + 1, "fused90_seg");
-            ck_assert_str_eq(ek->cuda.split_scan.entry + strlen(ek->name) + 1, "scan");
-            ck_assert_int_eq(ek->cuda.split_seg.threads, 256);
+            ck_assert_str_eq(ek->cuda.split_scan.entry + strlen(ek->name) + 1, erase ? "fused90_scan" : "scan");
+            ck_assert_int_eq(ek->cuda.split_seg.threads, erase ? ek->cuda.fused_sm90.threads : 256);
             ck_assert(ek->cuda.split_seg.smem > 0 && ek->cuda.split_seg.smem <= 227 * 1024);
-            ck_assert_int_eq(ek->cuda.split_seg.grid, SSMC_GRID_ITEMS_FTILES);
+            ck_assert_int_eq(ek->cuda.split_seg.grid, erase ? SSMC_GRID_ITEMS_STILES : SSMC_GRID_ITEMS_FTILES);
+            ck_assert_int_eq(ek->cuda.split_scan.grid, erase ? SSMC_GRID_ITEMS_VTILES : SSMC_GRID_ITEMS_ELEMS);
+            ck_assert_int_eq(ek->cuda.split_fused.entry != NULL, erase);
+            if (erase) {
+              ck_assert_str_eq(ek->cuda.split_fused.entry + strlen(ek->name) + 1, "fused90_split");
+              ck_assert_int_eq(ek->cuda.split_fused.threads, ek->cuda.fused_sm90.threads);
+              ck_assert_int_eq(ek->cuda.split_fused.smem, ek->cuda.fused_sm90.smem);
+            }
             ck_assert_int_ge(ek->cuda.split_pct, 100);
             ck_assert_ptr_eq(d90.split_seg.entry, ek->cuda.split_seg.entry);
             ck_assert_ptr_null(d80.split_seg.entry);
@@ -296,7 +307,8 @@ START_TEST(every_module_compiles_without_spills) {
             if (nt > 0) ck_assert_msg(nt == st->threads, "%s: launch_bounds %d, launched with %d", st->entry, nt, st->threads);
           }
           /* sm_90a only: its body is empty elsewhere */
-          const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg;
+          const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg ||
+                           st == &ek->cuda.split_fused;
           if (sm90 && a == 0) continue;
           rt_ptxas_info pi;
           int rc = cuc_stage_info(ek, archs[a], cache, stage, &pi, err, sizeof err);
@@ -314,7 +326,8 @@ START_TEST(every_module_compiles_without_spills) {
            * words (56 B on NVRTC 13.0: GDN, DeltaNet); its bf16 form (HD: setmaxnreg 120 / 192 at 384 threads, 96 /
            * 160 at 256) the producer's and the entry's words outside the consumers' products (260 B GDN, 192 B
            * at K = V = 64) */
-          const int hd = st == &ek->cuda.fused_sm90 && strstr(ek->cu_source, "{ fused90d_body(a, ws); }");
+          const int hd = (st == &ek->cuda.fused_sm90 || st == &ek->cuda.split_seg || st == &ek->cuda.split_fused) &&
+                         strstr(ek->cu_source, "{ fused90d_body<false>(a, ws); }");
           /* fused90_keep (training only: it also stores u from its accumulators) more: 36 B GDN, 144 B DeltaNet on
            * NVRTC 13 */
           const int budget = st == &ek->cuda.decode || (st == &ek->cuda.decode_large && !g.u[i]->fam.has_solve) ? 0
@@ -622,6 +635,32 @@ START_TEST(split_forward_rule) {
   ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 1), 3); /* asked for: three, for a check */
   a.n_seqs = 3, a.t_len = 0, a.t_total = 3 * 8192; /* with cu_seqlens the mean sequence: 128 chunks */
   ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2); /* 48 items: 2 segments fill 96 SMs */
+  /* with an erase: the fused slot's first stage (prep_fused) first, the segment pass on (items, 1 + K / fused_bv),
+   * the module's own scan on (n_seqs, V / bv), the split form in fused90's place */
+  c.fused_pre = 1;
+  c.prep_fused = (ssmc_cuda_stage){"k_prep_fused", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
+  c.split_seg = (ssmc_cuda_stage){"k_fused90_seg", SSMC_GRID_ITEMS_STILES, 384, 0, SSMC_STAGE_ALWAYS};
+  c.split_scan = (ssmc_cuda_stage){"k_fused90_scan", SSMC_GRID_ITEMS_VTILES, 256, 0, SSMC_STAGE_ALWAYS};
+  c.split_fused = (ssmc_cuda_stage){"k_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
+  k.K = 256;
+  a.n_seqs = 1, a.t_len = 32768, a.t_total = 0;
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_AUTO, 0, 132, st), 4);
+  ck_assert_int_eq(a.split, 8);
+  ck_assert_ptr_eq(st[0], &c.prep_fused);
+  ck_assert_ptr_eq(st[1], &c.split_seg);
+  ck_assert_ptr_eq(st[2], &c.split_scan);
+  ck_assert_ptr_eq(st[3], &c.split_fused);
+  ck_assert_int_eq(ssmc_cuda_items(st[1], &a), 8);
+  ck_assert_int_eq(ssmc_cuda_items(st[2], &a), 1);
+  ck_assert_int_eq(ssmc_cuda_items(st[3], &a), 8);
+  ssmc_cuda_grid(&k, st[1], ssmc_cuda_items(st[1], &a), a.h_v, 0, g);
+  ck_assert_uint_eq(g[0], 128);
+  ck_assert_uint_eq(g[1], 3); /* the value rows, then K / 128 blocks of the transition's rows */
+  ssmc_cuda_grid(&k, st[2], ssmc_cuda_items(st[2], &a), a.h_v, 0, g);
+  ck_assert_uint_eq(g[0], 16);
+  ck_assert_uint_eq(g[1], 2);
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_FUSED, 0, 132, st), 2); /* the fused variant: fused itself */
+  ck_assert_ptr_eq(st[1], &c.fused);
 }
 END_TEST
 

@@ -23,8 +23,9 @@
 #include "gen.h"
 
 /* every kernel of the spec (dtype -1) or those of one dtype (0 f32, 1 bf16), solver iterations iters
- * (0: the spec's); must: text each module's source has, lines of it each on its own ('\n' between; NULL: none) */
-static void check_spec_with(const char *rel, int dtype, int iters, const char *must) {
+ * (0: the spec's); must: text each module's source has, lines of it each on its own ('\n' between; NULL: none);
+ * bwd_skip as chk_opts's (0: the backward rows too, 2: none) */
+static void check_spec_opts(const char *rel, int dtype, int iters, const char *must, int bwd_skip) {
   char path[1024], err[2048], cache[] = "/tmp/ssmc_t_emu_XXXXXX";
   snprintf(path, sizeof path, "%s/%s", SSMC_SOURCE_DIR, rel);
   ck_assert_ptr_nonnull(mkdtemp(cache));
@@ -34,7 +35,7 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
   gen_init(&g);
   diag d = {0};
   if (gen_add(&g, path, &d)) { diag_print(&d, stderr); ck_abort_msg("cannot load %s", rel); }
-  chk_opts co = {1234, 0, 2, iters, chk_emu_backend(emu), 0}; /* check's shapes but T = 4096; backward rows on */
+  chk_opts co = {1234, 0, 2, iters, chk_emu_backend(emu), bwd_skip}; /* check's shapes but T = 4096 */
   for (int j = 0; j < g.u[0]->nk; j++) {
     if (dtype >= 0 && g.u[0]->k[j].dtype != dtype) continue;
     build_kernel bk;
@@ -95,6 +96,9 @@ static void check_spec_with(const char *rel, int dtype, int iters, const char *m
   ck_assert_int_eq(system(path), 0);
 }
 
+static void check_spec_with(const char *rel, int dtype, int iters, const char *must) {
+  check_spec_opts(rel, dtype, iters, must, 0);
+}
 static void check_spec(const char *rel) { check_spec_with(rel, -1, 0, NULL); }
 
 START_TEST(scalar_decay_every_stage_matches_oracle) { check_spec("examples/my_ssm.yaml"); }
@@ -147,7 +151,7 @@ END_TEST
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);",
-             *bd = "_fused90(ssmc_fwd_args a, float *ws) { fused90d_body(a, ws);";
+             *bd = "_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws);";
   check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/cuda_f90_k48.yaml", 1, 0, bf);
@@ -182,7 +186,20 @@ START_TEST(bgrad_wgmma_producer_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 0, 0, "/* the producer */");
   check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 1, 0,
-                  "/* the producer */\n_fused90(ssmc_fwd_args a, float *ws) { fused90d_body(a, ws);");
+                  "/* the producer */\n_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws);");
+  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+}
+END_TEST
+
+/* the split forward with an erase on the emulated sm_90a (fwd-split rows: prep_fused's T form, fused90_seg's three
+ * blocks a segment at K = 128 V = 64 (the value rows, the transition's rows in two), fused90_scan, fused90_split),
+ * without decay: each segment's transition carries its start state to its end, so a wrong one shows (varlen has
+ * initial states and a sequence of three segments) */
+START_TEST(split_delta_matches_oracle) { /* (the forward's rows: the backward's are the bgrad test's spec's) */
+  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
+  check_spec_opts("tests/fixtures/specs/emu_split_delta.yaml", 1, 0,
+                  "_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }\n"
+                  "_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }\n_fused90_scan(", 2);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST
@@ -198,6 +215,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, solve_every_stage_matches_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);
+  tcase_add_test(tc, split_delta_matches_oracle);
   tcase_add_test(tc, psolve90_matches_oracle);
   tcase_add_test(tc, wgmma_out_matches_oracle);
   tcase_add_test(tc, fused90_matches_oracle);

@@ -46,6 +46,8 @@
 #define WS_U 128
 #define WS_KD 256
 #define WS_ZD 16384
+#define WS_P 64 /* a split forward's segment transition rows (DSPLIT), DS_PR a token */
+#define DS_PR 2
 #define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
 #define __builtin_logf logf
@@ -949,6 +951,40 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 /* The first chunk slot of sequence n (ssmc_chunk_slots in ssmc_kernel.h). */
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
+}
+/* whether item it's tokens end its sequence (a split forward's last segment that is not empty, or a whole sequence) */
+__device__ __forceinline__ bool seg_last(const ssmc_fwd_args &a, const item_t &it) {
+  return it.t0 + it.T == (a.cu_seqlens ? a.cu_seqlens[it.n + 1] : (it.n + 1) * a.t_len);
+}
+/* A split forward's segments (ssmc_kernel.h) of a sequence of T tokens: per chunks each (the last ones shorter or
+ * empty); the segments that are not empty, at most the sequence's chunks, have its first chunk slots. */
+__device__ __forceinline__ long long seg_chunks(long long T, int split) {
+  const long long per = ((T + CH - 1) / CH + split - 1) / split;
+  return per > 0 ? per : 1;
+}
+/* The item of a block of a split forward's ITEMS_FTILES grid (item (n * split + s) * h_v + h): sequence n, value head h
+ * and the tokens of segment s, and as the return the segment's chunk slot, slot0_of(n) + s. Elsewhere (split < 2)
+ * item_of's, and -1. */
+__device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long &seg) {
+  if (a.split < 2) {
+    seg = -1;
+    return item_of(a);
+  }
+  item_t it;
+  seg = blockIdx.x / a.h_v;
+  it.vt = (int)blockIdx.y;
+  it.h = (int)(blockIdx.x - seg * a.h_v);
+  it.hq = it.h / (a.h_v / a.h_qk);
+  it.n = seg / a.split;
+  const long long s = seg - it.n * a.split;
+  const long long t0 = a.cu_seqlens ? a.cu_seqlens[it.n] : it.n * a.t_len;
+  const long long T = a.cu_seqlens ? a.cu_seqlens[it.n + 1] - t0 : a.t_len;
+  const long long per = seg_chunks(T, a.split) * CH;
+  const long long b = s * per < T ? s * per : T, e = b + per < T ? b + per : T;
+  it.t0 = t0 + b;
+  it.T = e - b;
+  seg = slot0_of(a, it.n) + s;
+  return it;
 }
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
@@ -1898,14 +1934,22 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
  * tile's place (stmatrix, transposed). Named barriers: RDY (all NT threads; the producer arrives) the chunk's
  * operands in place; AM (all; the consumers arrive) their products are done with amh / aml and T's buffer; TB (all)
  * their y is out of the chunk's tiles (the producer then copies the chunk after next into them, and its T); PB the
- * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put). */
+ * producer's own; CB + w a consumer warpgroup's (its y rows in place, its state rows free to put).
+ * SPL: the split forward's form (DSPLIT; fused90_split, its own entry: the segment's item and slot cost fused90
+ * registers, spilled), every segment from the start state the scan left in its slot, the last one's end the final
+ * state. SEGP (with SPL): the split forward's segment pass (fused90_seg), block row it.vt of a segment: 0 the value
+ * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
+ * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y. */
+template <bool SEGP, bool SPL = SEGP>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   /* NCW consumer warpgroups (64 value rows each), then the producer */
   constexpr int NCW = VD / 64, NP = 128, P0 = NCW * NP, NT = P0 + NP;
   constexpr int RDY = 1, TB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
-  const item_t it = item_of(a);
+  long long seg = -1; /* a split forward's segment slot, else -1 */
+  const item_t it = SPL ? seg_item_of(a, seg) : item_of(a);
+  if (seg >= 0 && (!it.T || (SEGP && seg_last(a, it)))) return; /* empty; the last segment's transition is not wanted */
   const long long slot = it.n * a.h_v + it.h;
   const int v0 = 0; /* the value input's copies: the whole width */
   (void)v0;
@@ -1935,6 +1979,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       const long long tok = it.t0 + c0;
       if (Ln > 0) {
+        if (!SEGP)
         tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
         tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
         tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
@@ -2023,34 +2068,36 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
           *(uint2 *)(tl + 8 * CH * j) = make_uint2(l0, l1);
         }
       }
-      float d[CH / 2];
+      if constexpr (!SEGP) {
+        float d[CH / 2];
 #pragma unroll
-      for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
-      wg_fence();
-      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
-      wg_commit();
-      wg_wait0();
-      /* A = q k' times c_t e^{b_t - b_s} for s <= t, else 0 (c_t = 0 past L) */
-      const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
+        for (int i = 0; i < CH / 2; i++) d[i] = 0.0f;
+        wg_fence();
+        wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, wg16_desc(qb, 8 * KD, 64), wg16_desc(kb, 8 * KD, 64));
+        wg_commit();
+        wg_wait0();
+        /* A = q k' times c_t e^{b_t - b_s} for s <= t, else 0 (c_t = 0 past L) */
+        const float bt[2] = {b[r0], b[r0 + 8]}, ct[2] = {qc[r0], qc[r0 + 8]};
 #pragma unroll
-      for (int i = 0; i < CH / 8; i++)
+        for (int i = 0; i < CH / 8; i++)
 #pragma unroll
-        for (int o = 0; o < 4; o++) {
-          const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
-          d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
-        }
-      if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
-      unsigned short *const ah0 = amh + core16(r0, 2 * q, 8 * CH, 64), *const al0 = aml + core16(r0, 2 * q, 8 * CH, 64);
+          for (int o = 0; o < 4; o++) {
+            const int h = o >> 1, s = 8 * i + 2 * q + (o & 1);
+            d[4 * i + o] *= ct[h] * fexp(s <= r0 + 8 * h ? bt[h] - b[s] : __uint_as_float(0xff800000u)); /* (e^-inf = 0) */
+          }
+        if (c0 > 0) bar_wait(AM, NT); /* the last chunk's products are done with amh / aml */
+        unsigned short *const ah0 = amh + core16(r0, 2 * q, 8 * CH, 64), *const al0 = aml + core16(r0, 2 * q, 8 * CH, 64);
 #pragma unroll
-      for (int i = 0; i < CH / 8; i++)
+        for (int i = 0; i < CH / 8; i++)
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-          unsigned hi, lo;
-          hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
-          *(unsigned *)(ah0 + 8 * CH * h + 64 * i) = hi; /* core16(r0 + 8 h, 8 i + 2 q, ..) */
-          *(unsigned *)(al0 + 8 * CH * h + 64 * i) = lo;
-        }
-      fence_async_smem();
+          for (int h = 0; h < 2; h++) {
+            unsigned hi, lo;
+            hl_pair(d[4 * i + 2 * h], d[4 * i + 2 * h + 1], hi, lo);
+            *(unsigned *)(ah0 + 8 * CH * h + 64 * i) = hi; /* core16(r0 + 8 h, 8 i + 2 q, ..) */
+            *(unsigned *)(al0 + 8 * CH * h + 64 * i) = lo;
+          }
+        fence_async_smem();
+      } else if (c0 > 0) bar_wait(AM, NT); /* (no scores: T's buffer alone) */
       bar_arrive(RDY, NT);
       if (c0 > 0) bar_wait(TB, NT); /* and with its tiles (its y out of the value tile's place) */
       load(c0 + CH, cur ^ 1);
@@ -2069,11 +2116,17 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   const int zv0 = 64 * w;
   float z[ZN / 2];
   auto z_at = [&](int i, int o) { return (long long)(8 * i + 2 * q + (o & 1)) * VD + zv0 + r0 + (o >> 1) * 8; };
-  const float *z0 = a.state_in[0] ? a.state_in[0] + slot * 16384 : nullptr;
+  /* the start state: a segment's from the split forward's scan, or state_in; the segment pass's from zero, its
+   * transition rows (row pr: P's (it.vt - 1) V + zv0 + r0 + 8 (o / 2)) from the identity */
+  const float *z0 = SEGP      ? nullptr
+                    : seg >= 0 ? ws_chunk(a, ws, seg, it.h)
+                    : a.state_in[0] ? a.state_in[0] + slot * 16384 : nullptr;
+  const int pr = (it.vt - 1) * VD + zv0 + r0; /* (SEGP, it.vt > 0) */
 #pragma unroll
   for (int i = 0; i < ZN / 8; i++)
 #pragma unroll
-    for (int o = 0; o < 4; o++) z[4 * i + o] = z0 ? z0[z_at(i, o)] : 0.0f;
+    for (int o = 0; o < 4; o++)
+      z[4 * i + o] = z0 ? z0[z_at(i, o)] : SEGP && it.vt > 0 && 8 * i + 2 * q + (o & 1) == pr + (o >> 1) * 8 ? 1.0f : 0.0f;
   auto put_state = [&]() { /* z into sth / stl (rows the values, k the keys) */
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -2114,9 +2167,10 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     unsigned rh[CH / 4], rl[CH / 4];
 #pragma unroll
     for (int k = 0; k < CH / 16; k++) {
-      unsigned vv[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2), as stsm4t's below */
+      unsigned vv[4] = {0u, 0u, 0u, 0u}; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2), as stsm4t's below */
       const int m = lane >> 3;
-      ldsm4t(vv, vb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64));
+      if (!SEGP || it.vt == 0) /* (the transition's rows: no values) */
+        ldsm4t(vv, vb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64));
 #pragma unroll
       for (int mm = 0; mm < 4; mm++) {
         const int i = 2 * k + (mm >> 1), h = mm & 1, t = 8 * i + 2 * q;
@@ -2132,9 +2186,11 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     {
       const unsigned long long dq = op_desc(wg16_desc(qb, 8 * KD, 64));
       wg_fence();
-      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
-      wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
-      wg_commit();
+      if constexpr (!SEGP) {
+        wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsh), dq);
+        wg16_issue<CH, KD / 16, 0, 0, 16, 16>(d, op_desc(dsl), dq);
+        wg_commit();
+      }
       const unsigned long long th = op_desc(wg16_desc(thring + cur * CH * CH, 8 * CH, 64)), tl = op_desc(wg16_desc(tlring + cur * CH * CH, 8 * CH, 64));
       const unsigned hh = (unsigned)(th >> 32);
 #pragma unroll
@@ -2154,9 +2210,11 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 #pragma unroll
       for (int h = 0; h < 2; h++) {
         const int t = 8 * i + 2 * q, p = 4 * i + 2 * h;
-        d[p] *= yc[t];
-        d[p + 1] *= yc[t + 1];
-        hl_pair(u[p], u[p + 1], uh[2 * i + h], ul[2 * i + h]);
+        if constexpr (!SEGP) {
+          d[p] *= yc[t];
+          d[p + 1] *= yc[t + 1];
+          hl_pair(u[p], u[p + 1], uh[2 * i + h], ul[2 * i + h]);
+        }
         hl_pair(fc[t] * u[p], fc[t + 1] * u[p + 1], fh[2 * i + h], fl[2 * i + h]);
       }
 #pragma unroll
@@ -2167,12 +2225,14 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const unsigned long long ah = op_desc(wg16_desc(amh, 8 * CH, 64)), al = op_desc(wg16_desc(aml, 8 * CH, 64)), km = op_desc(wg16_desc(kb, 64, 8 * KD));
       const unsigned ahh = (unsigned)(ah >> 32), kmh = (unsigned)(km >> 32);
       wg_fence();
+      if constexpr (!SEGP) {
 #pragma unroll
-      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)ah + 16 * k, ahh);
+        for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)ah + 16 * k, ahh);
 #pragma unroll
-      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, ul + 4 * k, (unsigned)ah + 16 * k, ahh);
+        for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, ul + 4 * k, (unsigned)ah + 16 * k, ahh);
 #pragma unroll
-      for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)al + 16 * k, ahh);
+        for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(d, uh + 4 * k, (unsigned)al + 16 * k, ahh);
+      }
 #pragma unroll
       for (int k = 0; k < CH / 16; k++) wg_mma16r<ZN, 1>(z, fh + 4 * k, (unsigned)km + 2 * KD * k, kmh);
 #pragma unroll
@@ -2186,16 +2246,18 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
      * in 16-byte pieces (the direct stores of y', 32 two-value stores and shuffles a thread, held ~40% of the
      * consumers' samples: bench/2026-11-26-gpu-h200-s36 call 3) */
     unsigned short *yb = (unsigned short *)vb;
+    if constexpr (!SEGP) {
 #pragma unroll
-    for (int k = 0; k < CH / 16; k++) {
-      unsigned pr[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2) */
+      for (int k = 0; k < CH / 16; k++) {
+        unsigned pr[4]; /* matrix m: the token block 2 k + m / 2, value rows + 8 (m % 2) */
 #pragma unroll
-      for (int m = 0; m < 4; m++) pr[m] = bf2(d[8 * k + 2 * m], d[8 * k + 2 * m + 1]);
-      const int m = lane >> 3;
-      stsm4t(yb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64), pr);
+        for (int m = 0; m < 4; m++) pr[m] = bf2(d[8 * k + 2 * m], d[8 * k + 2 * m + 1]);
+        const int m = lane >> 3;
+        stsm4t(yb + core16(16 * k + 8 * (m >> 1) + (lane & 7), zv0 + 16 * w4 + 8 * (m & 1), 8 * VD, 64), pr);
+      }
     }
     bar_wait(CB + w, NP); /* the warpgroup's y rows in place; its X' and y' are done with its state rows */
-    {
+    if constexpr (!SEGP) {
       elem_t *yo = (elem_t *)a.out + (tok * a.h_v + it.h) * VD + zv0;
       const long long ys = (long long)opaque((unsigned)a.h_v * VD);
       const int x0 = (int)opaque(threadIdx.x - w * NP); /* (formed each chunk: the pieces' offsets, hoisted, had been
@@ -2209,7 +2271,23 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     if (next) bar_arrive(TB, NT); /* the chunk's tiles free */
     put_state(); /* for the next chunk */
   }
-  float *zo = a.state_out[0] ? a.state_out[0] + slot * 16384 : nullptr;
+  if (SEGP && it.vt > 0) { /* the transition's rows pr (+ 8): P(pr, k) at WS_P + (pr % DS_PR) KD + k of token pr / DS_PR */
+    float *po = ws + (it.t0 * a.h_v + it.h) * WS_TOK + WS_P;
+    const long long ts = (long long)a.h_v * WS_TOK;
+#pragma unroll
+    for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+      for (int o = 0; o < 4; o++) {
+        const int r = pr + (o >> 1) * 8;
+        po[(r / DS_PR) * ts + (r % DS_PR) * KD + 8 * i + 2 * q + (o & 1)] = z[4 * i + o];
+      }
+    return;
+  }
+  /* the segment's own state (SEGP), or the final state (in a split forward the last segment's) */
+  float *zo = SEGP                                  ? ws_chunk(a, ws, seg, it.h)
+              : !a.state_out[0]            ? nullptr
+              : seg < 0 || seg_last(a, it) ? a.state_out[0] + slot * 16384
+                                                    : nullptr;
   if (zo)
 #pragma unroll
     for (int i = 0; i < ZN / 8; i++)
@@ -2220,7 +2298,60 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
   (void)ws;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90d_body(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
+/* The split forward's scan with an erase (DSPLIT; sequence, value head, value tile of BV columns): from the initial
+ * state, segment by segment, the segment's start state Z_s into its slot (over its own state L_s, read first), then
+ * Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) + L_s(k, v), P_s the segment's transition (K x K, rows i) from the
+ * per-token workspace of its first chunk. The last segment's pass (fused90) leaves the final state; a sequence
+ * without tokens has it here. Z (K, BV) and P_s in shared memory; a thread RK rows (k = rg + NRG j) of 4 columns. */
+extern "C" __global__ void __launch_bounds__(256) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = 256, NCG = BV / 4, NRG = NT / NCG, RK = KD / NRG;
+  static_assert(NT % NCG == 0 && KD % NRG == 0, "the scan's threads cover the tile");
+  extern __shared__ float sm[];
+  float *ps = sm, *zs = sm + KD * KD; /* P_s (K, K), Z (K, BV) */
+  const item_t it = item_of(a);
+  const int v0 = it.vt * BV, cg = (int)threadIdx.x % NCG, rg = (int)threadIdx.x / NCG;
+  const long long slot = it.n * a.h_v + it.h, ts = (long long)a.h_v * WS_TOK;
+  const float *z0 = a.state_in[0];
+  for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT)
+    *(float4 *)(zs + e) = z0 ? *(const float4 *)(z0 + slot * 16384 + (e / BV) * VD + v0 + e % BV) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const long long chunks = (it.T + CH - 1) / CH, per = seg_chunks(it.T, a.split), nseg = (chunks + per - 1) / per;
+  __syncthreads();
+  for (long long s = 0; s < nseg; s++) {
+    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + v0 + 4 * cg;
+    float4 acc[RK];
+    if (s + 1 < nseg) {
+#pragma unroll
+      for (int j = 0; j < RK; j++) acc[j] = *(const float4 *)(zc + (rg + NRG * j) * VD); /* L_s */
+      const float *pg = ws + ((it.t0 + s * per * CH) * a.h_v + it.h) * WS_TOK + WS_P;
+      for (int e = 4 * (int)threadIdx.x; e < KD * KD; e += 4 * NT) {
+        const int i = e / KD;
+        *(float4 *)(ps + e) = *(const float4 *)(pg + (i / DS_PR) * ts + (i % DS_PR) * KD + e % KD);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < RK; j++) *(float4 *)(zc + (rg + NRG * j) * VD) = *(const float4 *)(zs + (rg + NRG * j) * BV + 4 * cg);
+    if (s + 1 == nseg) break;
+    __syncthreads(); /* P_s in */
+    for (int i = 0; i < KD; i++) {
+      const float4 zi = *(const float4 *)(zs + i * BV + 4 * cg);
+#pragma unroll
+      for (int j = 0; j < RK; j++) {
+        const float p = ps[i * KD + rg + NRG * j];
+        acc[j].x += p * zi.x, acc[j].y += p * zi.y, acc[j].z += p * zi.z, acc[j].w += p * zi.w;
+      }
+    }
+    __syncthreads(); /* every thread past Z_s and P_s */
+#pragma unroll
+    for (int j = 0; j < RK; j++) *(float4 *)(zs + (rg + NRG * j) * BV + 4 * cg) = acc[j];
+    __syncthreads();
+  }
+  float *zo = a.state_out[0];
+  if (zo && !nseg)
+    for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT) *(float4 *)(zo + slot * 16384 + (e / BV) * VD + v0 + e % BV) = *(const float4 *)(zs + e);
+}
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
@@ -2488,7 +2619,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 
 
 // ssmc-bodies prep threads=256 smem=75776 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=24 post=0 keep=256
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=24 post=0 keep=256 split=100 seg_threads=384 seg_smem=215936 seg_grid=items_stiles scan_grid=items_vtiles scan_threads=256 scan_smem=98304 split_form
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

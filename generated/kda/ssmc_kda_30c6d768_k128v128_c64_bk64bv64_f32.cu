@@ -778,6 +778,10 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
 }
+/* whether item it's tokens end its sequence (a split forward's last segment that is not empty, or a whole sequence) */
+__device__ __forceinline__ bool seg_last(const ssmc_fwd_args &a, const item_t &it) {
+  return it.t0 + it.T == (a.cu_seqlens ? a.cu_seqlens[it.n + 1] : (it.n + 1) * a.t_len);
+}
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;

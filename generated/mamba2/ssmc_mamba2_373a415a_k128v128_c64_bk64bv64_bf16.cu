@@ -926,6 +926,10 @@ template <unsigned NTILE = 0> __device__ __forceinline__ item_t item_of(const ss
 __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long n) {
   return a.cu_seqlens ? a.cu_seqlens[n] / CH + n : n * ((a.t_len + CH - 1) / CH);
 }
+/* whether item it's tokens end its sequence (a split forward's last segment that is not empty, or a whole sequence) */
+__device__ __forceinline__ bool seg_last(const ssmc_fwd_args &a, const item_t &it) {
+  return it.t0 + it.T == (a.cu_seqlens ? a.cu_seqlens[it.n + 1] : (it.n + 1) * a.t_len);
+}
 /* A split forward's segments (ssmc_kernel.h) of a sequence of T tokens: per chunks each (the last ones shorter or
  * empty); the segments that are not empty, at most the sequence's chunks, have its first chunk slots. */
 __device__ __forceinline__ long long seg_chunks(long long T, int split) {

@@ -105,7 +105,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .fused_sm90_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 215936},
   .prep_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 75776},
   .split_seg = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_seg", SSMC_GRID_ITEMS_STILES, 384, 215936},
-  .split_scan = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_VTILES, 256, 98304},
+  .split_scan = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_ELEMS, 256, 135168},
   .split_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 215936},
   .split_pct = 100,
 };
@@ -182,7 +182,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .fused_sm90_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_keep", SSMC_GRID_ITEMS_FTILES, 256, 216192},
   .prep_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused", SSMC_GRID_CHUNKS, 256, 76032},
   .split_seg = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_seg", SSMC_GRID_ITEMS_STILES, 384, 216192},
-  .split_scan = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_VTILES, 256, 98304},
+  .split_scan = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_ELEMS, 256, 135168},
   .split_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 216192},
   .split_pct = 100,
 };
@@ -465,9 +465,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "d6c0cdef16ccbbad",
-  "f458bcb75c2e1509",
+  "6d74f01c62cd7396",
   "3be4672b82e0a00c",
-  "f9fa9efeaca43021",
+  "f11f63d977f431a8",
   "8e946c4504af189c",
   "a57ad34b50f02a44",
   "a1092c4048d0311d",

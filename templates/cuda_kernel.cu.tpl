@@ -450,8 +450,8 @@
 @ -- left in the per-token workspace of the segment's first chunk past T's rows (WS_P on, DS_PR rows of P a token: every
 @ -- segment but the last, which needs none, has whole chunks). The scan (fused90_scan: sequence, value head, value
 @ -- tile) chains them; HD's pass then runs every segment from its start state (the last one's end the final state).
-@ local DSPLIT, DS_PR, WS_P = false, 0, WS_W + C
-@ if HD and K % V == 0 and not sv then
+@ local DSPLIT, DS_PR, WS_P, DS_NT = false, 0, WS_W + C, 256 -- DS_NT: the scan's threads (a float4 of Z each)
+@ if HD and K % V == 0 and 4 * DS_NT % K == 0 and not sv then
 @   DS_PR = (WS_TOK - WS_P) // K
 @   DSPLIT = DS_PR >= 1 and (K + DS_PR - 1) // DS_PR <= C
 @ end
@@ -4731,56 +4731,58 @@ extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_f
 @   if DSPLIT then
 extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
 extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
-/* The split forward's scan with an erase (DSPLIT; sequence, value head, value tile of BV columns): from the initial
- * state, segment by segment, the segment's start state Z_s into its slot (over its own state L_s, read first), then
- * Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) + L_s(k, v), P_s the segment's transition (K x K, rows i) from the
- * per-token workspace of its first chunk. The last segment's pass (fused90) leaves the final state; a sequence
- * without tokens has it here. Z (K, BV) and P_s in shared memory; a thread RK rows (k = rg + NRG j) of 4 columns. */
-extern "C" __global__ void __launch_bounds__(256) ${P.name}_fused90_scan(ssmc_fwd_args a, float *ws) {
-  constexpr int NT = 256, NCG = BV / 4, NRG = NT / NCG, RK = KD / NRG;
-  static_assert(NT % NCG == 0 && KD % NRG == 0, "the scan's threads cover the tile");
+/* The split forward's scan with an erase (DSPLIT; grid ITEMS_ELEMS: block it.vt of a sequence and value head takes
+ * SV value columns and all K rows, a float4 a thread): from the initial state, segment by segment, the segment's
+ * start state Z_s into its slot (over its own state L_s, read first), then Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) +
+ * L_s(k, v), P_s the segment's transition (K x K, rows i) from the per-token workspace of its first chunk, by cp.async
+ * a segment ahead (two buffers: only Z is a chain). The last segment's pass (fused90_split) leaves the final state;
+ * a sequence without tokens has it here. (H200 GDN B1 T32768 H16, a block a value tile of 64 and P loaded each step:
+ * 146 us under ncu, bench/2026-11-26-gpu-h200-s38 call 3) */
+extern "C" __global__ void __launch_bounds__(${DS_NT}) ${P.name}_fused90_scan(ssmc_fwd_args a, float *ws) {
+  constexpr int NT = ${DS_NT}, SV = 4 * NT / KD, CG = SV / 4;
+  static_assert(KD * SV == 4 * NT && VD % SV == 0, "a float4 of Z a thread");
   extern __shared__ float sm[];
-  float *ps = sm, *zs = sm + KD * KD; /* P_s (K, K), Z (K, BV) */
+  float *zs = sm, *pb = sm + KD * SV; /* Z (K, SV); P_s (K, K) in two buffers */
   const item_t it = item_of(a);
-  const int v0 = it.vt * BV, cg = (int)threadIdx.x % NCG, rg = (int)threadIdx.x / NCG;
+  const int v0 = it.vt * SV, k = (int)threadIdx.x / CG, c = 4 * ((int)threadIdx.x % CG);
   const long long slot = it.n * a.h_v + it.h, ts = (long long)a.h_v * WS_TOK;
   const float *z0 = a.state_in[${m.state}];
-  for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT)
-    *(float4 *)(zs + e) = z0 ? *(const float4 *)(z0 + slot * ${K * V} + (e / BV) * VD + v0 + e % BV) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  float4 z = z0 ? *(const float4 *)(z0 + slot * ${K * V} + k * VD + v0 + c) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   const long long chunks = (it.T + CH - 1) / CH, per = seg_chunks(it.T, a.split), nseg = (chunks + per - 1) / per;
-  __syncthreads();
+  auto fetch_p = [&](long long s) { /* P_s into buffer s % 2 (one commit group) */
+    const float *pg = ws + ((it.t0 + s * per * CH) * a.h_v + it.h) * WS_TOK + WS_P;
+    float *d = pb + (s & 1) * KD * KD;
+    for (int e = 4 * (int)threadIdx.x; e < KD * KD; e += 4 * NT) {
+      const int i = e / KD;
+      cp_async16(d + e, pg + (i / DS_PR) * ts + (i % DS_PR) * KD + e % KD);
+    }
+    cp_async_commit();
+  };
+  if (nseg > 1) fetch_p(0);
   for (long long s = 0; s < nseg; s++) {
-    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + v0 + 4 * cg;
-    float4 acc[RK];
-    if (s + 1 < nseg) {
-#pragma unroll
-      for (int j = 0; j < RK; j++) acc[j] = *(const float4 *)(zc + (rg + NRG * j) * VD); /* L_s */
-      const float *pg = ws + ((it.t0 + s * per * CH) * a.h_v + it.h) * WS_TOK + WS_P;
-      for (int e = 4 * (int)threadIdx.x; e < KD * KD; e += 4 * NT) {
-        const int i = e / KD;
-        *(float4 *)(ps + e) = *(const float4 *)(pg + (i / DS_PR) * ts + (i % DS_PR) * KD + e % KD);
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < RK; j++) *(float4 *)(zc + (rg + NRG * j) * VD) = *(const float4 *)(zs + (rg + NRG * j) * BV + 4 * cg);
+    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + k * VD + v0 + c;
+    float4 l = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (s + 1 < nseg) l = *(const float4 *)zc; /* L_s */
+    *(float4 *)zc = z;
     if (s + 1 == nseg) break;
-    __syncthreads(); /* P_s in */
-    for (int i = 0; i < KD; i++) {
-      const float4 zi = *(const float4 *)(zs + i * BV + 4 * cg);
-#pragma unroll
-      for (int j = 0; j < RK; j++) {
-        const float p = ps[i * KD + rg + NRG * j];
-        acc[j].x += p * zi.x, acc[j].y += p * zi.y, acc[j].z += p * zi.z, acc[j].w += p * zi.w;
-      }
-    }
-    __syncthreads(); /* every thread past Z_s and P_s */
-#pragma unroll
-    for (int j = 0; j < RK; j++) *(float4 *)(zs + (rg + NRG * j) * BV + 4 * cg) = acc[j];
+    if (s + 2 < nseg) fetch_p(s + 1);
+    else cp_async_commit(); /* (an empty group: the wait below counts one) */
+    *(float4 *)(zs + k * SV + c) = z;
+    cp_async_wait<1>(); /* P_s */
     __syncthreads();
+    const float *p = pb + (s & 1) * KD * KD + k;
+#pragma unroll 8
+    for (int i = 0; i < KD; i++) {
+      const float pik = p[i * KD];
+      const float4 zi = *(const float4 *)(zs + i * SV + c);
+      l.x += pik * zi.x, l.y += pik * zi.y, l.z += pik * zi.z, l.w += pik * zi.w;
+    }
+    z = l;
+    __syncthreads(); /* every thread past Z_s and P_s's buffer */
   }
+  cp_async_wait<0>();
   float *zo = a.state_out[${m.state}];
-  if (zo && !nseg)
-    for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT) *(float4 *)(zo + slot * ${K * V} + (e / BV) * VD + v0 + e % BV) = *(const float4 *)(zs + e);
+  if (zo && !nseg) *(float4 *)(zo + slot * ${K * V} + k * VD + v0 + c) = z;
 }
 @   end
 @   if KEEP then
@@ -5301,4 +5303,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_vtiles scan_threads=256 scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, (K * K + K * BV) * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}

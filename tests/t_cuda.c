@@ -265,7 +265,7 @@ START_TEST(every_module_compiles_without_spills) {
           /* the split forward, on sm_90 only: without an erase (its bf16 form) NAME_fused90_seg (its own block: 256
            * threads and its shared memory, on fused90's grid) and the scan; with one where K is a multiple of V
            * NAME_fused90_seg (fused90's block, a block a segment's value rows and one each V rows of its transition)
-           * and its own scan NAME_fused90_scan (sequence, value head, value tile), then NAME_fused90_split in fused90's
+           * and its own scan NAME_fused90_scan (sequence, value head, columns), then NAME_fused90_split in fused90's
            * place (fused90's block: the segments' items) */
           const int split = !erase || g.u[i]->spec->K % g.u[i]->spec->V == 0;
           ck_assert_int_eq(ek->cuda.split_seg.entry != NULL, split);
@@ -275,7 +275,7 @@ START_TEST(every_module_compiles_without_spills) {
             ck_assert_int_eq(ek->cuda.split_seg.threads, erase ? ek->cuda.fused_sm90.threads : 256);
             ck_assert(ek->cuda.split_seg.smem > 0 && ek->cuda.split_seg.smem <= 227 * 1024);
             ck_assert_int_eq(ek->cuda.split_seg.grid, erase ? SSMC_GRID_ITEMS_STILES : SSMC_GRID_ITEMS_FTILES);
-            ck_assert_int_eq(ek->cuda.split_scan.grid, erase ? SSMC_GRID_ITEMS_VTILES : SSMC_GRID_ITEMS_ELEMS);
+            ck_assert_int_eq(ek->cuda.split_scan.grid, SSMC_GRID_ITEMS_ELEMS);
             ck_assert_int_eq(ek->cuda.split_fused.entry != NULL, erase);
             if (erase) {
               ck_assert_str_eq(ek->cuda.split_fused.entry + strlen(ek->name) + 1, "fused90_split");
@@ -636,11 +636,11 @@ START_TEST(split_forward_rule) {
   a.n_seqs = 3, a.t_len = 0, a.t_total = 3 * 8192; /* with cu_seqlens the mean sequence: 128 chunks */
   ck_assert_int_eq(ssmc_cuda_split(&k, &a, 132, 0), 2); /* 48 items: 2 segments fill 96 SMs */
   /* with an erase: the fused slot's first stage (prep_fused) first, the segment pass on (items, 1 + K / fused_bv),
-   * the module's own scan on (n_seqs, V / bv), the split form in fused90's place */
+   * the module's own scan on (n_seqs, K V / (4 threads)), the split form in fused90's place */
   c.fused_pre = 1;
   c.prep_fused = (ssmc_cuda_stage){"k_prep_fused", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
   c.split_seg = (ssmc_cuda_stage){"k_fused90_seg", SSMC_GRID_ITEMS_STILES, 384, 0, SSMC_STAGE_ALWAYS};
-  c.split_scan = (ssmc_cuda_stage){"k_fused90_scan", SSMC_GRID_ITEMS_VTILES, 256, 0, SSMC_STAGE_ALWAYS};
+  c.split_scan = (ssmc_cuda_stage){"k_fused90_scan", SSMC_GRID_ITEMS_ELEMS, 256, 0, SSMC_STAGE_ALWAYS};
   c.split_fused = (ssmc_cuda_stage){"k_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
   k.K = 256;
   a.n_seqs = 1, a.t_len = 32768, a.t_total = 0;
@@ -658,7 +658,7 @@ START_TEST(split_forward_rule) {
   ck_assert_uint_eq(g[1], 3); /* the value rows, then K / 128 blocks of the transition's rows */
   ssmc_cuda_grid(&k, st[2], ssmc_cuda_items(st[2], &a), a.h_v, 0, g);
   ck_assert_uint_eq(g[0], 16);
-  ck_assert_uint_eq(g[1], 2);
+  ck_assert_uint_eq(g[1], 32);
   ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_FUSED, 0, 132, st), 2); /* the fused variant: fused itself */
   ck_assert_ptr_eq(st[1], &c.fused);
 }

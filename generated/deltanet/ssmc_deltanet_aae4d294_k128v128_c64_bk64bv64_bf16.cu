@@ -2301,56 +2301,58 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws); }
 extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
 extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
-/* The split forward's scan with an erase (DSPLIT; sequence, value head, value tile of BV columns): from the initial
- * state, segment by segment, the segment's start state Z_s into its slot (over its own state L_s, read first), then
- * Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) + L_s(k, v), P_s the segment's transition (K x K, rows i) from the
- * per-token workspace of its first chunk. The last segment's pass (fused90) leaves the final state; a sequence
- * without tokens has it here. Z (K, BV) and P_s in shared memory; a thread RK rows (k = rg + NRG j) of 4 columns. */
+/* The split forward's scan with an erase (DSPLIT; grid ITEMS_ELEMS: block it.vt of a sequence and value head takes
+ * SV value columns and all K rows, a float4 a thread): from the initial state, segment by segment, the segment's
+ * start state Z_s into its slot (over its own state L_s, read first), then Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) +
+ * L_s(k, v), P_s the segment's transition (K x K, rows i) from the per-token workspace of its first chunk, by cp.async
+ * a segment ahead (two buffers: only Z is a chain). The last segment's pass (fused90_split) leaves the final state;
+ * a sequence without tokens has it here. (H200 GDN B1 T32768 H16, a block a value tile of 64 and P loaded each step:
+ * 146 us under ncu, bench/2026-11-26-gpu-h200-s38 call 3) */
 extern "C" __global__ void __launch_bounds__(256) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan(ssmc_fwd_args a, float *ws) {
-  constexpr int NT = 256, NCG = BV / 4, NRG = NT / NCG, RK = KD / NRG;
-  static_assert(NT % NCG == 0 && KD % NRG == 0, "the scan's threads cover the tile");
+  constexpr int NT = 256, SV = 4 * NT / KD, CG = SV / 4;
+  static_assert(KD * SV == 4 * NT && VD % SV == 0, "a float4 of Z a thread");
   extern __shared__ float sm[];
-  float *ps = sm, *zs = sm + KD * KD; /* P_s (K, K), Z (K, BV) */
+  float *zs = sm, *pb = sm + KD * SV; /* Z (K, SV); P_s (K, K) in two buffers */
   const item_t it = item_of(a);
-  const int v0 = it.vt * BV, cg = (int)threadIdx.x % NCG, rg = (int)threadIdx.x / NCG;
+  const int v0 = it.vt * SV, k = (int)threadIdx.x / CG, c = 4 * ((int)threadIdx.x % CG);
   const long long slot = it.n * a.h_v + it.h, ts = (long long)a.h_v * WS_TOK;
   const float *z0 = a.state_in[0];
-  for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT)
-    *(float4 *)(zs + e) = z0 ? *(const float4 *)(z0 + slot * 16384 + (e / BV) * VD + v0 + e % BV) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  float4 z = z0 ? *(const float4 *)(z0 + slot * 16384 + k * VD + v0 + c) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   const long long chunks = (it.T + CH - 1) / CH, per = seg_chunks(it.T, a.split), nseg = (chunks + per - 1) / per;
-  __syncthreads();
+  auto fetch_p = [&](long long s) { /* P_s into buffer s % 2 (one commit group) */
+    const float *pg = ws + ((it.t0 + s * per * CH) * a.h_v + it.h) * WS_TOK + WS_P;
+    float *d = pb + (s & 1) * KD * KD;
+    for (int e = 4 * (int)threadIdx.x; e < KD * KD; e += 4 * NT) {
+      const int i = e / KD;
+      cp_async16(d + e, pg + (i / DS_PR) * ts + (i % DS_PR) * KD + e % KD);
+    }
+    cp_async_commit();
+  };
+  if (nseg > 1) fetch_p(0);
   for (long long s = 0; s < nseg; s++) {
-    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + v0 + 4 * cg;
-    float4 acc[RK];
-    if (s + 1 < nseg) {
-#pragma unroll
-      for (int j = 0; j < RK; j++) acc[j] = *(const float4 *)(zc + (rg + NRG * j) * VD); /* L_s */
-      const float *pg = ws + ((it.t0 + s * per * CH) * a.h_v + it.h) * WS_TOK + WS_P;
-      for (int e = 4 * (int)threadIdx.x; e < KD * KD; e += 4 * NT) {
-        const int i = e / KD;
-        *(float4 *)(ps + e) = *(const float4 *)(pg + (i / DS_PR) * ts + (i % DS_PR) * KD + e % KD);
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < RK; j++) *(float4 *)(zc + (rg + NRG * j) * VD) = *(const float4 *)(zs + (rg + NRG * j) * BV + 4 * cg);
+    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + k * VD + v0 + c;
+    float4 l = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (s + 1 < nseg) l = *(const float4 *)zc; /* L_s */
+    *(float4 *)zc = z;
     if (s + 1 == nseg) break;
-    __syncthreads(); /* P_s in */
-    for (int i = 0; i < KD; i++) {
-      const float4 zi = *(const float4 *)(zs + i * BV + 4 * cg);
-#pragma unroll
-      for (int j = 0; j < RK; j++) {
-        const float p = ps[i * KD + rg + NRG * j];
-        acc[j].x += p * zi.x, acc[j].y += p * zi.y, acc[j].z += p * zi.z, acc[j].w += p * zi.w;
-      }
-    }
-    __syncthreads(); /* every thread past Z_s and P_s */
-#pragma unroll
-    for (int j = 0; j < RK; j++) *(float4 *)(zs + (rg + NRG * j) * BV + 4 * cg) = acc[j];
+    if (s + 2 < nseg) fetch_p(s + 1);
+    else cp_async_commit(); /* (an empty group: the wait below counts one) */
+    *(float4 *)(zs + k * SV + c) = z;
+    cp_async_wait<1>(); /* P_s */
     __syncthreads();
+    const float *p = pb + (s & 1) * KD * KD + k;
+#pragma unroll 8
+    for (int i = 0; i < KD; i++) {
+      const float pik = p[i * KD];
+      const float4 zi = *(const float4 *)(zs + i * SV + c);
+      l.x += pik * zi.x, l.y += pik * zi.y, l.z += pik * zi.z, l.w += pik * zi.w;
+    }
+    z = l;
+    __syncthreads(); /* every thread past Z_s and P_s's buffer */
   }
+  cp_async_wait<0>();
   float *zo = a.state_out[0];
-  if (zo && !nseg)
-    for (int e = 4 * (int)threadIdx.x; e < KD * BV; e += 4 * NT) *(float4 *)(zo + slot * 16384 + (e / BV) * VD + v0 + e % BV) = *(const float4 *)(zs + e);
+  if (zo && !nseg) *(float4 *)(zo + slot * 16384 + k * VD + v0 + c) = z;
 }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 
@@ -2619,7 +2621,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 
 
 // ssmc-bodies prep threads=256 smem=75776 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=24 post=0 keep=256 split=100 seg_threads=384 seg_smem=215936 seg_grid=items_stiles scan_grid=items_vtiles scan_threads=256 scan_smem=98304 split_form
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=24 post=0 keep=256 split=100 seg_threads=384 seg_smem=215936 seg_grid=items_stiles scan_grid=items_elems scan_threads=256 scan_smem=135168 split_form
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -448,8 +448,9 @@
 @ -- as SEGP) runs 1 + K / V blocks a segment: the value rows from zero (the segment's state alone, into its slot) and
 @ -- the rows of the segment's transition P (K x K: the chain's map of a state, rows from the identity, no values),
 @ -- left in the per-token workspace of the segment's first chunk past T's rows (WS_P on, DS_PR rows of P a token: every
-@ -- segment but the last, which needs none, has whole chunks). The scan (fused90_scan: sequence, value head, value
-@ -- tile) chains them; HD's pass then runs every segment from its start state (the last one's end the final state).
+@ -- segment but the last, which needs none, has whole chunks). The scan (fused90_scan: DS_NT threads, a float4 of the
+@ -- state each, all K rows a block) chains them; HD's pass (fused90_split) then runs every segment from its start state
+@ -- (the last one's end the final state).
 @ local DSPLIT, DS_PR, WS_P, DS_NT = false, 0, WS_W + C, 256 -- DS_NT: the scan's threads (a float4 of Z each)
 @ if HD and K % V == 0 and 4 * DS_NT % K == 0 and not sv then
 @   DS_PR = (WS_TOK - WS_P) // K

@@ -465,9 +465,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "d6c0cdef16ccbbad",
-  "6d74f01c62cd7396",
+  "c2b9538266fbbaa8",
   "3be4672b82e0a00c",
-  "f11f63d977f431a8",
+  "a6cff723ab83bf60",
   "8e946c4504af189c",
   "a57ad34b50f02a44",
   "a1092c4048d0311d",

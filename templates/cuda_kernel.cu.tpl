@@ -3931,8 +3931,9 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @ local hb_scan, hb_load -- (their lines, for the bf16 forms below)
 @ if HB or HD then
 @ -- the producer's tile copies: load(c0, buf), the chunk at c0 (Ln of its tokens; none past the sequence): q, the
-@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from P0; one commit group a chunk (q where
-@ -- the C condition qif holds, if given)
+@ -- key, the value into buffer buf (qring, kring, vring) by the NP threads from P0; one commit group a chunk (qif, HD's:
+@ -- q where the C condition qif holds, the value but in the segment pass's transition rows: H200 GDN B1 T32768 H16
+@ -- split 1.327 -> 1.294 ms, bench/2026-11-26-gpu-h200-s38 call 5)
 @ function hb_load(qif)
 @   local hk = input_copies('', function(x) return x.idx == m.key end, 'VD', 'VD', '0')[1]
 @   local hv, hq = value_copy('VD', 'VD'), query_copy(1, P.q[1])
@@ -3945,6 +3946,9 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @   end
         tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)(${hq.src('tok')}), ${hq.rs}, Ln);
         tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)(${hk.src('tok')}), ${hk.rs}, Ln);
+@   if qif then
+        if (!SEGP || it.vt == 0) /* (the segment pass's transition rows read no values) */
+@   end
         tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)(${hv.src('tok')}), ${hv.rs}, Ln);
       }
       cp_async_commit();

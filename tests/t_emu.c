@@ -67,13 +67,17 @@ static void check_spec_opts(const char *rel, int dtype, int iters, const char *m
     ck_assert_msg(failed == 0 && r.failed == 0 && !bad[0], "%s: %d of %d rows failed:\n%s", bk.k->name, r.failed, r.rows, bad);
     char lab[48], other[64] = ""; /* the other forward variant's y row */
     if (fused) snprintf(other, sizeof other, "%s y", chk_fwd_label(bk.k, chk_emu_backend(emu)->cc_major, 1, lab, sizeof lab));
-    for (const char *what = "decode-large y\0bwd dk\0"; *what; what += strlen(what) + 1)
+    const int bwd = bwd_skip < 2; /* the backward's rows asked for */
+    for (const char *what = bwd ? "decode-large y\0bwd dk\0" : "decode-large y\0"; *what; what += strlen(what) + 1)
       ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
+    /* a split forward (sm_90a only) */
+    if (bk.k->cuda->split_seg.entry && chk_emu_backend(emu)->cc_major == 9)
+      ck_assert_msg(strstr(text, "fwd-split y") != NULL, "%s: no 'fwd-split y' row", bk.k->name);
     if (fused) ck_assert_msg(strstr(text, other) != NULL, "%s: no '%s' row", bk.k->name, other);
     /* a kept forward (bf16 without a solve): the backward after the staged forward and after the other variant; a
      * solve's (both dtypes: the backward's first stages, whatever the variant): after the staged one */
     const int solve = strstr(bk.k->cuda->source, "_xsolve(") != NULL;
-    if (bk.k->cuda->bwd_saved) {
+    if (bk.k->cuda->bwd_saved && bwd) {
       char saved[80];
       snprintf(saved, sizeof saved, "bwd-saved%s dk", chk_fwd_label(bk.k, chk_emu_backend(emu)->cc_major, 1, lab, sizeof lab) + 3);
       ck_assert_msg(strstr(text, "bwd-saved dk") != NULL && (solve || strstr(text, saved) != NULL), "%s: no '%s' row",
@@ -85,7 +89,8 @@ static void check_spec_opts(const char *rel, int dtype, int iters, const char *m
     ck_assert_int_eq(bk.k->cuda->saved_lead, solve);
     /* the narrow forms of the chunk-to-chunk stages (an erase, a value tile over 16): forward and backward rows */
     ck_assert_int_eq(bk.k->cuda->narrow_bv > 0, bk.k->cuda->bv > 16 && strstr(bk.k->cuda->source, "_bstate(") != NULL);
-    for (const char *what = "fwd-narrow y\0bwd-narrow dk\0"; bk.k->cuda->narrow_bv && *what; what += strlen(what) + 1)
+    for (const char *what = bwd ? "fwd-narrow y\0bwd-narrow dk\0" : "fwd-narrow y\0"; bk.k->cuda->narrow_bv && *what;
+         what += strlen(what) + 1)
       ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
     ck_assert_int_ge(r.rows, 50);
     build_release(&bk);

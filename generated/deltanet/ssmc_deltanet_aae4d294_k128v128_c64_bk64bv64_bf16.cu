@@ -1982,6 +1982,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
         if (!SEGP)
         tile_cp16<NP, KD, P0>(qring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD), (long long)a.h_qk * KD, Ln);
         tile_cp16<NP, KD, P0>(kring + buf * CH * KD, (const unsigned short *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), (long long)a.h_qk * 128, Ln);
+        if (!SEGP || it.vt == 0) /* (the segment pass's transition rows read no values) */
         tile_cp16<NP, VD, P0>(vring + buf * CH * VD, (const unsigned short *)((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, Ln);
       }
       cp_async_commit();

@@ -92,7 +92,7 @@ static void check_spec_opts(const char *rel, int dtype, int iters, const char *m
     for (const char *what = bwd ? "fwd-narrow y\0bwd-narrow dk\0" : "fwd-narrow y\0"; bk.k->cuda->narrow_bv && *what;
          what += strlen(what) + 1)
       ck_assert_msg(strstr(text, what) != NULL, "%s: no '%s' row", bk.k->name, what);
-    ck_assert_int_ge(r.rows, 50);
+    ck_assert_int_ge(r.rows, bwd ? 50 : 40); /* (forward rows alone: 48 for the split fixture) */
     build_release(&bk);
   }
   gen_free(&g);

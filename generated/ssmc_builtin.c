@@ -464,16 +464,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "d6c0cdef16ccbbad",
-  "c2b9538266fbbaa8",
-  "3be4672b82e0a00c",
-  "a6cff723ab83bf60",
+  "c08f09617d53a433",
+  "44422c552bc5e0b7",
+  "1898ef95a6f14b3a",
+  "fe1e82e985d32d03",
   "8e946c4504af189c",
   "a57ad34b50f02a44",
   "a1092c4048d0311d",
   "1f7e20da179e88f7",
-  "408c986a7148a05c",
-  "1d7a66ecab95daad",
+  "d3f7e1b71d675552",
+  "04f35a11261569af",
   "6523eecf15ba2b32",
   "3c1bc8833ebf1659",
   0,

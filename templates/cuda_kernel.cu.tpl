@@ -2874,6 +2874,138 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
     mm<CP, CP, 1, CP, 1, S>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
 }
+@   if HF then
+/* c(r, c2..c2 + 1) of a product a b over KS (a: rows of pitch CP from a, 16-byte aligned; b: rows of pitch CP) */
+template <int KS> __device__ __forceinline__ float2 t_dot(const float *a, const float *b) {
+  float2 acc = make_float2(0.0f, 0.0f);
+#pragma unroll
+  for (int s = 0; s < KS; s += 4) {
+    const float4 x = *(const float4 *)(a + s);
+    const float2 b0 = *(const float2 *)(b + s * CP), b1 = *(const float2 *)(b + (s + 1) * CP),
+                 b2 = *(const float2 *)(b + (s + 2) * CP), b3 = *(const float2 *)(b + (s + 3) * CP);
+    acc.x += x.x * b0.x; acc.y += x.x * b0.y;
+    acc.x += x.y * b1.x; acc.y += x.y * b1.y;
+    acc.x += x.z * b2.x; acc.y += x.z * b2.y;
+    acc.x += x.w * b3.x; acc.y += x.w * b3.y;
+  }
+  return acc;
+}
+/* pair u of a product o (+)= a b over KS: o(r, c2..c2 + 1), eight pairs a row (16 columns), or sixteen (W32) */
+template <int KS, bool W32 = false>
+__device__ __forceinline__ void t_pair(const float *a, const float *b, float *o, int u, bool acc = false) {
+  const int r = W32 ? u >> 4 : u >> 3, c2 = W32 ? 2 * (u & 15) : 2 * (u & 7);
+  const float2 v = t_dot<KS>(a + r * CP, b + c2);
+  float2 *p = (float2 *)(o + r * CP + c2);
+  if (acc) { const float2 w = *p; *p = make_float2(w.x + v.x, w.y + v.y); }
+  else *p = v;
+}
+/* fused90's T form (prep_fused on sm_90a): T = (I - N)^-1 of the chunk, N(t, s) = -ee_t e^{b_t - b_s} k_t . k_s
+ * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs). kc: the key as loaded (C, PKP); ee, b:
+ * the erase coefficients and cumulative log decays (C each); am, tm: (C, CP) each. N's lower 16 x 16 blocks by
+ * mma16 (ldmatrix fragments), masked in the accumulators; then the diagonal blocks' inverses D_i (forward
+ * substitution, a thread a column, its rows in registers) and the doubling in 16- then 32-row blocks,
+ * [[A, 0], [C, B]]^-1 = [[A^-1, 0], [B^-1 C A^-1, B^-1]] (here C = +N's block: (I - N)), as three rounds of fp32
+ * dots whose operands and results stay in the upper blocks of am and tm, where N and T are zero:
+ *   P10 = N10 D0, P32 = N32 D2 (am's blocks (0, 1), (2, 3)), X = N_BA [D0 0; 0 D1] (tm's rows 0-31, cols 32-63);
+ *   T10 = D1 P10, T32 = D3 P32, X0 += X1 P10 (X = N_BA T_A);
+ *   T_BA = [D2 0; T32 D3] X.
+ * (the generic prep_body: 15.2 K warp instructions a chunk under ncu, 287 us at GDN B8 T4096 H16, instruction-bound:
+ * the pair mask's pass, the inverse's small generic products and their barriers) */
+template <int NT>
+__device__ __forceinline__ void t_form(const unsigned short *kc, const float *ee, const float *b, float *am, float *tm,
+                                       int L, float *wo, long long wrs) {
+  static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps");
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, mi = lane >> 3, mr = lane & 7;
+  /* N's block (i, j) of rows 16 i.., columns 16 j..: A's fragments rows 16 i + mr (+ 8 for mi odd), k 8 (mi / 2)..;
+   * B's (the key's rows 16 j..) rows + 8 (mi / 2), k 8 (mi % 2): {0, 1} the first 8 columns, {2, 3} the next */
+  auto block = [&](int i, int j) {
+    float d[2][4] = {};
+    const unsigned short *pa = kc + (16 * i + mr + 8 * (mi & 1)) * PKP + 8 * (mi >> 1);
+    const unsigned short *pb = kc + (16 * j + mr + 8 * (mi >> 1)) * PKP + 8 * (mi & 1);
+#pragma unroll
+    for (int k0 = 0; k0 < KD; k0 += 16) {
+      unsigned fa[4], fb[4];
+      ldsm4(fa, (const float *)(pa + k0));
+      ldsm4(fb, (const float *)(pb + k0));
+      mma16(d[0], fa, fb);
+      mma16(d[1], fa, fb + 2);
+    }
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const int t = 16 * i + g + 8 * h;
+      const float bt = b[t], c = -ee[t];
+#pragma unroll
+      for (int n = 0; n < 2; n++) {
+        const int s = 16 * j + 8 * n + 2 * q;
+        const float2 bs = *(const float2 *)(b + s);
+        const float v0 = s < t && t < L ? c * fexp(bt - bs.x) * d[n][2 * h] : 0.0f;
+        const float v1 = s + 1 < t && t < L ? c * fexp(bt - bs.y) * d[n][2 * h + 1] : 0.0f;
+        *(float2 *)(am + t * CP + s) = make_float2(v0, v1);
+      }
+    }
+  };
+  /* warps 0-5: the blocks below the diagonal, (1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2); 6 and 7 two diagonal
+   * ones each */
+  for (int w = threadIdx.x >> 5; w < 8; w += NT / 32) {
+    if (w < 6) {
+      const int i = w < 1 ? 1 : w < 3 ? 2 : 3;
+      block(i, w - i * (i - 1) / 2);
+    } else {
+      block(2 * (w - 6), 2 * (w - 6));
+      block(2 * (w - 6) + 1, 2 * (w - 6) + 1);
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < 64) { /* D_i's column c: x_r = [r == c] + sum_{s < r} N(r, s) x_s */
+    const int i = threadIdx.x >> 4, c = threadIdx.x & 15;
+    const float *nb = am + 16 * i * (CP + 1);
+    float x[16];
+#pragma unroll
+    for (int r = 0; r < 16; r++) {
+      float acc = 0.0f;
+#pragma unroll
+      for (int s = 0; s < r; s += 4) {
+        const float4 n4 = *(const float4 *)(nb + r * CP + s);
+        acc += n4.x * x[s];
+        if (s + 1 < r) acc += n4.y * x[s + 1];
+        if (s + 2 < r) acc += n4.z * x[s + 2];
+        if (s + 3 < r) acc += n4.w * x[s + 3];
+      }
+      x[r] = r == c ? 1.0f : acc;
+    }
+    float *o = tm + 16 * i * (CP + 1) + c;
+#pragma unroll
+    for (int r = 0; r < 16; r++) o[r * CP] = x[r];
+  }
+  __syncthreads();
+  /* P10 = N10 D0, P32 = N32 D2 (128 pairs each), X1 = N_B1 D1, X0 = N_B0 D0 (256 each) */
+  for (int p = threadIdx.x; p < 768; p += NT) {
+    if (p < 128) t_pair<16>(am + 16 * CP, tm, am + 16, p);
+    else if (p < 256) t_pair<16>(am + 48 * CP + 32, tm + 32 * CP + 32, am + 32 * CP + 48, p - 128);
+    else if (p < 512) t_pair<16>(am + 32 * CP + 16, tm + 16 * CP + 16, tm + 48, p - 256);
+    else t_pair<16>(am + 32 * CP, tm, tm + 32, p - 512);
+  }
+  __syncthreads();
+  /* T10 = D1 P10, T32 = D3 P32, X0 += X1 P10 */
+  for (int p = threadIdx.x; p < 512; p += NT) {
+    if (p < 128) t_pair<16>(tm + 16 * CP + 16, am + 16, tm + 16 * CP, p);
+    else if (p < 256) t_pair<16>(tm + 48 * CP + 48, am + 32 * CP + 48, tm + 48 * CP + 32, p - 128);
+    else t_pair<16>(tm + 48, am + 16, tm + 32, p - 256, true);
+  }
+  __syncthreads();
+  /* T_BA: rows 32-47 = D2 X's rows 0-15, rows 48-63 = [T32 D3] X (X: tm's rows 0-31, columns 32-63) */
+  for (int p = threadIdx.x; p < 512; p += NT) {
+    if (p < 256) t_pair<16, true>(tm + 32 * CP + 32, tm + 32, tm + 32 * CP, p);
+    else t_pair<32, true>(tm + 48 * CP + 32, tm + 32, tm + 48 * CP, p - 256);
+  }
+  __syncthreads();
+  /* T's rows t < L, zero above the diagonal blocks */
+  for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
+    const int t = e >> 4, s = 4 * (e & 15);
+    *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
+  }
+}
+@   end
 
 @ end
 /* ---------------------------------------------------------------- stage prep */
@@ -2981,18 +3113,17 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
     am[t * CP + s] = -ee[t] * acck;
   }
 @   else
+@     if HF then
+  if (TO) { /* T's rows alone, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
+    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
+    t_form<NT>(kc, ee, b, am, tm, L, wo, wrs);
+    return;
+  }
+@     end
   mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
 @   end
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
-  if (TO) { /* T's rows, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
-    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
-    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
-      const int t = e / (CH / 4), s = 4 * (e - t * (CH / 4));
-      *(float4 *)(wo + t * wrs + WS_W + s) = *(const float4 *)(tm + t * CP + s);
-    }
-    return;
-  }
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
 @   if diag then
   float *o = sm + P_O;

@@ -999,14 +999,6 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
     am[t * CP + s] = -ee[t] * acck;
   }
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);
-  if (TO) { /* T's rows, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
-    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
-    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
-      const int t = e / (CH / 4), s = 4 * (e - t * (CH / 4));
-      *(float4 *)(wo + t * wrs + WS_W + s) = *(const float4 *)(tm + t * CP + s);
-    }
-    return;
-  }
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
   float *o = sm + P_O;
   for (int e = threadIdx.x; e < CH * KD; e += NT) {

@@ -151,7 +151,7 @@ END_TEST
  * rows (fwd-split: fused90_seg, its own kernel, the scan over the segments, fused90 from each segment's start); its
  * tf32 form with two query terms; with an erase at V = 128 its bf16 form (HD: a producer warpgroup, the consumers'
  * chain with the values as rows, A operands from their accumulators, y transposed by stmatrix) after prep_fused's
- * sm_90a form (T alone: u = T (diag(w) v - diag(e e^b) K Z)), the state the register operand A of X' and y' at
+ * sm_90a form (T alone, t_form: u = T (diag(w) v - diag(e e^b) K Z)), the state the register operand A of X' and y' at
  * K = 32, in shared memory at K = 96; and its keep form on prep's W and U (bwd-saved rows) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
@@ -164,7 +164,7 @@ START_TEST(fused90_matches_oracle) {
   /* (the bf16 form with an erase, and prep_fused's T form before it; at V = 64 the tf32 T form: the bgrad test's
    * emu_bgw_delta) */
   char delta[256];
-  snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);", bd);
+  snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);\nt_form<NT>(in, kc, b, ee,", bd);
   check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, delta);
   check_spec_with("tests/fixtures/specs/emu_f90_delta_k96.yaml", 1, 0, bd);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);

@@ -996,7 +996,10 @@ struct chunk_t { item_t it; long long c0; int L; };
 __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
   const long long g = blockIdx.x;
   long long n;
-  if (!a.cu_seqlens) n = g / ((a.t_len + CH - 1) / CH);
+  if (!a.cu_seqlens) { /* (a 32-bit division where the chunk count fits: ncu saw the 64-bit one at ~2% of prep_fused) */
+    const long long nch = (a.t_len + CH - 1) / CH;
+    n = nch <= 0x7fffffffLL ? (long long)((unsigned)g / (unsigned)nch) : g / nch;
+  }
   else { /* the last sequence whose first slot is <= g: slot0_of increases with n */
     long long lo = 0, hi = a.n_seqs - 1;
     while (lo < hi) {
@@ -1167,51 +1170,50 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
     mm<CP, CP, 1, CP, 1, S>(tm + r0 * CP, tm + r0 * CP + r0, rr, 16, r0, 16, false);
   }
 }
-/* c(r, c2..c2 + 1) of a product a b over KS (a: rows of pitch CP from a, 16-byte aligned; b: rows of pitch CP) */
-template <int KS> __device__ __forceinline__ float2 t_dot(const float *a, const float *b) {
-  float2 acc = make_float2(0.0f, 0.0f);
+/* quad u of a product o (+)= a b over KS, o(r, c4..c4 + 3) with W / 4 quads a row: a's rows of pitch CP (16-byte
+ * aligned), b's rows of pitch CP; a float4 of a and four of b a step of four (five shared-memory loads a sixteen FMA) */
+template <int KS, int W>
+__device__ __forceinline__ void t_quad(const float *a, const float *b, float *o, int u, bool acc = false) {
+  const int r = u / (W / 4), c4 = 4 * (u % (W / 4));
+  a += r * CP;
+  b += c4;
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
   for (int s = 0; s < KS; s += 4) {
     const float4 x = *(const float4 *)(a + s);
-    const float2 b0 = *(const float2 *)(b + s * CP), b1 = *(const float2 *)(b + (s + 1) * CP),
-                 b2 = *(const float2 *)(b + (s + 2) * CP), b3 = *(const float2 *)(b + (s + 3) * CP);
-    acc.x += x.x * b0.x; acc.y += x.x * b0.y;
-    acc.x += x.y * b1.x; acc.y += x.y * b1.y;
-    acc.x += x.z * b2.x; acc.y += x.z * b2.y;
-    acc.x += x.w * b3.x; acc.y += x.w * b3.y;
+    const float xs[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      const float4 y = *(const float4 *)(b + (s + j) * CP);
+      v.x += xs[j] * y.x; v.y += xs[j] * y.y; v.z += xs[j] * y.z; v.w += xs[j] * y.w;
+    }
   }
-  return acc;
+  float4 *p = (float4 *)(o + r * CP + c4);
+  if (acc) { const float4 w = *p; v.x += w.x; v.y += w.y; v.z += w.z; v.w += w.w; }
+  *p = v;
 }
-/* pair u of a product o (+)= a b over KS: o(r, c2..c2 + 1), eight pairs a row (16 columns), or sixteen (W32) */
-template <int KS, bool W32 = false>
-__device__ __forceinline__ void t_pair(const float *a, const float *b, float *o, int u, bool acc = false) {
-  const int r = W32 ? u >> 4 : u >> 3, c2 = W32 ? 2 * (u & 15) : 2 * (u & 7);
-  const float2 v = t_dot<KS>(a + r * CP, b + c2);
-  float2 *p = (float2 *)(o + r * CP + c2);
-  if (acc) { const float2 w = *p; *p = make_float2(w.x + v.x, w.y + v.y); }
-  else *p = v;
-}
-/* fused90's T form (prep_fused on sm_90a): T = (I - N)^-1 of the chunk, N(t, s) = -ee_t e^{b_t - b_s} k_t . k_s
- * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs). kc: the key as loaded (C, PKP); ee, b:
- * the erase coefficients and cumulative log decays (C each); am, tm: (C, CP) each. N's lower 16 x 16 blocks by
- * mma16 (ldmatrix fragments), masked in the accumulators; then the diagonal blocks' inverses D_i (forward
- * substitution, a thread a column, its rows in registers) and the doubling in 16- then 32-row blocks,
- * [[A, 0], [C, B]]^-1 = [[A^-1, 0], [B^-1 C A^-1, B^-1]] (here C = +N's block: (I - N)), as three rounds of fp32
- * dots whose operands and results stay in the upper blocks of am and tm, where N and T are zero:
+/* fused90's T form (prep_fused on sm_90a): T = (I - N)^-1 of the chunk, N(t, s) = -e_t e^{b_t - b_s} k_t . k_s
+ * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD). kc: the
+ * key as loaded (C, PKP), the scalar inputs in[] (C each) on chip; b, ee: (C) each; am, tm: (C, CP) each.
+ * N's lower 16 x 16 blocks by mma16 (ldmatrix fragments) while warp 0 forms e_t and the cumulative log decays b_t,
+ * masked in the accumulators; then the diagonal blocks' inverses D_i (forward substitution, a thread a column, its
+ * rows in registers) and the doubling in 16- then 32-row blocks, [[A, 0], [-C, B]]^-1 = [[A^-1, 0], [B^-1 C A^-1,
+ * B^-1]] (with I - N: C = N's block), as three rounds of fp32 dots whose operands and results stay in the upper
+ * blocks of am and tm, where N and T are zero:
  *   P10 = N10 D0, P32 = N32 D2 (am's blocks (0, 1), (2, 3)), X = N_BA [D0 0; 0 D1] (tm's rows 0-31, cols 32-63);
  *   T10 = D1 P10, T32 = D3 P32, X0 += X1 P10 (X = N_BA T_A);
  *   T_BA = [D2 0; T32 D3] X.
- * (the generic prep_body: 15.2 K warp instructions a chunk under ncu, 287 us at GDN B8 T4096 H16, instruction-bound:
- * the pair mask's pass, the inverse's small generic products and their barriers) */
+ * (prep_body's generic form: 15.2 K warp instructions a chunk, 287 us under ncu at GDN B8 T4096 H16; the pair mask's
+ * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
 template <int NT>
-__device__ __forceinline__ void t_form(const unsigned short *kc, const float *ee, const float *b, float *am, float *tm,
-                                       int L, float *wo, long long wrs) {
+__device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
+                                       int L, float *wo, long long wrs, float *zd) {
   static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps");
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, mi = lane >> 3, mr = lane & 7;
-  /* N's block (i, j) of rows 16 i.., columns 16 j..: A's fragments rows 16 i + mr (+ 8 for mi odd), k 8 (mi / 2)..;
-   * B's (the key's rows 16 j..) rows + 8 (mi / 2), k 8 (mi % 2): {0, 1} the first 8 columns, {2, 3} the next */
-  auto block = [&](int i, int j) {
-    float d[2][4] = {};
+  (void)in;
+  /* N's block (i, j) of rows 16 i.., columns 16 j.., unmasked, into d: A's fragments rows 16 i + mr (+ 8 for mi
+   * odd), k 8 (mi / 2)..; B's (the key's rows 16 j..) rows + 8 (mi / 2), k 8 (mi % 2): {0, 1} its first 8 columns */
+  auto kk = [&](int i, int j, float (*d)[4]) {
     const unsigned short *pa = kc + (16 * i + mr + 8 * (mi & 1)) * PKP + 8 * (mi >> 1);
     const unsigned short *pb = kc + (16 * j + mr + 8 * (mi >> 1)) * PKP + 8 * (mi & 1);
 #pragma unroll
@@ -1222,6 +1224,8 @@ __device__ __forceinline__ void t_form(const unsigned short *kc, const float *ee
       mma16(d[0], fa, fb);
       mma16(d[1], fa, fb + 2);
     }
+  };
+  auto masked = [&](int i, int j, const float (*d)[4]) {
 #pragma unroll
     for (int h = 0; h < 2; h++) {
       const int t = 16 * i + g + 8 * h;
@@ -1237,16 +1241,32 @@ __device__ __forceinline__ void t_form(const unsigned short *kc, const float *ee
     }
   };
   /* warps 0-5: the blocks below the diagonal, (1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2); 6 and 7 two diagonal
-   * ones each */
-  for (int w = threadIdx.x >> 5; w < 8; w += NT / 32) {
-    if (w < 6) {
-      const int i = w < 1 ? 1 : w < 3 ? 2 : 3;
-      block(i, w - i * (i - 1) / 2);
-    } else {
-      block(2 * (w - 6), 2 * (w - 6));
-      block(2 * (w - 6) + 1, 2 * (w - 6) + 1);
+   * ones each; warp 0 first the scalars, a lane two tokens */
+  const int w = threadIdx.x >> 5;
+  if (w == 0) {
+    float carry = 0.0f;
+#pragma unroll
+    for (int c0 = 0; c0 < CH; c0 += 32) {
+      const int t_ = c0 + lane;
+      ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
+      float v = 0.0f;
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if (lane >= o) v += up_;
+      }
+      b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
     }
   }
+  const int bi = w < 6 ? (w < 1 ? 1 : w < 3 ? 2 : 3) : 2 * (w - 6), bj = w < 6 ? w - bi * (bi - 1) / 2 : bi;
+  float d0[2][4] = {}, d1[2][4] = {};
+  if (w < 8) kk(bi, bj, d0);
+  if (w >= 6 && w < 8) kk(bi + 1, bi + 1, d1);
+  __syncthreads();
+  if (w < 8) masked(bi, bj, d0);
+  if (w >= 6 && w < 8) masked(bi + 1, bi + 1, d1);
+  for (int k = threadIdx.x; k < KD; k += NT) zd[k] = expf(b[CH - 1]); /* the chunk's decay */
   __syncthreads();
   if (threadIdx.x < 64) { /* D_i's column c: x_r = [r == c] + sum_{s < r} N(r, s) x_s */
     const int i = threadIdx.x >> 4, c = threadIdx.x & 15;
@@ -1270,25 +1290,25 @@ __device__ __forceinline__ void t_form(const unsigned short *kc, const float *ee
     for (int r = 0; r < 16; r++) o[r * CP] = x[r];
   }
   __syncthreads();
-  /* P10 = N10 D0, P32 = N32 D2 (128 pairs each), X1 = N_B1 D1, X0 = N_B0 D0 (256 each) */
-  for (int p = threadIdx.x; p < 768; p += NT) {
-    if (p < 128) t_pair<16>(am + 16 * CP, tm, am + 16, p);
-    else if (p < 256) t_pair<16>(am + 48 * CP + 32, tm + 32 * CP + 32, am + 32 * CP + 48, p - 128);
-    else if (p < 512) t_pair<16>(am + 32 * CP + 16, tm + 16 * CP + 16, tm + 48, p - 256);
-    else t_pair<16>(am + 32 * CP, tm, tm + 32, p - 512);
+  /* P10 = N10 D0, P32 = N32 D2 (64 quads each), X1 = N_B1 D1, X0 = N_B0 D0 (128 each) */
+  for (int p = threadIdx.x; p < 384; p += NT) {
+    if (p < 64) t_quad<16, 16>(am + 16 * CP, tm, am + 16, p);
+    else if (p < 128) t_quad<16, 16>(am + 48 * CP + 32, tm + 32 * CP + 32, am + 32 * CP + 48, p - 64);
+    else if (p < 256) t_quad<16, 16>(am + 32 * CP + 16, tm + 16 * CP + 16, tm + 48, p - 128);
+    else t_quad<16, 16>(am + 32 * CP, tm, tm + 32, p - 256);
   }
   __syncthreads();
   /* T10 = D1 P10, T32 = D3 P32, X0 += X1 P10 */
-  for (int p = threadIdx.x; p < 512; p += NT) {
-    if (p < 128) t_pair<16>(tm + 16 * CP + 16, am + 16, tm + 16 * CP, p);
-    else if (p < 256) t_pair<16>(tm + 48 * CP + 48, am + 32 * CP + 48, tm + 48 * CP + 32, p - 128);
-    else t_pair<16>(tm + 48, am + 16, tm + 32, p - 256, true);
+  for (int p = threadIdx.x; p < 256; p += NT) {
+    if (p < 64) t_quad<16, 16>(tm + 16 * CP + 16, am + 16, tm + 16 * CP, p);
+    else if (p < 128) t_quad<16, 16>(tm + 48 * CP + 48, am + 32 * CP + 48, tm + 48 * CP + 32, p - 64);
+    else t_quad<16, 16>(tm + 48, am + 16, tm + 32, p - 128, true);
   }
   __syncthreads();
   /* T_BA: rows 32-47 = D2 X's rows 0-15, rows 48-63 = [T32 D3] X (X: tm's rows 0-31, columns 32-63) */
-  for (int p = threadIdx.x; p < 512; p += NT) {
-    if (p < 256) t_pair<16, true>(tm + 32 * CP + 32, tm + 32, tm + 32 * CP, p);
-    else t_pair<32, true>(tm + 48 * CP + 32, tm + 32, tm + 48 * CP, p - 256);
+  for (int p = threadIdx.x; p < 256; p += NT) {
+    if (p < 128) t_quad<16, 32>(tm + 32 * CP + 32, tm + 32, tm + 32 * CP, p);
+    else t_quad<32, 32>(tm + 48 * CP + 32, tm + 32, tm + 48 * CP, p - 128);
   }
   __syncthreads();
   /* T's rows t < L, zero above the diagonal blocks */
@@ -1328,16 +1348,22 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, VD, elem_t> r_in2;
   col_regs<NT, CH> r_in3;
+  if (TO) { /* fused90's T form: T's rows alone; the key as loaded by cp.async (no register staging), the scalars */
+    static_assert(WS_W + CH <= WS_TOK && KD % 8 == 0, "T's rows fit a token's workspace row; the key's rows in 16 bytes");
+    tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), ((long long)a.h_qk * 128) / 2, L);
+  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_in3.put(sm + P_IN3, 1);
+    cp_async_wait<0>();
+    __syncthreads();
+    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);
+    return;
+  }
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  if (!TO) {
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
-  }
   r_in1.put_raw((elem_t *)(sm + P_IN1), PKP);
   r_in3.put(sm + P_IN3, 1);
-  if (!TO) {
   r_in2.put_raw((elem_t *)(sm + P_IN2), VPF);
-  }
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
@@ -1372,11 +1398,6 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
     for (int e = threadIdx.x; e < L * KD; e += NT) wo[(e / KD) * wrs + WS_KD + e % KD] = ldop(kc + (e / KD) * PKP + e % KD) * fr[e / KD];
   }
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
-  if (TO) { /* T's rows alone, for fused90's u = T (diag(w) V - diag(e e^b) K Z) */
-    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
-    t_form<NT>(kc, ee, b, am, tm, L, wo, wrs);
-    return;
-  }
   mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
   unit_lower_inverse<NT, S>(tm, am, sm + P_R);

@@ -928,7 +928,10 @@ struct chunk_t { item_t it; long long c0; int L; };
 __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
   const long long g = blockIdx.x;
   long long n;
-  if (!a.cu_seqlens) n = g / ((a.t_len + CH - 1) / CH);
+  if (!a.cu_seqlens) { /* (a 32-bit division where the chunk count fits: ncu saw the 64-bit one at ~2% of prep_fused) */
+    const long long nch = (a.t_len + CH - 1) / CH;
+    n = nch <= 0x7fffffffLL ? (long long)((unsigned)g / (unsigned)nch) : g / nch;
+  }
   else { /* the last sequence whose first slot is <= g: slot0_of increases with n */
     long long lo = 0, hi = a.n_seqs - 1;
     while (lo < hi) {
@@ -2034,16 +2037,12 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in5.fetch((const float *)a.in[5] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  if (!TO) {
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
-  }
   r_in1.put(sm + P_IN1, KP, L, one_t(), false);
   r_in3.put(sm + P_IN3, 1);
   r_in4.put(sm + P_IN4, 1);
   r_in5.put(sm + P_IN5, 1);
-  if (!TO) {
   r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
-  }
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;

@@ -970,7 +970,10 @@ struct chunk_t { item_t it; long long c0; int L; };
 __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
   const long long g = blockIdx.x;
   long long n;
-  if (!a.cu_seqlens) n = g / ((a.t_len + CH - 1) / CH);
+  if (!a.cu_seqlens) { /* (a 32-bit division where the chunk count fits: ncu saw the 64-bit one at ~2% of prep_fused) */
+    const long long nch = (a.t_len + CH - 1) / CH;
+    n = nch <= 0x7fffffffLL ? (long long)((unsigned)g / (unsigned)nch) : g / nch;
+  }
   else { /* the last sequence whose first slot is <= g: slot0_of increases with n */
     long long lo = 0, hi = a.n_seqs - 1;
     while (lo < hi) {
@@ -1125,16 +1128,22 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, VD, elem_t> r_in2;
   col_regs<NT, CH> r_in3;
+  if (TO) { /* fused90's T form: T's rows alone; the key as loaded by cp.async (no register staging), the scalars */
+    static_assert(WS_W + CH <= WS_TOK && KD % 8 == 0, "T's rows fit a token's workspace row; the key's rows in 16 bytes");
+    tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), ((long long)a.h_qk * 128) / 2, L);
+  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
+  r_in3.put(sm + P_IN3, 1);
+    cp_async_wait<0>();
+    __syncthreads();
+    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);
+    return;
+  }
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  if (!TO) {
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);
-  }
   r_in1.put(sm + P_IN1, KP, L, one_t(), false);
   r_in3.put(sm + P_IN3, 1);
-  if (!TO) {
   r_in2.put(sm + P_IN2, VPF, L, one_t(), false);
-  }
   __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;

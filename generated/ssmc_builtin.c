@@ -465,9 +465,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "cb4733417eb8c148",
-  "8d5f31798896efe7",
+  "ed9479331c855f8f",
   "ca1ca46fbc487697",
-  "76b135c1bb2bb372",
+  "9e480b876b963e2e",
   "be565c16cc77fc3b",
   "4d1a1e961bcf0a5f",
   "15804cb19197ebce",
@@ -475,6 +475,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "871d9c2adf2f116d",
   "64e33dd865a2598c",
   "89bcc5a8d7e1be1f",
-  "1d82257952d9eae9",
+  "f331ddc45667c65b",
   0,
 };

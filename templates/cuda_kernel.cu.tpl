@@ -3080,6 +3080,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
 @     for _, c in ipairs(PCO) do
 @       if c.name ~= 'r_in' .. m.key then copies_put({c}) end
 @     end
+    cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
     t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);

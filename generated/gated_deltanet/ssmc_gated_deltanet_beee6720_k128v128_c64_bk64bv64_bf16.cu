@@ -1365,6 +1365,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   r_in4.fetch((const float *)a.in[4] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in3.put(sm + P_IN3, 1);
   r_in4.put(sm + P_IN4, 1);
+    cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
     t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);

@@ -1133,6 +1133,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
     tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), ((long long)a.h_qk * 128) / 2, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in3.put(sm + P_IN3, 1);
+    cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
     t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);

@@ -4,7 +4,8 @@
  * until it waits at a barrier or returns; blocks run one after the other (so one array is the
  * shared memory of all); __syncthreads and the warp operations are barriers, and the
  * module's inline PTX (mma8 and the copy helpers, guarded by SSMC_EMU in the template) gets C++
- * bodies: m16n8k8 tf32 products from the documented fragment layout, cp.async as plain copies.
+ * bodies: m16n8k8 tf32 products from the documented fragment layout, cp.async as copies that land at the
+ * wait for their commit group (never, uncommitted).
  * It checks what a kernel computes, not its speed or its memory model: races that only real
  * hardware shows are compute-sanitizer's. */
 #ifndef SSMC_EMU_CUDA_H
@@ -47,7 +48,10 @@ struct emu_bar { int live, arrived; unsigned gen; };
 /* a named barrier (bar.sync / bar.arrive id, n): complete when n threads have arrived */
 struct emu_nbar { int arrived; unsigned gen; };
 #define EMU_NBARS 16
-struct emu_fiber { ucontext_t ctx; emu_thread t; int done; char *stack; };
+/* a cp.async in flight: its 16 bytes as read when issued, land at dst when its group is waited for (group: its
+ * commit group, counted from 1; 0 while not committed) */
+struct emu_cp { float *dst; unsigned char data[16]; unsigned group; };
+struct emu_fiber { ucontext_t ctx; emu_thread t; int done; char *stack; emu_cp *cp; int ncp, capcp; unsigned groups; };
 struct emu_block {
   emu_bar all, warp[EMU_MAX_THREADS / 32];
   emu_nbar named[EMU_NBARS];
@@ -268,18 +272,46 @@ template <int N> static inline void regs_dec() {}
 template <int N> static inline void regs_inc() {}
 static inline float4 ld_state4(const float *p) { return *(const float4 *)p; }
 static inline void st_state4(float *p, float4 v) { *(float4 *)p = v; }
-static inline void cp_async16(float *dst, const float *src) { memcpy(dst, src, 16); }
+/* cp.async as PTX orders it: a copy lands at the cp.async.wait_group that waits for its commit group, never
+ * before, and a copy not committed is waited for by none (a kernel that reads it has a race on the GPU: here it
+ * reads what was there before). Each thread's copies in flight, in issue order. */
+static inline void emu_cp_issue(float *dst, const void *src) {
+  emu_fiber *f = emu_blk.cur;
+  if (f->ncp == f->capcp) {
+    f->capcp = f->capcp ? 2 * f->capcp : 64;
+    f->cp = (emu_cp *)realloc(f->cp, (size_t)f->capcp * sizeof *f->cp);
+    if (!f->cp) abort();
+  }
+  emu_cp *c = &f->cp[f->ncp++];
+  c->dst = dst;
+  c->group = 0;
+  if (src) memcpy(c->data, src, 16);
+  else memset(c->data, 0, 16);
+}
+static inline void cp_async_commit() {
+  emu_fiber *f = emu_blk.cur;
+  f->groups++;
+  for (int i = 0; i < f->ncp; i++)
+    if (!f->cp[i].group) f->cp[i].group = f->groups;
+}
+/* wait_group N: every copy of the groups but the newest N lands */
+template <int N> static inline void cp_async_wait() {
+  emu_fiber *f = emu_blk.cur;
+  int k = 0;
+  for (int i = 0; i < f->ncp; i++) {
+    emu_cp *c = &f->cp[i];
+    if (c->group && c->group + N <= f->groups) memcpy(c->dst, c->data, 16);
+    else f->cp[k++] = *c;
+  }
+  f->ncp = k;
+}
+static inline void cp_async16(float *dst, const float *src) { emu_cp_issue(dst, src); }
 static inline void prefetch_l2(const void *) {}
 /* __expf: ex2.approx of x log2(e), the product's rounding (the larger error at large |x|) as the GPU has it */
 static inline float fexp(float x) { return exp2f(x * 1.4426950408889634f); }
-static inline void cp_async16_z(float *dst, const float *src, bool ok) {
-  if (ok) memcpy(dst, src, 16);
-  else memset(dst, 0, 16);
-}
+static inline void cp_async16_z(float *dst, const float *src, bool ok) { emu_cp_issue(dst, ok ? src : NULL); }
 static inline unsigned long long evict_first() { return 0; }
-static inline void cp_async16_hint(float *dst, const float *src, unsigned long long) { memcpy(dst, src, 16); }
-static inline void cp_async_commit() {}
-template <int N> static inline void cp_async_wait() {}
+static inline void cp_async16_hint(float *dst, const float *src, unsigned long long) { emu_cp_issue(dst, src); }
 
 /* ------------------------------------------------ launches (one block after the other) */
 struct emu_launch { void *fn; int sig; void **params; };
@@ -323,6 +355,8 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
           emu_fiber *f = &emu_blk.f[i];
           f->t = {{(unsigned)i, 0, 0}, {x, y, z}, {(unsigned)nt, 1, 1}, {g[0], g[1], g[2]}, i & 31, i >> 5};
           f->done = 0;
+          f->ncp = 0; /* (a block's copies never waited for do not reach the next block's shared memory) */
+          f->groups = 0;
           getcontext(&f->ctx);
           f->ctx.uc_stack.ss_sp = f->stack;
           f->ctx.uc_stack.ss_size = EMU_STACK;

@@ -3068,18 +3068,15 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
 @   end
 @   copies_decl(PC)
 @   if HF then
+@     local PCK, PCS = nil, {} -- the key's copy, the scalars'
+@     for _, c in ipairs(PCO) do
+@       if c.name == 'r_in' .. m.key then PCK = c else PCS[#PCS + 1] = c end
+@     end
   if (TO) { /* fused90's T form: T's rows alone; the key as loaded by cp.async (no register staging), the scalars */
     static_assert(WS_W + CH <= WS_TOK && KD % 8 == 0, "T's rows fit a token's workspace row; the key's rows in 16 bytes");
-@     for _, c in ipairs(PCO) do
-@       if c.name == 'r_in' .. m.key then
-    tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)(${c.src('tok')}), (${c.rs}) / 2, L);
-@       else
-  ${c.name}.fetch(${c.src('tok')}, ${c.rs}, L);
-@       end
-@     end
-@     for _, c in ipairs(PCO) do
-@       if c.name ~= 'r_in' .. m.key then copies_put({c}) end
-@     end
+    tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)(${PCK.src('tok')}), (${PCK.rs}) / 2, L);
+@     copies_fetch(PCS, 'tok', 'L')
+@     copies_put(PCS)
     cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();

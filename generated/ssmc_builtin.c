@@ -465,9 +465,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "cb4733417eb8c148",
-  "ed9479331c855f8f",
+  "5c34a6f88077a880",
   "ca1ca46fbc487697",
-  "9e480b876b963e2e",
+  "945b84ade1a7527e",
   "be565c16cc77fc3b",
   "4d1a1e961bcf0a5f",
   "15804cb19197ebce",
@@ -475,6 +475,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "871d9c2adf2f116d",
   "64e33dd865a2598c",
   "89bcc5a8d7e1be1f",
-  "f331ddc45667c65b",
+  "7e9031e8a81e0de5",
   0,
 };

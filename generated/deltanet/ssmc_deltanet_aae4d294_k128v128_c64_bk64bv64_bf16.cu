@@ -1134,6 +1134,30 @@ enum {
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
+/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
+ * decay of token t < L), bL = b_L */
+template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
+  float carry = 0.0f;
+  bL = 0.0f;
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) {
+    const int t_ = 32 * c + tp;
+    float v = 0.0f;
+    if (t_ < L) v = ld(t_);
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+      if (tp >= o) v += up_;
+    }
+    bl[c] = carry + v;
+    carry += __shfl_sync(0xffffffffu, v, 31);
+  }
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+    if (c == (L - 1) >> 5) bL = x;
+  }
+}
 /* tm = (I - am)^-1 for a strictly lower triangular am (C, CP), in 16-row blocks: the inverses D_i of
  * all diagonal blocks at once (forward substitution, four threads a column: thread q of column j holds
  * rows 4 s + q of it in registers, sums its part of each row's dot and the four add by shuffles; ncu
@@ -1244,19 +1268,13 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
    * ones each; warp 0 first the scalars, a lane two tokens */
   const int w = threadIdx.x >> 5;
   if (w == 0) {
-    float carry = 0.0f;
+    float bl[CH / 32], bL;
+    hb_cumdecay(L, lane, [&](int t_) { return 0.0f; }, bl, bL);
 #pragma unroll
-    for (int c0 = 0; c0 < CH; c0 += 32) {
-      const int t_ = c0 + lane;
+    for (int c = 0; c < CH / 32; c++) {
+      const int t_ = 32 * c + lane;
+      b[t_] = bl[c];
       ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
-      float v = 0.0f;
-#pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-        if (lane >= o) v += up_;
-      }
-      b[t_] = carry + v;
-      carry += __shfl_sync(0xffffffffu, v, 31);
     }
   }
   const int bi = w < 6 ? (w < 1 ? 1 : w < 3 ? 2 : 3) : 2 * (w - 6), bj = w < 6 ? w - bi * (bi - 1) / 2 : bi;
@@ -2044,30 +2062,6 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #else
   (void)a; (void)ws;
 #endif
-}
-/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
- * decay of token t < L), bL = b_L */
-template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
-  float carry = 0.0f;
-  bL = 0.0f;
-#pragma unroll
-  for (int c = 0; c < CH / 32; c++) {
-    const int t_ = 32 * c + tp;
-    float v = 0.0f;
-    if (t_ < L) v = ld(t_);
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-      if (tp >= o) v += up_;
-    }
-    bl[c] = carry + v;
-    carry += __shfl_sync(0xffffffffu, v, 31);
-  }
-#pragma unroll
-  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
-    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
-    if (c == (L - 1) >> 5) bL = x;
-  }
 }
 /* sm_90a, fused90's bf16 form with an erase (HD: one query term, V = 64 or 128): the T form's pass (fused90_body)
  * with q, the key and the value as loaded (bf16, by cp.async a chunk ahead into two buffers of core matrices:

@@ -1097,6 +1097,30 @@ enum {
 
 /* ---------------------------------------------------------------- chunk stages: shared pieces */
 
+/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
+ * decay of token t < L), bL = b_L */
+template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
+  float carry = 0.0f;
+  bL = 0.0f;
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) {
+    const int t_ = 32 * c + tp;
+    float v = 0.0f;
+    if (t_ < L) v = ld(t_);
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+      if (tp >= o) v += up_;
+    }
+    bl[c] = carry + v;
+    carry += __shfl_sync(0xffffffffu, v, 31);
+  }
+#pragma unroll
+  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
+    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
+    if (c == (L - 1) >> 5) bL = x;
+  }
+}
 /* ---------------------------------------------------------------- stage prep */
 /* S: the tile products' precision (MM_SPLIT in the forward; the backward's recomputation runs MM_TF3).
  * FWD: for the forward's scan (no erase): the chunk's own part of the next chunk-start state,
@@ -1725,30 +1749,6 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 #else
   (void)a; (void)ws;
 #endif
-}
-/* a chunk's cumulative log decays by one warp: bl[c] = b_t of token t = 32 c + tp (lane tp; L tokens, ld(t) the log
- * decay of token t < L), bL = b_L */
-template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp, F ld, float (&bl)[CH / 32], float &bL) {
-  float carry = 0.0f;
-  bL = 0.0f;
-#pragma unroll
-  for (int c = 0; c < CH / 32; c++) {
-    const int t_ = 32 * c + tp;
-    float v = 0.0f;
-    if (t_ < L) v = ld(t_);
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-      if (tp >= o) v += up_;
-    }
-    bl[c] = carry + v;
-    carry += __shfl_sync(0xffffffffu, v, 31);
-  }
-#pragma unroll
-  for (int c = 0; c < CH / 32; c++) { /* b_L = b_{L - 1} (no decay past L) */
-    const float x = __shfl_sync(0xffffffffu, bl[c], (L - 1) & 31);
-    if (c == (L - 1) >> 5) bL = x;
-  }
 }
 /* the update's keys fr(t) k(t) as hi + lo pairs (kh, kl) from the key tile kb (tile_cp16's core matrices), piece p
  * (8 elements) at a time by the NTH threads from T0 */

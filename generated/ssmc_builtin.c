@@ -475,6 +475,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "871d9c2adf2f116d",
   "64e33dd865a2598c",
   "89bcc5a8d7e1be1f",
-  "7e9031e8a81e0de5",
+  "57a473bffd8b8caa",
   0,
 };

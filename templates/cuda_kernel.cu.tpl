@@ -3084,7 +3084,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
 @     if c.name == 'r_in' .. m.val then PCV[#PCV + 1] = c else PCO[#PCO + 1] = c end
 @   end
 @   copies_decl(PC)
-@   if HF then
+@   if HF and m.delta then
 @     local PCK, PCS = nil, {} -- the key's copy, the scalars'
 @     for _, c in ipairs(PCO) do
 @       if c.name == 'r_in' .. m.key then PCK = c else PCS[#PCS + 1] = c end

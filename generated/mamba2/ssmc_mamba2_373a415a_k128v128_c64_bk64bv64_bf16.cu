@@ -1152,17 +1152,6 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   tile_regs<NT, CH, 128, elem_t> r_in1;
   tile_regs<NT, CH, VD, elem_t> r_in2;
   col_regs<NT, CH> r_in3;
-  if (TO) { /* fused90's T form: T's rows alone; the key as loaded by cp.async (no register staging), the scalars */
-    static_assert(WS_W + CH <= WS_TOK && KD % 8 == 0, "T's rows fit a token's workspace row; the key's rows in 16 bytes");
-    tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), ((long long)a.h_qk * 128) / 2, L);
-  r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
-  r_in3.put(sm + P_IN3, 1);
-    cp_async_commit();
-    cp_async_wait<0>();
-    __syncthreads();
-    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);
-    return;
-  }
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in2.fetch((const elem_t *)a.in[2] + ((tok) * a.h_v + it.h) * 128 + 0, (long long)a.h_v * 128, L);

@@ -465,9 +465,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "cb4733417eb8c148",
-  "5c34a6f88077a880",
+  "6fea007fc121025b",
   "ca1ca46fbc487697",
-  "945b84ade1a7527e",
+  "2c3766a7094e551f",
   "be565c16cc77fc3b",
   "4d1a1e961bcf0a5f",
   "15804cb19197ebce",

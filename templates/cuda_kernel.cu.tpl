@@ -2942,7 +2942,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
 template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd) {
-  static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps");
+  static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, mi = lane >> 3, mr = lane & 7;
   (void)in;
   /* N's block (i, j) of rows 16 i.., columns 16 j.., unmasked, into d: A's fragments rows 16 i + mr (+ 8 for mi
@@ -3090,7 +3090,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
 @       if c.name == 'r_in' .. m.key then PCK = c else PCS[#PCS + 1] = c end
 @     end
   if (TO) { /* fused90's T form: T's rows alone; the key as loaded by cp.async (no register staging), the scalars */
-    static_assert(WS_W + CH <= WS_TOK && KD % 8 == 0, "T's rows fit a token's workspace row; the key's rows in 16 bytes");
+    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
     tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)(${PCK.src('tok')}), (${PCK.rs}) / 2, L);
 @     copies_fetch(PCS, 'tok', 'L')
 @     copies_put(PCS)

@@ -1232,7 +1232,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
 template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd) {
-  static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps");
+  static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, mi = lane >> 3, mr = lane & 7;
   (void)in;
   /* N's block (i, j) of rows 16 i.., columns 16 j.., unmasked, into d: A's fragments rows 16 i + mr (+ 8 for mi
@@ -1367,7 +1367,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   tile_regs<NT, CH, VD, elem_t> r_in2;
   col_regs<NT, CH> r_in3;
   if (TO) { /* fused90's T form: T's rows alone; the key as loaded by cp.async (no register staging), the scalars */
-    static_assert(WS_W + CH <= WS_TOK && KD % 8 == 0, "T's rows fit a token's workspace row; the key's rows in 16 bytes");
+    static_assert(WS_W + CH <= WS_TOK, "T's rows fit a token's workspace row");
     tile_cp<NT, CH, KD / 2>((float *)kc, PKP / 2, (const float *)((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0), ((long long)a.h_qk * 128) / 2, L);
   r_in3.fetch((const float *)a.in[3] + ((tok) * a.h_v + it.h) * 1 + 0, (long long)a.h_v * 1, L);
   r_in3.put(sm + P_IN3, 1);

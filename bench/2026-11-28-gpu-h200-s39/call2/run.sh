@@ -5,7 +5,7 @@
 tar -xJf .gpu-pack/gpu.tar.xz
 export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d) SSMC_NVRTC_LINEINFO=1
 S=.gpu/ssmc
-R=bench/2026-11-28-gpu-h200-s39
+R=bench/2026-11-26-gpu-h200-s38 # fla_gdn_fwd.py (the call ran a byte-identical copy in this record)
 G=dsl/families/gated_deltanet.yaml
 F=tests/fixtures/specs
 PYTHONPATH=.fla timeout 200 python3 $R/fla_gdn_fwd.py 1,32768,16,128 8,4096,16,128 > $OUT/fla.txt 2>&1; tail -2 $OUT/fla.txt

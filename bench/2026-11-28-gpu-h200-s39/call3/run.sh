@@ -7,7 +7,7 @@
 tar -xJf .gpu-pack/gpu.tar.xz
 export LD_LIBRARY_PATH=$PWD/.gpu SSMC_CACHE_DIR=$(mktemp -d)
 S=.gpu/ssmc
-R=bench/2026-11-28-gpu-h200-s39
+R=bench/2026-11-26-gpu-h200-s38 # fla_gdn_fwd.py (the call ran a byte-identical copy in this record)
 G64=bench/2026-11-23-gpu-h200-fused90/gdn_k64.yaml
 G=dsl/families/gated_deltanet.yaml
 F=tests/fixtures/specs

@@ -464,16 +464,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "cb4733417eb8c148",
-  "6fea007fc121025b",
-  "ca1ca46fbc487697",
-  "2c3766a7094e551f",
+  "edb6d121df003efd",
+  "bdc9731e5adb1837",
+  "b47a389b0ef725b8",
+  "a0430ddd553b9026",
   "be565c16cc77fc3b",
   "4d1a1e961bcf0a5f",
   "15804cb19197ebce",
   "301dcb0f073b910e",
-  "871d9c2adf2f116d",
-  "64e33dd865a2598c",
+  "d891cd50a1bb3fc6",
+  "94fb30b3771ad459",
   "89bcc5a8d7e1be1f",
   "57a473bffd8b8caa",
   0,

@@ -26,7 +26,8 @@
 @          sequential pass, elementwise, last chunk to first: stores each chunk's end adjoint dZ_L,
 @          dZ <- e^{b_L} dZ + (q~e^b)'dY; du's state term is bval's.
 @   bval   (chunks): without an erase du = A' dY + kd dZ_L (= dr); with one dr = T' du (T = (I - NAKK)^-1
-@          recomputed); dv = w dr, the write coefficient's gradient v . dr.
+@          recomputed: by the forward's t_form where the module has it, P.TFORM); dv = w dr, the write
+@          coefficient's gradient v . dr.
 @   bgrad  (chunks, key tiles): dY Z0', u dZ_L', dr Z0' over all value columns and dA = dY u',
 @          dG = dr u' (on sm_90a on wgmma: BGW); then dq~, dk (row and column parts), the per-key decay's
 @          gradient; partial row sums for the scalar gradients.
@@ -642,10 +643,32 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
 @ load_scalars('BV_')
 @ if m.delta then
-  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+  float *am = sm + BV_AM, *tm = sm + BV_T;
 @   local dt = {ptile('r_du', 'CH', 'VD', 'float', 'du', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK')}
 @   ptiles_decl(dt)
 @   ptiles_fetch(dt) -- du's loads fly while T is formed
+@   if P.TFORM then
+  float *b = sm + BV_B;
+  { /* T by the forward's t_form (N exact from the bf16 key as loaded, by cp.async; the inverse in fp32), its upper
+     * blocks then zeroed (t_form leaves its rounds' operands there) */
+@     local x = P.inputs[m.key + 1]
+@     local H, hh = x.heads == 'qk' and 'a.h_qk' or 'a.h_v', x.heads == 'qk' and 'it.hq' or 'it.h'
+    static_assert(CH * PKP / 2 <= ${C * KPn}, "the key as loaded fits R1");
+    unsigned short *kb = (unsigned short *)r1;
+    tile_cp<NT, CH, KD / 2>((float *)kb, PKP / 2, (const float *)((const elem_t *)a.in[${m.key}] + (tok * ${H} + ${hh}) * KD),
+                            (long long)${H} * KD / 2, L);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();
+    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
+    t_form<NT>(in, kb, b, ee, am, tm, L, nullptr, 0, nullptr);
+    for (int e = threadIdx.x; e < CH * CH; e += NT) {
+      const int t = e / CH, s = e - t * CH;
+      if (s >> 4 > t >> 4) tm[t * CP + s] = 0.0f;
+    }
+  }
+@   else
+  float *kc = r1;
 @   load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
 @   if diag then
   float *b = r1 + CH * KP;
@@ -673,6 +696,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   __syncthreads();
 @   end
   unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
+@   end
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
 @   ptiles_put(dt)

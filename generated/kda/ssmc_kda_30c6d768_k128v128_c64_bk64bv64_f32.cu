@@ -1777,9 +1777,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   (void)in;
   in[4] = sm + BV_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+  float *am = sm + BV_AM, *tm = sm + BV_T;
     tile_regs<NT, CH, VD, float> r_du;
     r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
+  float *kc = r1;
   tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         one_t(), false);
   float *b = r1 + CH * KP;

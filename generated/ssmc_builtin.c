@@ -465,9 +465,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "edb6d121df003efd",
-  "bdc9731e5adb1837",
+  "718c152d66090f71",
   "b47a389b0ef725b8",
-  "a0430ddd553b9026",
+  "7254f7e6b76d06a2",
   "be565c16cc77fc3b",
   "4d1a1e961bcf0a5f",
   "15804cb19197ebce",

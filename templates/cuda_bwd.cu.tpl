@@ -661,7 +661,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
     cp_async_wait<0>();
     __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
-    t_form<NT>(in, kb, b, ee, am, tm, L, nullptr, 0, nullptr);
+    t_form<NT, false>(in, kb, b, ee, am, tm, L, nullptr, 0, nullptr);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
       if (s >> 4 > t >> 4) tm[t * CP + s] = 0.0f;

@@ -1224,8 +1224,8 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
   *p = v;
 }
 /* fused90's T form (prep_fused on sm_90a): T = (I - N)^-1 of the chunk, N(t, s) = -e_t e^{b_t - b_s} k_t . k_s
- * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD); wo and
- * zd may be null (the backward's bval: T is left in tm's lower blocks, tm's upper ones hold the rounds' operands).
+ * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD); OUT
+ * false: neither (the backward's bval: T is left in tm's lower blocks, tm's upper ones hold the rounds' operands).
  * kc: the key as loaded (C, PKP), the scalar inputs in[] (C each) on chip; b, ee: (C) each; am, tm: (C, CP) each.
  * N's lower 16 x 16 blocks by mma16 (ldmatrix fragments) while warp 0 forms e_t and the cumulative log decays b_t,
  * masked in the accumulators; then the diagonal blocks' inverses D_i (forward substitution, a thread a column, its
@@ -1237,7 +1237,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  *   T_BA = [D2 0; T32 D3] X.
  * (prep_body's generic form: 15.2 K warp instructions a chunk, 287 us under ncu at GDN B8 T4096 H16; the pair mask's
  * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
-template <int NT>
+template <int NT, bool OUT = true>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd) {
   static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
@@ -1292,7 +1292,7 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   __syncthreads();
   if (w < 8) masked(bi, bj, d0);
   if (w >= 6 && w < 8) masked(bi + 1, bi + 1, d1);
-  if (zd)
+  if constexpr (OUT)
     for (int k = threadIdx.x; k < KD; k += NT) zd[k] = expf(b[CH - 1]); /* the chunk's decay */
   __syncthreads();
   if (threadIdx.x < 64) { /* D_i's column c: x_r = [r == c] + sum_{s < r} N(r, s) x_s */
@@ -1339,7 +1339,7 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   }
   __syncthreads();
   /* T's rows t < L, zero above the diagonal blocks */
-  if (wo)
+  if constexpr (OUT)
     for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
       const int t = e >> 4, s = 4 * (e & 15);
       *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
@@ -3133,7 +3133,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
     cp_async_wait<0>();
     __syncthreads();
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-    t_form<NT>(in, kb, b, ee, am, tm, L, nullptr, 0, nullptr);
+    t_form<NT, false>(in, kb, b, ee, am, tm, L, nullptr, 0, nullptr);
     for (int e = threadIdx.x; e < CH * CH; e += NT) {
       const int t = e / CH, s = e - t * CH;
       if (s >> 4 > t >> 4) tm[t * CP + s] = 0.0f;

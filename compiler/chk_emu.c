@@ -251,7 +251,8 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   char cmd[400];
   snprintf(cmd, sizeof cmd, "%s --version > /dev/null 2>&1", cxx);
   if (system(cmd)) { snprintf(err, n, "no C++ compiler runs ('%s'; set CXX)", cxx); return NULL; }
-  if (mkdir(cache_dir, 0755) && access(cache_dir, W_OK)) { snprintf(err, n, "cannot write into %s", cache_dir); return NULL; }
+  rt_mkdirs(cache_dir);
+  if (access(cache_dir, W_OK)) { snprintf(err, n, "cannot write into %s", cache_dir); return NULL; }
   chk_emu *g = calloc(1, sizeof *g);
   snprintf(g->cache, sizeof g->cache, "%s", cache_dir);
   snprintf(g->cxx, sizeof g->cxx, "%s", cxx);

@@ -139,7 +139,7 @@ static char *read_all(const char *path, size_t *len) {
   return b;
 }
 
-static void mkdirs(const char *dir) {
+void rt_mkdirs(const char *dir) {
   char tmp[1024];
   snprintf(tmp, sizeof tmp, "%s", dir);
   for (char *p = tmp + 1; *p; p++)
@@ -207,7 +207,7 @@ int rt_nvrtc_compile(const char *src, const char *name, const char *arch, const 
   nv.GetCUBIN(prog, out->cubin);
   nv.DestroyProgram(&prog);
   if (cache_dir) {
-    mkdirs(cache_dir);
+    rt_mkdirs(cache_dir);
     write_atomic(lpath, out->log, strlen(out->log));
     write_atomic(cpath, out->cubin, out->cubin_len);
   }

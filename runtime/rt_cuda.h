@@ -28,6 +28,9 @@ typedef struct {
   int from_cache;
 } rt_nvrtc_out;
 
+/* mkdir -p dir (best effort: a caller checks what it needs) */
+void rt_mkdirs(const char *dir);
+
 /* Compiles a module for arch ("sm_80", "sm_90a"). name: the file name in
  * messages. cache_dir may be NULL. On a compile error returns 1 with the log
  * in out->log; on other failures -1 with err set. */

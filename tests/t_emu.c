@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "build.h"
 #include "chk.h"
 #include "chk_emu.h"
@@ -209,8 +210,23 @@ START_TEST(split_delta_matches_oracle) { /* (the forward's rows: the backward's 
 }
 END_TEST
 
+/* a fresh machine has no ~/.cache: the emulation's cache folder is made with its parents */
+START_TEST(cache_folder_made_with_parents) {
+  char base[] = "/tmp/ssmc_t_emu_XXXXXX", dir[256], err[512];
+  ck_assert_ptr_nonnull(mkdtemp(base));
+  snprintf(dir, sizeof dir, "%s/no/such/ssmc", base);
+  chk_emu *emu = chk_emu_open(dir, err, sizeof err);
+  ck_assert_msg(emu != NULL, "%s", err);
+  chk_emu_close(emu);
+  ck_assert_int_eq(access(dir, W_OK), 0);
+}
+END_TEST
+
 Suite *emu_suite(void) {
   Suite *s = suite_create("emu");
+  TCase *cache = tcase_create("cache");
+  tcase_add_test(cache, cache_folder_made_with_parents);
+  suite_add_tcase(s, cache);
   TCase *tc = tcase_create("cuda-emu");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, scalar_decay_every_stage_matches_oracle);

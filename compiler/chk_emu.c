@@ -20,6 +20,7 @@ extern const char ssmc_hdr_ssmc_kernel[];   /* runtime/ssmc_kernel.h */
 typedef int (*emu_launch_fn)(void *fn, int sig, const unsigned *g, int nt, void **params);
 struct chk_emu {
   char cache[512], cxx[256];
+  int tc;    /* SSMC_EMU_TC=E (0..8): E + 1, the tensor cores' accumulation modelled (emu_cuda.h's emu_tc_acc); 0: plain */
   int sm90a; /* SSMC_EMU_ARCH=sm_90a: the modules' sm_90a paths (wgmma), else their sm_80 ones */
   const ssmc_kernel *k; /* the kernel whose module is loaded, and its name (a later kernel may reuse the address) */
   char kname[160];
@@ -52,6 +53,9 @@ static int ensure_module(chk_emu *g, const ssmc_kernel *k, char *err, size_t n) 
   h = spec_fnv1a(ssmc_hdr_ssmc_kernel, strlen(ssmc_hdr_ssmc_kernel), h);
   h = spec_fnv1a(g->cxx, strlen(g->cxx), h);
   h = spec_fnv1a(g->sm90a ? "sm_90a" : "sm_80", g->sm90a ? 6 : 5, h);
+  char tc[32] = "";
+  if (g->tc) snprintf(tc, sizeof tc, " -DSSMC_EMU_TC=%d", g->tc - 1);
+  h = spec_fnv1a(tc, strlen(tc), h);
   char so[700];
   snprintf(so, sizeof so, "%s/emu-%016llx.so", g->cache, (unsigned long long)h);
   if (access(so, R_OK)) {
@@ -66,8 +70,8 @@ static int ensure_module(chk_emu *g, const ssmc_kernel *k, char *err, size_t n) 
     snprintf(f_log, sizeof f_log, "%s/log", dir);
     int rc = write_file(f_src, k->cuda->source) || write_file(f_emu, ssmc_emu_emu_cuda) || write_file(f_hdr, ssmc_hdr_ssmc_kernel);
     if (!rc) {
-      snprintf(cmd, sizeof cmd, "%s " EMU_CXX_FLAGS "%s -include '%s' -I '%s' -x c++ '%s' -o '%s' > '%s' 2>&1", g->cxx,
-               g->sm90a ? " -DSSMC_EMU_WG" : "", f_emu, dir, f_src, f_so, f_log);
+      snprintf(cmd, sizeof cmd, "%s " EMU_CXX_FLAGS "%s%s -include '%s' -I '%s' -x c++ '%s' -o '%s' > '%s' 2>&1", g->cxx,
+               g->sm90a ? " -DSSMC_EMU_WG" : "", tc, f_emu, dir, f_src, f_so, f_log);
       rc = system(cmd) != 0;
       if (rc) {
         char log[1200] = "";
@@ -242,10 +246,14 @@ static int emu_bwd_variants(void *ctx, const ssmc_kernel *k) {
 static void emu_set_bwd_variant(void *ctx, int v) { ((chk_emu *)ctx)->bwd_run = v < 0 ? -1 : v; }
 
 chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
-  const char *cxx = getenv("CXX"), *arch = getenv("SSMC_EMU_ARCH");
+  const char *cxx = getenv("CXX"), *arch = getenv("SSMC_EMU_ARCH"), *tc = getenv("SSMC_EMU_TC");
   if (!cxx || !*cxx) cxx = "c++";
   if (arch && *arch && strcmp(arch, "sm_80") && strcmp(arch, "sm_90a")) {
     snprintf(err, n, "SSMC_EMU_ARCH=%s: the emulation runs sm_80 or sm_90a", arch);
+    return NULL;
+  }
+  if (tc && *tc && !(tc[0] >= '0' && tc[0] <= '8' && !tc[1])) {
+    snprintf(err, n, "SSMC_EMU_TC=%s: the bits kept below fp32's significand, 0 to 8", tc);
     return NULL;
   }
   char cmd[400];
@@ -257,6 +265,7 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   snprintf(g->cache, sizeof g->cache, "%s", cache_dir);
   snprintf(g->cxx, sizeof g->cxx, "%s", cxx);
   g->sm90a = arch && !strcmp(arch, "sm_90a");
+  g->tc = tc && *tc ? tc[0] - '0' + 1 : 0; /* E + 1 */
   g->fwd_index = -1;
   g->decode_variant = RT_DECODE_AUTO;
   g->bwd_run = -1;

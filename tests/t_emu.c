@@ -222,11 +222,68 @@ START_TEST(cache_folder_made_with_parents) {
 }
 END_TEST
 
+/* The emulation's tensor-core accumulation (emu_cuda.h's emu_tc_acc), compiled as the emulation compiles a module:
+ * plain, the products' sum added to c rounded to nearest; modelled (SSMC_EMU_TC = E), c and the products aligned to
+ * the largest exponent with E bits below fp32's significand kept, the sum truncated toward zero. Returns the
+ * program's exit status (0: every case as stated). */
+extern const char ssmc_emu_emu_cuda[], ssmc_hdr_ssmc_kernel[];
+static int tc_program(const char *defs) {
+  static const char prog[] =
+      "#include <stdio.h>\n"
+      "static int bad;\n"
+      "static void eq(float c, float x0, int n, float want, const char *what) {\n"
+      "  float x[8];\n"
+      "  for (int i = 0; i < 8; i++) x[i] = x0;\n"
+      "  const float got = emu_tc_acc(c, x, n);\n"
+      "  if (got != want) bad = 1, printf(\"%s: %a, want %a\\n\", what, got, want);\n"
+      "}\n"
+      "int main() {\n"
+      "  const float u = 0x1p-23f;\n" /* an ulp of 1 */
+      "#ifndef SSMC_EMU_TC\n"
+      "  eq(1.0f, 0x1.8p-24f, 1, 1.0f + u, \"nearest\");\n"
+      "  eq(-1.0f, -0x1.8p-24f, 1, -1.0f - u, \"nearest, negative\");\n"
+      "#else\n"
+      "  eq(1.0f, 0x1.8p-24f, 1, 1.0f, \"toward zero\");\n"
+      "  eq(-1.0f, -0x1.8p-24f, 1, -1.0f, \"toward zero, negative\");\n"
+      "#if SSMC_EMU_TC >= 3\n"
+      "  eq(1.0f + u, -0x1p-26f, 1, 1.0f, \"toward zero, below\");\n"
+      "  eq(1.0f, 0x1p-26f, 8, 1.0f + u, \"eight terms at the last bit kept\");\n"
+      "#else\n"
+      "  eq(1.0f, 0x1p-26f, 8, 1.0f, \"eight terms below the last bit kept\");\n"
+      "#endif\n"
+      "#endif\n"
+      "  return bad;\n"
+      "}\n";
+  char dir[] = "/tmp/ssmc_t_emu_XXXXXX", path[256], cmd[1024];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  const char *names[] = {"emu_cuda.h", "ssmc_kernel.h", "t.cpp"}, *texts[] = {ssmc_emu_emu_cuda, ssmc_hdr_ssmc_kernel, prog};
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(texts[i], f);
+    fclose(f);
+  }
+  snprintf(cmd, sizeof cmd, "cd %s && c++ -std=c++17 -O1 -DSSMC_EMU %s -include emu_cuda.h -I . t.cpp -o t && ./t", dir, defs);
+  const int rc = system(cmd);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  ck_assert_int_eq(system(cmd), 0);
+  return rc;
+}
+START_TEST(tensor_core_accumulation_plain_and_modelled) {
+  ck_assert_int_eq(tc_program(""), 0);
+  ck_assert_int_eq(tc_program("-DSSMC_EMU_TC=3"), 0);
+  ck_assert_int_eq(tc_program("-DSSMC_EMU_TC=0"), 0);
+}
+END_TEST
+
 Suite *emu_suite(void) {
   Suite *s = suite_create("emu");
-  TCase *cache = tcase_create("cache");
-  tcase_add_test(cache, cache_folder_made_with_parents);
-  suite_add_tcase(s, cache);
+  TCase *parts = tcase_create("parts");
+  tcase_set_timeout(parts, 120);
+  tcase_add_test(parts, cache_folder_made_with_parents);
+  tcase_add_test(parts, tensor_core_accumulation_plain_and_modelled);
+  suite_add_tcase(s, parts);
   TCase *tc = tcase_create("cuda-emu");
   tcase_set_timeout(tc, 900);
   tcase_add_test(tc, scalar_decay_every_stage_matches_oracle);

@@ -153,8 +153,7 @@ static int dlen(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d ==
 
 /* The template's table P; cu: the CUDA module's forward (CC, CBV: its chunk and value tile; FPREP, FSTATE: the
  * threads and shared memory of its prep and state stages, FSTATE_N of the state's narrow form; KEEP: its
- * forward variants can keep their prep and state results for the backward (rt_cuda_fwd_save); TFORM: it defines
- * t_form (bval's T); FST: every stage's
+ * forward variants can keep their prep and state results for the backward (rt_cuda_fwd_save); FST: every stage's
  * threads and shared memory by its name: the scan the backward runs again, a solve's stages and layout), NULL for
  * the CPU. */
 static char *context(const cls_family *f, int dtype, int bk, int bv, const char *name, const ssmc_cuda_kernel *cu) {
@@ -208,10 +207,8 @@ static char *context(const cls_family *f, int dtype, int bk, int bv, const char 
     if (sscanf(bodies + used, " state_n threads=%d smem=%d nbv=%d", &nt, &ns, &nbv) == 3)
       emit_add(&b, "  FSTATE_N = {threads = %d, smem = %d, nbv = %d},\n", nt, ns, nbv);
     /* and whether every forward variant can leave the prep and state results in a backward's workspace */
-    const char *eol = strchr(bodies, '\n'), *keep = strstr(bodies, " keep"), *tf = strstr(bodies, " t_form");
+    const char *eol = strchr(bodies, '\n'), *keep = strstr(bodies, " keep");
     if (keep && (!eol || keep < eol)) emit_add(&b, "  KEEP = true,\n");
-    /* and whether it defines t_form (a chunk's T = (I - N)^-1 from the bf16 key, fp32-accurate), which bval then takes */
-    if (tf && (!eol || tf < eol)) emit_add(&b, "  TFORM = true,\n");
   }
   if (cu && name) { /* every forward stage's block by its name (a solve's hdelta[90], hscan, psolve90: the backward's too) */
     const size_t nl = strlen(name) + 1;

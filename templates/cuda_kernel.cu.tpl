@@ -2927,9 +2927,8 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
   *p = v;
 }
 /* fused90's T form (prep_fused on sm_90a): T = (I - N)^-1 of the chunk, N(t, s) = -e_t e^{b_t - b_s} k_t . k_s
- * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD); OUT
- * false: neither (the backward's bval: T is left in tm's lower blocks, tm's upper ones hold the rounds' operands).
- * kc: the key as loaded (C, PKP), the scalar inputs in[] (C each) on chip; b, ee: (C) each; am, tm: (C, CP) each.
+ * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD). kc: the
+ * key as loaded (C, PKP), the scalar inputs in[] (C each) on chip; b, ee: (C) each; am, tm: (C, CP) each.
  * N's lower 16 x 16 blocks by mma16 (ldmatrix fragments) while warp 0 forms e_t and the cumulative log decays b_t,
  * masked in the accumulators; then the diagonal blocks' inverses D_i (forward substitution, a thread a column, its
  * rows in registers) and the doubling in 16- then 32-row blocks, [[A, 0], [-C, B]]^-1 = [[A^-1, 0], [B^-1 C A^-1,
@@ -2940,7 +2939,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  *   T_BA = [D2 0; T32 D3] X.
  * (prep_body's generic form: 15.2 K warp instructions a chunk, 287 us under ncu at GDN B8 T4096 H16; the pair mask's
  * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
-template <int NT, bool OUT = true>
+template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd) {
   static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
@@ -2995,8 +2994,7 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   __syncthreads();
   if (w < 8) masked(bi, bj, d0);
   if (w >= 6 && w < 8) masked(bi + 1, bi + 1, d1);
-  if constexpr (OUT)
-    for (int k = threadIdx.x; k < KD; k += NT) zd[k] = expf(b[CH - 1]); /* the chunk's decay */
+  for (int k = threadIdx.x; k < KD; k += NT) zd[k] = expf(b[CH - 1]); /* the chunk's decay */
   __syncthreads();
   if (threadIdx.x < 64) { /* D_i's column c: x_r = [r == c] + sum_{s < r} N(r, s) x_s */
     const int i = threadIdx.x >> 4, c = threadIdx.x & 15;
@@ -3042,11 +3040,10 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   }
   __syncthreads();
   /* T's rows t < L, zero above the diagonal blocks */
-  if constexpr (OUT)
-    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
-      const int t = e >> 4, s = 4 * (e & 15);
-      *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
-    }
+  for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
+    const int t = e >> 4, s = 4 * (e & 15);
+    *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
+  }
 }
 @   end
 
@@ -5463,5 +5460,5 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('scan grid=items_elems threads=%d smem=0', NT.scan)
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
-// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}${(HF and m.delta) and ' t_form' or ''}
+// ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
 // ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}

@@ -1776,9 +1776,9 @@ template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
  * and no lo product (MM_TF3: two products instead of three) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true>
+template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true, bool SEP = false>
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 
 /* ---------------------------------------------------------------- stages fprep, fstate */
@@ -1932,10 +1932,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   (void)in;
   in[3] = sm + BV_IN3;
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
-  float *am = sm + BV_AM, *tm = sm + BV_T;
+  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
     tile_regs<NT, CH, VD, float> r_du;
     r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
-  float *kc = r1;
   tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         one_t(), false);
   float *b = sm + BV_B;

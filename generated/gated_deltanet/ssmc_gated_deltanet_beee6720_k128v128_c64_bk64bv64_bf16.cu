@@ -1224,9 +1224,8 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
   *p = v;
 }
 /* fused90's T form (prep_fused on sm_90a): T = (I - N)^-1 of the chunk, N(t, s) = -e_t e^{b_t - b_s} k_t . k_s
- * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD); OUT
- * false: neither (the backward's bval: T is left in tm's lower blocks, tm's upper ones hold the rounds' operands).
- * kc: the key as loaded (C, PKP), the scalar inputs in[] (C each) on chip; b, ee: (C) each; am, tm: (C, CP) each.
+ * (s < t < L), its rows (rows t < L, C floats each) to wo (row stride wrs), and the chunk's decay to zd (KD). kc: the
+ * key as loaded (C, PKP), the scalar inputs in[] (C each) on chip; b, ee: (C) each; am, tm: (C, CP) each.
  * N's lower 16 x 16 blocks by mma16 (ldmatrix fragments) while warp 0 forms e_t and the cumulative log decays b_t,
  * masked in the accumulators; then the diagonal blocks' inverses D_i (forward substitution, a thread a column, its
  * rows in registers) and the doubling in 16- then 32-row blocks, [[A, 0], [-C, B]]^-1 = [[A^-1, 0], [B^-1 C A^-1,
@@ -1237,7 +1236,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  *   T_BA = [D2 0; T32 D3] X.
  * (prep_body's generic form: 15.2 K warp instructions a chunk, 287 us under ncu at GDN B8 T4096 H16; the pair mask's
  * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
-template <int NT, bool OUT = true>
+template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd) {
   static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
@@ -1292,8 +1291,7 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   __syncthreads();
   if (w < 8) masked(bi, bj, d0);
   if (w >= 6 && w < 8) masked(bi + 1, bi + 1, d1);
-  if constexpr (OUT)
-    for (int k = threadIdx.x; k < KD; k += NT) zd[k] = expf(b[CH - 1]); /* the chunk's decay */
+  for (int k = threadIdx.x; k < KD; k += NT) zd[k] = expf(b[CH - 1]); /* the chunk's decay */
   __syncthreads();
   if (threadIdx.x < 64) { /* D_i's column c: x_r = [r == c] + sum_{s < r} N(r, s) x_s */
     const int i = threadIdx.x >> 4, c = threadIdx.x & 15;
@@ -1339,11 +1337,10 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   }
   __syncthreads();
   /* T's rows t < L, zero above the diagonal blocks */
-  if constexpr (OUT)
-    for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
-      const int t = e >> 4, s = 4 * (e & 15);
-      *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
-    }
+  for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
+    const int t = e >> 4, s = 4 * (e & 15);
+    *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
+  }
 }
 
 /* ---------------------------------------------------------------- stage prep */
@@ -2809,7 +2806,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 }
 
 
-// ssmc-bodies prep threads=256 smem=76032 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep t_form
+// ssmc-bodies prep threads=256 smem=76032 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
 // ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=76032 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=216192 fbv=128 pre=1 from_pct=24 post=0 keep=256 split=100 seg_threads=384 seg_smem=216192 seg_grid=items_stiles scan_grid=items_elems scan_threads=256 scan_smem=135168 split_form
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
@@ -2958,9 +2955,9 @@ template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
  * and no lo product (MM_TF3: two products instead of three) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true>
+template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true, bool SEP = false>
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 
 /* ---------------------------------------------------------------- stages fprep, fstate */
@@ -3119,26 +3116,37 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   in[4] = sm + BV_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  float *am = sm + BV_AM, *tm = sm + BV_T;
+  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
     tile_regs<NT, CH, VD, float> r_du;
     r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
+  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
   float *b = sm + BV_B;
-  { /* T by the forward's t_form (N exact from the bf16 key as loaded, by cp.async; the inverse in fp32), its upper
-     * blocks then zeroed (t_form leaves its rounds' operands there) */
-    static_assert(CH * PKP / 2 <= 8448, "the key as loaded fits R1");
-    unsigned short *kb = (unsigned short *)r1;
-    tile_cp<NT, CH, KD / 2>((float *)kb, PKP / 2, (const float *)((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD),
-                            (long long)a.h_qk * KD / 2, L);
-    cp_async_commit();
-    cp_async_wait<0>();
-    __syncthreads();
-    for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-    t_form<NT, false>(in, kb, b, ee, am, tm, L, nullptr, 0, nullptr);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      if (s >> 4 > t >> 4) tm[t * CP + s] = 0.0f;
+  __syncthreads();
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
+    ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+    ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
+  }
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      if (t_ < L) v = in[3][t_];
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
     }
   }
+  __syncthreads();
+  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
+  mmb<CP, KP, 1, 1, KP, true, true>(am, kc, kc, CH, CH, KD, false);
+  pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
+  __syncthreads();
+  unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
   /* dr = T' du (C, V), in place of du for bgrad */
   float *du = r1, *dr = r1 + CH * VPF;
     r_du.put(du, VPF, L, one_t(), false);

@@ -2332,9 +2332,9 @@ template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *
 }
 /* XA, XB: operands exact in tf32 (dY and the keys, rows of bf16 inputs as given): no rounding at each use,
  * and no lo product (MM_TF3: two products instead of three) */
-template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true>
+template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB = false, bool SYNC = true, bool SEP = false>
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
-  mm<ldc, ars, acs, brs, bcs, MM_BWD, false, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
+  mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
 
 /* ---------------------------------------------------------------- stages fprep, fscan */

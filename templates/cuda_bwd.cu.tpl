@@ -60,9 +60,10 @@
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
 @ local BWD_TF1 = P.dtype == 'bf16' and not m.delta and not sv
 @ -- LOSEP (f32 inputs): the split products' lo terms in accumulators of their own, bgrad's (its wgmma loop's, and its
-@ -- mmb products after the loop: SEP; in every stage's mmb they spilled GDN's bprep and bgrad at sm_80), so that the big sums are truncated by the tensor cores a third as often: each mma truncates its fp32 sum
-@ -- toward zero, and the decay identity's cancellation (log decays near -20, beta = 1 with repeated keys) turned that
-@ -- bias into an edge dg of 2.0e-2 on an H200 (K = 32, V = 128; 1e-2 is the bound). The emulation's model of the
+@ -- mmb products after the loop: SEP; in every stage's mmb they spilled GDN's bprep and bgrad at sm_80), so that the
+@ -- big sums are truncated by the tensor cores a third as often: each mma truncates its fp32 sum toward zero, and the
+@ -- decay identity's cancellation (log decays near -20, beta = 1 with repeated keys) turned that bias into an edge dg
+@ -- of 2.0e-2 on an H200 (K = 32, V = 128; 1e-2 is the bound). The emulation's model of the
 @ -- accumulation (SSMC_EMU_TC=3) reproduces it (1.84e-2) and gives 6.8e-3 with both (1.68e-2 with every mmb's
 @ -- alone, 1.13e-2 with the loop's alone): bench/, the s41 record. Both where the loop's accumulators fit (BGE below),
 @ -- at the cost of bgrad's second block an SM; bf16 modules, the ones timed against fla, keep one accumulator (the

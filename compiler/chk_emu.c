@@ -20,7 +20,8 @@ extern const char ssmc_hdr_ssmc_kernel[];   /* runtime/ssmc_kernel.h */
 typedef int (*emu_launch_fn)(void *fn, int sig, const unsigned *g, int nt, void **params);
 struct chk_emu {
   char cache[512], cxx[256];
-  int tc;    /* SSMC_EMU_TC=E (0..8): E + 1, the tensor cores' accumulation modelled (emu_cuda.h's emu_tc_acc); 0: plain */
+  char tc[24]; /* " -DSSMC_EMU_TC=E" where SSMC_EMU_TC=E (0..8) models the tensor cores' accumulation (emu_cuda.h's
+                * emu_tc_acc); "": plain */
   int sm90a; /* SSMC_EMU_ARCH=sm_90a: the modules' sm_90a paths (wgmma), else their sm_80 ones */
   const ssmc_kernel *k; /* the kernel whose module is loaded, and its name (a later kernel may reuse the address) */
   char kname[160];
@@ -53,9 +54,7 @@ static int ensure_module(chk_emu *g, const ssmc_kernel *k, char *err, size_t n) 
   h = spec_fnv1a(ssmc_hdr_ssmc_kernel, strlen(ssmc_hdr_ssmc_kernel), h);
   h = spec_fnv1a(g->cxx, strlen(g->cxx), h);
   h = spec_fnv1a(g->sm90a ? "sm_90a" : "sm_80", g->sm90a ? 6 : 5, h);
-  char tc[32] = "";
-  if (g->tc) snprintf(tc, sizeof tc, " -DSSMC_EMU_TC=%d", g->tc - 1);
-  h = spec_fnv1a(tc, strlen(tc), h);
+  h = spec_fnv1a(g->tc, strlen(g->tc), h);
   char so[700];
   snprintf(so, sizeof so, "%s/emu-%016llx.so", g->cache, (unsigned long long)h);
   if (access(so, R_OK)) {
@@ -71,7 +70,7 @@ static int ensure_module(chk_emu *g, const ssmc_kernel *k, char *err, size_t n) 
     int rc = write_file(f_src, k->cuda->source) || write_file(f_emu, ssmc_emu_emu_cuda) || write_file(f_hdr, ssmc_hdr_ssmc_kernel);
     if (!rc) {
       snprintf(cmd, sizeof cmd, "%s " EMU_CXX_FLAGS "%s%s -include '%s' -I '%s' -x c++ '%s' -o '%s' > '%s' 2>&1", g->cxx,
-               g->sm90a ? " -DSSMC_EMU_WG" : "", tc, f_emu, dir, f_src, f_so, f_log);
+               g->sm90a ? " -DSSMC_EMU_WG" : "", g->tc, f_emu, dir, f_src, f_so, f_log);
       rc = system(cmd) != 0;
       if (rc) {
         char log[1200] = "";
@@ -265,7 +264,7 @@ chk_emu *chk_emu_open(const char *cache_dir, char *err, size_t n) {
   snprintf(g->cache, sizeof g->cache, "%s", cache_dir);
   snprintf(g->cxx, sizeof g->cxx, "%s", cxx);
   g->sm90a = arch && !strcmp(arch, "sm_90a");
-  g->tc = tc && *tc ? tc[0] - '0' + 1 : 0; /* E + 1 */
+  if (tc && *tc) snprintf(g->tc, sizeof g->tc, " -DSSMC_EMU_TC=%c", tc[0]);
   g->fwd_index = -1;
   g->decode_variant = RT_DECODE_AUTO;
   g->bwd_run = -1;

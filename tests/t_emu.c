@@ -11,7 +11,9 @@
  * mma.sync, m16n8k8 tf32 and m16n8k16 bf16, follows PTX's documented fragment layout, not the kernels'
  * reading of it: a kernel that misreads the layout fails here as on a GPU. Its fibers run each thread to
  * the next barrier in turn, so a read of shared memory before the barrier that orders it after another
- * thread's write passes here: compute-sanitizer's racecheck on a GPU finds those.) */
+ * thread's write passes here: compute-sanitizer's racecheck on a GPU finds those.) Besides: the emulation's cache
+ * folder and its tensor-core accumulation (tcase parts), and an f32 module's edge gradients under the model of the
+ * tensor cores' truncating sums (tcase cuda-emu-tc). */
 #define _GNU_SOURCE /* memmem */
 #include <check.h>
 #include <stdio.h>

@@ -59,16 +59,6 @@
 @ local NTS = 128 -- bscan (no erase): four state elements a thread, as the forward's scan
 @ local NTG = diag and 256 or nil -- bprep, bval, bgrad: their per-key decay loops want up to ~190 registers a thread
 @ local BWD_TF1 = P.dtype == 'bf16' and not m.delta and not sv
-@ -- LOSEP (f32 inputs): the split products' lo terms in accumulators of their own, bgrad's (its wgmma loop's, and its
-@ -- mmb products after the loop: SEP; in every stage's mmb they spilled GDN's bprep and bgrad at sm_80), so that the
-@ -- big sums are truncated by the tensor cores a third as often: each mma truncates its fp32 sum toward zero, and the
-@ -- decay identity's cancellation (log decays near -20, beta = 1 with repeated keys) turned that bias into an edge dg
-@ -- of 2.0e-2 on an H200 (K = 32, V = 128; 1e-2 is the bound). The emulation's model of the
-@ -- accumulation (SSMC_EMU_TC=3) reproduces it (1.84e-2) and gives 6.8e-3 with both (1.68e-2 with every mmb's
-@ -- alone, 1.13e-2 with the loop's alone): bench/, the s41 record. Both where the loop's accumulators fit (BGE below),
-@ -- at the cost of bgrad's second block an SM; bf16 modules, the ones timed against fla, keep one accumulator (the
-@ -- K = 32 fixture's edge dg: 8.7e-3 on the GPU).
-@ local LOSEP = P.dtype == 'f32'
 @ -- operands exact in tf32 (mmb's XA, XB): dY and an input's rows loaded as given (bf16, not a gate)
 @ local function xin(x) return (P.dtype == 'bf16' and not x.gate) and 'true' or 'false' end
 @ local DYX, KX = P.dtype == 'bf16' and 'true' or 'false', xin(P.inputs[m.key + 1])
@@ -260,11 +250,18 @@
 @   end
 @   BGW = WBV ~= nil
 @ end
-@ -- BGE: the loop's lo terms apart (LOSEP), where their accumulators fit: every thread loads (no producer warpgroup,
-@ -- whose consumers have 128 registers at most) and warpgroup 0's groups, (BK + C) + BK columns, twice over, take at
-@ -- most 128 (NVRTC 13, sm_90a, at one block an SM: the K = 32 and K = 96 fixtures' bgrad 211 registers, no spills;
-@ -- GDN's, BK = 64 with a producer, spilled 1712 B)
-@ local BGE = BGW and LOSEP and BGW_NS == 2 and (NTB or NT) // 128 <= (m.delta and 3 or 2) and 2 * BK + C <= 128
+@ -- BGE: the split products' lo terms in accumulators of their own in bgrad (its wgmma loop's, and its mmb products
+@ -- after the loop: SEP), so that the big sums are truncated by the tensor cores a third as often: each mma truncates
+@ -- its fp32 sum toward zero, and the decay identity's cancellation (log decays near -20, beta = 1 with repeated keys)
+@ -- turned that bias into an edge dg over its 1e-2 bound on an H200 (K = 32 f32 2.0e-2; K = 96 f32 1.7e-2, bf16
+@ -- 1.19e-2). The emulation's model of the accumulation (SSMC_EMU_TC=3) reproduces it and gives K = 32 f32 7.4e-3,
+@ -- K = 96 f32 7.1e-3, bf16 3.6e-3 with both (1.13e-2 with the loop's alone, 1.68e-2 with every mmb's alone, which
+@ -- spilled GDN's bprep and bgrad at sm_80): bench/, the s41 and s42 records. Where their accumulators fit, at the
+@ -- cost of bgrad's second block an SM: every thread loads (no producer warpgroup, whose consumers have 128
+@ -- registers at most) and warpgroup 0's groups, (BK + C) + BK columns, twice over, take at most 128 (NVRTC 13,
+@ -- sm_90a, one block an SM: the K = 32 and K = 96 fixtures' bgrad 211 registers, no spills; GDN's, BK = 64 with a
+@ -- producer, spilled 1712 B). So BK <= 32 at chunk 64: no built-in spec's module (K = 128, 64) is changed.
+@ local BGE = BGW and BGW_NS == 2 and (NTB or NT) // 128 <= (m.delta and 3 or 2) and 2 * BK + C <= 128
 @ if BGE then BG_MINB = 1 end
 @ local SEPB = BGE and ', true, true' or '' -- bgrad's mmb products after the loop: (SYNC,) SEP
 @ local function layout_enum(prefix, lay)

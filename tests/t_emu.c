@@ -169,7 +169,11 @@ START_TEST(fused90_matches_oracle) {
   char delta[256];
   snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);\nt_form<NT>(in, kc, b, ee,", bd);
   check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, delta);
-  check_spec_with("tests/fixtures/specs/emu_f90_delta_k96.yaml", 1, 0, bd);
+  /* (its bgrad keeps the split products' lo terms apart, BGE: on the H200 its edges dg went 1.19e-2 -> 4.4e-3; the
+   * emulation's model gives 9.7e-3 without, so only the module's form tells the two apart here; bench/, s42) */
+  char k96[256];
+  snprintf(k96, sizeof k96, "%s\nfloat e1[", bd);
+  check_spec_with("tests/fixtures/specs/emu_f90_delta_k96.yaml", 1, 0, k96);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST

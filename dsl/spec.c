@@ -426,9 +426,17 @@ static int load_int_list(ld *L, const yml_node *n, const char *what, int *out, i
   return 0;
 }
 
+/* the tile of a dim n where the spec gives none: n itself below 64, else the largest of 64, 32, 16, 8 dividing n
+ * (64 where none does: the caller's "no tile is valid" error then names the dims) */
+static int tile_default(int n) {
+  if (n < 64) return n;
+  for (int d = 64; d >= 8; d /= 2)
+    if (n % d == 0) return d;
+  return 64;
+}
 static int load_tiles(ld *L, const yml_node *n) {
   layer_spec *s = L->s;
-  int bk[8] = {64}, bv[8] = {64}, nbk = 1, nbv = 1;
+  int bk[8] = {64}, bv[8] = {64}, nbk = 1, nbv = 1, has_bk = 0, has_bv = 0;
   const yml_node *valid = NULL, *def = NULL;
   if (n) {
     static const char *const keys[] = {"bk", "bv", "valid", "default"};
@@ -436,14 +444,18 @@ static int load_tiles(ld *L, const yml_node *n) {
     const yml_node *k = yml_get(n, "bk"), *v = yml_get(n, "bv");
     if (k && load_int_list(L, k, "bk", bk, &nbk, 8)) return 1;
     if (v && load_int_list(L, v, "bv", bv, &nbv, 8)) return 1;
+    has_bk = k != NULL, has_bv = v != NULL;
     valid = yml_get(n, "valid");
     def = yml_get(n, "default");
     if (valid && want_kind(L, valid, YML_SCALAR, "tiles.valid")) return 1;
     s->tiles_line = n->line;
     s->tiles_col = n->col;
   }
-  if (nbk == 1 && bk[0] == 64 && s->K < 64) bk[0] = s->K;
-  if (nbv == 1 && bv[0] == 64 && s->V < 64) bv[0] = s->V;
+  /* a tile the spec leaves out: tile_default (K = 96: 32); a lone 64 above its dim: the dim */
+  if (!has_bk) bk[0] = tile_default(s->K);
+  else if (nbk == 1 && bk[0] == 64 && s->K < 64) bk[0] = s->K;
+  if (!has_bv) bv[0] = tile_default(s->V);
+  else if (nbv == 1 && bv[0] == 64 && s->V < 64) bv[0] = s->V;
   for (int i = 0; i < nbk; i++)
     for (int j = 0; j < nbv; j++) {
       if (s->K % bk[i] || s->V % bv[j]) continue; /* tiles must divide the dims */

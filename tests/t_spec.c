@@ -603,6 +603,21 @@ START_TEST(y_missing) {
 }
 END_TEST
 
+/* no tiles given: the largest of 64, 32, 16, 8 that divides the dim (the dim itself below 64) */
+START_TEST(tiles_default_divides_dims) {
+  layer_spec *s = ok("family: t\ndims: {K: 96, V: 80}\n" INPUTS GOOD_STATE Y("scale * S q"));
+  ck_assert_int_eq(s->n_tiles, 1);
+  ck_assert_int_eq(s->bk, 32);
+  ck_assert_int_eq(s->bv, 16);
+  s = ok("family: t\ndims: {K: 192, V: 48}\n" INPUTS GOOD_STATE Y("scale * S q") "tiles: {bv: [16, 48]}\n");
+  ck_assert_int_eq(s->bk, 64);
+  ck_assert_int_eq(s->n_tiles, 2);
+  /* nothing of 64 .. 8 divides K = 100: the error names the dims */
+  fails_lc("family: t\ndims: {K: 100, V: 64}\n" INPUTS GOOD_STATE Y("scale * S q"), 1, 1, "no tile (bk, bv) is valid");
+  ck_assert(strstr(D.msg, "K=100") != NULL);
+}
+END_TEST
+
 START_TEST(tiles_none_valid) {
   const char *t = GOOD "tiles: {bk: [32, 64], bv: [32], valid: !lua \"bk > 1000\"}\n";
   fails_at(t, "{bk: [32, 64]", "no tile (bk, bv) is valid");
@@ -691,6 +706,7 @@ Suite *spec_suite(void) {
   tcase_add_test(neg, lua_forbidden_library);
   tcase_add_test(neg, y_missing);
   tcase_add_test(neg, tiles_none_valid);
+  tcase_add_test(neg, tiles_default_divides_dims);
   tcase_add_test(neg, solve_method);
   tcase_add_test(neg, input_errors);
   suite_add_tcase(s, neg);

@@ -1294,8 +1294,12 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   -- (rows padded by 4 floats, G2P, where they fit: the tf32 fragments' loads without bank conflicts; ncu had 52% of
 @   -- gsolve's shared wavefronts excessive with rows of K floats)
 @   local G2P = (4 * C + 16) * (K + 4) <= XRH and K + 4 or K
-@   QR = K
-@   while QR > 16 and (4 * C + QR) * G2P > XRH do QR = QR // 2 end
+@   -- QR: the largest multiple of 16 (the products' row tiles) that divides K and fits (K = 96: 16, where halving
+@   -- gave 12 and products of no row tile, a D of zeros: the GPU's dH0 was 99% off, s42)
+@   QR = 16
+@   for q = K - K % 16, 16, -16 do
+@     if K % q == 0 and (4 * C + q) * G2P <= XRH then QR = q; break end
+@   end
 @   GL2 = new_layout()
 @   GL2.alloc('A', C * G2P); GL2.alloc('B', C * G2P); GL2.alloc('K', C * G2P); GL2.alloc('KR', C * G2P); GL2.alloc('OUT', QR * G2P)
 @   assert(GL2.off <= XRH, 'gsolve: D does not fit the solve layout')

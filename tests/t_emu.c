@@ -2,7 +2,7 @@
  * decay (examples/my_ssm.yaml), a gated delta rule (tests/fixtures/specs/emu_delta.yaml: the erase
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and without one (bwd_sqrt_write.yaml) and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
- * emu_solve_bf.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
+ * emu_solve_bf.yaml; gsolve's D in row blocks: emu_solve_k48.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
  * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_q2.yaml, emu_f90_delta.yaml, emu_f90_delta_k96.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
@@ -130,6 +130,13 @@ END_TEST
 
 /* a Chebyshev solve readout (the solve stage, its decode stages, the implicit-differentiation backward) */
 START_TEST(solve_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_solve_key.yaml"); }
+END_TEST
+
+/* gsolve's D in row blocks (QR) where it does not fit whole: K = 48 at chunk 32, f32, 4 iterations (the emulation is
+ * slow); QR must be a multiple of the products' 16-row tiles (24 before: dH0, dk, dg, dbeta off) */
+START_TEST(solve_d_row_blocks_match_oracle) {
+  check_spec_with("tests/fixtures/specs/emu_solve_k48.yaml", 0, 4, "#define QR 16\n");
+}
 END_TEST
 
 /* the bf16 module of a solve at K = C = 64: its Chebyshev steps in bf16 m16n8k16 on hi + lo parts (forward
@@ -309,6 +316,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, per_key_delta_every_stage_matches_oracle);
   tcase_add_test(tc, per_key_decay_every_stage_matches_oracle);
   tcase_add_test(tc, solve_every_stage_matches_oracle);
+  tcase_add_test(tc, solve_d_row_blocks_match_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);
   tcase_add_test(tc, split_delta_matches_oracle);

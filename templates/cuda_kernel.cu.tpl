@@ -544,7 +544,9 @@
 @   -- U and H staged where they fit (the cp.async destinations are 16-byte aligned); else read and
 @   -- written in place in global memory (uglob: U, hglob: H too), each element by one thread
 @   c.uglob, c.hglob = want.uglob, want.hglob
-@   if not c.uglob then alloc('U', K * V) end
+@   -- (shared: U's place holds the packed H first, larger where V < (K + 1) / 2: at K = 128, V = 64 it overran into
+@   -- the inputs' vectors and decode_large's y was garbage, s42)
+@   if not c.uglob then alloc('U', (c.share and not c.hglob) and math.max(K * V, NPK) or K * V) end
 @   if c.hglob then -- no staged H
 @   elseif c.share and not c.uglob then c.lay[#c.lay + 1] = {'HP', 0}
 @   else alloc('HP', NPK) end

@@ -2,7 +2,7 @@
  * decay (examples/my_ssm.yaml), a gated delta rule (tests/fixtures/specs/emu_delta.yaml: the erase
  * class, with prep, state and the WY/UT inverse), per-key decays with an erase (bwd_diag_delta.yaml)
  * and without one (bwd_sqrt_write.yaml) and a Chebyshev solve readout (bwd_solve_key.yaml; its bf16 form in m16n8k16 products at K = C = 64:
- * emu_solve_bf.yaml; gsolve's D in row blocks: emu_solve_k48.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
+ * emu_solve_bf.yaml; gsolve's D in row blocks and decode_large's H in U's place: emu_solve_k48.yaml; the sm_90a path's wgmma products: emu_wg.yaml, emu_wg_scalar.yaml, and its fused pass
  * fused90: emu_f90.yaml, emu_f90_v64.yaml, emu_f90_q2.yaml, emu_f90_delta.yaml, emu_f90_delta_k96.yaml) — runs through check's CPU emulation
  * (--backend cuda-emu: the module compiled as C++, CUDA threads as fibers) and is compared
  * with the fp64 oracle on check's shapes: the staged forward and the other forward variant (the fused
@@ -132,8 +132,9 @@ END_TEST
 START_TEST(solve_every_stage_matches_oracle) { check_spec("tests/fixtures/specs/bwd_solve_key.yaml"); }
 END_TEST
 
-/* gsolve's D in row blocks (QR) where it does not fit whole: K = 48 at chunk 32, f32, 4 iterations (the emulation is
- * slow); QR must be a multiple of the products' 16-row tiles (24 before: dH0, dk, dg, dbeta off) */
+/* a solve at K = 48, V = 16, chunk 32, f32, 4 iterations (the emulation is slow): gsolve's D in row blocks (QR) where
+ * it does not fit whole, a multiple of the products' 16-row tiles (24 before: dH0, dk, dg, dbeta off); decode_large's
+ * packed H in U's place, smaller than H at V < (K + 1) / 2 (it overran: decode-large rows off) */
 START_TEST(solve_d_row_blocks_match_oracle) {
   check_spec_with("tests/fixtures/specs/emu_solve_k48.yaml", 0, 4, "#define QR 16\n");
 }

@@ -429,8 +429,12 @@ extern "C" __global__ void __launch_bounds__(${nt or 'NT_BWD'}, ${minb or 1}) ${
 /* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
  * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
- * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
-#define MM_BWD ${BWD_TF1 and 'MM_TF32' or 'MM_TF3'}
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). On sm_90
+ * MM_TF3P: each k step's products summed from zero, then added, as the tensor cores truncate each sum toward zero
+ * and the chains over many chunks (fstate, bstate) and long sums lost bits to the running total (GDN at chunk 16:
+ * edge dg 2.85e-2 on the H200, 2.2e-2 under the emulation's model, 1.9e-3 with it; bench/, the s42 record). Not on
+ * sm_80, whose 128-register cap it cost spills (GDN bf16 bval 36 B, bgrad 44 B). */
+#define MM_BWD ${BWD_TF1 and 'MM_TF32' or '(SSMC_SM90 ? MM_TF3P : MM_TF3)'}
 /* Row dots of two ROWS x D tiles over the steps of a loop: acc[i] += a(t, d..d+3) . b(t, d..d+3), t and d the
  * row and columns of the thread's i-th four elements (tile_regs's row_of; the same every step); row_dots_put
  * sums the D/4 threads of a row (neighbouring lanes) by shuffles once at the end (ncu: shuffling every step
@@ -487,7 +491,7 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
  * Their tile products (MM_FREC): with bf16 inputs the forward's one tf32 product (the inputs' rows are exact
  * in tf32); with f32 inputs about fp32-accurate (the forward's bf16 hi + lo split, 2^-17, took the emulated
  * delta fixture's edge dg to 3.9e-2 against 1e-2: beta = 1 with repeated keys amplifies it). */
-#define MM_FREC ${P.dtype == 'bf16' and 'MM_TF32' or 'MM_TF3'}
+#define MM_FREC ${P.dtype == 'bf16' and 'MM_TF32' or '(SSMC_SM90 ? MM_TF3P : MM_TF3)'} /* MM_TF3P: as MM_BWD */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}, 1) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
   prep_body<MM_FREC, false>(a, ws);

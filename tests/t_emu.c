@@ -12,8 +12,8 @@
  * reading of it: a kernel that misreads the layout fails here as on a GPU. Its fibers run each thread to
  * the next barrier in turn, so a read of shared memory before the barrier that orders it after another
  * thread's write passes here: compute-sanitizer's racecheck on a GPU finds those.) Besides: the emulation's cache
- * folder and its tensor-core accumulation (tcase parts), and an f32 module's edge gradients under the model of the
- * tensor cores' truncating sums (tcase cuda-emu-tc). */
+ * folder and its tensor-core accumulation (tcase parts), and an erase's f32 edge gradients under the model of the
+ * tensor cores' truncating sums (tcase cuda-emu-tc: bgrad's lo terms apart at chunk 64, MM_TF3P at chunk 16). */
 #define _GNU_SOURCE /* memmem */
 #include <check.h>
 #include <stdio.h>
@@ -236,6 +236,18 @@ START_TEST(split_delta_matches_oracle) { /* (the forward's rows: the backward's 
 }
 END_TEST
 
+/* the edge batch's dg of an erase through many chunks (chunk 16, K = 32, V = 128, f32) under the same model: the
+ * backward's split products accumulated in place gave 2.2e-2 (the H200 2.85e-2 at K = 128); on sm_90 they are
+ * MM_TF3P (each k step's products summed from zero, then added): 1.9e-3 */
+START_TEST(split_products_promoted_under_tensor_core_model) {
+  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
+  ck_assert_int_eq(setenv("SSMC_EMU_TC", "3", 1), 0);
+  check_spec_with("tests/fixtures/specs/emu_delta_c16.yaml", 0, 0, "#define MM_BWD (SSMC_SM90 ? MM_TF3P : MM_TF3)");
+  ck_assert_int_eq(unsetenv("SSMC_EMU_TC"), 0);
+  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+}
+END_TEST
+
 /* a fresh machine has no ~/.cache: the emulation's cache folder is made with its parents */
 START_TEST(cache_folder_made_with_parents) {
   char base[] = "/tmp/ssmc_t_emu_XXXXXX", dir[256], err[512];
@@ -329,6 +341,7 @@ Suite *emu_suite(void) {
   TCase *model = tcase_create("cuda-emu-tc"); /* the tensor cores' accumulation modelled */
   tcase_set_timeout(model, 900);
   tcase_add_test(model, f32_bgrad_lo_apart_under_tensor_core_model);
+  tcase_add_test(model, split_products_promoted_under_tensor_core_model);
   suite_add_tcase(s, model);
   return s;
 }

@@ -17,6 +17,10 @@
 #define MM_TF32 0
 #define MM_BF3 1
 #define MM_TF3 2
+/* MM_TF3 with each k step's three products summed from zero and added to the accumulator in fp32 (round to nearest):
+ * each mma truncates its sum toward zero (the tensor cores' accumulation), so a long sum accumulated in place loses
+ * bits to the running total at every step; this way only to the step's own products (mm_acc, mm_tiles_f) */
+#define MM_TF3P 3
 #define MM_SPLIT MM_BF3 /* f32 inputs, and a solve's x (its readout cancels) */
 /* the generic mm's (mm_tiles_f) split lo part passed as it is (see tf32_lo) only in its SEP form (the narrow
  * state passes, with registers to spare) of a module without per-key decays: rounded to tf32 elsewhere, NVRTC 13
@@ -474,6 +478,23 @@ template <typename T> struct gmat {
   __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); } /* never accumulated into */
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { if (i < rows) st2(p + i * ld + j, x, y); }
 };
+/* a split product's k step into d: lo x hi (but where a is exact: XA), hi x lo (XB), hi x hi; with MM_TF3P from zero,
+ * then added to d */
+template <int SPLIT, bool XA, bool XB>
+__device__ __forceinline__ void mma8_step(float *d, const unsigned *ah, const unsigned *al, const unsigned *bh, const unsigned *bl) {
+  if (SPLIT == MM_TF3P) {
+    float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (!XA) mma8(t, al, bh);
+    if (!XB) mma8(t, ah, bl);
+    mma8(t, ah, bh);
+#pragma unroll
+    for (int r = 0; r < 4; r++) d[r] += t[r];
+  } else {
+    if (SPLIT && !XA) mma8(d, al, bh);
+    if (SPLIT && !XB) mma8(d, ah, bl);
+    mma8(d, ah, bh);
+  }
+}
 /* SEP (with SPLIT): the two correction products into accumulators of their own, summed at the end: three
  * independent chains of mma instead of one (the solve's small products are bound by their latency) */
 template <int NB, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, typename Cm, typename TA, typename TB>
@@ -612,9 +633,13 @@ __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float
         unsigned bh[2], bl[2];
         tf32_hl<XB, RL>(bf[0], bh[0], bl[0]);
         tf32_hl<XB, RL>(bf[1], bh[1], bl[1]);
-        if (SPLIT && !XA) mma8(SEP ? e[SEP ? s : 0] : d[s], al, bh);
-        if (SPLIT && !XB) mma8(SEP ? f[SEP ? s : 0] : d[s], ah, bl);
-        mma8(d[s], ah, bh);
+        if (SEP) {
+          if (SPLIT && !XA) mma8(e[SEP ? s : 0], al, bh);
+          if (SPLIT && !XB) mma8(f[SEP ? s : 0], ah, bl);
+          mma8(d[s], ah, bh);
+        } else {
+          mma8_step<SPLIT, XA, XB>(d[s], ah, al, bh, bl);
+        }
       }
     }
 #pragma unroll
@@ -664,7 +689,7 @@ __device__ __forceinline__ void mm(float *c, const TA *a, const TB *b, int m, in
  * (16-byte aligned; LDA, LDB = 4 (mod 32): conflict-free), so each fragment is one ldmatrix (ldsm4).
  * Each warp owns the same TPW tiles of 16 x NB (NB as mm_f picks it) in every step: no accumulator
  * goes through shared memory and a step needs no barrier of its own; store writes c to a float tile.
- * SPLIT (MM_TF32 or MM_TF3), XA, XB as mm. */
+ * SPLIT (MM_TF32, MM_TF3 or MM_TF3P), XA, XB as mm. */
 template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> struct mm_acc {
   static_assert(SPLIT != MM_BF3 && M % 16 == 0 && N % 8 == 0, "tf32 products of 16 x 8 tiles");
   static constexpr int W = NTH / 32;
@@ -705,9 +730,7 @@ template <int NTH, int M, int N, int SPLIT, bool XA = false, bool XB = false> st
             unsigned bh[2], bl[2];
 #pragma unroll
             for (int e = 0; e < 2; e++) tf32_hl<XB>(__uint_as_float(bb[2 * h + e]), bh[e], bl[e]);
-            if (SPLIT && !XA) mma8(d[u][s + h], al, bh);
-            if (SPLIT && !XB) mma8(d[u][s + h], ah, bl);
-            mma8(d[u][s + h], ah, bh);
+            mma8_step<SPLIT, XA, XB>(d[u][s + h], ah, al, bh, bl);
           }
         }
       }
@@ -1496,8 +1519,12 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 /* The backward's tile products: about fp32-accurate (MM_TF3) where the gradients cancel by more than tf32 can
  * carry: f32 inputs, a solve, and a rank-1 erase (GDN's edge dg through the decay identity: 8.7 relative with
  * one tf32 product, and past its bound even with MM_BF3's 2^-17). One tf32 product for bf16 modules without
- * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). */
-#define MM_BWD MM_TF3
+ * either (Mamba-2, GLA: every row within ~1/3 of its bound; bench/, the gpu-h200-bwd-tf32 record). On sm_90
+ * MM_TF3P: each k step's products summed from zero, then added, as the tensor cores truncate each sum toward zero
+ * and the chains over many chunks (fstate, bstate) and long sums lost bits to the running total (GDN at chunk 16:
+ * edge dg 2.85e-2 on the H200, 2.2e-2 under the emulation's model, 1.9e-3 with it; bench/, the s42 record). Not on
+ * sm_80, whose 128-register cap it cost spills (GDN bf16 bval 36 B, bgrad 44 B). */
+#define MM_BWD (SSMC_SM90 ? MM_TF3P : MM_TF3)
 /* Row dots of two ROWS x D tiles over the steps of a loop: acc[i] += a(t, d..d+3) . b(t, d..d+3), t and d the
  * row and columns of the thread's i-th four elements (tile_regs's row_of; the same every step); row_dots_put
  * sums the D/4 threads of a row (neighbouring lanes) by shuffles once at the end (ncu: shuffling every step

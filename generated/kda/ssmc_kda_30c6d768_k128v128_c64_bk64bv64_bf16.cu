@@ -1618,7 +1618,8 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
  * MM_TF3P: each k step's products summed from zero, then added, as the tensor cores truncate each sum toward zero
  * and the chains over many chunks (fstate, bstate) and long sums lost bits to the running total (GDN at chunk 16:
  * edge dg 2.85e-2 on the H200, 2.2e-2 under the emulation's model, 1.9e-3 with it; bench/, the s42 record). Not on
- * sm_80, whose 128-register cap it cost spills (GDN bf16 bval 36 B, bgrad 44 B). */
+ * sm_80, whose 128-register cap it cost spills (GDN bf16 bval 36 B, bgrad 44 B), and only with an erase (the edge
+ * rows of the others passed without it; on sm_90a it spilled GKA's bf16 bgrad 28 B, examples/my_ssm's f32 52 B). */
 #define MM_BWD (SSMC_SM90 ? MM_TF3P : MM_TF3)
 /* Row dots of two ROWS x D tiles over the steps of a loop: acc[i] += a(t, d..d+3) . b(t, d..d+3), t and d the
  * row and columns of the thread's i-th four elements (tile_regs's row_of; the same every step); row_dots_put

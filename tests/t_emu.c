@@ -211,16 +211,20 @@ START_TEST(bgrad_wgmma_producer_matches_oracle) {
 }
 END_TEST
 
-/* the edge batch's dg of an erase's f32 module (K = 32, V = 128) under the emulation's model of the tensor cores'
- * truncating accumulation (SSMC_EMU_TC=3: with one accumulator it gives 1.84e-2, the H200 2.0e-2; bench/, the s41
- * record): bgrad's lo terms in accumulators of their own (BGE) keep every row within its bound (7.4e-3) */
-START_TEST(f32_bgrad_lo_apart_under_tensor_core_model) {
+/* a spec's f32 module on the emulated sm_90a under the model of the tensor cores' accumulation (SSMC_EMU_TC=3),
+ * its module holding must */
+static void check_f32_under_model(const char *rel, const char *must) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   ck_assert_int_eq(setenv("SSMC_EMU_TC", "3", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 0, 0, "float e1[");
+  check_spec_with(rel, 0, 0, must);
   ck_assert_int_eq(unsetenv("SSMC_EMU_TC"), 0);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
+
+/* the edge batch's dg of an erase's f32 module (K = 32, V = 128) under the emulation's model of the tensor cores'
+ * truncating accumulation (SSMC_EMU_TC=3: with one accumulator it gives 1.84e-2, the H200 2.0e-2; bench/, the s41
+ * record): bgrad's lo terms in accumulators of their own (BGE) keep every row within its bound (7.4e-3) */
+START_TEST(f32_bgrad_lo_apart_under_tensor_core_model) { check_f32_under_model("tests/fixtures/specs/emu_f90_delta.yaml", "float e1["); }
 END_TEST
 
 /* the split forward with an erase on the emulated sm_90a (fwd-split rows: prep_fused's T form, fused90_seg's three
@@ -240,11 +244,7 @@ END_TEST
  * backward's split products accumulated in place gave 2.2e-2 (the H200 2.85e-2 at K = 128); on sm_90 they are
  * MM_TF3P (each k step's products summed from zero, then added): 1.9e-3 */
 START_TEST(split_products_promoted_under_tensor_core_model) {
-  ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  ck_assert_int_eq(setenv("SSMC_EMU_TC", "3", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_delta_c16.yaml", 0, 0, "#define MM_BWD (SSMC_SM90 ? MM_TF3P : MM_TF3)");
-  ck_assert_int_eq(unsetenv("SSMC_EMU_TC"), 0);
-  ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
+  check_f32_under_model("tests/fixtures/specs/emu_delta_c16.yaml", "#define MM_BWD (SSMC_SM90 ? MM_TF3P : MM_TF3)");
 }
 END_TEST
 

@@ -2,6 +2,7 @@
 #include "emit.h"
 #include "cost.h"
 #include "emb.h"
+#include "cuc.h"
 #include "sbx.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,14 +145,16 @@ void emit_kernel_name(const cls_family *f, int dtype, int bk, int bv, char *buf,
 
 static int dim_len(const layer_spec *s, ex_dim d) { return d == DIM_K ? s->K : d == DIM_V ? s->V : 1; }
 
-static char *build_context(const cls_family *f, int dtype, int bk, int bv, const char *name) {
+/* cmax: the largest chunk the CUDA module may take (its chunk search starts there; the spec's chunk unless the
+ * backward's blocks did not fit at it: emit_cuda_kernel) */
+static char *build_context(const cls_family *f, int dtype, int bk, int bv, const char *name, int cmax) {
   const layer_spec *s = f->spec;
   emit_buf b = {0};
   emit_add(&b, "{\n  name = \"%s\", family = \"%s\", hash = \"%s\", version = \"%s\",\n  summary = ", name, s->family,
          s->hash, SSMC_VERSION);
   emit_lua_str(&b, f->summary);
-  emit_add(&b, ",\n  K = %d, V = %d, C = %d, BK = %d, BV = %d, dtype = \"%s\", rec_below = %d,\n  inputs = {\n", s->K, s->V,
-         s->chunk, bk, bv, dtype ? "bf16" : "f32", cost_rec_below(f));
+  emit_add(&b, ",\n  K = %d, V = %d, C = %d, CMAX = %d, BK = %d, BV = %d, dtype = \"%s\", rec_below = %d,\n  inputs = {\n", s->K,
+         s->V, s->chunk, cmax, bk, bv, dtype ? "bf16" : "f32", cost_rec_below(f));
   for (int i = 0; i < s->n_in; i++) {
     const spec_input *in = &s->in[i];
     /* the same rule as ssmc_input_is_gate / ssmc_input_qk_heads in the ABI header */
@@ -239,7 +242,7 @@ int emit_cpu_kernel(const cls_family *f, int dtype, int bk, int bv, const char *
   snprintf(out->path, sizeof out->path, "%s/%s.c", s->family, out->name);
   const char *tpl = emit_template("cpu_kernel.c.tpl", d);
   if (!tpl) return 1;
-  char *ctx = build_context(f, dtype, bk, bv, out->name);
+  char *ctx = build_context(f, dtype, bk, bv, out->name, s->chunk);
   char msg[512];
   int line = 0;
   int rc = sbx_render(lua, "cpu_kernel.c.tpl", tpl, ctx, &out->source, &out->len, msg, sizeof msg, &line);
@@ -463,11 +466,17 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
   return 0;
 }
 
-int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, emit_kernel *out, diag *d) {
+/* The CUDA module (forward, then the backward's stages) with the chunk search of cuda_kernel.cu.tpl from cmax down */
+static int emit_cuda_module(const cls_family *f, int dtype, int bk, int bv, int cmax, sbx *lua, emit_kernel *out, diag *d) {
   const char *tpl = emit_template("cuda_kernel.cu.tpl", d);
   if (!tpl) return 1;
+  free(out->cu_source);
+  out->cu_source = NULL;
+  out->cu_len = 0;
+  memset(&out->cuda, 0, sizeof out->cuda);
+  memset(out->cu_entries, 0, sizeof out->cu_entries);
   snprintf(out->cu_path, sizeof out->cu_path, "%s/%s.cu", f->spec->family, out->name);
-  char *ctx = build_context(f, dtype, bk, bv, out->name);
+  char *ctx = build_context(f, dtype, bk, bv, out->name, cmax);
   char msg[512];
   int line = 0;
   int rc = sbx_render(lua, "cuda_kernel.cu.tpl", tpl, ctx, &out->cu_source, &out->cu_len, msg, sizeof msg, &line);
@@ -484,6 +493,21 @@ int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, e
   free(b);
   out->cuda.source = out->cu_source;
   return parse_launch_bwd(out, d);
+}
+
+/* The forward's chunk search counts the forward's blocks only; where a backward stage's block cannot fit a block's
+ * shared memory (CUC_SMEM_MAX) at the chunk it found (GKA at K = 64, chunk 128: bgrad 214 KB), the module is made
+ * again from half that chunk, while the chunk stays a multiple of 16: the chunk is a blocking of the same
+ * recurrence (cuda_kernel.cu.tpl). A module where no chunk fits stays as found (`ssmc compile` names the stage). */
+int emit_cuda_kernel(const cls_family *f, int dtype, int bk, int bv, sbx *lua, emit_kernel *out, diag *d) {
+  for (int cmax = f->spec->chunk;;) {
+    if (emit_cuda_module(f, dtype, bk, bv, cmax, lua, out, d)) return 1;
+    int over = 0;
+    for (int i = 0; i < out->cuda.n_bwd; i++) over |= out->cuda.bwd[i].smem > CUC_SMEM_MAX;
+    const int half = out->cuda.chunk / 2;
+    if (!over || half < 16 || half % 16 || out->cuda.chunk > cmax) return 0; /* (a template that ignores CMAX) */
+    cmax = half;
+  }
 }
 
 static void c_string_literal(emit_buf *b, const char *s, size_t n) {

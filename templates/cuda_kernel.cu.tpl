@@ -153,7 +153,8 @@
 @   end
 @   return XL
 @ end
-@ -- The CUDA module's chunk and value tile: the spec's, the value tile halved (down to 16) and then the
+@ -- The CUDA module's chunk and value tile: the spec's (or P.CMAX, where the backward's blocks did not fit at the
+@ -- spec's: compiler/emit.c), the value tile halved (down to 16) and then the
 @ -- chunk (while a multiple of 16) until every stage fits in 160 KiB (A100-safe); the chunk is a
 @ -- blocking of the same recurrence, so only rounding can tell them apart. The kernel ABI carries it
 @ -- (ssmc_cuda_kernel.chunk) for the chunk grids.
@@ -165,7 +166,7 @@
 @   return math.max(SL.off, OL.off, PL.off, XL.off) * 4 <= 160 * 1024
 @ end
 @ do
-@   local c, done = P.C, false
+@   local c, done = math.min(P.C, P.CMAX or P.C), false
 @   while not done do
 @     local bv = P.BV
 @     while not done and bv >= 16 do done = try(c, bv); bv = bv // 2 end

@@ -956,6 +956,27 @@ START_TEST(compile_reports_smem_over_limit) {
 }
 END_TEST
 
+/* Where the forward's blocks fit at the spec's chunk and the backward's do not (GKA's form at K = 48, V = 16, chunk 128:
+ * sgrad 178 KB; GKA at K = 64: bgrad 214 KB), the module is made again from half the chunk: every stage fits a block's
+ * 160 KiB at chunk 64, and the CPU kernel keeps the spec's chunk (the name's c128). */
+START_TEST(backward_blocks_fit_by_halving_chunk) {
+  gen_set g;
+  load_fixture(&g, "emu_solve_c128.yaml");
+  ck_assert_int_eq(g.u[0]->nk, 2);
+  for (int j = 0; j < g.u[0]->nk; j++) {
+    const emit_kernel *ek = &g.u[0]->k[j];
+    ck_assert_msg(strstr(ek->name, "_c128_") != NULL, "%s", ek->name);
+    ck_assert_int_eq(ek->cuda.chunk, 64);
+    ck_assert_ptr_nonnull(strstr(ek->cu_source, "\n#define CH 64\n"));
+    ck_assert_int_ge(ek->cuda.n_bwd, 10);
+    for (int i = 0; i < ek->cuda.n_fwd; i++) ck_assert_int_le(ek->cuda.fwd[i].smem, CUC_SMEM_MAX);
+    for (int i = 0; i < ek->cuda.n_bwd; i++)
+      ck_assert_msg(ek->cuda.bwd[i].smem <= CUC_SMEM_MAX, "%s: %d B", ek->cuda.bwd[i].entry, ek->cuda.bwd[i].smem);
+  }
+  gen_free(&g);
+}
+END_TEST
+
 Suite *cuda_suite(void) {
   Suite *s = suite_create("cuda");
   TCase *tc = tcase_create("nvrtc");
@@ -976,5 +997,8 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, fused90_bf16_blocks_fit_registers);
   tcase_add_test(tc, solve_beside_erase_keeps_every_stage);
   suite_add_tcase(s, tc);
+  TCase *blocks = tcase_create("blocks"); /* the module's blocking, no NVRTC */
+  tcase_add_test(blocks, backward_blocks_fit_by_halving_chunk);
+  suite_add_tcase(s, blocks);
   return s;
 }

@@ -15,7 +15,7 @@ prof() {
   echo "$name rc=$?"
   ncu -i /tmp/p/$name.ncu-rep --page details > /tmp/p/$name-details.txt 2>&1
   ncu -i /tmp/p/$name.ncu-rep --page source --csv --print-source cuda,sass > /tmp/p/$name-cudasass.csv 2>&1
-  python3 $D/lines.py /tmp/p/$name-cudasass.csv $src 60 > /tmp/p/$name-lines.txt 2>&1
+  python3 bench/2026-11-24-gpu-h200-masks/lines.py /tmp/p/$name-cudasass.csv $src 60 > /tmp/p/$name-lines.txt 2>&1
   grep -E "Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|DRAM Throughput|Memory Throughput" /tmp/p/$name-details.txt | head -8
 }
 GS=generated/gated_deltanet/ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16.cu

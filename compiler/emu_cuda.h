@@ -368,7 +368,7 @@ static void emu_fiber_main() {
 /* the sum of the block's barrier generations: it moves whenever a barrier completes */
 static unsigned emu_bar_gens(int nt) {
   unsigned s = emu_blk.all.gen;
-  for (int w = 0; w < nt / 32; w++) s += emu_blk.warp[w].gen;
+  for (int w = 0; w < (nt + 31) / 32; w++) s += emu_blk.warp[w].gen;
   for (int i = 0; i < EMU_NBARS; i++) s += emu_blk.named[i].gen;
   return s;
 }
@@ -377,7 +377,7 @@ static unsigned emu_bar_gens(int nt) {
  * a block size the emulation does not take or stacks it cannot get, or -2 for a block whose threads
  * all wait at barriers that cannot complete (a kernel's barrier not reached by all its threads). */
 extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, void **params) {
-  if (nt < 1 || nt > EMU_MAX_THREADS || nt % 32) return -1;
+  if (nt < 1 || nt > EMU_MAX_THREADS) return -1;
 #ifdef SSMC_EMU_TC
   /* SSMC_EMU_TC_STAGES=a,b: the model only in the stages whose entry names contain a or b (the others as plain) */
   const char *only = getenv("SSMC_EMU_TC_STAGES");
@@ -400,7 +400,7 @@ extern "C" int ssmc_emu_launch(void *fn, int sig, const unsigned *g, int nt, voi
     for (unsigned y = 0; y < g[1]; y++)
       for (unsigned x = 0; x < g[0]; x++) {
         emu_blk.all = {nt, 0, 0};
-        for (int w = 0; w < nt / 32; w++) emu_blk.warp[w] = {32, 0, 0};
+        for (int w = 0; w < (nt + 31) / 32; w++) emu_blk.warp[w] = {nt - 32 * w < 32 ? nt - 32 * w : 32, 0, 0}; /* (a last warp may be partial) */
         for (int i = 0; i < EMU_NBARS; i++) emu_blk.named[i] = {0, 0};
         for (int i = 0; i < nt; i++) {
           emu_fiber *f = &emu_blk.f[i];

@@ -471,10 +471,10 @@ const char *const ssmc_builtin_source_hashes[] = {
   "29f62c859c721d08",
   "adb92f6bdc76bb84",
   "c3ce8ca84531732b",
-  "6ab95ff022a5b06f",
+  "e3a99a9af72b433d",
   "b261a02e61377c24",
   "c74040a8f39182af",
   "e153d071981d3a9e",
-  "9d9ae3dc7e28848b",
+  "13caccb22c875421",
   0,
 };

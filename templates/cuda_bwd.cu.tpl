@@ -774,7 +774,13 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ end
 @ -- the loop's products c (ldc) += x y' over the value tile (x, y: rows of it; xa: x exact in tf32); a
 @ -- step's products only read its tiles
-@ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK'}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
+@ -- u dZ_L' (P2, the key's column part) as split products (MM_TF3) in a one-product module where the decay's gradient
+@ -- reads Z_L . dZ_L (ZDOT): k . dk_col cancels that sum in the identity, and one tf32 product left the T = 1 row's dg
+@ -- of a bf16 Mamba-2 form at K = 32, V = 80, chunk 32 at 1.24e-2 relative (bound 1e-2; split: 1.4e-3; the f32 module
+@ -- 1.4e-5) in the emulation (bench/, the s43 record). Not in the sm_90a wgmma loop (BGW: its tiles carry no lo part
+@ -- in a one-product module; the H200's T = 1 rows there 4.3e-3)
+@ local P2S = (BWD_TF1 and ZDOT) and 'MM_TF3' or nil
+@ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK', nil, P2S}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
 @ if m.delta then
 @   vp[#vp + 1] = {'p3', BKP4, 'dr', 'z0', 'CH', 'BK'}; vp[#vp + 1] = {'dg', 'CP', 'dr', 'uu', 'CH', 'CH'}
 @ end
@@ -990,7 +996,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   local off, vo = 0, {}
 @   for _, t in ipairs(vt) do vo[t[1]] = off; off = off + (t[2] == 'CH' and C or BK) * BVPG end
 @   for _, c in ipairs(vp) do
-    mm_acc<NT, ${c[5]}, ${c[6]}, MM_BWD, ${c[7] or 'false'}> acc_${c[1]};
+    mm_acc<NT, ${c[5]}, ${c[6]}, ${c[8] or 'MM_BWD'}, ${c[7] or 'false'}> acc_${c[1]};
     acc_${c[1]}.zero();
 @   end
 @   local function fill(v, b)
@@ -1052,7 +1058,11 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @   ptiles_fetch(ptl, 'v0 + BVG')
       }
 @   for _, c in ipairs(vp) do
+@     if c[8] then
+      mm<${c[2]}, ${BVPG}, 1, 1, ${BVPG}, ${c[8]}, false, ${c[7] or 'false'}, false, false>(${c[1]}, ${c[3]}, ${c[4]}, ${c[5]}, ${c[6]}, BVG, v0 > 0);
+@     else
       mmb<${c[2]}, ${BVPG}, 1, 1, ${BVPG}, ${c[7] or 'false'}, false, false>(${c[1]}, ${c[3]}, ${c[4]}, ${c[5]}, ${c[6]}, BVG, v0 > 0);
+@     end
 @   end
       __syncthreads(); /* one barrier after a step's products */
     }

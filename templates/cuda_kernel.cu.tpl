@@ -477,8 +477,10 @@
 @ -- neighbouring memory. decode_large from PLAIN_LARGE_PCT percent of the SM count in work items on.
 @ local function plain_cfg(dbv, nt, minb, pre, smem, parts)
 @   local c = {dbv = dbv, cg = dbv // 4, pre = pre, minb = minb, smem = smem, parts = parts or 1}
+@   -- row parts: the most that divide K within nt threads (halving skipped divisors: K = 32, V = 80 went from 12 to
+@   -- 1 row part, a block of 20 threads, where 8 divide 32)
 @   c.nrp = math.max(1, math.min(nt // c.cg, K))
-@   while K % c.nrp ~= 0 do c.nrp = c.nrp // 2 end
+@   while K % c.nrp ~= 0 do c.nrp = c.nrp - 1 end
 @   c.nt, c.r = c.nrp * c.cg, K // c.nrp
 @   c.shfl = 32 % c.cg == 0 and c.nt % 32 == 0 -- lanes of one column group in one warp: reduce there first
 @   c.rpw = c.shfl and 32 // c.cg or 1 -- row parts a warp (after the shuffles: one partial a warp)

@@ -28,7 +28,7 @@
 /* every kernel of the spec (dtype -1) or those of one dtype (0 f32, 1 bf16), solver iterations iters
  * (0: the spec's); must: text each module's source has, lines of it each on its own ('\n' between; NULL: none);
  * bwd_skip as chk_opts's (0: the backward rows too, 2: none) */
-static void check_spec_opts(const char *rel, int dtype, int iters, const char *must, int bwd_skip) {
+static void check_spec_opts(const char *rel, int dtype, int iters, const char *must, int bwd_skip, uint64_t seed) {
   char path[1024], err[2048], cache[] = "/tmp/ssmc_t_emu_XXXXXX";
   snprintf(path, sizeof path, "%s/%s", SSMC_SOURCE_DIR, rel);
   ck_assert_ptr_nonnull(mkdtemp(cache));
@@ -38,7 +38,7 @@ static void check_spec_opts(const char *rel, int dtype, int iters, const char *m
   gen_init(&g);
   diag d = {0};
   if (gen_add(&g, path, &d)) { diag_print(&d, stderr); ck_abort_msg("cannot load %s", rel); }
-  chk_opts co = {1234, 0, 2, iters, chk_emu_backend(emu), bwd_skip}; /* check's shapes but T = 4096 */
+  chk_opts co = {seed, 0, 2, iters, chk_emu_backend(emu), bwd_skip}; /* check's shapes but T = 4096 */
   for (int j = 0; j < g.u[0]->nk; j++) {
     if (dtype >= 0 && g.u[0]->k[j].dtype != dtype) continue;
     build_kernel bk;
@@ -105,7 +105,7 @@ static void check_spec_opts(const char *rel, int dtype, int iters, const char *m
 }
 
 static void check_spec_with(const char *rel, int dtype, int iters, const char *must) {
-  check_spec_opts(rel, dtype, iters, must, 0);
+  check_spec_opts(rel, dtype, iters, must, 0, 1234);
 }
 static void check_spec(const char *rel) { check_spec_with(rel, -1, 0, NULL); }
 
@@ -137,6 +137,15 @@ END_TEST
  * packed H in U's place, smaller than H at V < (K + 1) / 2 (it overran: decode-large rows off) */
 START_TEST(solve_d_row_blocks_match_oracle) {
   check_spec_with("tests/fixtures/specs/emu_solve_k48.yaml", 0, 4, "#define QR 16\n");
+}
+END_TEST
+
+/* a scalar decay at K = 32, V = 80 (bf16, at check's own seed, 1): decode_large in blocks of 160 threads (8 row parts;
+ * the halving rule gave 1, a block of 20); bgrad's u dZ_L' as split products in a one-product module (its T = 1 dg
+ * 1.24e-2 with one tf32 product, 1.4e-3 split) */
+START_TEST(scalar_decay_v80_matches_oracle) {
+  check_spec_opts("tests/fixtures/specs/emu_scalar_v80.yaml", 1, 0,
+                  "__launch_bounds__(160, 2) ssmc_emu_scalar_v80_\nmm_acc<NT, CH, BK, MM_TF3, false> acc_p2;", 0, 1);
 }
 END_TEST
 
@@ -235,7 +244,7 @@ START_TEST(split_delta_matches_oracle) { /* (the forward's rows: the backward's 
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   check_spec_opts("tests/fixtures/specs/emu_split_delta.yaml", 1, 0,
                   "_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }\n"
-                  "_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }\n_fused90_scan(", 2);
+                  "_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }\n_fused90_scan(", 2, 1234);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST
@@ -332,6 +341,7 @@ Suite *emu_suite(void) {
   tcase_add_test(tc, solve_d_row_blocks_match_oracle);
   tcase_add_test(tc, seq_pass_every_stage_matches_oracle);
   tcase_add_test(tc, solve_bf16_products_match_oracle);
+  tcase_add_test(tc, scalar_decay_v80_matches_oracle);
   tcase_add_test(tc, split_delta_matches_oracle);
   tcase_add_test(tc, psolve90_matches_oracle);
   tcase_add_test(tc, wgmma_out_matches_oracle);

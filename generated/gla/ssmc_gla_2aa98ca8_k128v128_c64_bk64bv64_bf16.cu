@@ -1780,7 +1780,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
      * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
     mm_acc<NT, CH, BK, MM_BWD, true> acc_p1;
     acc_p1.zero();
-    mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;
+    mm_acc<NT, CH, BK, MM_TF3, false> acc_p2;
     acc_p2.zero();
     mm_acc<NT, CH, CH, MM_BWD, true> acc_da;
     acc_da.zero();

@@ -177,14 +177,15 @@
 @ local function bgrad_layout(racc, wbv)
 @   local L = new_layout()
 @   alloc_scalars(L)
-@   local post = 2 * C * KCP + (diag and C * BKP4 or 0)
+@   -- after the loop: k and q~ (C, KCP) each, then the per-key decays (diag) or dk's row part (an erase)
+@   local post = 2 * C * KCP + ((diag or m.delta) and C * BKP4 or 0)
 @   local r0 = L.off
 @   L.alloc('R', math.max(vtiles(racc), post))
-@   -- DA: dA (C, CPn), then with an erase dk's row part (C, BKP4) in its place (wider when the chunk is
-@   -- shorter than the key tile); racc: the second buffer of the value loop's tiles in P1 .. DA/DG; wbv: BGW's
-@   -- two buffers from R on
+@   -- DA: dA (C, CPn), then with an erase and per-key decays dk's row part (C, BKP4) in its place (wider when
+@   -- the chunk is shorter than the key tile); racc: the second buffer of the value loop's tiles in P1 .. DA/DG;
+@   -- wbv: BGW's two buffers from R on
 @   local p0 = L.off
-@   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * math.max(CPn, m.delta and BKP4 or 0))
+@   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * math.max(CPn, (m.delta and diag) and BKP4 or 0))
 @   if m.delta then L.alloc('P3', C * BKP4); L.alloc('DG', C * CPn) end
 @   if racc and L.off - p0 < vtiles(racc) then L.alloc('PAD', vtiles(racc) - (L.off - p0)) end
 @   if wbv and L.off - r0 < 2 * wgb_buf(wbv).size then L.alloc('PADW', 2 * wgb_buf(wbv).size - (L.off - r0)) end
@@ -263,7 +264,9 @@
 @ -- producer, spilled 1712 B). So BK <= 32 at chunk 64: no built-in spec's module (K = 128, 64) is changed.
 @ local BGE = BGW and BGW_NS == 2 and (NTB or NT) // 128 <= (m.delta and 3 or 2) and 2 * BK + C <= 128
 @ if BGE then BG_MINB = 1 end
-@ local SEPB = BGE and ', true, true' or '' -- bgrad's mmb products after the loop: (SYNC,) SEP
+@ -- bgrad's mmb products after the loop: SEP with BGE, and on sm_90 (one more accumulator pair a warp: sm_80's
+@ -- 128 registers spilled)
+@ local SEPB = BGE and 'true' or 'SSMC_SM90'
 @ local function layout_enum(prefix, lay)
 enum {
 @   for _, w in ipairs(lay) do
@@ -1087,8 +1090,10 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ build_qt('qt', KCP, 'k0', 'BK')
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
-@ if m.delta then
+@ if m.delta and diag then
   float *dkr = da;
+@ elseif m.delta then
+  float *dkr = qt + CH * ${KCP};
 @ end
 @ if diag then
 #define BT(t, k) b[(t) * ${BKP4} + (k)]
@@ -1126,13 +1131,15 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   rows_scale<NT, CH, BK>(p1, ${BKP4}, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
   rows_scale<NT, CH, BK>(p2, ${BKP4}, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
-  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}${SEPB}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<${BKP4}, 1, CP, ${KCP}, 1${BGE and ', false, false' or ''}${SEPB}>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
+   * the next product's while the tensor cores run its own) */
+  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}, false, ${SEPB}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<${BKP4}, 1, CP, ${KCP}, 1, false, false, ${m.delta and 'false' or 'true'}, ${SEPB}>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 @   if m.delta then
-  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}${SEPB}>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<${BKP4}, 1, CP, ${KCP}, 1, false, ${KX}${SEPB}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<${BKP4}, 1, CP, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 @   end
 #define EB(t, k) fexp(b[t])
 @ end

@@ -2851,16 +2851,16 @@ enum {
 enum {
   BG_IN3 = 0,
   BG_R = 64,
-  BG_P1 = 11584,
-  BG_P2 = 15936,
-  BG_DA = 20288,
-  BG_P3 = 24640,
-  BG_DG = 28992,
-  BG_B = 33344,
-  BG_EW = 33408,
-  BG_EE = 33472,
-  BG_ZLD = 33536,
-  BG_TOTAL = 33600
+  BG_P1 = 13632,
+  BG_P2 = 17984,
+  BG_DA = 22336,
+  BG_P3 = 26688,
+  BG_DG = 31040,
+  BG_B = 35392,
+  BG_EW = 35456,
+  BG_EE = 35520,
+  BG_ZLD = 35584,
+  BG_TOTAL = 35648
 };
 enum {
   BR_IN3 = 0,
@@ -3178,7 +3178,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
     const int wg = (int)threadIdx.x >> 7;
-    /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads */
+    /* 3 buffers; named barriers 1 + b (buffer b full) and 4 + b (buffer b free) of all 512 threads */
     constexpr int NSTEP = VD / 16;
     if (wg >= 3) { /* the producer */
     tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
@@ -3207,9 +3207,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
       }
       for (int s = 0; s < NSTEP; s += 2) {
         if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 2 on */
-          const int st = s + 0, b = st % 2;
+          const int st = s + 0, b = st % 3;
           float *bn = sm + BG_R + b * 11520;
-          if (st >= 2) bar_wait(3 + b, 512);
+          if (st >= 3) bar_wait(4 + b, 512);
           pa_dy.put_core_hl<false>(bn + 0, nullptr, 160, 40);
           pa_uu.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
           pa_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
@@ -3226,9 +3226,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
           }
         }
         if (s + 1 < NSTEP) { /* step s + 1 from set pb into its buffer, then that set's loads 2 on */
-          const int st = s + 1, b = st % 2;
+          const int st = s + 1, b = st % 3;
           float *bn = sm + BG_R + b * 11520;
-          if (st >= 2) bar_wait(3 + b, 512);
+          if (st >= 3) bar_wait(4 + b, 512);
           pb_dy.put_core_hl<false>(bn + 0, nullptr, 160, 40);
           pb_uu.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
           pb_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
@@ -3248,7 +3248,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
     } else if (wg == 0) {
       float d1[64] = {};
       for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 2;
+        const int b = st % 3;
         const float *bw = sm + BG_R + b * 11520;
         bar_wait(1 + b, 512);
         wg_fence();
@@ -3256,7 +3256,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 3840, 160, 40));
         wg_commit();
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
+        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive(4 + (st - 1) % 3, 512);
       }
       wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
@@ -3268,7 +3268,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
     } else if (wg == 1) {
       float d1[64] = {};
       for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 2;
+        const int b = st % 3;
         const float *bw = sm + BG_R + b * 11520;
         bar_wait(1 + b, 512);
         wg_fence();
@@ -3277,7 +3277,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 1280, 160, 40));
         wg_commit();
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
+        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive(4 + (st - 1) % 3, 512);
       }
       wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
@@ -3289,7 +3289,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
     } else {
       float d1[32] = {};
       for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 2;
+        const int b = st % 3;
         const float *bw = sm + BG_R + b * 11520;
         bar_wait(1 + b, 512);
         wg_fence();
@@ -3298,7 +3298,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 5120, 160, 40), wg_desc(bw + 6400, 160, 40));
         wg_commit();
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
+        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive(4 + (st - 1) % 3, 512);
       }
       wg_wait0();
       __syncthreads(); /* every product done: the buffers free for the results */
@@ -3389,18 +3389,20 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
-  float *dkr = da;
+  float *dkr = qt + CH * 72;
   pair_decay<NT, false>(da, CP, b, L, one_t());
   pair_decay<NT, true>(dg, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
-  mmb<68, CP, 1, 72, 1, false, true>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
-  mmb<68, CP, 1, 72, 1, false, true>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
+   * the next product's while the tensor cores run its own) */
+  mmb<68, CP, 1, 72, 1, false, true, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1, false, false, false, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1, false, true, true, SSMC_SM90>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<68, 1, CP, 72, 1, false, true>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<68, 1, CP, 72, 1, false, true, true, SSMC_SM90>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -3512,4 +3514,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=142592; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -1718,16 +1718,16 @@ enum {
 enum {
   BG_IN3 = 0,
   BG_R = 64,
-  BG_P1 = 11584,
-  BG_P2 = 15936,
-  BG_DA = 20288,
-  BG_P3 = 24640,
-  BG_DG = 28992,
-  BG_B = 33344,
-  BG_EW = 33408,
-  BG_EE = 33472,
-  BG_ZLD = 33536,
-  BG_TOTAL = 33600
+  BG_P1 = 13632,
+  BG_P2 = 17984,
+  BG_DA = 22336,
+  BG_P3 = 26688,
+  BG_DG = 31040,
+  BG_B = 35392,
+  BG_EW = 35456,
+  BG_EE = 35520,
+  BG_ZLD = 35584,
+  BG_TOTAL = 35648
 };
 enum {
   BR_IN3 = 0,
@@ -2226,18 +2226,20 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
-  float *dkr = da;
+  float *dkr = qt + CH * 72;
   pair_decay<NT, false>(da, CP, b, L, one_t());
   pair_decay<NT, true>(dg, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
-  mmb<68, CP, 1, 72, 1, false, false>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
-  mmb<68, CP, 1, 72, 1, false, false>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
+   * the next product's while the tensor cores run its own) */
+  mmb<68, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1, false, false, false, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1, false, false, true, SSMC_SM90>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<68, 1, CP, 72, 1, false, false>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<68, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -2349,4 +2351,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109568; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=134400; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109568; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=109824; bgrad grid=chunks_ktiles threads=512 smem=142592; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

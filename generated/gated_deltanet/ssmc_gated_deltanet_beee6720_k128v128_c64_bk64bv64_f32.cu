@@ -2280,18 +2280,20 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
-  float *dkr = da;
+  float *dkr = qt + CH * 72;
   pair_decay<NT, false>(da, CP, b, L, one_t());
   pair_decay<NT, true>(dg, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
-  mmb<68, CP, 1, 72, 1, false, false>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
-  mmb<68, CP, 1, 72, 1, false, false>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
+   * the next product's while the tensor cores run its own) */
+  mmb<68, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<68, 1, CP, 72, 1, false, false, false, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<68, CP, 1, 72, 1, false, false, true, SSMC_SM90>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<68, 1, CP, 72, 1, false, false>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<68, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);

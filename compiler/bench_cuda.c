@@ -178,6 +178,35 @@ static int states(rt_cuda *c, const ssmc_kernel *k, int64_t slots, float **st, c
 }
 
 /* Times `run(.., copy)` with events: WARM untimed calls, then reps timed ones. */
+static const char *const ROWS[] = {"fwd", "bwd", "bwd-narrow", "fwd+bwd", "bwd-saved", "fwd+bwd-saved", "decode"};
+
+int bench_rows_check(const char *rows, char *err, size_t n) {
+  for (const char *p = rows;; p++) {
+    const size_t len = strcspn(p, ",");
+    int ok = len > 4 && !strncmp(p, "fwd-", 4); /* a forward variant's label: fwd-fused90, fwd-split ... */
+    for (size_t i = 4; ok && i < len; i++) ok = (p[i] >= 'a' && p[i] <= 'z') || (p[i] >= '0' && p[i] <= '9') || p[i] == '_';
+    for (size_t i = 0; !ok && i < sizeof ROWS / sizeof *ROWS; i++) ok = strlen(ROWS[i]) == len && !strncmp(p, ROWS[i], len);
+    if (!ok) {
+      snprintf(err, n, "--rows: no row '%.*s' (rows: fwd, fwd-<variant>, bwd, bwd-narrow, fwd+bwd, bwd-saved, "
+               "fwd+bwd-saved, decode)", (int)len, p);
+      return -1;
+    }
+    p += len;
+    if (!*p) return 0;
+  }
+}
+
+int bench_row_wanted(const char *rows, const char *label) {
+  if (!rows) return 1;
+  const size_t n = strlen(label);
+  for (const char *p = rows;; p++) {
+    const size_t len = strcspn(p, ",");
+    if (len == n && !strncmp(p, label, n)) return 1;
+    p += len;
+    if (!*p) return 0;
+  }
+}
+
 typedef int (*launch_fn)(rt_cuda *c, rt_cuda_mod *m, void *args, int copy);
 static int time_calls(rt_cuda *c, rt_cuda_mod *m, void *args, launch_fn run, int copies, int reps, double *ms,
                       char *err, size_t n) {

@@ -46,6 +46,11 @@ double bench_cuda_bwd_flops(const cls_family *f);
  * forward kept for the backward (rt_cuda_fwd_save, then the backward with fwd_saved). */
 int bench_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int T, int H, int reps,
                    int iters, int variant, int saved, bench_cuda_res *bwd, bench_cuda_res *both, char *err, size_t n);
+/* --rows: a comma-separated list of the GPU bench's row names (the second column: fwd, fwd-<variant>, bwd,
+ * bwd-narrow, fwd+bwd, bwd-saved, fwd+bwd-saved, decode). bench_rows_check: 0, or -1 with err naming the first
+ * item that is none of them; bench_row_wanted: whether row `label` is in the list (every row where rows is NULL). */
+int bench_rows_check(const char *rows, char *err, size_t n);
+int bench_row_wanted(const char *rows, const char *label);
 /* One decode step of B sequences, H heads, through decode variant `variant` (RT_DECODE_*). */
 int bench_cuda_decode(rt_cuda *c, rt_cuda_mod *m, const cls_family *f, const ssmc_kernel *k, int B, int H, int reps,
                       int iters, int variant, bench_cuda_res *r, char *err, size_t n);

@@ -9,7 +9,8 @@
 #   ab        the working tree's kernels against each template variant packed by
 #             `scripts/gpu-pack.sh REV...` (.gpu/tpl-*), interleaved, AB_ROUNDS rounds
 #             (default 2), on AB_SPECS (default mamba2 gated_deltanet) at AB_SHAPE
-#             (default --B 8 --T 4096 --H 16), forward only unless AB_BWD=1
+#             (default --B 8 --T 4096 --H 16), forward only unless AB_BWD=1, only
+#             the bench rows named in AB_ROWS where set (bench --rows)
 # Usage: scripts/gpu.sh [PHASE...] (default: all but ab). Everything is written under
 # OUT (default bench/gpu-<date>) with the date, GPU and commit.
 set -uo pipefail
@@ -69,7 +70,7 @@ if has ab; then
         name=$([ "$v" = . ] && echo tree || basename "$v")
         t=(); [ "$v" = . ] || t=(--templates "$v")
         $S bench --backend cuda --dtype bf16 "${t[@]}" "dsl/families/$s.yaml" ${AB_SHAPE:---B 8 --T 4096 --H 16} \
-          $([ "${AB_BWD:-0}" = 1 ] || echo --no-bwd) --decode 1 --reps 20 2>&1 | grep -E " (fwd|bwd|fwd-[a-z0-9]+|bwd-narrow|fwd\+bwd) |error" |
+          $([ "${AB_BWD:-0}" = 1 ] || echo --no-bwd) ${AB_ROWS:+--rows "$AB_ROWS"} --decode 1 --reps 20 2>&1 | grep -E " (fwd|bwd|fwd-[a-z0-9]+|bwd-narrow|fwd\+bwd|bwd-saved|fwd\+bwd-saved) |error" |
           sed "s/^/round$r $name /" | tee -a "$out/ab.txt" || rc=1
       done
     done

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "bench_cuda.h"
 
 static char ROOT[256]; /* per test case, made and removed by the parent process */
 static char TMP[300];  /* per test: a fresh folder under ROOT */
@@ -572,6 +573,35 @@ START_TEST(check_unknown_backend) {
 }
 END_TEST
 
+/* bench --rows: a name that is no row is refused before anything runs (exit 2, the name quoted), and the
+ * list only picks rows of the GPU bench */
+START_TEST(bench_rows_option) {
+  write_file(path_in("s.yaml"), GOOD);
+  char *out;
+  int rc = run(&out, "bench", path_in("s.yaml"), "--backend", "cuda", "--rows", "bwd,fwd+bwd-saveed", NULL);
+  ck_rc(rc, 2, out);
+  ck_has(out, "no row 'fwd+bwd-saveed'");
+  free(out);
+  rc = run(&out, "bench", path_in("s.yaml"), "--rows", "fwd-", NULL);
+  ck_rc(rc, 2, out);
+  ck_has(out, "no row 'fwd-'");
+  free(out);
+  rc = run(&out, "bench", path_in("s.yaml"), "--rows", "bwd-saved", NULL);
+  ck_rc(rc, 2, out);
+  ck_has(out, "GPU bench");
+  free(out);
+  char err[200];
+  ck_assert_int_eq(bench_rows_check("fwd,fwd-fused90,bwd-narrow,fwd+bwd,bwd-saved,fwd+bwd-saved,decode", err, sizeof err), 0);
+  ck_assert_int_eq(bench_rows_check("bwd,,decode", err, sizeof err), -1);
+  ck_assert_int_eq(bench_row_wanted(NULL, "fwd-split"), 1);
+  ck_assert_int_eq(bench_row_wanted("bwd,fwd-split", "fwd-split"), 1);
+  ck_assert_int_eq(bench_row_wanted("bwd,fwd-split", "bwd"), 1);
+  ck_assert_int_eq(bench_row_wanted("bwd,fwd-split", "fwd"), 0);
+  ck_assert_int_eq(bench_row_wanted("bwd-saved", "bwd"), 0);
+  ck_assert_int_eq(bench_row_wanted("fwd+bwd-saved", "fwd+bwd"), 0);
+}
+END_TEST
+
 Suite *cli_suite(void) {
   Suite *s = suite_create("cli");
   TCase *tc = tcase_create("cli");
@@ -580,6 +610,7 @@ Suite *cli_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, help_and_version);
   tcase_add_test(tc, usage_errors);
+  tcase_add_test(tc, bench_rows_option);
   tcase_add_loop_test(tc, gen_bad_spec, 0, (int)(sizeof BAD / sizeof *BAD));
   tcase_add_test(tc, gen_missing_file);
   tcase_add_test(tc, gen_unwritable_folder);

@@ -29,13 +29,15 @@ static void usage(FILE *o) {
           "                               compare every kernel (forward, decode, backward gradients)\n"
           "                               with the fp64 oracle (CPU or GPU)\n"
           "  bench SPEC... [--B N] [--T N] [--H N] [--threads N] [--reps N] [--dtype f32|bf16]\n"
-          "        [--backend c|cuda] [--decode B1,B2,...] [--rec] [--once] [--no-bwd]\n"
+          "        [--backend c|cuda] [--decode B1,B2,...] [--rec] [--once] [--no-bwd] [--rows R1,R2,...]\n"
           "                               throughput: CPU forward (B sequences) and decode (the first\n"
           "                               --decode batch, default 64); --rec adds the token-by-token\n"
           "                               form, --once runs one forward (callgrind), then forward +\n"
           "                               backward; GPU chunkwise forward, backward, forward + backward\n"
           "                               (--no-bwd: without) and decode against the\n"
-          "                               measured copy and tensor-core ceilings\n"
+          "                               measured copy and tensor-core ceilings; --rows runs only the\n"
+          "                               GPU rows named (fwd, fwd-<variant>, bwd, bwd-narrow, fwd+bwd,\n"
+          "                               bwd-saved, fwd+bwd-saved, decode)\n"
           "  compile [SPEC...] [--arch sm_80|sm_90a|all]\n"
           "                               NVRTC-compile every CUDA kernel; registers, shared memory,\n"
           "                               local memory and spills per stage (no GPU needed)\n"
@@ -50,7 +52,7 @@ static void usage(FILE *o) {
 typedef struct {
   const char *specs[64];
   int nspecs;
-  const char *out, *root, *templates, *arch, *decode;
+  const char *out, *root, *templates, *arch, *decode, *rows; /* rows: bench --rows (NULL: every row) */
   int check, quick, jit, iters, B, T, H, threads, reps, cuda, emu, dtype; /* dtype: -1 any, else ssmc_dtype */
   int no_bwd;
   int rec, once, decode_set; /* CPU bench: the recurrent column, one forward only, --decode given */
@@ -73,7 +75,7 @@ static int parse(int argc, char **argv, opts *o) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const valued[] = {"-o", "--root", "--templates", "--seed", "--iters", "--T", "--H",
                                          "--threads", "--reps", "--backend", "--arch", "--B", "--dtype",
-                                         "--decode"};
+                                         "--decode", "--rows"};
     for (size_t j = 0; j < sizeof valued / sizeof *valued; j++)
       if (!strcmp(a, valued[j]) && !v) { fprintf(stderr, "ssmc: error: %s needs a value\n", a); return 2; }
 #define VAL(name) (!strcmp(a, name))
@@ -89,6 +91,12 @@ static int parse(int argc, char **argv, opts *o) {
     else if (VAL("--B")) { o->B = atoi(v); i++; }
     else if (VAL("--T")) { o->T = atoi(v); i++; }
     else if (VAL("--decode")) { o->decode = v; o->decode_set = 1; i++; }
+    else if (VAL("--rows")) {
+      char err[200];
+      if (bench_rows_check(v, err, sizeof err)) { fprintf(stderr, "ssmc: error: %s\n", err); return 2; }
+      o->rows = v;
+      i++;
+    }
     else if (!strcmp(argv[i], "--rec")) o->rec = 1;
     else if (!strcmp(argv[i], "--once")) o->once = 1;
     else if (VAL("--dtype")) {
@@ -213,6 +221,7 @@ static void gpu_row(const char *name, const char *what, const char *shape, const
          r->flops / (r->ms * 1e9), r->bytes / (r->ms * 1e6), 100 * floor_ms / r->ms, floor_ms);
   if (r->host_us > 0) printf("  host-incl %.1f us", r->host_us);
   printf("  [%d input copies]\n", r->copies);
+  fflush(stdout); /* a row at a time: a run cut short (a timeout) keeps the rows it timed */
 }
 
 static int bench_gpu(gen_set *g, const opts *o) {
@@ -247,13 +256,15 @@ static int bench_gpu(gen_set *g, const opts *o) {
       const int nfv = m ? rt_cuda_fwd_variants(m) : 0, fpick = m ? rt_cuda_fwd_pick(c, m, &fa) : 0;
       for (int v = 0; v < nfv && !rc; v++) {
         const int variant = nfv > 1 ? rt_cuda_fwd_variant_at(m, v) : RT_FWD_AUTO;
+        char lab[48];
+        const char *label = chk_fwd_label(bk.k, rt_cuda_device(c)->cc_major, v, lab, sizeof lab);
+        if (!bench_row_wanted(o->rows, label)) continue;
         if (bench_cuda_fwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, variant, &r, err, sizeof err)) {
           fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
           rc = 1;
         } else {
           snprintf(shape, sizeof shape, "B%d T%d H%d%s", o->B, o->T, o->H, nfv > 1 && variant == fpick ? "*" : "");
-          char lab[48];
-          gpu_row(bk.k->name, chk_fwd_label(bk.k, rt_cuda_device(c)->cc_major, v, lab, sizeof lab), shape, &r, &cl);
+          gpu_row(bk.k->name, label, shape, &r, &cl);
         }
       }
       if (!rc) {
@@ -263,33 +274,37 @@ static int bench_gpu(gen_set *g, const opts *o) {
         else if (!o->no_bwd) {
           /* every backward variant ('*': the pick); the fwd+bwd row runs the picks */
           const int nbv = rt_cuda_bwd_variants(m), bpick = rt_cuda_bwd_pick(c, m, o->B, o->H);
+          const int both = bench_row_wanted(o->rows, "fwd+bwd");
           for (int v = 0; v < nbv && !rc; v++) {
             const int pick = nbv == 1 || v == bpick;
+            const char *label = v ? "bwd-narrow" : "bwd";
+            if (!bench_row_wanted(o->rows, label) && !(pick && both)) continue;
             if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, nbv > 1 ? v : RT_BWD_AUTO, 0, &rb,
-                               pick ? &r : NULL, err, sizeof err)) {
+                               pick && both ? &r : NULL, err, sizeof err)) {
               fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
               rc = 1;
-            } else {
+            } else if (bench_row_wanted(o->rows, label)) {
               char bs[72];
               snprintf(bs, sizeof bs, "%s%s", shape, nbv > 1 && pick ? "*" : "");
-              gpu_row(bk.k->name, v ? "bwd-narrow" : "bwd", bs, &rb, &cl);
+              gpu_row(bk.k->name, label, bs, &rb, &cl);
             }
           }
-          if (!rc) gpu_row(bk.k->name, "fwd+bwd", shape, &r, &cl);
+          if (!rc && both) gpu_row(bk.k->name, "fwd+bwd", shape, &r, &cl);
           /* the forward kept for the backward (its workspace held until then): the runtime's picks */
-          if (!rc && bk.k->cuda->bwd_saved) {
-            if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, RT_BWD_AUTO, 1, &rb, &r, err,
-                               sizeof err)) {
+          const int sv = bench_row_wanted(o->rows, "bwd-saved"), sboth = bench_row_wanted(o->rows, "fwd+bwd-saved");
+          if (!rc && bk.k->cuda->bwd_saved && (sv || sboth)) {
+            if (bench_cuda_bwd(c, m, f, bk.k, o->B, o->T, o->H, o->reps, o->iters, RT_BWD_AUTO, 1, &rb, sboth ? &r : NULL,
+                               err, sizeof err)) {
               fprintf(stderr, "ssmc: error: %s: %s\n", bk.k->name, err);
               rc = 1;
             } else {
-              gpu_row(bk.k->name, "bwd-saved", shape, &rb, &cl);
-              gpu_row(bk.k->name, "fwd+bwd-saved", shape, &r, &cl);
+              if (sv) gpu_row(bk.k->name, "bwd-saved", shape, &rb, &cl);
+              if (sboth) gpu_row(bk.k->name, "fwd+bwd-saved", shape, &r, &cl);
             }
           }
         }
       }
-      for (const char *p = o->decode; !rc && *p;) {
+      for (const char *p = bench_row_wanted(o->rows, "decode") ? o->decode : ""; !rc && *p;) {
         int nb = (int)strtol(p, (char **)&p, 10);
         if (*p == ',') p++;
         if (nb < 1) { fprintf(stderr, "ssmc: error: --decode takes positive batch sizes, e.g. 1,64,512\n"); rc = 2; break; }
@@ -320,6 +335,10 @@ static int cmd_bench(const opts *o) {
   int rc = load_specs(&g, o);
   if (!rc && o->emu) {
     fprintf(stderr, "ssmc: error: bench times a GPU (--backend cuda); cuda-emu is for check\n");
+    rc = 2;
+  }
+  if (!rc && o->rows && !o->cuda) {
+    fprintf(stderr, "ssmc: error: --rows picks rows of the GPU bench (--backend cuda)\n");
     rc = 2;
   }
   if (!rc && o->cuda) rc = bench_gpu(&g, o);

@@ -177,7 +177,6 @@ static int states(rt_cuda *c, const ssmc_kernel *k, int64_t slots, float **st, c
   return 0;
 }
 
-/* Times `run(.., copy)` with events: WARM untimed calls, then reps timed ones. */
 static const char *const ROWS[] = {"fwd", "bwd", "bwd-narrow", "fwd+bwd", "bwd-saved", "fwd+bwd-saved", "decode"};
 
 int bench_rows_check(const char *rows, char *err, size_t n) {
@@ -207,6 +206,7 @@ int bench_row_wanted(const char *rows, const char *label) {
   }
 }
 
+/* Times `run(.., copy)` with events: WARM untimed calls, then reps timed ones. */
 typedef int (*launch_fn)(rt_cuda *c, rt_cuda_mod *m, void *args, int copy);
 static int time_calls(rt_cuda *c, rt_cuda_mod *m, void *args, launch_fn run, int copies, int reps, double *ms,
                       char *err, size_t n) {

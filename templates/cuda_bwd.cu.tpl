@@ -1089,7 +1089,8 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
 @ build_qt('qt', KCP, 'k0', 'BK')
   __syncthreads();
-  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
+  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
+   * spent, else a tile of its own after q~) */
 @ if m.delta and diag then
   float *dkr = da;
 @ elseif m.delta then

@@ -3327,7 +3327,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
-  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
+  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
+   * spent, else a tile of its own after q~) */
   pair_decay<NT, false>(da, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });

@@ -1953,7 +1953,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (in da once dA is spent) */
+  /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
+   * spent, else a tile of its own after q~) */
   float *dkr = da;
 #define BT(t, k) b[(t) * 68 + (k)]
   for (int e = threadIdx.x; e < CH * BK; e += NT) {

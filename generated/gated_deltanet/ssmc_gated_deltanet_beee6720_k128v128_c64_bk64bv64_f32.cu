@@ -252,8 +252,9 @@ __device__ __forceinline__ unsigned tf32(float x) { return __float_as_uint(tf32_
 /* x parted into a tf32 hi part (with X, x exact in tf32: its bits as they are) and the rest (exact in fp32).
  * tf32_lo passes the rest as it is: mma.sync reads a tf32 operand's upper 19 bits, so it is truncated there
  * (2^-10 of a part <= 2^-11 x: ~2^-21 x; rounding it first took two integer operations a fragment element,
- * ~10% of GDN's bgrad instructions). RL: rounded (the generic mm_tiles_f but where MM_RL says; the solve's
- * cheb_mm, not timed) */
+ * ~10% of GDN's bgrad instructions; unrounded in the generic mm_tiles_f on sm_90 too, GDN B8 bwd 5.89 -> 5.76 ms
+ * on an H200, session 45). RL: rounded (mm_tiles_f off sm_90 unless its lo terms are summed apart, and where
+ * MM_RL says; the solve's cheb_mm, not timed) */
 __device__ __forceinline__ unsigned tf32_lo(float x, unsigned h) { return __float_as_uint(x - __uint_as_float(h)); }
 template <bool X = false, bool RL = false> __device__ __forceinline__ void tf32_hl(float x, unsigned &h, unsigned &l) {
   h = X ? __float_as_uint(x) : tf32(x);
@@ -671,7 +672,7 @@ __device__ void mm_hl16(Cm c, const unsigned short *ah, const unsigned short *al
 template <int NB, int ldc, int ars, int acs, int brs, int bcs, int SPLIT, bool SEP = false, bool XA = false, bool XB = false>
 __device__ __forceinline__ void mm_tiles_f(float *c, const float *a, const float *b, int m, int n, int kd, bool acc,
                                            const float *crs, const float *cad) {
-  constexpr bool RL = MM_RL || !SEP;
+  constexpr bool RL = MM_RL || (!SEP && !SSMC_SM90);
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / NB;
   for (int tile = threadIdx.x >> 5; tile < (m / 16) * tn; tile += blockDim.x >> 5) {
     const int i0 = (tile / tn) * 16, j0 = (tile % tn) * NB;
@@ -1966,7 +1967,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = 0, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }

@@ -1575,15 +1575,15 @@ enum {
 enum {
   BG_IN4 = 0,
   BG_R = 64,
-  BG_P1 = 13632,
-  BG_P2 = 17984,
-  BG_DA = 22336,
-  BG_P3 = 26688,
-  BG_DG = 31040,
-  BG_EW = 35392,
-  BG_EE = 35456,
-  BG_ZLD = 35520,
-  BG_TOTAL = 35584
+  BG_P1 = 17088,
+  BG_P2 = 21440,
+  BG_DA = 25792,
+  BG_P3 = 30144,
+  BG_DG = 34496,
+  BG_EW = 38848,
+  BG_EE = 38912,
+  BG_ZLD = 38976,
+  BG_TOTAL = 39040
 };
 enum {
   BR_IN4 = 0,
@@ -1859,6 +1859,45 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   }
 }
 
+/* Per-key decays: bgrad's pair sums over the blocks off the 16-token diagonal, on the tensor cores (the forward's
+ * diag_scores split, by blocks). For each 16-row block I of c (16 x n) and each block J of the pair index (J < I; UP:
+ * J > I), c_I += f(I, J) o (a_IJ x_J): a(i, j) = a[i * ars + j * acs], x's rows those of the tokens xt0 on (ldx), each
+ * block J's rows rescaled by the caller to a reference inside the block, f(I, J, k) the per-key factor between the
+ * two blocks' references. First (INIT) c_I = 0 (0), f0(I, k) o c_I (1) or c_I as it is (2). Tokens from L on add
+ * nothing (their rows of x are zero). A warp owns 16 x 8 tiles; split products (MM_TF3) one J at a time, each
+ * scaled into the tile's accumulators. */
+template <bool UP, int INIT, int ldc, int ars, int acs, int ldx, typename F, typename F0>
+__device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *x, int xt0, int n, int L, F f, F0 f0) {
+  const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, tn = n / 8, nb = (L + 15) >> 4;
+  for (int tile = threadIdx.x >> 5; tile < nb * tn; tile += blockDim.x >> 5) {
+    const int I = tile / tn, col = (tile % tn) * 8 + 2 * q;
+    float2 *c0 = (float2 *)(c + (16 * I + g) * ldc + col), *c1 = c0 + 4 * ldc;
+    float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (INIT) {
+      const float2 p0 = *c0, p1 = *c1;
+      const float s0 = INIT == 1 ? f0(I, col) : 1.0f, s1 = INIT == 1 ? f0(I, col + 1) : 1.0f;
+      d[0] = s0 * p0.x; d[1] = s1 * p0.y; d[2] = s0 * p1.x; d[3] = s1 * p1.y;
+    }
+    for (int J = UP ? I + 1 : 0; J < (UP ? nb : I); J++) {
+      float e[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      const float *ap = a + (16 * I + g) * ars + (16 * J + q) * acs, *bp = x + (16 * J - xt0 + q) * ldx + col - 2 * q + g;
+#pragma unroll
+      for (int k8 = 0; k8 < 2; k8++, ap += 8 * acs, bp += 8 * ldx) {
+        const float af[4] = {ap[0], ap[8 * ars], ap[4 * acs], ap[8 * ars + 4 * acs]}, bf[2] = {bp[0], bp[4 * ldx]};
+        unsigned ah[4], al[4], bh[2], bl[2];
+#pragma unroll
+        for (int r = 0; r < 4; r++) tf32_hl<false, MM_RL>(af[r], ah[r], al[r]);
+        tf32_hl<false, MM_RL>(bf[0], bh[0], bl[0]);
+        tf32_hl<false, MM_RL>(bf[1], bh[1], bl[1]);
+        mma8_step<MM_TF3, false, false>(e, ah, al, bh, bl);
+      }
+      const float s0 = f(I, J, col), s1 = f(I, J, col + 1);
+      d[0] += s0 * e[0]; d[1] += s1 * e[1]; d[2] += s0 * e[2]; d[3] += s1 * e[3];
+    }
+    *c0 = make_float2(d[0], d[1]);
+    *c1 = make_float2(d[2], d[3]);
+  }
+}
 /* ---------------------------------------------------------------- stage bgrad */
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bgrad(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = 256;
@@ -1952,24 +1991,72 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
    * spent, else a tile of its own after q~) */
   float *dkr = da;
 #define BT(t, k) b[(t) * 68 + (k)]
-  for (int e = threadIdx.x; e < CH * BK; e += NT) {
+  /* The pair sums with the per-key decays e^{b_t - b_s}: the blocks off the 16-token diagonal as tile products
+   * (mm_pairs) of operands rescaled to a reference in each block, then the diagonal blocks pair by pair with the
+   * references' factors. Per token block I (i0 = 16 I): dq~'s reference b_{i0-1} (0 for the first), P1 taken to it
+   * by e^{b_{i0-1}}; dk's column part's b_{i0+15} (the chunk's last b from L on), P2 taken to it by
+   * e^{b_{C-1} - b_{i0+15}}. Factors <= 1 both sides: log decays near -20 neither overflow nor lose the pairs
+   * near the diagonal (~C (C + 1) / 2 BK exponentials a sum before: 2 s at B8 on an H200) */
+  float *xw = b + CH * 68; /* (C - 16, KCP): the rescaled operand */
+  auto low_ref = [&](int I, int k) { return I > 0 ? BT(16 * I - 1, k) : 0.0f; };
+  auto low_x = [&](const float *src) { /* x_s = e^{b_end - b_s} src_s, b_end the last of s's block: tokens 0 .. C - 17 */
+    for (int e = threadIdx.x; e < (CH - 16) * BK; e += NT) {
+      const int s = e / BK, k = e - s * BK;
+      xw[s * 72 + k] = s < L ? fexp(BT(s | 15, k) - BT(s, k)) * src[s * 72 + k] : 0.0f;
+    }
+  };
+  auto low_f = [&](int I, int J, int k) { return fexp(BT(16 * I - 1, k) - BT(16 * J + 15, k)); };
+  auto low_f0 = [&](int I, int k) { return I > 0 ? fexp(BT(16 * I - 1, k)) : 1.0f; };
+  auto up_x = [&](const float *src, auto co) { /* x_r = co(r) e^{b_r - b_start} src_r, b_start the one before r's block: tokens 16 .. C - 1 */
+    for (int e = threadIdx.x; e < (CH - 16) * BK; e += NT) {
+      const int r = 16 + e / BK, k = e % BK;
+      xw[(r - 16) * 72 + k] = r < L ? co(r) * fexp(BT(r, k) - BT((r & ~15) - 1, k)) * src[r * 72 + k] : 0.0f;
+    }
+  };
+  auto up_f = [&](int I, int J, int k) { return fexp(BT(16 * J - 1, k) - BT(16 * I + 15, k)); };
+  auto up_f0 = [&](int I, int k) { return fexp(BT(CH - 1, k) - BT(16 * I + 15, k)); };
+  low_x(kc);
+  __syncthreads();
+  mm_pairs<false, 1, 68, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
+  __syncthreads();
+  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dq~: the diagonal blocks */
     const int t = e / BK, k = e - t * BK;
-    float dq = 0.0f, dkc = 0.0f;
+    float dq = 0.0f;
     if (t < L) {
-      dq = fexp(BT(t, k)) * p1[t * 68 + k];
-      for (int s = 0; s <= t; s++) dq += da[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
-      dkc = fexp(BT(CH - 1, k) - BT(t, k)) * p2[t * 68 + k];
-      for (int r = t; r < L; r++) dkc += da[r * CP + t] * fexp(BT(r, k) - BT(t, k)) * qt[r * 72 + k];
-      for (int r = t + 1; r < L; r++) dkc -= dg[r * CP + t] * ee[r] * fexp(BT(r, k) - BT(t, k)) * kc[r * 72 + k];
+      dq = fexp(BT(t, k) - low_ref(t >> 4, k)) * p1[t * 68 + k];
+      for (int s = t & ~15; s <= t; s++) dq += da[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
     }
     p1[t * 68 + k] = dq;
+  }
+  up_x(qt, one_t()); /* beside the pass above: distinct tiles */
+  __syncthreads();
+  mm_pairs<true, 1, 68, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
+  __syncthreads();
+  up_x(kc, [&](int r) { return -ee[r]; });
+  __syncthreads();
+  mm_pairs<true, 2, 68, 1, CP, 72>(p2, dg, xw, 16, BK, L, up_f, up_f0); /* + dG' (-e k) off the diagonal */
+  __syncthreads();
+  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dk's column part: the diagonal blocks */
+    const int t = e / BK, k = e - t * BK, r1 = (t | 15) < L ? (t | 15) : L - 1;
+    float dkc = 0.0f;
+    if (t < L) {
+      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 68 + k];
+      for (int r = t; r <= r1; r++) dkc += da[r * CP + t] * fexp(BT(r, k) - BT(t, k)) * qt[r * 72 + k];
+      for (int r = t + 1; r <= r1; r++) dkc -= dg[r * CP + t] * ee[r] * fexp(BT(r, k) - BT(t, k)) * kc[r * 72 + k];
+    }
     p2[t * 68 + k] = dkc;
   }
+  low_x(kc); /* beside the pass above */
+  __syncthreads(); /* dA spent: dk's row part in its place */
+  mm_pairs<false, 0, 68, CP, 1, 72>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
   __syncthreads();
-  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dG k with the decays */
+  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dG k with the decays: the diagonal blocks */
     const int t = e / BK, k = e - t * BK;
     float s_ = 0.0f;
-    for (int s = 0; s < t && t < L; s++) s_ += dg[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
+    if (t < L) {
+      s_ = fexp(BT(t, k) - low_ref(t >> 4, k)) * dkr[t * 68 + k];
+      for (int s = t & ~15; s < t; s++) s_ += dg[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
+    }
     dkr[t * 68 + k] = s_;
   }
   __syncthreads();
@@ -2096,4 +2183,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=142336; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0

@@ -1197,11 +1197,9 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     const int t = e / BK, k = e - t * BK, r1 = (t | 15) < L ? (t | 15) : L - 1;
     float dkc = 0.0f;
     if (t < L) {
-      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * ${BKP4} + k];
-      for (int r = t; r <= r1; r++) dkc += da[r * CP + t] * fexp(BT(r, k) - BT(t, k)) * qt[r * ${KCP} + k];
-@   if m.delta then
-      for (int r = t + 1; r <= r1; r++) dkc -= dg[r * CP + t] * ee[r] * fexp(BT(r, k) - BT(t, k)) * kc[r * ${KCP} + k];
-@   end
+      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * ${BKP4} + k] + da[t * CP + t] * qt[t * ${KCP} + k];
+      for (int r = t + 1; r <= r1; r++)
+        dkc += (da[r * CP + t] * qt[r * ${KCP} + k]${m.delta and (' - dg[r * CP + t] * ee[r] * kc[r * ' .. KCP .. ' + k]') or ''}) * fexp(BT(r, k) - BT(t, k));
     }
     p2[t * ${BKP4} + k] = dkc;
   }

@@ -2040,9 +2040,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     const int t = e / BK, k = e - t * BK, r1 = (t | 15) < L ? (t | 15) : L - 1;
     float dkc = 0.0f;
     if (t < L) {
-      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 68 + k];
-      for (int r = t; r <= r1; r++) dkc += da[r * CP + t] * fexp(BT(r, k) - BT(t, k)) * qt[r * 72 + k];
-      for (int r = t + 1; r <= r1; r++) dkc -= dg[r * CP + t] * ee[r] * fexp(BT(r, k) - BT(t, k)) * kc[r * 72 + k];
+      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 68 + k] + da[t * CP + t] * qt[t * 72 + k];
+      for (int r = t + 1; r <= r1; r++)
+        dkc += (da[r * CP + t] * qt[r * 72 + k] - dg[r * CP + t] * ee[r] * kc[r * 72 + k]) * fexp(BT(r, k) - BT(t, k));
     }
     p2[t * 68 + k] = dkc;
   }

@@ -1173,15 +1173,19 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   else
   auto low_ref = [&](int, int) { return 0.0f; };
 @   end
-  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dq~: the diagonal blocks */
-    const int t = e / BK, k = e - t * BK;
-    float dq = 0.0f;
-    if (t < L) {
-      dq = fexp(BT(t, k) - low_ref(t >> 4, k)) * p1[t * ${BKP4} + k];
-      for (int s = t & ~15; s <= t; s++) dq += da[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
+  /* c = e^{b_t - ref} c (with from_c, else 0) + the diagonal block's pairs m(t, s) e^{b_t - b_s} k_s, s <= t - strict */
+  auto low_diag = [&](float *c, const float *m, int strict, bool from_c) {
+    for (int e = threadIdx.x; e < CH * BK; e += NT) {
+      const int t = e / BK, k = e - t * BK;
+      float acc = 0.0f;
+      if (t < L) {
+        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * ${BKP4} + k];
+        for (int s = t & ~15; s <= t - strict; s++) acc += m[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
+      }
+      c[t * ${BKP4} + k] = acc;
     }
-    p1[t * ${BKP4} + k] = dq;
-  }
+  };
+  low_diag(p1, da, 0, true); /* dq~ */
 @   if C > 16 then
   up_x(qt, one_t()); /* beside the pass above: distinct tiles */
   __syncthreads();
@@ -1213,17 +1217,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   mm_pairs<false, 0, ${BKP4}, CP, 1, ${KCP}>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
   __syncthreads();
 @     end
-  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dG k with the decays: the diagonal blocks */
-    const int t = e / BK, k = e - t * BK;
-    float s_ = 0.0f;
-    if (t < L) {
-@     if C > 16 then
-      s_ = fexp(BT(t, k) - low_ref(t >> 4, k)) * dkr[t * ${BKP4} + k];
-@     end
-      for (int s = t & ~15; s < t; s++) s_ += dg[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
-    }
-    dkr[t * ${BKP4} + k] = s_;
-  }
+  low_diag(dkr, dg, 1, ${C > 16 and 'true' or 'false'}); /* dG k with the decays */
 @   end
   __syncthreads();
 #define EB(t, k) fexp(BT(t, k))

@@ -1912,15 +1912,19 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   __syncthreads();
   mm_pairs<false, 1, 68, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
   __syncthreads();
-  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dq~: the diagonal blocks */
-    const int t = e / BK, k = e - t * BK;
-    float dq = 0.0f;
-    if (t < L) {
-      dq = fexp(BT(t, k) - low_ref(t >> 4, k)) * p1[t * 68 + k];
-      for (int s = t & ~15; s <= t; s++) dq += da[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
+  /* c = e^{b_t - ref} c (with from_c, else 0) + the diagonal block's pairs m(t, s) e^{b_t - b_s} k_s, s <= t - strict */
+  auto low_diag = [&](float *c, const float *m, int strict, bool from_c) {
+    for (int e = threadIdx.x; e < CH * BK; e += NT) {
+      const int t = e / BK, k = e - t * BK;
+      float acc = 0.0f;
+      if (t < L) {
+        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * 68 + k];
+        for (int s = t & ~15; s <= t - strict; s++) acc += m[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
+      }
+      c[t * 68 + k] = acc;
     }
-    p1[t * 68 + k] = dq;
-  }
+  };
+  low_diag(p1, da, 0, true); /* dq~ */
   up_x(qt, one_t()); /* beside the pass above: distinct tiles */
   __syncthreads();
   mm_pairs<true, 1, 68, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */

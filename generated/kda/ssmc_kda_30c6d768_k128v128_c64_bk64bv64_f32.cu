@@ -2020,15 +2020,19 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   __syncthreads();
   mm_pairs<false, 1, 68, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
   __syncthreads();
-  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dq~: the diagonal blocks */
-    const int t = e / BK, k = e - t * BK;
-    float dq = 0.0f;
-    if (t < L) {
-      dq = fexp(BT(t, k) - low_ref(t >> 4, k)) * p1[t * 68 + k];
-      for (int s = t & ~15; s <= t; s++) dq += da[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
+  /* c = e^{b_t - ref} c (with from_c, else 0) + the diagonal block's pairs m(t, s) e^{b_t - b_s} k_s, s <= t - strict */
+  auto low_diag = [&](float *c, const float *m, int strict, bool from_c) {
+    for (int e = threadIdx.x; e < CH * BK; e += NT) {
+      const int t = e / BK, k = e - t * BK;
+      float acc = 0.0f;
+      if (t < L) {
+        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * 68 + k];
+        for (int s = t & ~15; s <= t - strict; s++) acc += m[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
+      }
+      c[t * 68 + k] = acc;
     }
-    p1[t * 68 + k] = dq;
-  }
+  };
+  low_diag(p1, da, 0, true); /* dq~ */
   up_x(qt, one_t()); /* beside the pass above: distinct tiles */
   __syncthreads();
   mm_pairs<true, 1, 68, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
@@ -2051,15 +2055,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   __syncthreads(); /* dA spent: dk's row part in its place */
   mm_pairs<false, 0, 68, CP, 1, 72>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
   __syncthreads();
-  for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dG k with the decays: the diagonal blocks */
-    const int t = e / BK, k = e - t * BK;
-    float s_ = 0.0f;
-    if (t < L) {
-      s_ = fexp(BT(t, k) - low_ref(t >> 4, k)) * dkr[t * 68 + k];
-      for (int s = t & ~15; s < t; s++) s_ += dg[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
-    }
-    dkr[t * 68 + k] = s_;
-  }
+  low_diag(dkr, dg, 1, true); /* dG k with the decays */
   __syncthreads();
 #define EB(t, k) fexp(BT(t, k))
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row

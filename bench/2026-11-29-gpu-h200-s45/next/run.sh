@@ -1,9 +1,10 @@
 #!/bin/bash
 # NOT RUN (for the next session; ~200 s of device time). Pack on the workstation:
-#   scripts/gpu-pack.sh && mkdir -p .gpu/tpl-ilp && cp -r templates/. .gpu/tpl-ilp/ &&
+#   scripts/gpu-pack.sh && mkdir -p .gpu/tpl-ilp && git archive 670e08e templates | tar -x -C .gpu/tpl-ilp --strip-components=1 &&
 #   (cd .gpu/tpl-ilp && patch -p2 < ../../bench/2026-11-29-gpu-h200-s45/next/ilp.diff) &&
 #   rm -rf .gpu-pack && mkdir -p .gpu-pack && tar -cJf .gpu-pack/gpu.tar.xz .gpu
-# and carry .gpu-pack. Times next/ilp.diff (bgrad's diagonal-block passes with C / 16 independent sums a thread)
+# and carry .gpu-pack (the diff is against 670e08e's templates; the tree's dq~ and dG k diagonal passes were folded into
+# one lambda after it, same code). Times next/ilp.diff (bgrad's diagonal-block passes with C / 16 independent sums a thread)
 # against the tree: GLA and KDA bf16 B8 T4096 H16 bwd-saved, two rounds; then their quick CUDA checks under it.
 # Keep it only if faster in both rounds.
 tar -xJf .gpu-pack/gpu.tar.xz

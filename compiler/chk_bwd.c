@@ -9,11 +9,11 @@
 #include <string.h>
 
 static void chkb_row(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
-                     const double *got, const double *want, int64_t n, double bound) {
-  /* relative L2 with the norm of want floored (orc_tol.c, ORC_TOL_GRAD_FLOOR). Where the oracle's
-   * gradient is not finite (the spec's derivative is unbounded there, e.g. of sqrt(beta) at beta = 0)
+                     const double *got, const double *want, int64_t n, double bound, double fl) {
+  /* relative L2 with the norm of want floored at fl RMS (orc_tol.c, ORC_TOL_GRAD_FLOOR; decay_floor). Where the
+   * oracle's gradient is not finite (the spec's derivative is unbounded there, e.g. of sqrt(beta) at beta = 0)
    * the kernel's must not be finite either; the other elements are compared. */
-  double num = 0, den = 0, mx = 0, fl = orc_tol_bound(ORC_TOL_GRAD_FLOOR);
+  double num = 0, den = 0, mx = 0;
   int64_t unbounded = 0, finite_got = 0;
   for (int64_t j = 0; j < n; j++) {
     if (!isfinite(want[j])) { unbounded++; finite_got += isfinite(got[j]) != 0; continue; }
@@ -33,15 +33,41 @@ static void chkb_row(FILE *out, chk_result *r, const char *kname, const char *sh
 }
 /* the same for a kernel's float gradient */
 static void chkb_row_f(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
-                       const float *got, const double *want, int64_t n, double bound) {
+                       const float *got, const double *want, int64_t n, double bound, double fl) {
   double *g = malloc(sizeof(double) * (size_t)(n + 1));
   for (int64_t j = 0; j < n; j++) g[j] = got[j];
-  chkb_row(out, r, kname, shape, what, g, want, n, bound);
+  chkb_row(out, r, kname, shape, what, g, want, n, bound, fl);
   free(g);
 }
 
 static int in_heads(const ssmc_kernel *k, const chk_shape *sh, int i) {
   return ssmc_input_qk_heads(k, i) ? sh->h_qk : sh->h_v;
+}
+
+/* The RMS floor of input i's gradient (chkb_row): ORC_TOL_GRAD_FLOOR, and for a log decay at least
+ * ORC_TOL_DECAY_GRAD_FLOOR times the RMS of its cumulative-sum identity's k . dk terms: for each of its elements the
+ * sum of |k dk| over the keys it decays (all K with a scalar decay, its own key with per-key decays), k the main
+ * state's key as the kernel read it and dk the oracle's gradient of it (its heads' group, as the kernel sums it). */
+static double decay_floor(chk_batch *b, const cls_family *f, const ssmc_kernel *k, int i, const double *dk) {
+  const double fl = orc_tol_bound(ORC_TOL_GRAD_FLOOR);
+  const int ki = f->main.key_in;
+  if (k->input_domain[i] != SSMC_IN_LOG_DECAY || ki < 0 || !dk) return fl;
+  const chk_shape *sh = chk_batch_shape(b);
+  const int64_t T = chk_batch_tokens(b);
+  const int H = in_heads(k, sh, i), D = ssmc_input_len(k, i), HK = in_heads(k, sh, ki), K = ssmc_input_len(k, ki);
+  const double *key = chk_batch_input(b, ki);
+  double ss = 0;
+  for (int64_t t = 0; t < T; t++)
+    for (int h = 0; h < H; h++) {
+      const int64_t o = (t * HK + (int64_t)h * HK / H) * K;
+      for (int d = 0; d < D; d++) {
+        double s = 0;
+        for (int c = D == 1 ? 0 : d; c < (D == 1 ? K : d + 1); c++) s += fabs(key[o + c] * dk[o + c]);
+        ss += s * s;
+      }
+    }
+  const double rel = orc_tol_bound(ORC_TOL_DECAY_GRAD_FLOOR) * sqrt(ss / (double)(T * H * D + !T));
+  return rel > fl ? rel : fl;
 }
 
 int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const void *dy, float *const *dstate_out,
@@ -270,7 +296,7 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
       for (int64_t j = 0; j < ny; j++) yf[j] = esz == 4 ? ((float *)yk)[j] : orc_bf16_to_f32(((uint16_t *)yk)[j]);
       char what[64];
       snprintf(what, sizeof what, "%s y", lab);
-      chkb_row_f(out, r, k->name, shape, what, yf, yo, ny, orc_tol_bound(ORC_TOL_OUTPUT));
+      chkb_row_f(out, r, k->name, shape, what, yf, yo, ny, orc_tol_bound(ORC_TOL_OUTPUT), orc_tol_bound(ORC_TOL_GRAD_FLOOR));
       free(yf);
     }
     for (int m = 0; m < modes; m++) {
@@ -280,11 +306,12 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
       char what[64];
       for (int i = 0; i < k->n_inputs; i++) {
         snprintf(what, sizeof what, "%s d%s%s", lab, k->input_names[i], vs);
-        chkb_row_f(out, r, k->name, shape, what, dink[i], dind[m][i], nin[i], jb);
+        chkb_row_f(out, r, k->name, shape, what, dink[i], dind[m][i], nin[i], jb,
+                   decay_floor(b, f, k, i, f->main.key_in >= 0 ? dind[m][f->main.key_in] : NULL));
       }
       for (int i = 0; i < k->n_states; i++) {
         snprintf(what, sizeof what, "%s d%s0%s", lab, k->state_names[i], vs);
-        chkb_row_f(out, r, k->name, shape, what, ds0k[i], ds0d[m][i], nst[i], jb);
+        chkb_row_f(out, r, k->name, shape, what, ds0k[i], ds0d[m][i], nst[i], jb, orc_tol_bound(ORC_TOL_GRAD_FLOOR));
       }
     }
   }

@@ -159,14 +159,16 @@ static const char *const user_specs[] = {"examples/my_ssm.yaml", "tests/fixtures
                                          "tests/fixtures/specs/bwd_solve_key.yaml",
                                          "tests/fixtures/specs/bwd_sum_coef.yaml",
                                          "tests/fixtures/specs/bwd_solve_short.yaml",
-                                         "tests/fixtures/specs/bwd_sqrt_write.yaml"};
+                                         "tests/fixtures/specs/bwd_sqrt_write.yaml",
+                                         "tests/fixtures/specs/bwd_delta_unscaled.yaml"};
 
 /* Compiled in-process; bwd_exotic's coefficients use exp, log, sqrt, quotients and two scalar inputs;
  * bwd_kv_query: K != V, a two-term query; bwd_diag_delta: per-key decays with an erase at small dims;
  * bwd_solve_key: a solve state with its own key and gate, lambda with a constant part;
  * bwd_sum_coef: erase, write and query coefficients that are sums ((1 - a) k k');
  * bwd_solve_short: r = 10, where the gradients vs the exact solve are reported, not judged;
- * bwd_sqrt_write: a gradient that is infinite at the edges batch's beta = 0 (compared elsewhere). */
+ * bwd_sqrt_write: a gradient that is infinite at the edges batch's beta = 0 (compared elsewhere);
+ * bwd_delta_unscaled: an erase read without 1/sqrt(K), whose edges dg is judged on its terms' scale. */
 START_TEST(jit_user_spec_backward) {
   fixture fx;
   load(&fx, user_specs[_i], 1);

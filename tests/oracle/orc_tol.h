@@ -12,6 +12,7 @@ typedef enum {
   ORC_TOL_SOLVE_CHEB,   /* GKA x vs the fp64 Chebyshev with the same r */
   ORC_TOL_GRAD_FLOOR,   /* RMS floor of a gradient's norm in its relative error (not a bound) */
   ORC_TOL_SOLVE_CONVERGED, /* fp64 Chebyshev x vs the exact solve below which gradients vs exact are judged */
+  ORC_TOL_DECAY_GRAD_FLOOR, /* a log decay's gradient: its RMS floor relative to the RMS of its k.dk terms */
   ORC_TOL_COUNT
 } orc_tol_kind;
 

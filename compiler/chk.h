@@ -65,6 +65,8 @@ void chk_batch_free(chk_batch *b);
 /* Runs the batch's kernels on a backend (NULL: the CPU); a failure is kept and reported by chk_batch_error. */
 void chk_batch_set_backend(chk_batch *b, const chk_backend *be);
 const char *chk_batch_error(const chk_batch *b);
+/* the backend's failed runs so far (a run that failed leaves no numbers to compare) */
+int chk_batch_fails(const chk_batch *b);
 const chk_backend *chk_batch_backend(const chk_batch *b);
 /* Runs the kernel's forward on the batch (state_in from the batch), writes out and final states. */
 void chk_run_fwd(chk_batch *b, const ssmc_kernel *k, int threads, int iters);

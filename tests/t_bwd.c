@@ -188,6 +188,42 @@ START_TEST(jit_user_spec_backward) {
 }
 END_TEST
 
+/* A backend whose every run fails (a module that cannot be loaded: a stage over the device's shared memory)
+ * gives error rows that say why, and no comparison rows of numbers it never wrote. */
+static int fail_fwd(void *ctx, const ssmc_kernel *k, const ssmc_fwd_args *a, int64_t t, char *err, size_t n) {
+  (void)ctx; (void)k; (void)a; (void)t;
+  snprintf(err, n, "stage X needs 370944 bytes of shared memory");
+  return -1;
+}
+static int fail_decode(void *ctx, const ssmc_kernel *k, const ssmc_decode_args *a, int slots, char *err, size_t n) {
+  (void)a; (void)slots;
+  return fail_fwd(ctx, k, NULL, 0, err, n);
+}
+static int fail_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int64_t t, void *y, char *err, size_t n) {
+  (void)a; (void)y;
+  return fail_fwd(ctx, k, NULL, t, err, n);
+}
+START_TEST(failing_backend_rows_are_errors) {
+  fixture fx;
+  load(&fx, "tests/fixtures/specs/bwd_kv_query.yaml", 1);
+  const chk_backend be = {.name = "failing", .fwd = fail_fwd, .decode = fail_decode, .bwd = fail_bwd};
+  chk_opts o = {11, 0, 1, 0, &be, 0};
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  chk_result r;
+  const int failed = chk_kernel(&fx.g.u[0]->fam, fx.bk[0].k, &o, out, &r);
+  fclose(out);
+  /* each of the 4 shapes (3 + edges): the forward's error row and the backward's */
+  ck_assert_int_ge(failed, 8);
+  ck_assert_int_eq(failed, r.rows);
+  ck_assert_msg(strstr(buf, "error: stage X needs 370944 bytes of shared memory") != NULL, "%s", buf);
+  ck_assert_msg(strstr(buf, "FAIL") == NULL && strstr(buf, "PASS") == NULL, "%s", buf);
+  free(buf);
+  unload(&fx);
+}
+END_TEST
+
 Suite *bwd_suite(void) {
   Suite *s = suite_create("bwd");
   TCase *tc = tcase_create("cpu_backward");
@@ -196,6 +232,7 @@ Suite *bwd_suite(void) {
   tcase_add_test(tc, threads_do_not_matter);
   tcase_add_test(tc, aligned_or_not);
   tcase_add_loop_test(tc, jit_user_spec_backward, 0, (int)(sizeof user_specs / sizeof user_specs[0]));
+  tcase_add_test(tc, failing_backend_rows_are_errors);
   suite_add_tcase(s, tc);
   return s;
 }

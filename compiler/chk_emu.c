@@ -218,7 +218,7 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   for (int i = 0; i < (saved ? 0 : c->bwd_fwd) && !rc; i++)
     if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) rc = run_stage(g, k, &c->fwd[i], 0, f.n_seqs, f.h_v, slots, fparams, err, n);
   for (int i = saved; i < c->n_bwd && !rc; i++)
-    if (ssmc_cuda_stage_runs(&c->bwd[i], narrow)) rc = run_stage(g, k, &c->bwd[i], 1, f.n_seqs, f.h_v, slots, bparams, err, n);
+    if (ssmc_cuda_stage_runs_for(&c->bwd[i], narrow, f.h_qk, f.h_v)) rc = run_stage(g, k, &c->bwd[i], 1, f.n_seqs, f.h_v, slots, bparams, err, n);
   free(ws);
   return rc;
 }

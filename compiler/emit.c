@@ -263,7 +263,8 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
   return -1;
 }
 
-/* A stage's form after its fields: " when=wide", " when=sm90" (the sm_90a form of the stage before it), or
+/* A stage's form after its fields: " when=wide", " when=sm90" (the sm_90a form of the stage before it),
+ * " when=grouped" (run only with grouped value heads), or
  * " when=narrow" (the forward's first narrow stage also
  * states the module's narrow tile: " nbv=B below_pct=P"); l moves past them. -1: a narrow stage without
  * the module's narrow tile, or a narrow grid on a stage that is not narrow. */
@@ -272,6 +273,7 @@ static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
   if (!strncmp(*l, " when=wide", 10)) st->when = SSMC_STAGE_WIDE, *l += 10;
   else if (!strncmp(*l, " when=narrow", 12)) st->when = SSMC_STAGE_NARROW, *l += 12;
   else if (!strncmp(*l, " when=sm90", 10)) st->when = SSMC_STAGE_SM90, *l += 10;
+  else if (!strncmp(*l, " when=grouped", 13)) st->when = SSMC_STAGE_GROUPED, *l += 13;
   if (sscanf(*l, " nbv=%d below_pct=%d%n", &k->cuda.narrow_bv, &k->cuda.narrow_below_pct, &m) == 2) *l += m;
   if (st->when == SSMC_STAGE_NARROW && (k->cuda.narrow_bv < 1 || k->cuda.narrow_below_pct < 1)) return -1;
   return (st->grid == SSMC_GRID_ITEMS_NTILES) != (st->when == SSMC_STAGE_NARROW) ? -1 : 0;
@@ -527,7 +529,8 @@ static void desc_stage(emit_buf *b, const ssmc_cuda_stage *st) {
                                       "SSMC_GRID_CHUNKS",        "SSMC_GRID_CHUNKS_VTILES", "SSMC_GRID_CHUNKS_KTILES",
                                       "SSMC_GRID_ITEMS_BVTILES", "SSMC_GRID_ITEMS_ELEMS",   "SSMC_GRID_ITEMS_FTILES",
                                       "SSMC_GRID_ITEMS_NTILES",  "SSMC_GRID_ITEMS_STILES"};
-  static const char *const whens[] = {"", ", SSMC_STAGE_WIDE", ", SSMC_STAGE_NARROW", ", SSMC_STAGE_SM90"};
+  static const char *const whens[] = {"", ", SSMC_STAGE_WIDE", ", SSMC_STAGE_NARROW", ", SSMC_STAGE_SM90",
+                                      ", SSMC_STAGE_GROUPED"};
   if (!st->entry) emit_add(b, "{0, SSMC_GRID_ITEMS, 0, 0}"); /* none */
   else emit_add(b, "{\"%s\", %s, %d, %d%s}", st->entry, kinds[st->grid], st->threads, st->smem, whens[st->when]);
 }
@@ -537,6 +540,7 @@ static const char *form(const emit_kernel *k, const ssmc_cuda_stage *st) {
   static char buf[96];
   if (st->when == SSMC_STAGE_WIDE) return " (wide form)";
   if (st->when == SSMC_STAGE_SM90) return " (sm_90a form: in place of the stage above on sm_90)";
+  if (st->when == SSMC_STAGE_GROUPED) return " (only with grouped value heads, h_v > h_qk)";
   if (st->when != SSMC_STAGE_NARROW) return "";
   snprintf(buf, sizeof buf, " (narrow form: in place of the wide one below N*h_v*V/%d < %d%% of the SMs)", k->cuda.bv,
            k->cuda.narrow_below_pct);

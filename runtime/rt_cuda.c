@@ -685,7 +685,7 @@ int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int 
         launch(c, m->fwd[i], k, &k->cuda->fwd[i], a.n_seqs, a.h_v, slots, fparams, stream))
       return -1;
   for (int i = saved; i < k->cuda->n_bwd; i++)
-    if (ssmc_cuda_stage_runs(&k->cuda->bwd[i], narrow) &&
+    if (ssmc_cuda_stage_runs_for(&k->cuda->bwd[i], narrow, a.h_qk, a.h_v) &&
         launch(c, m->bwd[i], k, &k->cuda->bwd[i], a.n_seqs, a.h_v, slots, bparams, stream))
       return -1;
   return 0;

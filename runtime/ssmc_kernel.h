@@ -99,7 +99,9 @@ enum {
  * wide, value tile bv / bwd_bv; the narrow, narrow_bv columns a block, for few work items: ssmc_cuda_narrow). */
 /* SSMC_STAGE_SM90 (appended): the sm_90a form of the fwd[] or bwd[] stage before it (same grid), which it replaces on
  * devices of compute capability 9 and is dropped elsewhere (ssmc_cuda_for_device); its body is empty on other targets */
-enum { SSMC_STAGE_ALWAYS = 0, SSMC_STAGE_WIDE = 1, SSMC_STAGE_NARROW = 2, SSMC_STAGE_SM90 = 3 };
+/* SSMC_STAGE_GROUPED (appended): a stage with work only where value heads share q/k heads (h_v > h_qk: the
+ * backward's breduce), not launched elsewhere (ssmc_cuda_stage_runs_for) */
+enum { SSMC_STAGE_ALWAYS = 0, SSMC_STAGE_WIDE = 1, SSMC_STAGE_NARROW = 2, SSMC_STAGE_SM90 = 3, SSMC_STAGE_GROUPED = 4 };
 /* up to 22 with a solve readout: bhdelta, bhdelta90, bhscan, xsolve, xsolve90, fprep, fstate, fstate_n, bprep, bstate,
  * bstate_n, bval, bgrad, brows, gcheb, gcheb90, gsolve, gsolve90, hadj, sgrad, sgrad90, breduce (was 16) */
 #define SSMC_MAX_BWD_STAGES 24
@@ -307,6 +309,10 @@ static inline int ssmc_cuda_narrow(const ssmc_cuda_kernel *c, int32_t n_seqs, in
 /* Whether stage st runs in a call that runs the narrow forms (narrow) or the wide ones. */
 static inline int ssmc_cuda_stage_runs(const ssmc_cuda_stage *st, int narrow) {
   return st->when == SSMC_STAGE_ALWAYS || st->when == (narrow ? SSMC_STAGE_NARROW : SSMC_STAGE_WIDE);
+}
+/* the same in a call of h_qk q/k heads and h_v value heads: a SSMC_STAGE_GROUPED stage where h_v > h_qk */
+static inline int ssmc_cuda_stage_runs_for(const ssmc_cuda_stage *st, int narrow, int h_qk, int h_v) {
+  return st->when == SSMC_STAGE_GROUPED ? h_v > h_qk : ssmc_cuda_stage_runs(st, narrow);
 }
 /* n stages of a list (fwd[] or bwd[]) into out as a device of compute capability cc_major runs them: the sm_90a
  * forms (SSMC_STAGE_SM90) in their stages' places there, dropped elsewhere; their count */

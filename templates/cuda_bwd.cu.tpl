@@ -2209,7 +2209,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
 @ end
 
 @ local st = {}
-@ local function stage(name, grid, lay, nt, form) -- form: ' when=wide' / ' when=narrow' or nil
+@ local function stage(name, grid, lay, nt, form) -- form: ' when=wide' / ' when=narrow' / ' when=grouped' or nil
 @   st[#st + 1] = string.format('%s grid=%s threads=%d smem=%d%s', name, grid, nt or NT, lay.off * 4, form or '')
 @ end
 @ st[#st + 1] = string.format('fprep grid=chunks threads=%d smem=%d', P.FPREP.threads, P.FPREP.smem)
@@ -2247,7 +2247,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
 @   stage('sgrad', 'chunks', SL2, P.FST.psolve.threads)
 @   if SL9 then st[#st + 1] = string.format('sgrad90 grid=chunks threads=128 smem=%d when=sm90', SL9.off * 4) end
 @ end
-@ stage('breduce', 'chunks', {off = 0})
+@ stage('breduce', 'chunks', {off = 0}, nil, ' when=grouped') -- not launched without grouped heads (~28 us of empty blocks at B8 T4096 H16)
 @ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n];
 @ -- with a solve (lead: the kept forward runs them itself) bhdelta, bhscan and xsolve as a device runs them
 @ local SAVED = sv and 3 or P.KEEP and (NS and 3 or 2) or 0

@@ -2029,4 +2029,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -404,6 +404,12 @@ START_TEST(builtin_table_describes_cuda) {
         ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);
         ck_assert_int_eq(c->bwd[s].grid, e->bwd[s].grid);
         ck_assert_int_eq(c->bwd[s].smem, e->bwd[s].smem);
+        ck_assert_int_eq(c->bwd[s].when, e->bwd[s].when);
+        /* breduce sums grouped value heads' q/k gradients: launched only where h_v > h_qk */
+        const int reduce = strstr(c->bwd[s].entry, "_breduce") != NULL;
+        ck_assert_int_eq(c->bwd[s].when == SSMC_STAGE_GROUPED, reduce);
+        ck_assert_int_eq(ssmc_cuda_stage_runs_for(&c->bwd[s], 0, 4, 4), !reduce && ssmc_cuda_stage_runs(&c->bwd[s], 0));
+        ck_assert_int_eq(ssmc_cuda_stage_runs_for(&c->bwd[s], 0, 4, 8), reduce || ssmc_cuda_stage_runs(&c->bwd[s], 0));
       }
       build_release(&bk);
     }

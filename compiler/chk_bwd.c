@@ -71,7 +71,7 @@ static double decay_floor(chk_batch *b, const cls_family *f, const ssmc_kernel *
 }
 
 int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const void *dy, float *const *dstate_out,
-             const float *aux, float **din, float **dstate0, void *y) {
+             const float *aux, float **din, float **dstate0, void *y, char *err, size_t n) {
   const chk_shape *sh = chk_batch_shape(b);
   ssmc_bwd_args a = {0};
   a.n_seqs = sh->n;
@@ -92,13 +92,11 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   a.dout = dy;
   a.iters = iters;
   const chk_backend *be = chk_batch_backend(b);
-  if (!be) return rt_run_bwd(k, &a, threads);
-  char err[1024];
-  if (be->bwd(be->ctx, k, &a, chk_batch_tokens(b), y, err, sizeof err)) {
-    fprintf(stderr, "%s\n", err);
-    return -1;
+  if (!be) {
+    snprintf(err, n, "%s has no backward", k->name);
+    return rt_run_bwd(k, &a, threads);
   }
-  return 0;
+  return be->bwd(be->ctx, k, &a, chk_batch_tokens(b), y, err, n) ? -1 : 0;
 }
 
 void chkb_edge_inputs(chk_batch *b, const cls_family *f, const ssmc_kernel *k) {
@@ -286,8 +284,9 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
     for (int i = 0; i < k->n_states; i++)
       for (int64_t j = 0; j < nst[i]; j++) ds0k[i][j] = NAN;
     memset(yk, 0xff, (size_t)ny * esz); /* NaN in either dtype: every element must be written */
-    if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k, kept ? yk : NULL)) {
-      fprintf(out, "%-44s %-14s error: the %s could not run\n", k->name, shape, lab);
+    char why[1024] = "";
+    if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k, kept ? yk : NULL, why, sizeof why)) {
+      fprintf(out, "%-44s %-14s error: the %s could not run: %s\n", k->name, shape, lab, why);
       r->rows++;
       r->failed++;
       continue; /* its gradients are not there to compare */

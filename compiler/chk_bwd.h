@@ -27,8 +27,8 @@ void chkb_edges(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FI
 /* Runs the kernel's backward on the batch with the given dy and dstate_out;
  * gradients come back in din (per input, its own layout) and dstate0. aux: the
  * forward's x or NULL; y (or NULL): a backend run that keeps a forward puts its output there (chk_backend's bwd).
- * Returns -1 if the kernel has no backward. */
+ * Returns -1 if the kernel has no backward or the backend's run failed (why in err, n bytes). */
 int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const void *dy, float *const *dstate_out,
-             const float *aux, float **din, float **dstate0, void *y);
+             const float *aux, float **din, float **dstate0, void *y, char *err, size_t n);
 
 #endif

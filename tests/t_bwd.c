@@ -74,7 +74,8 @@ static void run(chk_batch *b, const ssmc_kernel *k, int threads, const float *au
   uint64_t s = seed;
   for (int64_t j = 0; j < ny; j++) { s = s * 6364136223846793005ULL + 1442695040888963407ULL; dy[j] = (float)((s >> 40) & 0xffff) / 65536.0f - 0.5f; }
   for (int i = 0; i < k->n_states; i++) dso[i] = NULL; /* zero gradient of the final states */
-  ck_assert_int_eq(chkb_run(b, k, threads, 0, dy, dso, aux, G->din, G->ds0, NULL), 0);
+  char err[256];
+  ck_assert_int_eq(chkb_run(b, k, threads, 0, dy, dso, aux, G->din, G->ds0, NULL, err, sizeof err), 0);
   free(dy);
 }
 
@@ -218,6 +219,7 @@ START_TEST(failing_backend_rows_are_errors) {
   ck_assert_int_ge(failed, 8);
   ck_assert_int_eq(failed, r.rows);
   ck_assert_msg(strstr(buf, "error: stage X needs 370944 bytes of shared memory") != NULL, "%s", buf);
+  ck_assert_msg(strstr(buf, "error: the bwd could not run: stage X needs 370944 bytes") != NULL, "%s", buf);
   ck_assert_msg(strstr(buf, "FAIL") == NULL && strstr(buf, "PASS") == NULL, "%s", buf);
   free(buf);
   unload(&fx);

@@ -198,6 +198,14 @@ static int cmd_check(const opts *o) {
       build_kernel bk;
       diag d = {0};
       if (build_get(&g.u[i]->k[j], &g.u[i]->fam, o->jit, build_cache_dir(), &bk, &d)) { diag_print(&d, stderr); rc = 2; break; }
+      char err[4096];
+      if (gpu && !chk_cuda_module(gpu, bk.k, NULL, err, sizeof err)) {
+        /* a module this device cannot load (a stage over its shared memory): no row could run */
+        fprintf(stderr, "%s: error: %s cannot run on this device: %s\n", g.u[i]->file->name, bk.k->name, err);
+        build_release(&bk);
+        rc = 2;
+        break;
+      }
       printf("# %s (%s%s%s) %s\n", bk.k->name, bk.builtin ? "built-in" : "compiled in-process",
              bk.from_cache ? ", from cache" : "", gpu ? ", CUDA via NVRTC" : emu ? ", CUDA emulated" : "", g.u[i]->fam.summary);
       chk_result r;

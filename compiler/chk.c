@@ -8,6 +8,7 @@
 #include "rt_cuda.h"
 #include "rt_exec.h"
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,6 +428,17 @@ void chk_row_judge(FILE *out, chk_result *r, const char *kname, const char *shap
           bound <= 0 ? "info" : ok ? "PASS" : "FAIL");
 }
 
+void chk_row_error(FILE *out, chk_result *r, const char *kname, const char *shape, const char *fmt, ...) {
+  fprintf(out, "%-44s %-14s error: ", kname, shape);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(out, fmt, ap);
+  va_end(ap);
+  fputc('\n', out);
+  r->rows++;
+  r->failed++;
+}
+
 static void row(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what,
                 const double *got, const double *want, int64_t n, double bound) {
   chk_row_judge(out, r, kname, shape, what, orc_max_abs(got, want, (size_t)n), orc_rel_l2(got, want, (size_t)n),
@@ -496,11 +508,8 @@ static void check_shape(const cls_family *f, const ssmc_kernel *k, const chk_opt
     }
     if (nv > 1) be->set_decode_variant(be->ctx, -1);
   }
-  if (chk_batch_error(b)) { /* a backend failure fails the shape, whatever the numbers said */
-    fprintf(out, "%-44s %-14s error: %s\n", k->name, sh->name, chk_batch_error(b));
-    r->rows++;
-    r->failed++;
-  }
+  if (chk_batch_error(b)) /* a backend failure fails the shape, whatever the numbers said */
+    chk_row_error(out, r, k->name, sh->name, "%s", chk_batch_error(b));
   if (bwd) chkb_rows(b, f, k, o, sh->name, bwd_seed, out, r); /* chk_bwd.c */
   if (k->n_aux) {
     int64_t n;

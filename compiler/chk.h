@@ -57,6 +57,9 @@ int chk_kernel(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FIL
  * kernel, shape, quantity, max abs, relative L2, bound and the verdict. */
 void chk_row_judge(FILE *out, chk_result *r, const char *kname, const char *shape, const char *what, double mx,
                    double rel, double bound);
+/* A failed row that has no numbers: "error: " and what printf's fmt makes of the rest, counted in r. */
+void chk_row_error(FILE *out, chk_result *r, const char *kname, const char *shape, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Building blocks shared with tests and bench: a batch of random inputs. */
 typedef struct chk_batch chk_batch;

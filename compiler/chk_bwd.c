@@ -93,8 +93,9 @@ int chkb_run(chk_batch *b, const ssmc_kernel *k, int threads, int iters, const v
   a.iters = iters;
   const chk_backend *be = chk_batch_backend(b);
   if (!be) {
-    snprintf(err, n, "%s has no backward", k->name);
-    return rt_run_bwd(k, &a, threads);
+    const int rc = rt_run_bwd(k, &a, threads);
+    if (rc) snprintf(err, n, "%s has no backward", k->name);
+    return rc;
   }
   return be->bwd(be->ctx, k, &a, chk_batch_tokens(b), y, err, n) ? -1 : 0;
 }
@@ -208,9 +209,7 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
   int failed0 = r->failed;
   const chk_backend *be = chk_batch_backend(b);
   if (be ? !be->bwd : !k->bwd) {
-    fprintf(out, "%-44s %-14s error: the kernel has no backward\n", k->name, shape);
-    r->rows++;
-    r->failed++;
+    chk_row_error(out, r, k->name, shape, "the kernel has no backward");
     return 1;
   }
   orc_rng rng;
@@ -286,9 +285,7 @@ int chkb_rows(chk_batch *b, const cls_family *f, const ssmc_kernel *k, const chk
     memset(yk, 0xff, (size_t)ny * esz); /* NaN in either dtype: every element must be written */
     char why[1024] = "";
     if (chkb_run(b, k, o->threads, o->iters, dyk, dsok, aux, dink, ds0k, kept ? yk : NULL, why, sizeof why)) {
-      fprintf(out, "%-44s %-14s error: the %s could not run: %s\n", k->name, shape, lab, why);
-      r->rows++;
-      r->failed++;
+      chk_row_error(out, r, k->name, shape, "the %s could not run: %s", lab, why);
       continue; /* its gradients are not there to compare */
     } else if (kept) {
       if (!yo) yo = chk_batch_oracle_y(b, o->iters);
@@ -338,9 +335,7 @@ void chkb_edges(const cls_family *f, const ssmc_kernel *k, const chk_opts *o, FI
   chkb_edge_inputs(b, f, k);
   chk_run_fwd(b, k, o->threads, o->iters);
   if (chk_batch_error(b)) { /* no forward ran: nothing to judge, and the backward's rows would say the same */
-    fprintf(out, "%-44s %-14s error: %s\n", k->name, "edges", chk_batch_error(b));
-    r->rows++;
-    r->failed++;
+    chk_row_error(out, r, k->name, "edges", "%s", chk_batch_error(b));
     chk_batch_free(b);
     return;
   }

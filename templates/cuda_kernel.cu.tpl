@@ -274,7 +274,10 @@
 @   -- the consumers' per-chunk factors, two buffers (by the chunk's parity): e^{b_L}, w, e e^b, c e^b, e^{b_L - b}
 @   HD.alloc('ZDEC', 2); HD.alloc('W', 2 * C); HD.alloc('E', 2 * C); HD.alloc('YC', 2 * C); HD.alloc('F', 2 * C)
 @   HD_MINB = (V == 64 and HD.off * 4 <= 113 * 1024) and 2 or 1
-@   HD_REGS = HD_MINB == 2 and {96, 160} or {120, 192}
+@   -- setmaxnreg {producer, consumers}: at V = 64 with one block an SM (K > 64: one consumer warpgroup, 256 threads)
+@   -- 160 / 240, not 120 / 192 (292 B spilled in fused90 at K = 128, 380 in fused90_split; 8 B now): H200 bf16
+@   -- B8 T4096 H16 fused90 0.535 -> 0.494 ms, split 0.972 -> 0.945 (bench/2026-11-29-gpu-h200-s47, call 1)
+@   HD_REGS = HD_MINB == 2 and {96, 160} or V == 64 and {160, 240} or {120, 192}
 @   if HD.off * 4 > 227 * 1024 then HD = nil end
 @ end
 @ -- the split forward's segment pass (fused90_seg: each segment's state alone, from zero) lays out its own: the scalar
@@ -3923,13 +3926,15 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
 @   HQ[i].g8 = true -- put into qt's core matrices (put_core_rows)
 @ end
 @ -- HALL: the copies in flight during the last chunk's products; prep's W (VC with an erase) is fetched at
-@ -- the chunk's start instead (put after the scores: its registers stay free during the readout)
-@ local HALL = {KC}
+@ -- the chunk's start instead (put after the scores: its registers stay free during the readout), and so are the
+@ -- query's terms after the first (HQX; a two-term query at K = V = 128 in flight spilled 32 B, its keep form 116 B)
+@ local HALL, HQX = {KC}, {}
 @ if not m.delta then HALL[#HALL + 1] = VC end
-@ for _, c in ipairs(HQ) do HALL[#HALL + 1] = c end
+@ for i, c in ipairs(HQ) do if i == 1 then HALL[#HALL + 1] = c else HQX[#HQX + 1] = c end end
 @ for _, c in ipairs(HC) do HALL[#HALL + 1] = c end
 @ copies_decl(HALL)
 @ if m.delta then copies_decl({VC}) end
+@ copies_decl(HQX)
   const int L0 = (int)(it.T < CH ? it.T : CH);
 @ copies_fetch(HALL, 'it.t0', 'L0')
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
@@ -3952,6 +3957,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
       fetch_t(ta, (const float *)ws + (tok * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, r0, q, L);
     }
 @ end
+@ copies_fetch(HQX, 'tok', 'L')
     __syncthreads(); /* the last chunk's products are done with every operand */
 @ copies_put(HC)
     __syncthreads();

@@ -885,6 +885,33 @@ START_TEST(fused90_bf16_blocks_fit_registers) {
 }
 END_TEST
 
+/* fused90's tf32 form with a query of two terms at K = V = 128 (the state's accumulators at 255 registers): the terms
+ * after the first are fetched at the chunk's start, not kept in flight through the last chunk's products (32 B spilled
+ * there, 116 B in the keep form); both forms compile without spills. */
+START_TEST(fused90_query_terms_without_spills) {
+  char err[4096], cache[] = "/tmp/ssmc_t_cuda_q2_XXXXXX";
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  ck_assert_ptr_nonnull(mkdtemp(cache));
+  gen_set g;
+  load_fixture(&g, "cuda_f90_q2_k128.yaml");
+  const char *stages[] = {"fused90", "fused90_keep"};
+  for (int j = 0; j < g.u[0]->nk; j++) {
+    emit_kernel *ek = &g.u[0]->k[j];
+    if (ek->dtype != SSMC_BF16) continue;
+    for (int s = 0; s < 2; s++) {
+      rt_ptxas_info pi;
+      ck_assert_msg(cuc_stage_info(ek, "sm_90a", cache, stages[s], &pi, err, sizeof err) == 0, "%s", err);
+      ck_assert_msg(pi.spill_stores + pi.spill_loads == 0, "%s %s spills %d + %d bytes", ek->name, stages[s],
+                    pi.spill_stores, pi.spill_loads);
+    }
+  }
+  gen_free(&g);
+  char rm[128];
+  snprintf(rm, sizeof rm, "rm -rf %s", cache);
+  ck_assert_int_eq(system(rm), 0);
+}
+END_TEST
+
 /* A solve beside an erase has the most stages (the solve's sm_90a forms, the erase's narrow forms): every one of them
  * in the table, the sm_90a forms in place on cc 9, the sequential solve's variant with the chunk stages after it, and
  * the solve's sm_90a stages compile without spills. */
@@ -1001,6 +1028,7 @@ Suite *cuda_suite(void) {
   tcase_add_test(tc, compile_reports_smem_over_limit);
   tcase_add_test(tc, fused_picked_where_measured);
   tcase_add_test(tc, fused90_bf16_blocks_fit_registers);
+  tcase_add_test(tc, fused90_query_terms_without_spills);
   tcase_add_test(tc, solve_beside_erase_keeps_every_stage);
   suite_add_tcase(s, tc);
   TCase *blocks = tcase_create("blocks"); /* the module's blocking, no NVRTC */

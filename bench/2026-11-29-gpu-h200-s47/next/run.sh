@@ -23,13 +23,4 @@ timeout 100 $S check --backend cuda dsl/families/mamba2.yaml > $OUT/check-mamba2
 echo "mamba2 rc=$? $(tail -1 $OUT/check-mamba2.txt)"
 timeout 60 ncu --clock-control none --metrics gpu__time_duration.sum --print-units base --csv $S bench --backend cuda \
   --dtype bf16 --rows fwd+bwd-saved --reps 1 --B 8 --T 4096 --H 16 dsl/families/mamba2.yaml > /tmp/m2.csv 2>/tmp/m2.err
-python3 - /tmp/m2.csv <<'PY' | tee $OUT/durations.txt
-import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
-h = rows[0]; ki, vi = h.index('Kernel Name'), h.index('Metric Value')
-d = collections.OrderedDict()
-for r in rows[1:]:
-    k = r[ki].split('_bf16_')[-1].split('(')[0]
-    d.setdefault(k, []).append(float(r[vi].replace(',', '')) / 1e6)
-for k, v in d.items(): print(f"{k:16s} n={len(v):3d} last={v[-1]:8.3f} ms median={sorted(v)[len(v)//2]:8.3f} ms")
-PY
+python3 bench/ncu_durations.py /tmp/m2.csv | tee $OUT/durations.txt

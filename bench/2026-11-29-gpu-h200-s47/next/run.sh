@@ -1,10 +1,11 @@
 #!/bin/bash
 # NOT RUN (for the next session; ~200 s of device time). On the workstation: git apply
-# bench/2026-11-29-gpu-h200-s47/next/kdu-bprep.diff && scripts/gpu-pack.sh HEAD && git checkout templates
+# bench/2026-11-29-gpu-h200-s47/next/kdu-bprep.diff && scripts/gpu-pack.sh HEAD && git checkout templates tests
 # (the packed binary embeds the diff's templates: "tree"; .gpu/tpl-<HEAD> the baseline), carry .gpu-pack.
 # kdu-bprep.diff: without an erase or per-key decays (KDU_B) kd and U are written by the backward's bprep from the
 # inputs (tile_regs: all of a thread's loads in flight), not by the kept forward nor fprep; the fused slot's bf16 form
-# (HB) gets its own keep entry (fused90b_body<true>: chunk-start states and decays only; the tf32 form ran before).
+# (HB) gets its own keep entry (fused90b_body<true>: the chunk-start states only; the tf32 form ran before); bprep
+# also writes the chunks' decays. With it the cuda, bwd and emu suites pass here (generated/ regenerated: ssmc gen).
 # Session 47 measured its first form (bprep's stores element by element, call 8): fused90_keep 1.008 -> 0.478 ms but
 # bprep 0.710 -> 1.246, fwd+bwd-saved 4.09 vs 4.02 (slower). This times the tile_regs form: Mamba-2 bf16 B8 T4096
 # H16 fwd+bwd-saved, bwd-saved, bwd, two rounds; its full check; ncu stage durations. Land it only if faster, after

@@ -30,6 +30,19 @@ static void add_dir(gen_set *g, const char *sub) {
   closedir(dp);
 }
 
+/* NVRTC opened and a fresh cache directory for the compiles of one test (dir: a mkdtemp template, made in place);
+ * cache_remove deletes it */
+static void nvrtc_cache(char *dir) {
+  char err[4096];
+  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+static void cache_remove(const char *dir) {
+  char rm[128];
+  snprintf(rm, sizeof rm, "rm -rf %s", dir);
+  ck_assert_int_eq(system(rm), 0);
+}
+
 /* the value of `NAME = v,` in a generated layout enum (-1: absent) */
 static long enum_val(const char *src, const char *name) {
   char key[64];
@@ -55,16 +68,15 @@ static void check_second_buffer(const char *src, const char *pre, const char *t,
 }
 
 START_TEST(every_module_compiles_without_spills) {
-  char err[4096];
-  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
+  char err[4096], cache[] = "/tmp/ssmc_t_nvrtc_XXXXXX"; /* one NVRTC compile per module and arch: its stages read the
+                                                        * cached report */
+  nvrtc_cache(cache);
   gen_set g;
   gen_init(&g);
   add_dir(&g, "dsl/families");
   add_dir(&g, "examples");
   const char *archs[] = {"sm_80", "sm_90a"};
   int compiled = 0;
-  char cache[] = "/tmp/ssmc_t_nvrtc_XXXXXX"; /* one NVRTC compile per module and arch: its stages read the cached report */
-  ck_assert_ptr_nonnull(mkdtemp(cache));
   for (int i = 0; i < g.n; i++)
     for (int j = 0; j < g.u[i]->nk; j++) {
       const emit_kernel *ek = &g.u[i]->k[j];
@@ -349,9 +361,7 @@ START_TEST(every_module_compiles_without_spills) {
     }
   ck_assert_int_ge(compiled, 2 * 6 * 2 * 2);
   gen_free(&g);
-  char rm[128];
-  snprintf(rm, sizeof rm, "rm -rf %s", cache);
-  ck_assert_int_eq(system(rm), 0);
+  cache_remove(cache);
 }
 END_TEST
 
@@ -853,8 +863,7 @@ END_TEST
  * before its warpgroup index came through a shuffle). */
 START_TEST(fused90_bf16_blocks_fit_registers) {
   char err[4096], cache[] = "/tmp/ssmc_t_cuda_f90_XXXXXX";
-  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
-  ck_assert_ptr_nonnull(mkdtemp(cache));
+  nvrtc_cache(cache);
   const struct { const char *spec; int blocks; } cases[] = {{"emu_f90.yaml", 2}, {"emu_f90_v64.yaml", 2}, {"cuda_f90_k48.yaml", 1}};
   for (int c = 0; c < 3; c++) {
     gen_set g;
@@ -879,9 +888,7 @@ START_TEST(fused90_bf16_blocks_fit_registers) {
     }
     gen_free(&g);
   }
-  char rm[128];
-  snprintf(rm, sizeof rm, "rm -rf %s", cache);
-  ck_assert_int_eq(system(rm), 0);
+  cache_remove(cache);
 }
 END_TEST
 
@@ -890,8 +897,7 @@ END_TEST
  * there, 116 B in the keep form); both forms compile without spills. */
 START_TEST(fused90_query_terms_without_spills) {
   char err[4096], cache[] = "/tmp/ssmc_t_cuda_q2_XXXXXX";
-  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
-  ck_assert_ptr_nonnull(mkdtemp(cache));
+  nvrtc_cache(cache);
   gen_set g;
   load_fixture(&g, "cuda_f90_q2_k128.yaml");
   const char *stages[] = {"fused90", "fused90_keep"};
@@ -906,9 +912,7 @@ START_TEST(fused90_query_terms_without_spills) {
     }
   }
   gen_free(&g);
-  char rm[128];
-  snprintf(rm, sizeof rm, "rm -rf %s", cache);
-  ck_assert_int_eq(system(rm), 0);
+  cache_remove(cache);
 }
 END_TEST
 
@@ -917,8 +921,7 @@ END_TEST
  * the solve's sm_90a stages compile without spills. */
 START_TEST(solve_beside_erase_keeps_every_stage) {
   char err[4096], cache[] = "/tmp/ssmc_t_cuda_sd_XXXXXX";
-  ck_assert_msg(rt_nvrtc_open(err, sizeof err) == 0, "%s", err);
-  ck_assert_ptr_nonnull(mkdtemp(cache));
+  nvrtc_cache(cache);
   gen_set g;
   load_fixture(&g, "cuda_solve_delta.yaml");
   emit_kernel *ek = NULL;
@@ -964,9 +967,7 @@ START_TEST(solve_beside_erase_keeps_every_stage) {
                   sm90[s], pi.spill_stores, pi.spill_loads, pi.wgmma_serialized);
   }
   gen_free(&g);
-  char rm[128];
-  snprintf(rm, sizeof rm, "rm -rf %s", cache);
-  ck_assert_int_eq(system(rm), 0);
+  cache_remove(cache);
 }
 END_TEST
 

@@ -53,6 +53,9 @@
 @ local K, V, C = P.K, P.V, P.CC
 @ local m, sv = P.main, P.solve
 @ local diag = m.decay == 'diag'
+@ -- KDU_B (as cuda_kernel.cu.tpl's): without an erase or per-key decays bprep writes kd and U for bval and bgrad, and
+@ -- the chunks' decays for bscan, from the inputs; the forward's keep forms do not (nor fprep kd and U)
+@ local KDU_B = not m.delta and not diag
 @ local scalar_db = not diag and #m.dlog > 0
 @ do
 @ local NT = 512
@@ -520,7 +523,7 @@ extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_fstate_
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_BWD, true, true>(a, ws);
+  prep_body<MM_BWD, true, ${KDU_B and 'false' or 'true'}>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -540,6 +543,29 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ coefs(nil, nil, 'b', 'KP', '0', 'KD')
 @ build_qt('qt', 'KP', '0', 'KD')
   __syncthreads();
+@ if KDU_B then
+  { /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V) per token, for bval and bgrad, and the chunk's decay for bscan
+     * (KDU_B); kd and U through registers, RP
+     * rows of both at a time: every load of a pass in flight (element by element each store waited on its load:
+     * bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8); at most four pieces of four a thread and tile
+     * (GKA's f32 bprep spilled 52 B at sm_80's 128 registers with the whole chunk at once) */
+@   local kx = P.inputs[m.key + 1]
+@   local kH, kh = kx.heads == 'qk' and 'a.h_qk' or 'a.h_v', kx.heads == 'qk' and 'it.hq' or 'it.h'
+@   local kT = kx.gate and 'float' or 'elem_t'
+    constexpr int RP = 16 * NT / (KD > VD ? KD : VD) < CH ? 16 * NT / (KD > VD ? KD : VD) : CH;
+    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
+    const long long wrs = (long long)a.h_v * WS_TOK;
+    for (int r0 = 0; r0 < L; r0 += RP) {
+      tile_regs<NT, RP, KD, ${kT}> r_kd;
+      tile_regs<NT, RP, VD, elem_t> r_u;
+      r_kd.fetch((const ${kT} *)a.in[${m.key}] + ((tok + r0) * ${kH} + ${kh}) * KD, (long long)${kH} * KD, L - r0);
+      r_u.fetch((const elem_t *)a.in[${m.val}] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
+      r_kd.store(wt + r0 * wrs + WS_KD, wrs, L - r0, [&](int r) { return fexp(b[L - 1] - b[r0 + r]); });
+      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(${m.write}); });
+    }
+    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
+  }
+@ end
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
 @ if diag then
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */

@@ -441,6 +441,12 @@
 @ -- products (MM_FREC, MM_BWD = MM_SPLIT). With f32 inputs the forward's bf16 hi + lo products are less accurate
 @ -- than the backward wants there (cuda_bwd.cu.tpl); a solve recomputes.
 @ local KEEP = P.dtype == 'bf16' and not sv
+@ -- KDU_B: without an erase or per-key decays, kd = K e^{b_L - b}, U = diag(w) V and the chunks' decays are the
+@ -- backward's bprep's to write (from the inputs, all chunks at once: cuda_bwd.cu.tpl), not a keep form's (nor kd
+@ -- and U fprep's): in the fused pass they were fp32 stores on its chain (H200 Mamba-2 bf16 B8 T4096 H16:
+@ -- fused90_keep 1.004 ms with them, 0.486 without, under ncu, bench/2026-11-29-gpu-h200-s47 call 7); a keep form
+@ -- leaves the chunk-start states
+@ local KDU_B = not m.delta and not diag
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
 @ local WS_KD = WS_U + V
@@ -3336,7 +3342,7 @@ extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_fused(ss
 @   end
 }
 @ end
-@ if KEEP and not m.delta then
+@ if KEEP and not m.delta and not KDU_B then
 /* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_keep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true, true>(a, ws);
@@ -3733,7 +3739,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
     /* pseudo-values u = U + W Z */
     mm<FBVP, KP, 1, FBVP, 1>(u, sm + F_W, z, CH, FBV, KD, true);
 @ end
-@ if KEEP then
+@ if KEEP and not KDU_B then
     if (KEEP_T) tile_out<NT, CH, FBV>(ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0, (long long)a.h_v * WS_TOK, u, FBVP, L);
 @ end
     /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t; then q~ decayed from the chunk start */
@@ -3756,7 +3762,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
     /* Z <- e^{b_L} Z + K' (diag(e^{b_L - b}) u) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
-@   if KEEP and not m.delta then
+@   if KEEP and not m.delta and not KDU_B then
 @     keep_kd('ldop(kc + t * KP + k) * fr[t]')
 @   end
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
@@ -3777,8 +3783,8 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
  * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
 @ if KEEP then
-/* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): also kd, U and the chunk's decay, where the backward's fprep puts
- * them */
+/* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): [kd, U and the chunk's decay where the backward's fprep puts them
+ * (KDU_B: its bprep's);] the chunk-start states are this pass's anyway */
 @ end
 template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.fused};
@@ -3813,7 +3819,7 @@ template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_a
     /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
-@ if KEEP then
+@ if KEEP and not KDU_B then
     if (KEEP_T) /* for the backward: U = diag(w) V, where its fprep puts it */
       for (int e = threadIdx.x; e < L * FBV; e += NT) {
         const int t = e / FBV, j = e - t * FBV;
@@ -3968,7 +3974,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
 @ if not m.delta then
     r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
-@   if KEEP then
+@   if KEEP and not KDU_B then
     if (KEEP_T) { /* for the backward: kd, U and the chunk's decay, where its fprep puts them */
       float *wt = ws + (tok * a.h_v + it.h) * WS_TOK;
       r_key.store(wt + WS_KD, (long long)a.h_v * WS_TOK, L, [&](int t_) { return fr[t_]; });
@@ -4200,8 +4206,10 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
- * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot. */
-__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
+ * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot.
+ * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; never split): also each chunk-start state (from the consumers'
+ * accumulators) where the backward's fscan would leave it; kd, U and the chunks' decays are its bprep's (KDU_B). */
+template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, P0 = 2 * NP, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
@@ -4343,6 +4351,15 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
     const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
+@ if KEEP then
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
+@ end
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
     float d[VD / 4];
@@ -4920,7 +4937,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 #endif
 }
 @ end
-extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body(a, ws);' or HD and 'fused90d_body<false>(a, ws);' or 'fused90_body<false>(a, ws);'} }
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90(ssmc_fwd_args a, float *ws) { ${HB and 'fused90b_body<false>(a, ws);' or HD and 'fused90d_body<false>(a, ws);' or 'fused90_body<false>(a, ws);'} }
 @   if DSPLIT then
 extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
 extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
@@ -4978,7 +4995,9 @@ extern "C" __global__ void __launch_bounds__(${DS_NT}) ${P.name}_fused90_scan(ss
   if (zo && !nseg) *(float4 *)(zo + slot * ${K * V} + k * VD + v0 + c) = z;
 }
 @   end
-@   if KEEP then
+@   if KEEP and HB then
+extern "C" __global__ void __launch_bounds__(${F90_NT}, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
+@   elseif KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
 @ end
@@ -5485,7 +5504,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
 @   if PS90 then stages[#stages + 1] = string.format('psolve90 grid=chunks threads=128 smem=%d when=sm90', PSOFF * 4) end
 @ end
-@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not m.delta) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
+@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not m.delta and not KDU_B) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
 @ if m.delta then
 @   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d%s', NT.state, SL.off * 4, SNL and ' when=wide' or '')
 @   if SNL then
@@ -5496,4 +5515,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ((HB or HD) and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HD and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}

@@ -194,8 +194,9 @@ START_TEST(every_module_compiles_without_spills) {
           check_second_buffer(ek->cu_source, "BS_", "DU", "DZL");
           if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", "DZL");
         }
-        /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place */
-        ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase);
+        /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place, with
+         * per-key decays only: else kd and U are the backward's bprep's (KDU_B) and prep keeps nothing of its own */
+        ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase && g.u[i]->fam.main.decay == DECAY_DIAG);
         const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];
         ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 1, vs), ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 0, plain));
         if (ek->cuda.prep_keep.entry) {
@@ -894,7 +895,8 @@ END_TEST
 
 /* fused90's tf32 form with a query of two terms at K = V = 128 (the state's accumulators at 255 registers): the terms
  * after the first are fetched at the chunk's start, not kept in flight through the last chunk's products (32 B spilled
- * there, 116 B in the keep form); both forms compile without spills. */
+ * there, 116 B in the keep form); fused90 compiles without spills, its keep form (the chunk-start states' stores; kd
+ * and U are bprep's, KDU_B) with at most 8 B (NVRTC 13: 4 + 4). */
 START_TEST(fused90_query_terms_without_spills) {
   char err[4096], cache[] = "/tmp/ssmc_t_cuda_q2_XXXXXX";
   nvrtc_cache(cache);
@@ -907,7 +909,7 @@ START_TEST(fused90_query_terms_without_spills) {
     for (int s = 0; s < 2; s++) {
       rt_ptxas_info pi;
       ck_assert_msg(cuc_stage_info(ek, "sm_90a", cache, stages[s], &pi, err, sizeof err) == 0, "%s", err);
-      ck_assert_msg(pi.spill_stores + pi.spill_loads == 0, "%s %s spills %d + %d bytes", ek->name, stages[s],
+      ck_assert_msg(pi.spill_stores + pi.spill_loads <= (s ? 8 : 0), "%s %s spills %d + %d bytes", ek->name, stages[s],
                     pi.spill_stores, pi.spill_loads);
     }
   }

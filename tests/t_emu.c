@@ -180,7 +180,7 @@ END_TEST
  * K = 32, in shared memory at K = 96; and its keep form on prep's W and U (bwd-saved rows) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);",
+  const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body<false>(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);",
              *bd = "_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws);";
   check_spec_with("tests/fixtures/specs/emu_f90.yaml", 1, 0, bf);
   check_spec_with("tests/fixtures/specs/emu_f90_v64.yaml", 1, 0, bf);

@@ -3050,7 +3050,7 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(512) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_BWD, true, true>(a, ws);
+  prep_body<MM_BWD, true, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(128) ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_bf16_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -3108,6 +3108,24 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
+  { /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V) per token, for bval and bgrad, and the chunk's decay for bscan
+     * (KDU_B); kd and U through registers, RP
+     * rows of both at a time: every load of a pass in flight (element by element each store waited on its load:
+     * bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8); at most four pieces of four a thread and tile
+     * (GKA's f32 bprep spilled 52 B at sm_80's 128 registers with the whole chunk at once) */
+    constexpr int RP = 16 * NT / (KD > VD ? KD : VD) < CH ? 16 * NT / (KD > VD ? KD : VD) : CH;
+    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
+    const long long wrs = (long long)a.h_v * WS_TOK;
+    for (int r0 = 0; r0 < L; r0 += RP) {
+      tile_regs<NT, RP, KD, elem_t> r_kd;
+      tile_regs<NT, RP, VD, elem_t> r_u;
+      r_kd.fetch((const elem_t *)a.in[1] + ((tok + r0) * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L - r0);
+      r_u.fetch((const elem_t *)a.in[2] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
+      r_kd.store(wt + r0 * wrs + WS_KD, wrs, L - r0, [&](int r) { return fexp(b[L - 1] - b[r0 + r]); });
+      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(1.0f * in[4][t_]); });
+    }
+    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
+  }
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());

@@ -1302,10 +1302,6 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
 extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true>(a, ws);
 }
-/* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
-extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep_keep(ssmc_fwd_args a, float *ws) {
-  prep_body<MM_SPLIT, true, true>(a, ws);
-}
 
 /* ---------------------------------------------------------------- stage scan */
 /* Without an erase the chunk-to-chunk recurrence is elementwise, Z_{c+1} = diag(e^{b_L}) Z_c + dZ_c,
@@ -1495,8 +1491,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
  * FBV columns) walks its sequence's chunks in order with the state tile Z (K, FBV) on chip in fp32,
  * writes each chunk-start Z into the chunk's slot (where scan would) and updates it,
  * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
-/* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): also kd, U and the chunk's decay, where the backward's fprep puts
- * them */
+/* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): [kd, U and the chunk's decay where the backward's fprep puts them
+ * (KDU_B: its bprep's);] the chunk-start states are this pass's anyway */
 template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
@@ -1556,20 +1552,6 @@ template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_a
     /* Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V) */
     for (int t = threadIdx.x; t < CH; t += NT) fr[t] = t < L ? ew[t] * fexp(b[L - 1] - b[t]) : 0.0f;
     __syncthreads();
-    if (KEEP_T) /* for the backward: U = diag(w) V, where its fprep puts it */
-      for (int e = threadIdx.x; e < L * FBV; e += NT) {
-        const int t = e / FBV, j = e - t * FBV;
-        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_U + v0 + j] = ew[t] * u[t * FBVP + j];
-      }
-    if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
-      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
-      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
-      for (int e = threadIdx.x; e < L * KD; e += NT) {
-        const int t = e / KD, k = e - t * KD;
-        ws[((tok + t) * a.h_v + it.h) * WS_TOK + WS_KD + k] = ldop(kc + t * KP + k) * fexp(b[L - 1] - b[t]);
-      }
-    }
-    if (KEEP_T) __syncthreads(); /* u is read above */
     for (int e = threadIdx.x; e < CH * FBV; e += NT) u[(e / FBV) * FBVP + e % FBV] *= fr[e / FBV];
     for (int e = threadIdx.x; e < KD * FBV; e += NT) z[(e / FBV) * FBVP + e % FBV] *= zdec[e / FBV];
     __syncthreads();
@@ -1691,13 +1673,6 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     r_key.put_core_rows(ks, SQ, L, one_t(), false);
     r_key.put_core(kt, 0, SC, L, [&](int t_) { return fr[t_]; });
     r_u.put_core(ut, 0, SC, L, [&](int t_) { return ew[t_]; });
-    if (KEEP_T) { /* for the backward: kd, U and the chunk's decay, where its fprep puts them */
-      float *wt = ws + (tok * a.h_v + it.h) * WS_TOK;
-      r_key.store(wt + WS_KD, (long long)a.h_v * WS_TOK, L, [&](int t_) { return fr[t_]; });
-      r_u.store(wt + WS_U, (long long)a.h_v * WS_TOK, L, [&](int t_) { return ew[t_]; });
-      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
-      for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
-    }
     r_q1.put_core_rows(qt, SQ, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
     const bool next = c0 + CH < it.T;
     const long long tn = tok + CH;
@@ -1791,8 +1766,10 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * with amh / aml and the chunk's tiles (the producer then copies the chunk after next into them); PB the
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
- * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot. */
-__device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
+ * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot.
+ * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; never split): also each chunk-start state (from the consumers'
+ * accumulators) where the backward's fscan would leave it; kd, U and the chunks' decays are its bprep's (KDU_B). */
+template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, P0 = 2 * NP, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;
   extern __shared__ float sm[];
@@ -1940,6 +1917,13 @@ __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws)
     const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
     float d[VD / 4];
@@ -2102,8 +2086,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v1
   (void)ws;
 #endif
 }
-extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body(a, ws); }
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90b_body<false>(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
@@ -2264,7 +2248,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400 keep; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep=256 split=100 seg_threads=256 seg_smem=197376
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep split=100 seg_threads=256 seg_smem=197376
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -2412,7 +2396,7 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
  * backward's part of the workspace (a.state_out, set by the runtime). */
 extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_BWD, true, true>(a, ws);
+  prep_body<MM_BWD, true, false>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(128) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -2460,6 +2444,24 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
+  { /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V) per token, for bval and bgrad, and the chunk's decay for bscan
+     * (KDU_B); kd and U through registers, RP
+     * rows of both at a time: every load of a pass in flight (element by element each store waited on its load:
+     * bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8); at most four pieces of four a thread and tile
+     * (GKA's f32 bprep spilled 52 B at sm_80's 128 registers with the whole chunk at once) */
+    constexpr int RP = 16 * NT / (KD > VD ? KD : VD) < CH ? 16 * NT / (KD > VD ? KD : VD) : CH;
+    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
+    const long long wrs = (long long)a.h_v * WS_TOK;
+    for (int r0 = 0; r0 < L; r0 += RP) {
+      tile_regs<NT, RP, KD, elem_t> r_kd;
+      tile_regs<NT, RP, VD, elem_t> r_u;
+      r_kd.fetch((const elem_t *)a.in[1] + ((tok + r0) * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L - r0);
+      r_u.fetch((const elem_t *)a.in[2] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
+      r_kd.store(wt + r0 * wrs + WS_KD, wrs, L - r0, [&](int r) { return fexp(b[L - 1] - b[r0 + r]); });
+      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(1.0f); });
+    }
+    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
+  }
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());

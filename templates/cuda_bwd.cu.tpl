@@ -14,8 +14,8 @@
 @          With bf16 inputs every forward variant can leave these in the workspace instead (P.KEEP:
 @          rt_cuda_fwd_save, the keep forms); a backward with fwd_saved then skips them.
 @   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
-@          and kd, U = diag(w) V per token) and its elementwise scan (the chunk-start states in place
-@          of dZ), with the backward's tile products (MM_BWD: with bf16 inputs the forward's, so its
+@          and with per-key decays kd, U = diag(w) V per token) and its elementwise scan (the chunk-start
+@          states in place of dZ), with the backward's tile products (MM_BWD: with bf16 inputs the forward's, so its
 @          variants can keep these too, P.KEEP, and fwd_saved skips them).
 @   bprep  (chunks): q~, the masked scores A; A' dY into the workspace (du's chunk-local part) and
 @          (q~ e^b)' dY (dZ0's), for all chunks at once.
@@ -53,8 +53,9 @@
 @ local K, V, C = P.K, P.V, P.CC
 @ local m, sv = P.main, P.solve
 @ local diag = m.decay == 'diag'
-@ -- KDU_B (as cuda_kernel.cu.tpl's): without an erase or per-key decays bprep writes kd and U for bval and bgrad, and
-@ -- the chunks' decays for bscan, from the inputs; the forward's keep forms do not (nor fprep kd and U)
+@ -- KDU_B (as cuda_kernel.cu.tpl's): without an erase or per-key decays bprep writes U for bgrad and the chunks'
+@ -- decays for bscan, from the inputs (the forward's keep forms do not, nor fprep U); bval forms kd = K e^{b_L - b}
+@ -- from the keys, never stored
 @ local KDU_B = not m.delta and not diag
 @ local scalar_db = not diag and #m.dlog > 0
 @ do
@@ -544,23 +545,15 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ build_qt('qt', 'KP', '0', 'KD')
   __syncthreads();
 @ if KDU_B then
-  { /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V) per token, for bval and bgrad, and the chunk's decay for bscan
-     * (KDU_B); kd and U through registers, RP
-     * rows of both at a time: every load of a pass in flight (element by element each store waited on its load:
-     * bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8); at most four pieces of four a thread and tile
-     * (GKA's f32 bprep spilled 52 B at sm_80's 128 registers with the whole chunk at once) */
-@   local kx = P.inputs[m.key + 1]
-@   local kH, kh = kx.heads == 'qk' and 'a.h_qk' or 'a.h_v', kx.heads == 'qk' and 'it.hq' or 'it.h'
-@   local kT = kx.gate and 'float' or 'elem_t'
-    constexpr int RP = 16 * NT / (KD > VD ? KD : VD) < CH ? 16 * NT / (KD > VD ? KD : VD) : CH;
+  { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
+     * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
+     * element each store waited on its load: bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8) */
+    constexpr int RP = 16 * NT / VD < CH ? 16 * NT / VD : CH;
     float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
     const long long wrs = (long long)a.h_v * WS_TOK;
     for (int r0 = 0; r0 < L; r0 += RP) {
-      tile_regs<NT, RP, KD, ${kT}> r_kd;
       tile_regs<NT, RP, VD, elem_t> r_u;
-      r_kd.fetch((const ${kT} *)a.in[${m.key}] + ((tok + r0) * ${kH} + ${kh}) * KD, (long long)${kH} * KD, L - r0);
       r_u.fetch((const elem_t *)a.in[${m.val}] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
-      r_kd.store(wt + r0 * wrs + WS_KD, wrs, L - r0, [&](int r) { return fexp(b[L - 1] - b[r0 + r]); });
       r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(${m.write}); });
     }
     for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
@@ -730,14 +723,23 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
 @ else
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
-  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
-   * (K, ${ld8(BVL)}) from bscan, a value tile of ${BVL} columns at a time */
+  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) = K e^{b_L - b}
+   * (KDU_B: formed here from the keys; else fprep's), dZ_L (K, ${ld8(BVL)}) from bscan, a value tile of ${BVL} columns
+   * at a time */
   float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   {
-@   local rt = {ptile('r_dr', 'CH', 'VD', 'float', 'dr', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK'),
-@               ptile('r_kd', 'CH', 'KD', 'float', 'kd', 'KP', function() return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD' end, '(long long)a.h_v * WS_TOK')}
+@   local rt = {ptile('r_dr', 'CH', 'VD', 'float', 'dr', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK')}
+@   if not KDU_B then
+@     rt[2] = ptile('r_kd', 'CH', 'KD', 'float', 'kd', 'KP', function() return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD' end, '(long long)a.h_v * WS_TOK')
+@   end
 @   ptiles_decl(rt)
 @   ptiles_fetch(rt)
+@   if KDU_B then -- (the loads of du fly while the log decays are summed)
+    float *b = sm + BV_B;
+    __syncthreads(); /* the scalars in (warp 0 sums every token's log decay) */
+@     coefs(nil, nil, 'b', 'KP', '0', 'KD')
+@     load_k(P.inputs[m.key + 1], 'kd', 'KP', '0', 'KD', 'fexp(b[L - 1] - b[t_])')
+@   end
 @   ptiles_put(rt)
   }
 @   local zt = {ptile('r_dzl', 'KD', BVL, 'float', 'dzl', ld8(BVL), function(v) return 'w.bchunk + cs * BW_CHUNK + BC_DZEND + ' .. v end, 'VD', 'KD')}

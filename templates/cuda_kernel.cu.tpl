@@ -441,16 +441,16 @@
 @ -- products (MM_FREC, MM_BWD = MM_SPLIT). With f32 inputs the forward's bf16 hi + lo products are less accurate
 @ -- than the backward wants there (cuda_bwd.cu.tpl); a solve recomputes.
 @ local KEEP = P.dtype == 'bf16' and not sv
-@ -- KDU_B: without an erase or per-key decays, kd = K e^{b_L - b}, U = diag(w) V and the chunks' decays are the
-@ -- backward's bprep's to write (from the inputs, all chunks at once: cuda_bwd.cu.tpl), not a keep form's (nor kd
-@ -- and U fprep's): in the fused pass they were fp32 stores on its chain (H200 Mamba-2 bf16 B8 T4096 H16:
-@ -- fused90_keep 1.004 ms with them, 0.486 without, under ncu, bench/2026-11-29-gpu-h200-s47 call 7); a keep form
-@ -- leaves the chunk-start states
+@ -- KDU_B: without an erase or per-key decays, U = diag(w) V and the chunks' decays are the backward's bprep's to
+@ -- write (from the inputs, all chunks at once: cuda_bwd.cu.tpl) and kd = K e^{b_L - b} its bval's to form, not a
+@ -- keep form's (nor kd and U fprep's): in the fused pass they were fp32 stores on its chain (H200 Mamba-2 bf16
+@ -- B8 T4096 H16: fused90_keep 1.004 ms with them, 0.486 without, under ncu, bench/2026-11-29-gpu-h200-s47 call
+@ -- 7); a keep form leaves the chunk-start states
 @ local KDU_B = not m.delta and not diag
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
 @ local WS_KD = WS_U + V
-@ local WS_TOK = WS_KD + K
+@ local WS_TOK = WS_KD + (KDU_B and 0 or K) -- (KDU_B: no kd per token)
 @ local WS_ZD = K * V
 @ -- a solve's: the chunk's part of H's advance, then its chunk-start H (K x K) first, the chunk's decay after (WS_HD)
 @ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K + 4 or 0)
@@ -650,7 +650,9 @@
 #define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W ${WS_W}
 #define WS_U ${WS_U}
+@ if not KDU_B then
 #define WS_KD ${WS_KD}
+@ end
 #define WS_ZD ${WS_ZD}
 @ if DSPLIT then
 #define WS_P ${WS_P} /* a split forward's segment transition rows (DSPLIT), DS_PR a token */
@@ -3227,7 +3229,11 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
 @   else
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
+@     if KDU_B then
+  static_assert(!KU, "KDU_B: U and kd are the backward's (bprep's, bval's)");
+@     else
   if (KU) tile_out<NT, CH, KD>(wo + WS_KD, wrs, kc, KP, L);
+@     end
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
   if (KU) tile_out<NT, CH, VD>(wo + WS_U, wrs, vc, VPF, L); /* the out stage reads V itself */
@@ -3270,6 +3276,7 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
   }
   cp_async_wait<0>();
 }
+@ if m.delta then -- (a rank-1 erase's pass alone)
 template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
   constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
@@ -3316,7 +3323,6 @@ template <int S, typename LY> __device__ __forceinline__ void state_body(const s
     tile_out<NT, KD, SBV>(zo + slot * ${K * V} + v0, VD, z, SBVP, KD);
   }
 }
-@ if m.delta then
 struct st_wide { enum { BVT = BV, BVPT = BVP, NTT = ${NT.state}, SEPT = 0, oW = S_W, oKD = S_KD, oZ = S_Z, oU = S_U, oZDEC = S_ZDEC, oU2 = S_U2 }; };
 @   if SNL then
 struct st_narrow { enum { BVT = ${NBV}, BVPT = ${vpad(NBV)}, NTT = ${NNT}, SEPT = 1, oW = SN_W, oKD = SN_KD, oZ = SN_Z, oU = SN_U, oZDEC = SN_ZDEC, oU2 = SN_U2 }; };

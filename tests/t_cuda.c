@@ -197,6 +197,12 @@ START_TEST(every_module_compiles_without_spills) {
         /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place, with
          * per-key decays only: else kd and U are the backward's bprep's (KDU_B) and prep keeps nothing of its own */
         ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase && g.u[i]->fam.main.decay == DECAY_DIAG);
+        { /* the forward's per-token workspace: [x (a solve)] [W (an erase)] U [kd]; without an erase or per-key decays
+           * kd = K e^{b_L - b} is never stored (the backward's bval forms it from the keys) */
+          const int K = g.u[i]->spec->K, V = g.u[i]->spec->V;
+          const int kd = erase || g.u[i]->fam.main.decay == DECAY_DIAG;
+          ck_assert_int_eq(ek->cuda.ws_tok_floats, (sv ? K : 0) + (erase ? K : 0) + V + (kd ? K : 0));
+        }
         const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];
         ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 1, vs), ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 0, plain));
         if (ek->cuda.prep_keep.entry) {

@@ -1003,52 +1003,6 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
   }
   cp_async_wait<0>();
 }
-template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
-  const int v0 = it.vt * SBV;
-  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
-  /* tiles: z (K, SBVP); w, kd (C, KP), the chunk's decay zdec (K); u (C, SBVP) in two buffers (DB; else one) */
-  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
-  /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
-  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
-  const float *z0 = a.state_in[0];
-  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
-  auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
-  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
-  /* chunk j's tiles (chain_steps): U, then kd and the decay (the second product's), W (the first's). H200, GDN bf16
-   * B1 T32768 H16: through registers (the next chunk's loads in flight under this one's products) the narrow pass
-   * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
-   * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
-   * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
-   * gpu-h200-cpasync record's call 6); the narrow pass's products on wgmma (sm_90a, 1653481's state90n_body: Z in
-   * the accumulators, W and kd through registers into K-major core matrices, rounded): 2.56-3.10 ms against 2.50
-   * (the gpu-h200-sn90 record; every form slower, whether ptxas serialized its wgmma or not). */
-  auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
-  chain_steps<DB>(
-      nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },
-      [&](long long j) { tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j)); },
-      [&](long long j) {
-        tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
-        tile_cp<NT, 1, KD>(zdec, KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-      },
-      [&] { tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false); },
-      [&](long long j) { tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD); },
-      [&](long long j) {
-        /* pseudo-values u = U + W Z, in place of U for the out stage */
-        mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u_of(j), wt, z, CH, SBV, KD, true);
-        tile_out<NT, CH, SBV>(ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u_of(j), SBVP, len(j));
-      },
-      /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
-      [&](long long j) { mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u_of(j), KD, SBV, CH, true, zdec); });
-  float *zo = a.state_out[0];
-  if (zo) {
-    __syncthreads();
-    tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
-  }
-}
 
 extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_f32_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true>(a, ws);
@@ -1695,8 +1649,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   float *in[SSMC_MAX_IO];
   (void)in;
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f : 0.0f;
-  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
-   * (K, 136) from bscan, a value tile of 128 columns at a time */
+  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) = K e^{b_L - b}
+   * (KDU_B: formed here from the keys; else fprep's), dZ_L (K, 136) from bscan, a value tile of 128 columns
+   * at a time */
   float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   {
     tile_regs<NT, CH, VD, float> r_dr;

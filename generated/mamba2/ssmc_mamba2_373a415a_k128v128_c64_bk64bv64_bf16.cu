@@ -45,10 +45,9 @@
 #define FBV 64 /* the fused stage's value tile */
 #define FBVP 72
 #define QAP 196
-#define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 128 /* workspace floats per token and value head: [x] [W, U] */
 #define WS_W 0
 #define WS_U 0
-#define WS_KD 128
 #define WS_ZD 16384
 #define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
@@ -1210,7 +1209,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
     rows_scale<NT, CH, KD>(kc, KP, [&](int t) { return t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f; });
     __syncthreads();
-  if (KU) tile_out<NT, CH, KD>(wo + WS_KD, wrs, kc, KP, L);
+  static_assert(!KU, "KDU_B: U and kd are the backward's (bprep's, bval's)");
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
   if (KU) tile_out<NT, CH, VD>(wo + WS_U, wrs, vc, VPF, L); /* the out stage reads V itself */
@@ -1251,52 +1250,6 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
     p2(j);
   }
   cp_async_wait<0>();
-}
-template <int S, typename LY> __device__ __forceinline__ void state_body(const ssmc_fwd_args &a, float *ws) {
-  constexpr int NT = LY::NTT, SBV = LY::BVT, SBVP = LY::BVPT;
-  constexpr bool SEP = LY::SEPT, DB = LY::oU2 != LY::oU;
-  extern __shared__ float sm[];
-  const item_t it = item_of(a);
-  const int v0 = it.vt * SBV;
-  const long long slot = it.n * a.h_v + it.h, nc = (it.T + CH - 1) / CH;
-  /* tiles: z (K, SBVP); w, kd (C, KP), the chunk's decay zdec (K); u (C, SBVP) in two buffers (DB; else one) */
-  float *z = sm + LY::oZ, *wt = sm + LY::oW, *kd = sm + LY::oKD, *zdec = sm + LY::oZDEC;
-  /* the chunk-start states (and decays) of this sequence and head: (chunks, h_v, WS_CHUNK) from slot0 */
-  float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h);
-  const float *z0 = a.state_in[0];
-  const long long wrs = (long long)a.h_v * WS_TOK; /* token to token */
-  auto rows = [&](long long j, int col) { return (const float *)ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + col; };
-  auto len = [&](long long j) { return (int)(it.T - j * CH < CH ? it.T - j * CH : CH); };
-  /* chunk j's tiles (chain_steps): U, then kd and the decay (the second product's), W (the first's). H200, GDN bf16
-   * B1 T32768 H16: through registers (the next chunk's loads in flight under this one's products) the narrow pass
-   * was bound by instruction issue, ~28% of its samples the copies' index arithmetic and stores (ncu; bench/, the
-   * gpu-h200-tiles record). Tried and dropped: the products' B operands (Z, u) rounded to tf32 once into copies as
-   * they are stored, in place of every reading warp's rounding: slower (B1 fwd-narrow 2.58 vs 2.52 ms, the
-   * gpu-h200-cpasync record's call 6); the narrow pass's products on wgmma (sm_90a, 1653481's state90n_body: Z in
-   * the accumulators, W and kd through registers into K-major core matrices, rounded): 2.56-3.10 ms against 2.50
-   * (the gpu-h200-sn90 record; every form slower, whether ptxas serialized its wgmma or not). */
-  auto u_of = [&](long long j) { return sm + (j & 1 ? LY::oU2 : LY::oU); };
-  chain_steps<DB>(
-      nc, [&](long long j) { tile_cp<NT, CH, SBV>(u_of(j), SBVP, rows(j, WS_U + v0), wrs, len(j)); },
-      [&](long long j) { tile_cp<NT, CH, KD>(wt, KP, rows(j, WS_W), wrs, len(j)); },
-      [&](long long j) {
-        tile_cp<NT, CH, KD>(kd, KP, rows(j, WS_KD), wrs, len(j));
-        tile_cp<NT, 1, KD>(zdec, KD, zs + j * a.h_v * WS_CHUNK + WS_ZD, 0, 1);
-      },
-      [&] { tile_in<NT, KD, SBV>(z, SBVP, z0 + slot * 16384 + v0, VD, z0 ? KD : 0, one_t(), false); },
-      [&](long long j) { tile_out<NT, KD, SBV>(zs + j * a.h_v * WS_CHUNK + v0, VD, z, SBVP, KD); },
-      [&](long long j) {
-        /* pseudo-values u = U + W Z, in place of U for the out stage */
-        mm<SBVP, KP, 1, SBVP, 1, S, SEP>(u_of(j), wt, z, CH, SBV, KD, true);
-        tile_out<NT, CH, SBV>(ws + ((it.t0 + j * CH) * a.h_v + it.h) * WS_TOK + WS_U + v0, wrs, u_of(j), SBVP, len(j));
-      },
-      /* Z = diag(e^{b_L}) Z + kd' u (a warp reads and writes only its tiles of Z) */
-      [&](long long j) { mm<SBVP, 1, KP, SBVP, 1, S, SEP>(z, kd, u_of(j), KD, SBV, CH, true, zdec); });
-  float *zo = a.state_out[0];
-  if (zo) {
-    __syncthreads();
-    tile_out<NT, KD, SBV>(zo + slot * 16384 + v0, VD, z, SBVP, KD);
-  }
 }
 
 extern "C" __global__ void __launch_bounds__(512) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
@@ -2248,7 +2201,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=256 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep split=100 seg_threads=256 seg_smem=197376
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=128 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep split=100 seg_threads=256 seg_smem=197376
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -2444,20 +2397,15 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  { /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V) per token, for bval and bgrad, and the chunk's decay for bscan
-     * (KDU_B); kd and U through registers, RP
-     * rows of both at a time: every load of a pass in flight (element by element each store waited on its load:
-     * bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8); at most four pieces of four a thread and tile
-     * (GKA's f32 bprep spilled 52 B at sm_80's 128 registers with the whole chunk at once) */
-    constexpr int RP = 16 * NT / (KD > VD ? KD : VD) < CH ? 16 * NT / (KD > VD ? KD : VD) : CH;
+  { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
+     * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
+     * element each store waited on its load: bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8) */
+    constexpr int RP = 16 * NT / VD < CH ? 16 * NT / VD : CH;
     float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
     const long long wrs = (long long)a.h_v * WS_TOK;
     for (int r0 = 0; r0 < L; r0 += RP) {
-      tile_regs<NT, RP, KD, elem_t> r_kd;
       tile_regs<NT, RP, VD, elem_t> r_u;
-      r_kd.fetch((const elem_t *)a.in[1] + ((tok + r0) * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L - r0);
       r_u.fetch((const elem_t *)a.in[2] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
-      r_kd.store(wt + r0 * wrs + WS_KD, wrs, L - r0, [&](int r) { return fexp(b[L - 1] - b[r0 + r]); });
       r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(1.0f); });
     }
     for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
@@ -2540,16 +2488,33 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   in[3] = sm + BV_IN3;
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f : 0.0f;
-  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) from fprep, dZ_L
-   * (K, 72) from bscan, a value tile of 64 columns at a time */
+  /* without an erase the written rows are w v: dr = du = A' dY + kd dZ_L (C, V); kd (C, KP) = K e^{b_L - b}
+   * (KDU_B: formed here from the keys; else fprep's), dZ_L (K, 72) from bscan, a value tile of 64 columns
+   * at a time */
   float *dr = r1, *kd = sm + BV_KD, *dzl = sm + BV_DZL;
   {
     tile_regs<NT, CH, VD, float> r_dr;
-    tile_regs<NT, CH, KD, float> r_kd;
     r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
-    r_kd.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_KD, (long long)a.h_v * WS_TOK, L);
+    float *b = sm + BV_B;
+    __syncthreads(); /* the scalars in (warp 0 sums every token's log decay) */
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      if (t_ < L) v = in[3][t_];
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  tile_in<NT, CH, KD>(kd, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        [&](int t_) { return (float)(fexp(b[L - 1] - b[t_])); }, false);
     r_dr.put(dr, VPF, L, one_t(), false);
-    r_kd.put(kd, KP, L, one_t(), false);
   }
     tile_regs<NT, KD, 64, float> r_dzl;
     r_dzl.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + 0, VD, KD);

@@ -474,6 +474,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "5f66a37f0099cf64",
   "86143c0f69c57f1b",
   "3c591fa0467676ab",
-  "4725d02dd06a2d0e",
+  "b1015dacf5f6814e",
   0,
 };

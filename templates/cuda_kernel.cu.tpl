@@ -3790,7 +3790,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * Z <- e^{b_L} Z + K' (diag(w e^{b_L - b}) V), from the key and value as loaded. */
 @ if KEEP then
 /* KEEP_T (the entry _seq_keep, rt_cuda_fwd_save): [kd, U and the chunk's decay where the backward's fprep puts them
- * (KDU_B: its bprep's);] the chunk-start states are this pass's anyway */
+ * (KDU_B: U and the decay its bprep's, kd its bval's);] the chunk-start states are this pass's anyway */
 @ end
 template <bool KEEP_T> __device__ __forceinline__ void seq_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.fused};
@@ -4214,7 +4214,8 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
  * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot.
  * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; never split): also each chunk-start state (from the consumers'
- * accumulators) where the backward's fscan would leave it; kd, U and the chunks' decays are its bprep's (KDU_B). */
+ * accumulators) where the backward's fscan would leave it; U and the chunks' decays are its bprep's, kd its bval's
+ * (KDU_B). */
 template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 384, NP = 128, P0 = 2 * NP, RDY = 1, KB = 2, AM = 3, PB = 4, CB = 5;

@@ -195,7 +195,7 @@ START_TEST(every_module_compiles_without_spills) {
           if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", "DZL");
         }
         /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place, with
-         * per-key decays only: else kd and U are the backward's bprep's (KDU_B) and prep keeps nothing of its own */
+         * per-key decays only: else U is the backward's bprep's, kd its bval's (KDU_B), and prep keeps nothing of its own */
         ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase && g.u[i]->fam.main.decay == DECAY_DIAG);
         { /* the forward's per-token workspace: [x (a solve)] [W (an erase)] U [kd]; without an erase or per-key decays
            * kd = K e^{b_L - b} is never stored (the backward's bval forms it from the keys) */
@@ -901,8 +901,8 @@ END_TEST
 
 /* fused90's tf32 form with a query of two terms at K = V = 128 (the state's accumulators at 255 registers): the terms
  * after the first are fetched at the chunk's start, not kept in flight through the last chunk's products (32 B spilled
- * there, 116 B in the keep form); fused90 compiles without spills, its keep form (the chunk-start states' stores; kd
- * and U are bprep's, KDU_B) with at most 8 B (NVRTC 13: 4 + 4). */
+ * there, 116 B in the keep form); fused90 compiles without spills, its keep form (the chunk-start states' stores; U is
+ * bprep's, kd bval's: KDU_B) with at most 8 B (NVRTC 13: 4 + 4). */
 START_TEST(fused90_query_terms_without_spills) {
   char err[4096], cache[] = "/tmp/ssmc_t_cuda_q2_XXXXXX";
   nvrtc_cache(cache);

@@ -10,7 +10,7 @@
 @ erase), the adjoints are du = A' dY + kd dZ_L and dZ0 = diag(e^{b_L}) dZ_L + (q~ e^b)' dY + W' du;
 @ the rest is the chunk-local differentiation of cpu_bwd.c.tpl. Stages, in order:
 @   fprep, fstate (with a rank-1 erase): the forward's prep and state again (chunk-start states, kd, W,
-@          u), fp32-accurate with f32 inputs, the forward's one tf32 product with bf16 ones (MM_FREC).
+@          u, and T's rows for bval), fp32-accurate with f32 inputs, the forward's one tf32 product with bf16 ones (MM_FREC).
 @          With bf16 inputs every forward variant can leave these in the workspace instead (P.KEEP:
 @          rt_cuda_fwd_save, the keep forms); a backward with fwd_saved then skips them.
 @   fprep, fscan (without one): the forward's prep (all chunks: each chunk's dZ = kd' U into its slot,
@@ -26,7 +26,7 @@
 @          sequential pass, elementwise, last chunk to first: stores each chunk's end adjoint dZ_L,
 @          dZ <- e^{b_L} dZ + (q~e^b)'dY; du's state term is bval's.
 @   bval   (chunks): without an erase du = A' dY + kd dZ_L (= dr); with one dr = T' du (T = (I - NAKK)^-1
-@          recomputed); dv = w dr, the write coefficient's gradient v . dr.
+@          as fprep or the keep form of prep left it); dv = w dr, the write coefficient's gradient v . dr.
 @   bgrad  (chunks, key tiles): dY Z0', u dZ_L', dr Z0' over all value columns and dA = dY u',
 @          dG = dr u' (on sm_90a on wgmma: BGW); then dq~, dk (row and column parts), the per-key decay's
 @          gradient; partial row sums for the scalar gradients.
@@ -139,15 +139,13 @@
 @ local function bval_layout(bvl)
 @   local L = new_layout()
 @   alloc_scalars(L)
-@   if m.delta then
-@     -- R1: k (and per-key decays, and a copy of k for diag_scores) while T is formed, then du and dr
-@     L.alloc('R1', math.max(C * KPn * (diag and 3 or 1), 2 * C * VPFn))
+@   if m.delta then -- R1: du and dr (C, VPF) each; T (C, CP), the forward's (WS_T)
+@     L.alloc('R1', 2 * C * VPFn); L.alloc('T', C * CPn)
 @   else -- R1: du (C, VPF); kd (C, KP); dZ_L (K, ld8(bvl)) a value tile at a time
 @     L.alloc('R1', C * VPFn); L.alloc('KD', C * KPn); L.alloc('DZL', K * ld8(bvl))
 @   end
-@   if not diag then L.alloc('B', C) end
+@   if not diag and not m.delta then L.alloc('B', C) end
 @   L.alloc('EW', C); L.alloc('EE', C)
-@   if m.delta then L.alloc('T', C * CPn); L.alloc('AM', C * CPn); L.alloc('RR', 16 * CPn) end
 @   return L
 @ end
 @ local BKP4, KCP = ld4(BK), ld8(BK)
@@ -503,7 +501,7 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
 #define MM_FREC ${P.dtype == 'bf16' and 'MM_TF32' or '(SSMC_SM90 ? MM_TF3P : MM_TF3)'} /* MM_TF3P: as MM_BWD */
 extern "C" __global__ void __launch_bounds__(${P.FPREP.threads}, 1) ${P.name}_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_FREC, false>(a, ws);
+  prep_body<MM_FREC, false, true, true, false, true>(a, ws); /* and T's rows (TK), for bval */
 }
 extern "C" __global__ void __launch_bounds__(${P.FSTATE.threads}, 1) ${P.name}_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -684,39 +682,15 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
   float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
 @ load_scalars('BV_')
 @ if m.delta then
-  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
-@   local dt = {ptile('r_du', 'CH', 'VD', 'float', 'du', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK')}
+  /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
+   * form, or fprep: WS_T). Formed here again it took GDN's bval about half its time: the keys, the decays' sums, the
+   * NAKK product and the inverse. */
+  float *tm = sm + BV_T, *du = r1, *dr = r1 + CH * VPF;
+@   local dt = {ptile('r_du', 'CH', 'VD', 'float', 'du', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK'),
+@               ptile('r_t', 'CH', 'CH', 'float', 'tm', 'CP', function() return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_T' end, '(long long)a.h_v * WS_TOK')}
 @   ptiles_decl(dt)
-@   ptiles_fetch(dt) -- du's loads fly while T is formed
-@   load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
-@   if diag then
-  float *b = r1 + CH * KP;
-@   else
-  float *b = sm + BV_B;
-@   end
-  __syncthreads();
-@   coefs('ew', 'ee', 'b', 'KP', '0', 'KD')
-  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
-@   if diag then
-  { /* the factored scores with a copy of k as the query (both are spent) */
-    float *kq = r1 + 2 * CH * KP;
-    for (int e = threadIdx.x; e < CH * KD; e += NT) kq[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
-    __syncthreads();
-    diag_scores<NT, KP, CP, MM_TF3>(am, kq, kc, b, L);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * CP + s] = s < t && t < L ? -ee[t] * am[t * CP + s] : 0.0f;
-    }
-    __syncthreads();
-  }
-@   else
-  mmb<CP, KP, 1, 1, KP, ${KX}, ${KX}>(am, kc, kc, CH, CH, KD, false);
-  pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
-  __syncthreads();
-@   end
-  unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
-  /* dr = T' du (C, V), in place of du for bgrad */
-  float *du = r1, *dr = r1 + CH * VPF;
+@   ptiles_fetch(dt)
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
 @   ptiles_put(dt)
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);

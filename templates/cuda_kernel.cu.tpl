@@ -450,7 +450,10 @@
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
 @ local WS_KD = WS_U + V
-@ local WS_TOK = WS_KD + (KDU_B and 0 or K) -- (KDU_B: no kd per token)
+@ -- WS_T (with an erase): T = (I - NAKK)^-1's rows (C floats a token), from the keep form of prep and from the
+@ -- backward's fprep, for the backward's bval (dr = T' du), which then need not form T again
+@ local WS_T = WS_KD + K
+@ local WS_TOK = WS_KD + (KDU_B and 0 or K) + (m.delta and C or 0) -- (KDU_B: no kd per token)
 @ local WS_ZD = K * V
 @ -- a solve's: the chunk's part of H's advance, then its chunk-start H (K x K) first, the chunk's decay after (WS_HD)
 @ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K + 4 or 0)
@@ -647,11 +650,14 @@
 #define FBVP ${vpad(FBV)}
 @ end
 #define QAP ${QAP}
-#define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W] U [kd] [T] */
 #define WS_W ${WS_W}
 #define WS_U ${WS_U}
 @ if not KDU_B then
 #define WS_KD ${WS_KD}
+@ end
+@ if m.delta then
+#define WS_T ${WS_T}
 @ end
 #define WS_ZD ${WS_ZD}
 @ if DSPLIT then
@@ -3095,8 +3101,10 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
+ * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
+ * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = ${NT.prep};
   extern __shared__ float sm[];
@@ -3209,7 +3217,8 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
 @   end
-  unit_lower_inverse<NT, S>(tm, am, sm + P_R);
+  unit_lower_inverse<NT, TK ? MM_TF3 : S>(tm, am, sm + P_R);
+  if (TK) tile_out<NT, CH, CH>(wo + WS_T, wrs, tm, CP, L);
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
 @   if diag then
   float *o = sm + P_O;
@@ -3348,10 +3357,15 @@ extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_fused(ss
 @   end
 }
 @ end
-@ if KEEP and not m.delta and not KDU_B then
-/* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
+@ if KEEP and not KDU_B then
+/* the keep form (rt_cuda_fwd_save): what the backward's fprep leaves too; without an erase kd and U as well, with
+ * one T's rows */
 extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_keep(ssmc_fwd_args a, float *ws) {
+@   if m.delta then
+  prep_body<MM_SPLIT, false, true, true, false, true>(a, ws);
+@   else
   prep_body<MM_SPLIT, true, true>(a, ws);
+@   end
 }
 @ end
 @ if m.delta then
@@ -5511,7 +5525,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
 @   if PS90 then stages[#stages + 1] = string.format('psolve90 grid=chunks threads=128 smem=%d when=sm90', PSOFF * 4) end
 @ end
-@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not m.delta and not KDU_B) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
+@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not KDU_B) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
 @ if m.delta then
 @   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d%s', NT.state, SL.off * 4, SNL and ' when=wide' or '')
 @   if SNL then

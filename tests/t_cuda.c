@@ -194,14 +194,15 @@ START_TEST(every_module_compiles_without_spills) {
           check_second_buffer(ek->cu_source, "BS_", "DU", "DZL");
           if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", "DZL");
         }
-        /* without an erase the staged forward keeps through prep's keep form (kd and U too), in fwd[0]'s place, with
-         * per-key decays only: else U is the backward's bprep's, kd its bval's (KDU_B), and prep keeps nothing of its own */
-        ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && !erase && g.u[i]->fam.main.decay == DECAY_DIAG);
-        { /* the forward's per-token workspace: [x (a solve)] [W (an erase)] U [kd]; without an erase or per-key decays
-           * kd = K e^{b_L - b} is never stored (the backward's bval forms it from the keys) */
+        /* the forward keeps through prep's keep form, in fwd[0]'s place: with an erase T's rows too (the backward's bval
+         * reads them), without one kd and U with per-key decays only: else U is the backward's bprep's, kd its bval's
+         * (KDU_B), and prep keeps nothing of its own */
+        const int kd = erase || g.u[i]->fam.main.decay == DECAY_DIAG;
+        ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && kd);
+        { /* the forward's per-token workspace: [x (a solve)] [W (an erase)] U [kd] [T (an erase: C floats)]; without an
+           * erase or per-key decays kd = K e^{b_L - b} is never stored (the backward's bval forms it from the keys) */
           const int K = g.u[i]->spec->K, V = g.u[i]->spec->V;
-          const int kd = erase || g.u[i]->fam.main.decay == DECAY_DIAG;
-          ck_assert_int_eq(ek->cuda.ws_tok_floats, (sv ? K : 0) + (erase ? K : 0) + V + (kd ? K : 0));
+          ck_assert_int_eq(ek->cuda.ws_tok_floats, (sv ? K : 0) + (erase ? K : 0) + V + (kd ? K : 0) + (erase ? ek->cuda.chunk : 0));
         }
         const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];
         ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 1, vs), ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 0, plain));
@@ -242,7 +243,7 @@ START_TEST(every_module_compiles_without_spills) {
             ck_assert_int_eq(ek->cuda.prep_fused.smem, ek->cuda.fwd[0].smem);
             ck_assert_ptr_eq(vs[0], &ek->cuda.prep_fused);
             const ssmc_cuda_stage *kv[SSMC_MAX_STAGES + 1];
-            if (ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, kv) > 0) ck_assert_ptr_eq(kv[0], &ek->cuda.fwd[0]);
+            if (ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, kv) > 0) ck_assert_ptr_eq(kv[0], &ek->cuda.prep_keep); /* (T's rows too) */
           }
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
           /* its keep form (the same pass, entry NAME_fused_keep or NAME_seq_keep) where the module keeps its

@@ -44,10 +44,11 @@
 #define FBV 32 /* the fused stage's value tile */
 #define FBVP 40
 #define QAP 196
-#define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
 #define WS_W 0
 #define WS_U 128
 #define WS_KD 256
+#define WS_T 384
 #define WS_ZD 16384
 #define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
@@ -1039,8 +1040,10 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
+ * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
+ * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
@@ -1107,7 +1110,8 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t */
   mm<CP, PKP, 1, 1, PKP, S>(am, kc, kc, CH, CH, KD, false);
   pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
-  unit_lower_inverse<NT, S>(tm, am, sm + P_R);
+  unit_lower_inverse<NT, TK ? MM_TF3 : S>(tm, am, sm + P_R);
+  if (TK) tile_out<NT, CH, CH>(wo + WS_T, wrs, tm, CP, L);
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
   for (int e = threadIdx.x; e < CH * CH; e += NT) {
     const int t = e / CH, s = e - t * CH;
@@ -1682,7 +1686,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 
 
 // ssmc-bodies prep threads=256 smem=109824 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=256 smem=109824 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=150528 fbv=32 pre=1 from_pct=0 post=0; fused90 none
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=448 ws_chunk=16512 prep grid=chunks threads=256 smem=109824 fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=104448; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=150528 fbv=32 pre=1 from_pct=0 post=0; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1736,13 +1740,10 @@ enum {
   BV_IN3 = 0,
   BV_IN4 = 64,
   BV_R1 = 128,
-  BV_B = 17536,
-  BV_EW = 17600,
-  BV_EE = 17664,
-  BV_T = 17728,
-  BV_AM = 22080,
-  BV_RR = 26432,
-  BV_TOTAL = 27520
+  BV_T = 17536,
+  BV_EW = 21888,
+  BV_EE = 21952,
+  BV_TOTAL = 22016
 };
 enum {
   BG_IN3 = 0,
@@ -1849,7 +1850,7 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
 #define MM_FREC (SSMC_SM90 ? MM_TF3P : MM_TF3) /* MM_TF3P: as MM_BWD */
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_FREC, false>(a, ws);
+  prep_body<MM_FREC, false, true, true, false, true>(a, ws); /* and T's rows (TK), for bval */
 }
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -1996,40 +1997,17 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   in[4] = sm + BV_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+  /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
+   * form, or fprep: WS_T). Formed here again it took GDN's bval about half its time: the keys, the decays' sums, the
+   * NAKK product and the inverse. */
+  float *tm = sm + BV_T, *du = r1, *dr = r1 + CH * VPF;
     tile_regs<NT, CH, VD, float> r_du;
+    tile_regs<NT, CH, CH, float> r_t;
     r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
-  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
-                        one_t(), false);
-  float *b = sm + BV_B;
-  __syncthreads();
-  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-    ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-    ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-  }
-  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
-    float carry = 0.0f;
-    for (int c = 0; c < CH; c += 32) {
-      const int t_ = c + (int)threadIdx.x;
-      float v = 0.0f;
-      if (t_ < L) v = in[3][t_];
-      for (int o = 1; o < 32; o <<= 1) {
-        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
-        if ((int)threadIdx.x >= o) v += up_;
-      }
-      if (t_ < CH) b[t_] = carry + v;
-      carry += __shfl_sync(0xffffffffu, v, 31);
-    }
-  }
-  __syncthreads();
-  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
-  mmb<CP, KP, 1, 1, KP, false, false>(am, kc, kc, CH, CH, KD, false);
-  pair_decay<NT, true>(am, CP, b, L, [&](int t) { return -ee[t]; });
-  __syncthreads();
-  unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
-  /* dr = T' du (C, V), in place of du for bgrad */
-  float *du = r1, *dr = r1 + CH * VPF;
+    r_t.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_T, (long long)a.h_v * WS_TOK, L);
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
     r_du.put(du, VPF, L, one_t(), false);
+    r_t.put(tm, CP, L, one_t(), false);
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
@@ -2431,4 +2409,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=110080; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=88064; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped

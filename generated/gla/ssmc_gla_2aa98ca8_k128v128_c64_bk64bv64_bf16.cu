@@ -44,7 +44,7 @@
 #define FBV 32 /* the fused stage's value tile */
 #define FBVP 40
 #define QAP 196
-#define WS_TOK 256 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 256 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
 #define WS_W 0
 #define WS_U 0
 #define WS_KD 128
@@ -911,8 +911,10 @@ enum {
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
+ * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
+ * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -1007,7 +1009,8 @@ __device__ __forceinline__ void chain_steps(long long nc, GS gs, G1 g1, G2 g2, I
 extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true>(a, ws);
 }
-/* the keep form (rt_cuda_fwd_save): also kd and U into the workspace, where the backward's fprep puts them */
+/* the keep form (rt_cuda_fwd_save): what the backward's fprep leaves too; without an erase kd and U as well, with
+ * one T's rows */
 extern "C" __global__ void __launch_bounds__(512) ssmc_gla_2aa98ca8_k128v128_c64_bk64bv64_bf16_prep_keep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, true, true>(a, ws);
 }

@@ -42,10 +42,11 @@
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
 #define QAP 196
-#define WS_TOK 384 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
 #define WS_W 0
 #define WS_U 128
 #define WS_KD 256
+#define WS_T 384
 #define WS_ZD 16384
 #define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define __builtin_expf expf
@@ -955,8 +956,10 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
+ * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
+ * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];
@@ -1021,7 +1024,8 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
       for (int k = 0; k < KD; k++) acck += ldop(kc + t * KP + k) * fexp(b[t * KP + k] - b[s * KP + k]) * ldop(kc + s * KP + k);
     am[t * CP + s] = -ee[t] * acck;
   }
-  unit_lower_inverse<NT, S>(tm, am, sm + P_R);
+  unit_lower_inverse<NT, TK ? MM_TF3 : S>(tm, am, sm + P_R);
+  if (TK) tile_out<NT, CH, CH>(wo + WS_T, wrs, tm, CP, L);
   /* W = -T diag(e) (K e^b) (C, K): with a scalar decay (T diag(-e e^b)) K, else T (-e K e^b) */
   float *o = sm + P_O;
   for (int e = threadIdx.x; e < CH * KD; e += NT) {
@@ -1129,6 +1133,11 @@ struct st_narrow { enum { BVT = 16, BVPT = 24, NTT = 256, SEPT = 1, oW = SN_W, o
 
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep(ssmc_fwd_args a, float *ws) {
   prep_body<MM_SPLIT, false>(a, ws);
+}
+/* the keep form (rt_cuda_fwd_save): what the backward's fprep leaves too; without an erase kd and U as well, with
+ * one T's rows */
+extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_prep_keep(ssmc_fwd_args a, float *ws) {
+  prep_body<MM_SPLIT, false, true, true, false, true>(a, ws);
 }
 extern "C" __global__ void __launch_bounds__(512) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_wide>(a, ws); }
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_state_n(ssmc_fwd_args a, float *ws) { state_body<MM_SPLIT, st_narrow>(a, ws); }
@@ -1519,7 +1528,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 
 
 // ssmc-bodies prep threads=512 smem=142080 state threads=512 smem=109056 state_n threads=256 smem=92672 nbv=16 keep
-// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=384 ws_chunk=16512 prep grid=chunks threads=512 smem=142080; state grid=items_vtiles threads=512 smem=109056 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=71936 from_pct=300; fused none; fused90 none
+// ssmc-launch bv=32 dbv=16 chunk=64 ws_tok=448 ws_chunk=16512 prep grid=chunks threads=512 smem=142080 keep; state grid=items_vtiles threads=512 smem=109056 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=512 smem=150016; decode grid=items_dtiles threads=128 smem=2816; decode_large grid=items threads=256 smem=71936 from_pct=300; fused none; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -1571,12 +1580,10 @@ enum {
 enum {
   BV_IN4 = 0,
   BV_R1 = 64,
-  BV_EW = 25408,
-  BV_EE = 25472,
-  BV_T = 25536,
-  BV_AM = 29888,
-  BV_RR = 34240,
-  BV_TOTAL = 35328
+  BV_T = 17472,
+  BV_EW = 21824,
+  BV_EE = 21888,
+  BV_TOTAL = 21952
 };
 enum {
   BG_IN4 = 0,
@@ -1680,7 +1687,7 @@ __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, in
 #define MM_FREC MM_TF32 /* MM_TF3P: as MM_BWD */
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
-  prep_body<MM_FREC, false>(a, ws);
+  prep_body<MM_FREC, false, true, true, false, true>(a, ws); /* and T's rows (TK), for bval */
 }
 extern "C" __global__ void __launch_bounds__(512, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_fstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   (void)g;
@@ -1812,39 +1819,17 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   (void)in;
   in[4] = sm + BV_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  float *kc = r1, *am = sm + BV_AM, *tm = sm + BV_T;
+  /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
+   * form, or fprep: WS_T). Formed here again it took GDN's bval about half its time: the keys, the decays' sums, the
+   * NAKK product and the inverse. */
+  float *tm = sm + BV_T, *du = r1, *dr = r1 + CH * VPF;
     tile_regs<NT, CH, VD, float> r_du;
+    tile_regs<NT, CH, CH, float> r_t;
     r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
-  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
-                        one_t(), false);
-  float *b = r1 + CH * KP;
-  __syncthreads();
-  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
-    ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-    ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-  }
-  for (int k = threadIdx.x; k < KD; k += NT) {
-    const float *gk = (const float *)a.in[3] + (tok * a.h_v + it.h) * KD + 0 + k;
-    float acc = 0.0f;
-    for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * KP + k] = acc; }
-  }
-  __syncthreads();
-  /* NAKK(t, s) = -e_t k_t . (k_s decayed from s to t), s < t < L; T = (I - NAKK)^-1 */
-  { /* the factored scores with a copy of k as the query (both are spent) */
-    float *kq = r1 + 2 * CH * KP;
-    for (int e = threadIdx.x; e < CH * KD; e += NT) kq[(e / KD) * KP + e % KD] = kc[(e / KD) * KP + e % KD];
-    __syncthreads();
-    diag_scores<NT, KP, CP, MM_TF3>(am, kq, kc, b, L);
-    for (int e = threadIdx.x; e < CH * CH; e += NT) {
-      const int t = e / CH, s = e - t * CH;
-      am[t * CP + s] = s < t && t < L ? -ee[t] * am[t * CP + s] : 0.0f;
-    }
-    __syncthreads();
-  }
-  unit_lower_inverse<NT, MM_TF3>(tm, am, sm + BV_RR);
-  /* dr = T' du (C, V), in place of du for bgrad */
-  float *du = r1, *dr = r1 + CH * VPF;
+    r_t.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_T, (long long)a.h_v * WS_TOK, L);
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
     r_du.put(du, VPF, L, one_t(), false);
+    r_t.put(tm, CP, L, one_t(), false);
   __syncthreads();
   mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
   tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
@@ -2186,4 +2171,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=141312; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87808; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

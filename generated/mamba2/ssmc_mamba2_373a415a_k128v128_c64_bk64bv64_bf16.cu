@@ -45,7 +45,7 @@
 #define FBV 64 /* the fused stage's value tile */
 #define FBVP 72
 #define QAP 196
-#define WS_TOK 128 /* workspace floats per token and value head: [x] [W, U] */
+#define WS_TOK 128 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
 #define WS_W 0
 #define WS_U 0
 #define WS_ZD 16384
@@ -1151,8 +1151,10 @@ template <typename F> __device__ __forceinline__ void hb_cumdecay(int L, int tp,
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
+ * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
+ * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
  * Every product goes from the accumulators to global memory (rows < L). */
-template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false>
+template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   constexpr int NT = 512;
   extern __shared__ float sm[];

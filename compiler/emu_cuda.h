@@ -93,6 +93,10 @@ static inline void emu_nbar_at(int id, int n, bool wait) {
 }
 static inline void bar_wait(int id, int n) { emu_nbar_at(id, n, true); }
 static inline void bar_arrive(int id, int n) { emu_nbar_at(id, n, false); }
+/* the non-aligned forms (the same barriers: the emulation runs each thread on its own) */
+static inline void bar_wait_na(int id, int n) { emu_nbar_at(id, n, true); }
+static inline void bar_arrive_na(int id, int n) { emu_nbar_at(id, n, false); }
+static inline void bar_all_na() { emu_bar_wait(&emu_blk.all); }
 static inline void emu_warp_sync() { emu_bar_wait(&emu_blk.warp[emu_t.warp]); }
 
 template <typename T> static inline T emu_shfl(T v, int src, bool keep) {

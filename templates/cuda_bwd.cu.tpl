@@ -934,7 +934,8 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
 @   end
 @   if PF then
-    /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads */
+    /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads;
+     * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
     constexpr int NSTEP = VD / ${WBV};
     if (wg >= ${#groups}) { /* the producer */
 @     if ZSEP then
@@ -952,10 +953,10 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
         if (s + ${h - 1} < NSTEP) { /* step s + ${h - 1} from set ${set} into its buffer, then that set's loads ${#sets} on */
           const int st = s + ${h - 1}, b = st % ${NBUF};
           float *bn = sm + BG_R + b * ${B.size};
-          if (st >= ${NBUF}) bar_wait(${1 + NBUF} + b, ${NTB or NT});
+          if (st >= ${NBUF}) bar_wait_na(${1 + NBUF} + b, ${NTB or NT});
 @       put(set, 'bn')
           fence_async_smem();
-          bar_arrive(1 + b, ${NTB or NT});
+          bar_arrive_na(1 + b, ${NTB or NT});
 @       if ZSEP then
           if (st + 1 < NSTEP) {
 @         fetch('pz', '(st + 1) * ' .. WBV)
@@ -975,17 +976,17 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
       for (int st = 0; st < NSTEP; st++) {
         const int b = st % ${NBUF};
         const float *bw = sm + BG_R + b * ${B.size};
-        bar_wait(1 + b, ${NTB or NT});
+        bar_wait_na(1 + b, ${NTB or NT});
 @       issue(b.mine)
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + ${NBUF} < NSTEP) bar_arrive(${1 + NBUF} + (st - 1) % ${NBUF}, ${NTB or NT});
+        if (st > 0 && st - 1 + ${NBUF} < NSTEP) bar_arrive_na(${1 + NBUF} + (st - 1) % ${NBUF}, ${NTB or NT});
       }
       wg_wait0();
-      __syncthreads(); /* every product done: the buffers free for the results */
+      bar_all_na(); /* every product done: the buffers free for the results */
 @       store(b.mine)
 @     end
     }
-    if (wg >= ${#groups}) __syncthreads();
+    if (wg >= ${#groups}) bar_all_na();
 @     if ZDOT then
     if (wg >= ${#groups}) row_dots_put<${PT}, BK, ${WBV}, ${NC}>(zld, zacc);
 @     end

@@ -345,6 +345,12 @@ template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile(
 /* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
 __device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+/* the same, and the block's barrier 0, in their non-aligned forms (barrier.sync / barrier.arrive): for barriers that
+ * warps reach from different places in the code (bar.sync and __syncthreads are barrier.sync.aligned: every thread of
+ * the block at the same instruction) */
+__device__ __forceinline__ void bar_wait_na(int id, int n) { asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_arrive_na(int id, int n) { asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_all_na() { asm volatile("barrier.sync 0;" ::: "memory"); }
 #if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
  * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);
@@ -2025,7 +2031,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
     const int wg = (int)threadIdx.x >> 7;
-    /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads */
+    /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads;
+     * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
     constexpr int NSTEP = VD / 16;
     if (wg >= 3) { /* the producer */
     tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
@@ -2044,14 +2051,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
         if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 1 on */
           const int st = s + 0, b = st % 2;
           float *bn = sm + BG_R + b * 12800;
-          if (st >= 2) bar_wait(3 + b, 512);
+          if (st >= 2) bar_wait_na(3 + b, 512);
           pa_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
           pa_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
           pa_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
           pa_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
           pa_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
           fence_async_smem();
-          bar_arrive(1 + b, 512);
+          bar_arrive_na(1 + b, 512);
           if (st + 1 < NSTEP) {
           pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 1) * 16, (long long)a.h_v * VD, L);
           pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 1) * 16, (long long)a.h_v * WS_TOK, L);
@@ -2066,17 +2073,17 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
       for (int st = 0; st < NSTEP; st++) {
         const int b = st % 2;
         const float *bw = sm + BG_R + b * 12800;
-        bar_wait(1 + b, 512);
+        bar_wait_na(1 + b, 512);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 1280, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
+        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive_na(3 + (st - 1) % 2, 512);
       }
       wg_wait0();
-      __syncthreads(); /* every product done: the buffers free for the results */
+      bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p1}, d1, r0, c0);
@@ -2087,17 +2094,17 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
       for (int st = 0; st < NSTEP; st++) {
         const int b = st % 2;
         const float *bw = sm + BG_R + b * 12800;
-        bar_wait(1 + b, 512);
+        bar_wait_na(1 + b, 512);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 11520, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
+        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive_na(3 + (st - 1) % 2, 512);
       }
       wg_wait0();
-      __syncthreads(); /* every product done: the buffers free for the results */
+      bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p3}, d1, r0, c0);
@@ -2108,23 +2115,23 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
       for (int st = 0; st < NSTEP; st++) {
         const int b = st % 2;
         const float *bw = sm + BG_R + b * 12800;
-        bar_wait(1 + b, 512);
+        bar_wait_na(1 + b, 512);
         wg_fence();
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 8960, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 6400, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_commit();
         wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive(3 + (st - 1) % 2, 512);
+        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive_na(3 + (st - 1) % 2, 512);
       }
       wg_wait0();
-      __syncthreads(); /* every product done: the buffers free for the results */
+      bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p2}, d1, r0, c0);
       }
     }
-    if (wg >= 3) __syncthreads();
+    if (wg >= 3) bar_all_na();
 #else
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
      * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */

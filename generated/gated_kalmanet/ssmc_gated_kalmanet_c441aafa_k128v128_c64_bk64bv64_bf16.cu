@@ -345,6 +345,12 @@ template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile(
 /* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
 __device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+/* the same, and the block's barrier 0, in their non-aligned forms (barrier.sync / barrier.arrive): for barriers that
+ * warps reach from different places in the code (bar.sync and __syncthreads are barrier.sync.aligned: every thread of
+ * the block at the same instruction) */
+__device__ __forceinline__ void bar_wait_na(int id, int n) { asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_arrive_na(int id, int n) { asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_all_na() { asm volatile("barrier.sync 0;" ::: "memory"); }
 #if SSMC_SM90
 /* wgmma (sm_90a), issued by a whole warpgroup: d (64 x N, the m16n8 fragments of warp w of the group
  * at rows 16 w..) += A (64 x 8) B (N x 8)', both tf32 in shared memory (descriptors: wg_desc);

@@ -343,6 +343,12 @@ template <int N> __device__ __forceinline__ void cp_async_wait() { asm volatile(
 /* named barrier id (1 .. 15) of n threads (whole warps): wait at it, or arrive without waiting */
 __device__ __forceinline__ void bar_wait(int id, int n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ __forceinline__ void bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+/* the same, and the block's barrier 0, in their non-aligned forms (barrier.sync / barrier.arrive): for barriers that
+ * warps reach from different places in the code (bar.sync and __syncthreads are barrier.sync.aligned: every thread of
+ * the block at the same instruction) */
+__device__ __forceinline__ void bar_wait_na(int id, int n) { asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_arrive_na(int id, int n) { asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void bar_all_na() { asm volatile("barrier.sync 0;" ::: "memory"); }
 #endif
 /* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
  * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and

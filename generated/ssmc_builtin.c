@@ -466,16 +466,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "4cfe5be1d9e13f25",
-  "7b8b89ff10e47983",
-  "e8b9acd95509766d",
-  "29d95e913cc90d1a",
+  "c8367bcd2b04f12f",
+  "8a2de85909a0dedd",
+  "a36f7ff21bee8c2f",
+  "309b81e23f466774",
   "6ba7ee4037433537",
   "3d7e3e0e22fcbdab",
   "e30452cd25735a94",
   "e09a701da7e206db",
-  "b0b4eccdde3b0e3a",
-  "83d4c94b845cd9d1",
+  "0544f361394e0ab4",
+  "e21ccb2c42790617",
   "ce01b8c4b10bb6ed",
   "c7b780f23d1b9a0c",
   0,

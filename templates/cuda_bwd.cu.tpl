@@ -683,8 +683,8 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ load_scalars('BV_')
 @ if m.delta then
   /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
-   * form, or fprep: WS_T). Formed here again it took GDN's bval about half its time: the keys, the decays' sums, the
-   * NAKK product and the inverse. */
+   * form, or fprep: WS_T). Formed here again (the keys, the decays' sums, the NAKK product and the inverse) it took a
+   * quarter of GDN's bval (H200 B8 T4096 H16, ncu: 724 -> 530 us), KDA's per-key scores more (bench/, the s49 record). */
   float *tm = sm + BV_T, *du = r1, *dr = r1 + CH * VPF;
 @   local dt = {ptile('r_du', 'CH', 'VD', 'float', 'du', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK'),
 @               ptile('r_t', 'CH', 'CH', 'float', 'tm', 'CP', function() return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_T' end, '(long long)a.h_v * WS_TOK')}

@@ -1826,8 +1826,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   in[4] = sm + BV_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
   /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
-   * form, or fprep: WS_T). Formed here again it took GDN's bval about half its time: the keys, the decays' sums, the
-   * NAKK product and the inverse. */
+   * form, or fprep: WS_T). Formed here again (the keys, the decays' sums, the NAKK product and the inverse) it took a
+   * quarter of GDN's bval (H200 B8 T4096 H16, ncu: 724 -> 530 us), KDA's per-key scores more (bench/, the s49 record). */
   float *tm = sm + BV_T, *du = r1, *dr = r1 + CH * VPF;
     tile_regs<NT, CH, VD, float> r_du;
     tile_regs<NT, CH, CH, float> r_t;

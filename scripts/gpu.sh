@@ -2,7 +2,7 @@
 # On a GPU machine (after scripts/gpu-pack.sh here, with .gpu or .gpu-pack carried there):
 #   check     every CUDA kernel of the built-in specs and examples/ against the
 #             fp64 oracle on the edge shapes, and the resource report
-#   sanitize  compute-sanitizer (memcheck, racecheck) on the small shapes
+#   sanitize  compute-sanitizer (memcheck, racecheck, synccheck) on the small shapes
 #   bench     ssmc bench --backend cuda on the shapes (bf16 inputs)
 #   anchors   ../shared/anchors (fla, mamba_ssm, hybrid-model-factory) in the
 #             same run, when their code is carried in .fla, .mamba, .hmf
@@ -38,7 +38,7 @@ for s in "${specs[@]}"; do
 done
 fi
 if has sanitize && command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     for s in dsl/families/gated_deltanet.yaml dsl/families/mamba2.yaml dsl/families/gated_kalmanet.yaml dsl/families/kda.yaml; do
       echo "== compute-sanitizer --tool $tool $s"
       timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $S check --backend cuda --quick "$s" \

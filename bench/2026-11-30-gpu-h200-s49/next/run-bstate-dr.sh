@@ -4,7 +4,8 @@
 # dr; dZ_L's chunk-local part read by bstate's update from global memory (mm's cad with its own row stride ldd,
 # prefetched into L2 as the step starts), which makes room for T's tile at BVB = 64 under the 160 KB rule).
 # Emulated in session 49 (all pass): emu_delta (sm_80) 262/262, emu_diag_delta_c64 262/262, emu_bgw_delta
-# (sm_90a, SSMC_EMU_TC=3) 270/270 with every gradient row within 30% of the tree's, emu_f90_delta (sm_90a) 262/262.
+# (sm_90a, SSMC_EMU_TC=3) 270/270 with every gradient row within 30% of the tree's, emu_f90_delta (sm_90a) 262/262,
+# emu_delta_c16 (sm_90a, TC=3) 262/262, edge dg bf16 2.46e-3 (tree 2.49e-3), f32 1.35e-3 (1.36e-3).
 # NVRTC 13: GDN bf16 bstate sm_90a 128 registers, 12 B spilled (tree: 127, none), bstate_n 197 (147).
 # Pack (workstation): git apply the diff into a scratch copy of templates/ -> .gpu/tpl-bsdr (all four .tpl), then
 # scripts/gpu-pack.sh HEAD with it added and re-tarred. "tree" the landed templates.

@@ -145,7 +145,7 @@
 @     L.alloc('R1', C * VPFn); L.alloc('KD', C * KPn); L.alloc('DZL', K * ld8(bvl))
 @   end
 @   if not diag and not m.delta then L.alloc('B', C) end
-@   L.alloc('EW', C); L.alloc('EE', C)
+@   L.alloc('EW', C)
 @   return L
 @ end
 @ local BKP4, KCP = ld4(BK), ld8(BK)
@@ -679,7 +679,7 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 
 /* ---------------------------------------------------------------- stage bval */
 @ stage_head('bval', true, NTV, BV_MINB)
-  float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
+  float *ew = sm + BV_EW, *r1 = sm + BV_R1;
 @ load_scalars('BV_')
 @ if m.delta then
   /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep

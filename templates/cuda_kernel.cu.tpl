@@ -452,8 +452,8 @@
 @ local WS_KD = WS_U + V
 @ -- WS_T (with an erase): T = (I - NAKK)^-1's rows (C floats a token), from the keep form of prep and from the
 @ -- backward's fprep, for the backward's bval (dr = T' du), which then need not form T again
-@ local WS_T = WS_KD + K
-@ local WS_TOK = WS_KD + (KDU_B and 0 or K) + (m.delta and C or 0) -- (KDU_B: no kd per token)
+@ local WS_T = WS_KD + (KDU_B and 0 or K) -- (KDU_B: no kd per token)
+@ local WS_TOK = WS_T + (m.delta and C or 0)
 @ local WS_ZD = K * V
 @ -- a solve's: the chunk's part of H's advance, then its chunk-start H (K x K) first, the chunk's decay after (WS_HD)
 @ local WS_CHUNK = math.max(WS_ZD + K, sv and K * K + 4 or 0)

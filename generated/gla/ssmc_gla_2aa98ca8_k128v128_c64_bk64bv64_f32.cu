@@ -1446,8 +1446,7 @@ enum {
   BV_KD = 8704,
   BV_DZL = 17152,
   BV_EW = 34560,
-  BV_EE = 34624,
-  BV_TOTAL = 34688
+  BV_TOTAL = 34624
 };
 enum {
   BG_R = 0,
@@ -1653,7 +1652,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   const long long tok = it.t0 + ch.c0;
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
-  float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
+  float *ew = sm + BV_EW, *r1 = sm + BV_R1;
   float *in[SSMC_MAX_IO];
   (void)in;
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f : 0.0f;
@@ -1992,4 +1991,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138752; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138496; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped

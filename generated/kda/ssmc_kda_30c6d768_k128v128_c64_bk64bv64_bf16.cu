@@ -1588,8 +1588,7 @@ enum {
   BV_R1 = 64,
   BV_T = 17472,
   BV_EW = 21824,
-  BV_EE = 21888,
-  BV_TOTAL = 21952
+  BV_TOTAL = 21888
 };
 enum {
   BG_IN4 = 0,
@@ -1820,7 +1819,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   const long long tok = it.t0 + ch.c0;
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
-  float *ew = sm + BV_EW, *ee = sm + BV_EE, *r1 = sm + BV_R1;
+  float *ew = sm + BV_EW, *r1 = sm + BV_R1;
   float *in[SSMC_MAX_IO];
   (void)in;
   in[4] = sm + BV_IN4;
@@ -2177,4 +2176,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87808; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87552; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -109,6 +109,12 @@
 @ local BVG = BV2
 @ local BT_DU, BT_DCW, BT_PART = 0, V, V + 1
 @ local BW_TOK = r4(V + 1 + NKT * NR)
+@ -- BS_KF (a rank-1 erase with scalar decays): bstate forms kd = diag(f) K and the erase's keys ke = diag(g) K (W = T ke)
+@ -- from the keys as loaded and two factors a token, f = e^{b_L - b}, g = -e e^b (bprep's, at BT_KF: 16 bytes a token), so
+@ -- a forward leaves it neither kd nor W
+@ local BS_KF = m.delta and not diag and K % 8 == 0
+@ local BT_KF = BW_TOK
+@ if BS_KF then BW_TOK = BW_TOK + 4 end
 @ local BT_DXG, BT_SC = BW_TOK, BW_TOK + K -- a solve: dx, then g (K); R_t, the log decay's direct term, hb, hw
 @ if sv then BW_TOK = BW_TOK + K + 4 end
 @ local BC_DZLOC, BC_DZEND, BC_ZLDP = 0, K * V, 2 * K * V
@@ -128,10 +134,22 @@
 @   L[#L + 1] = {'DY', kc}; L[#L + 1] = {'OU', kc + C * ld8(BV2)}; L[#L + 1] = {'OZ', kc + 2 * C * ld8(BV2)}
 @   return L
 @ end
+@ -- bstate's key tile with BS_KF: the keys as loaded (KB_T), rows of KBP elements (16-byte rows, conflict-free
+@ -- fragment loads either way)
+@ local KB_T = P.inputs[m.key + 1].gate and 'float' or 'elem_t'
+@ local KB16 = KB_T == 'elem_t' and P.dtype == 'bf16'
+@ local KBP = KB16 and K + 8 or KPn
+@ local KBF, KBD = KB16 and KBP // 2 or KBP, KB16 and K // 2 or K -- floats a row, of them the keys'
+@ local KB_H, KB_HH = P.inputs[m.key + 1].heads == 'qk' and 'a.h_qk' or 'a.h_v', P.inputs[m.key + 1].heads == 'qk' and 'it.hq' or 'it.h'
 @ local function bstate_layout(bv)
 @   local L = new_layout()
-@   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv)); L.alloc('DZL', K * ld8(bv)); L.alloc('KD', C * KPn)
-@   if m.delta then L.alloc('W', C * KPn) end
+@   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv))
+@   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv))
+@     L.alloc('KB', C * KBF); L.alloc('KB2', C * KBF); L.alloc('FG', 4 * C); L.alloc('FG2', 4 * C); L.alloc('DRG', C * ld8(bv))
+@   else -- kd and W as the forward left them, dZ_L's chunk-local part (K, ld8(bv))
+@     L.alloc('KD', C * KPn); if m.delta then L.alloc('W', C * KPn) end; L.alloc('DZL', K * ld8(bv))
+@   end
+@   if BS_KF then L.alloc('T', C * CPn) end
 @   L.alloc('ZDEC', K)
 @   L.second({{'DU', C * ld8(bv)}}) -- du in two buffers where they fit (bstate_body)
 @   return L
@@ -139,7 +157,9 @@
 @ local function bval_layout(bvl)
 @   local L = new_layout()
 @   alloc_scalars(L)
-@   if m.delta then -- R1: du and dr (C, VPF) each; T (C, CP), the forward's (WS_T)
+@   if BS_KF then -- R1: dr (C, VPF), bstate's
+@     L.alloc('R1', C * VPFn)
+@   elseif m.delta then -- R1: du and dr (C, VPF) each; T (C, CP), the forward's (WS_T)
 @     L.alloc('R1', 2 * C * VPFn); L.alloc('T', C * CPn)
 @   else -- R1: du (C, VPF); kd (C, KP); dZ_L (K, ld8(bvl)) a value tile at a time
 @     L.alloc('R1', C * VPFn); L.alloc('KD', C * KPn); L.alloc('DZL', K * ld8(bvl))
@@ -288,6 +308,10 @@ enum {
 #define BT_DU ${BT_DU}
 #define BT_DCW ${BT_DCW}
 #define BT_PART ${BT_PART}
+@ if BS_KF then
+#define BT_KF ${BT_KF}       /* bstate's row factors of the keys: f = e^{b_L - b} (kd), g = -e e^b (the erase's) */
+#define KBP ${KBP}           /* bstate's key tile: elements a row */
+@ end
 #define NR ${NR}
 #define BW_CHUNK ${BW_CHUNK} /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC ${BC_DZLOC}
@@ -542,6 +566,13 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ coefs(nil, nil, 'b', 'KP', '0', 'KD')
 @ build_qt('qt', 'KP', '0', 'KD')
   __syncthreads();
+@ if BS_KF then
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */
+    float *fg = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF;
+    fg[0] = fexp(b[L - 1] - b[t_]);
+    fg[1] = -(${m.erase}) * fexp(b[t_]);
+  }
+@ end
 @ if KDU_B then
   { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
      * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
@@ -583,6 +614,42 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 
 @ if m.delta then
 /* ---------------------------------------------------------------- stage bstate */
+@ if BS_KF then
+/* bstate's product targets (mm_to's, never accumulated into but cmat_dec): c(i, j) += f[FS i] (a b')(i, j) */
+template <int ldc, int FS> struct rsadd {
+  float *p;
+  const float *f;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const {
+    float2 *c = (float2 *)(p + i * ldc + j);
+    const float2 o = *c;
+    const float r = f[FS * i];
+    *c = make_float2(o.x + r * x, o.y + r * y);
+  }
+};
+/* rows i < rows into a global matrix (o) and, times g[GS i], every row into a shared tile s (ldc) */
+template <int ldc, int GS> struct gmat_rs {
+  gmat<float> o;
+  float *s;
+  const float *g;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const {
+    o.store2(i, j, x, y);
+    const float r = g[GS * i];
+    *(float2 *)(s + i * ldc + j) = make_float2(r * x, r * y);
+  }
+};
+/* c = diag(dec) c + ad + a b' (ad: rows ldd apart, in global memory) */
+template <int ldc, int ldd> struct cmat_dec {
+  float *p;
+  const float *dec, *ad;
+  __device__ __forceinline__ float2 load2(int i, int j) const {
+    const float2 c = *(const float2 *)(p + i * ldc + j), d = *(const float2 *)(ad + i * ldd + j);
+    return make_float2(dec[i] * c.x + d.x, dec[i] * c.y + d.y);
+  }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
+};
+@ end
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -593,23 +660,64 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP), dzl (K, BVPB), the chunk's decay zdec
-   * (K); du (C, BVPB) in two buffers (DB; else one) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[${m.state}];
   const long long trs = (long long)a.h_v * WS_TOK, brs = (long long)a.h_v * BW_TOK;
   /* step j: chunk nc - 1 - j, its first token and slot */
   auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
-  /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
+  /* dZ_L's chunk-local part (K, V), read where it is by the update */
+  auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state, the chunk's decay zdec (K); du (C, BVPB) in two buffers
+   * (DB; else one) */
+  float *dz = sm + LY::oDZ, *zdec = sm + LY::oZDEC;
+@ if BS_KF then
+  float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
+  /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) ${KB_T}, with their factors fg (C, 4)) in
+   * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
+   * ke' T' du = K' (g dr) with dr = T' du (into the workspace, and g dr into drg (C, BVPB)). The loads: the keys'
+   * 16 KB (bf16) a step where kd and W took 64 */
+  const ${KB_T} *kin = (const ${KB_T} *)a.in[${P.inputs[m.key + 1].idx}] + ${KB_HH} * KD; /* (T, ${KB_H}, K) */
+  const long long krs = (long long)${KB_H} * KD * (long long)sizeof(${KB_T}) / 4; /* token to token, in floats */
+  auto kb_of = [&](long long j) { return (const ${KB_T} *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
+  auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
+  float *drg = sm + LY::oDRG;
+  /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+  chain_steps<DB>(
+      nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
+      [&](long long j) {
+        tile_cp<NT, CH, ${KBD}>((float *)kb_of(j), ${KBF}, (const float *)(kin + tok_of(j) * ${KB_H} * KD), krs, len(j));
+        tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+      },
+      [&](long long j) {
+        rows_l2<NT>(dzl_of(j), VD, KD);
+        tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+        tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+      },
+      [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false); },
+      [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
+      [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
+        mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
+      },
+      [&](long long j) {
+        /* dr = T' du into the workspace (bgrad's, in du's place) and g dr into drg */
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}, drg, fg_of(j) + 1},
+                                                tm, du_of(j), CH, BVB, CH, false);
+        /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
+      });
+@ else
+  /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB); du is bval's to
+   * turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
+  float *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL;
+  /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
       [&](long long j) { tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j)); },
       [&](long long j) {
         tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
-        tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+        tile_cp<NT, KD, BVB>(dzl, BVPB, dzl_of(j), VD, KD);
         tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
       },
       [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false); },
@@ -620,18 +728,25 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
       },
       /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
       [&](long long j) { mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du_of(j), KD, BVB, CH, true, zdec, dzl); });
+@ end
   float *dzi = g.dstate_in[${m.state}];
   if (dzi) {
     __syncthreads();
     tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
+@ local function bs_tiles(pre) -- a layout's tiles, as bstate_body names them
+@   local t = {'oDZ', 'oDU', 'oDU2', 'oZDEC'}
+@   for _, n in ipairs(BS_KF and {'oKB', 'oKB2', 'oFG', 'oFG2', 'oDRG', 'oT'} or {'oKD', 'oW', 'oDZL'}) do t[#t + 1] = n end
+@   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. n:sub(2) end
+@   return table.concat(t, ', ')
+@ end
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, ${bs_tiles('BS_')} }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 @   if SLN then
-struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2 }; };
+struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, ${bs_tiles('BN_')} }; };
 extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }
@@ -681,7 +796,16 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_ar
 @ stage_head('bval', true, NTV, BV_MINB)
   float *ew = sm + BV_EW, *r1 = sm + BV_R1;
 @ load_scalars('BV_')
-@ if m.delta then
+@ if BS_KF then
+  /* dr = T' du is bstate's (in du's place) */
+  float *dr = r1;
+@   local dt = {ptile('r_dr', 'CH', 'VD', 'float', 'dr', 'VPF', function() return 'w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU' end, '(long long)a.h_v * BW_TOK')}
+@   ptiles_decl(dt)
+@   ptiles_fetch(dt)
+  for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? ${m.write} : 0.0f;
+@   ptiles_put(dt)
+  __syncthreads();
+@ elseif m.delta then
   /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
    * form, or fprep: WS_T). Formed here again (the keys, the decays' sums, the NAKK product and the inverse) it took a
    * quarter of GDN's bval (H200 B8 T4096 H16, ncu: 724 -> 530 us), KDA's per-key scores more (bench/, the s49 record). */

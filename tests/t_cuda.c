@@ -191,8 +191,13 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_eq(strstr(ek->cu_source, "mm_hl16<CH + 8, ") != NULL, wu16);
         if (erase) {
           check_second_buffer(ek->cu_source, "S_", "U", "ZDEC");
-          check_second_buffer(ek->cu_source, "BS_", "DU", "DZL");
-          if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", "DZL");
+          /* bstate with scalar decays forms kd and the erase's keys from the keys as loaded and bprep's two factors a
+           * token (BT_KF; its key tiles KB after du), with per-key decays it reads kd and W (KD after du) */
+          const int kf = g.u[i]->fam.main.decay != DECAY_DIAG && g.u[i]->spec->K % 8 == 0;
+          ck_assert_int_eq(strstr(ek->cu_source, "#define BT_KF ") != NULL, kf);
+          ck_assert_int_eq(strstr(ek->cu_source, "  BS_KB = ") != NULL, kf);
+          check_second_buffer(ek->cu_source, "BS_", "DU", kf ? "KB" : "KD");
+          if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", kf ? "KB" : "KD");
         }
         /* the forward keeps through prep's keep form, in fwd[0]'s place: with an erase T's rows too (the backward's bval
          * reads them), without one kd and U with per-key decays only: else U is the backward's bprep's, kd its bval's

@@ -2853,10 +2853,12 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 136     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 140     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
+#define BT_KF 136       /* bstate's row factors of the keys: f = e^{b_L - b} (kd), g = -e e^b (the erase's) */
+#define KBP 136           /* bstate's key tile: elements a row */
 #define NR 2
 #define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
@@ -2879,30 +2881,35 @@ enum {
 enum {
   BS_DZ = 0,
   BS_DU = 9216,
-  BS_DZL = 13824,
-  BS_KD = 23040,
-  BS_W = 31488,
-  BS_ZDEC = 39936,
-  BS_DU2 = 9216,
-  BS_TOTAL = 40064
+  BS_KB = 13824,
+  BS_KB2 = 18176,
+  BS_FG = 22528,
+  BS_FG2 = 22784,
+  BS_DRG = 23040,
+  BS_T = 27648,
+  BS_ZDEC = 32000,
+  BS_DU2 = 32128,
+  BS_TOTAL = 36736
 };
 enum {
   BN_DZ = 0,
   BN_DU = 5120,
-  BN_DZL = 7680,
-  BN_KD = 12800,
-  BN_W = 21248,
-  BN_ZDEC = 29696,
-  BN_DU2 = 29824,
-  BN_TOTAL = 32384
+  BN_KB = 7680,
+  BN_KB2 = 12032,
+  BN_FG = 16384,
+  BN_FG2 = 16640,
+  BN_DRG = 16896,
+  BN_T = 19456,
+  BN_ZDEC = 23808,
+  BN_DU2 = 23936,
+  BN_TOTAL = 26496
 };
 enum {
   BV_IN3 = 0,
   BV_IN4 = 64,
   BV_R1 = 128,
-  BV_T = 17536,
-  BV_EW = 21888,
-  BV_TOTAL = 21952
+  BV_EW = 8832,
+  BV_TOTAL = 8896
 };
 enum {
   BG_IN3 = 0,
@@ -3063,6 +3070,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */
+    float *fg = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF;
+    fg[0] = fexp(b[L - 1] - b[t_]);
+    fg[1] = -(1.0f * in[4][t_]) * fexp(b[t_]);
+  }
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());
@@ -3084,6 +3096,40 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
 }
 
 /* ---------------------------------------------------------------- stage bstate */
+/* bstate's product targets (mm_to's, never accumulated into but cmat_dec): c(i, j) += f[FS i] (a b')(i, j) */
+template <int ldc, int FS> struct rsadd {
+  float *p;
+  const float *f;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const {
+    float2 *c = (float2 *)(p + i * ldc + j);
+    const float2 o = *c;
+    const float r = f[FS * i];
+    *c = make_float2(o.x + r * x, o.y + r * y);
+  }
+};
+/* rows i < rows into a global matrix (o) and, times g[GS i], every row into a shared tile s (ldc) */
+template <int ldc, int GS> struct gmat_rs {
+  gmat<float> o;
+  float *s;
+  const float *g;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const {
+    o.store2(i, j, x, y);
+    const float r = g[GS * i];
+    *(float2 *)(s + i * ldc + j) = make_float2(r * x, r * y);
+  }
+};
+/* c = diag(dec) c + ad + a b' (ad: rows ldd apart, in global memory) */
+template <int ldc, int ldd> struct cmat_dec {
+  float *p;
+  const float *dec, *ad;
+  __device__ __forceinline__ float2 load2(int i, int j) const {
+    const float2 c = *(const float2 *)(p + i * ldc + j), d = *(const float2 *)(ad + i * ldd + j);
+    return make_float2(dec[i] * c.x + d.x, dec[i] * c.y + d.y);
+  }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
+};
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -3094,44 +3140,63 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP), dzl (K, BVPB), the chunk's decay zdec
-   * (K); du (C, BVPB) in two buffers (DB; else one) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[0];
   const long long trs = (long long)a.h_v * WS_TOK, brs = (long long)a.h_v * BW_TOK;
   /* step j: chunk nc - 1 - j, its first token and slot */
   auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
-  /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
+  /* dZ_L's chunk-local part (K, V), read where it is by the update */
+  auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state, the chunk's decay zdec (K); du (C, BVPB) in two buffers
+   * (DB; else one) */
+  float *dz = sm + LY::oDZ, *zdec = sm + LY::oZDEC;
+  float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
+  /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
+   * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
+   * ke' T' du = K' (g dr) with dr = T' du (into the workspace, and g dr into drg (C, BVPB)). The loads: the keys'
+   * 16 KB (bf16) a step where kd and W took 64 */
+  const elem_t *kin = (const elem_t *)a.in[1] + it.hq * KD; /* (T, a.h_qk, K) */
+  const long long krs = (long long)a.h_qk * KD * (long long)sizeof(elem_t) / 4; /* token to token, in floats */
+  auto kb_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
+  auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
+  float *drg = sm + LY::oDRG;
+  /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
-      [&](long long j) { tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j)); },
       [&](long long j) {
-        tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
-        tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+        tile_cp<NT, CH, 64>((float *)kb_of(j), 68, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
+        tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+      },
+      [&](long long j) {
+        rows_l2<NT>(dzl_of(j), VD, KD);
         tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+        tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
       },
       [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
-      [&](long long j) {
-        mm<BVPB, KP, 1, BVPB, 1, MM_BWD, LY::SEPT>(du_of(j), kd, dz, CH, BVB, KD, true); /* du = A' dY + kd dZ_L */
-        tile_out<NT, CH, BVB>(w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, du_of(j), BVPB, len(j));
+      [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
+        mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
       },
-      /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + W' du (a warp reads and writes only its tiles of dZ) */
-      [&](long long j) { mm<BVPB, 1, KP, BVPB, 1, MM_BWD, LY::SEPT>(dz, wt, du_of(j), KD, BVB, CH, true, zdec, dzl); });
+      [&](long long j) {
+        /* dr = T' du into the workspace (bgrad's, in du's place) and g dr into drg */
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}, drg, fg_of(j) + 1},
+                                                tm, du_of(j), CH, BVB, CH, false);
+        /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
+      });
   float *dzi = g.dstate_in[0];
   if (dzi) {
     __syncthreads();
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2 }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }
@@ -3156,20 +3221,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
   in[4] = sm + BV_IN4;
   for (int t = threadIdx.x; t < CH; t += NT) in[4][t] = t < L ? ((const float *)a.in[4])[(tok + t) * a.h_v + it.h] : 0.0f;
-  /* dr = T' du (C, V), in place of du for bgrad; T = (I - NAKK)^-1 (C, C) as the forward's prep left it (its keep
-   * form, or fprep: WS_T). Formed here again (the keys, the decays' sums, the NAKK product and the inverse) it took a
-   * quarter of GDN's bval (H200 B8 T4096 H16, ncu: 724 -> 530 us), KDA's per-key scores more (bench/, the s49 record). */
-  float *tm = sm + BV_T, *du = r1, *dr = r1 + CH * VPF;
-    tile_regs<NT, CH, VD, float> r_du;
-    tile_regs<NT, CH, CH, float> r_t;
-    r_du.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
-    r_t.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_T, (long long)a.h_v * WS_TOK, L);
+  /* dr = T' du is bstate's (in du's place) */
+  float *dr = r1;
+    tile_regs<NT, CH, VD, float> r_dr;
+    r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, L);
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
-    r_du.put(du, VPF, L, one_t(), false);
-    r_t.put(tm, CP, L, one_t(), false);
+    r_dr.put(dr, VPF, L, one_t(), false);
   __syncthreads();
-  mmb<VPF, 1, CP, VPF, 1>(dr, tm, du, CH, VD, CH, false);
-  tile_out<NT, CH, VD>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU, (long long)a.h_v * BW_TOK, dr, VPF, L);
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
   {
     float *dv = g.din[2];
@@ -3605,4 +3663,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=160256 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87808; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=140 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=146944 when=wide; bstate_n grid=items_ntiles threads=256 smem=105984 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -2889,8 +2889,8 @@ enum {
 enum {
   BS_DZ = 0,
   BS_DU = 9216,
-  BS_DZL = 13824,
-  BS_KD = 23040,
+  BS_KD = 13824,
+  BS_DZL = 22272,
   BS_ZDEC = 31488,
   BS_DU2 = 31616,
   BS_TOTAL = 36224

@@ -1456,8 +1456,8 @@ enum {
 enum {
   BS_DZ = 0,
   BS_DU = 5120,
-  BS_DZL = 7680,
-  BS_KD = 12800,
+  BS_KD = 7680,
+  BS_DZL = 16128,
   BS_ZDEC = 21248,
   BS_DU2 = 21376,
   BS_TOTAL = 23936

@@ -1555,9 +1555,9 @@ enum {
 enum {
   BS_DZ = 0,
   BS_DU = 5120,
-  BS_DZL = 7680,
-  BS_KD = 12800,
-  BS_W = 21248,
+  BS_KD = 7680,
+  BS_W = 16128,
+  BS_DZL = 24576,
   BS_ZDEC = 29696,
   BS_DU2 = 29824,
   BS_TOTAL = 32384
@@ -1565,9 +1565,9 @@ enum {
 enum {
   BN_DZ = 0,
   BN_DU = 5120,
-  BN_DZL = 7680,
-  BN_KD = 12800,
-  BN_W = 21248,
+  BN_KD = 7680,
+  BN_W = 16128,
+  BN_DZL = 24576,
   BN_ZDEC = 29696,
   BN_DU2 = 29824,
   BN_TOTAL = 32384
@@ -1753,23 +1753,28 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const item_t it = item_of<VD / BVB>(a);
   const int v0 = it.vt * BVB;
   const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state; kd, wt (C, KP), dzl (K, BVPB), the chunk's decay zdec
-   * (K); du (C, BVPB) in two buffers (DB; else one) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   const float *dzo = g.dstate_out[0];
   const long long trs = (long long)a.h_v * WS_TOK, brs = (long long)a.h_v * BW_TOK;
   /* step j: chunk nc - 1 - j, its first token and slot */
   auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
-  /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
+  /* dZ_L's chunk-local part (K, V), read where it is by the update */
+  auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state, the chunk's decay zdec (K); du (C, BVPB) in two buffers
+   * (DB; else one) */
+  float *dz = sm + LY::oDZ, *zdec = sm + LY::oZDEC;
+  /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB); du is bval's to
+   * turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
+  float *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL;
+  /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
       [&](long long j) { tile_cp<NT, CH, KD>(kd, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_KD, trs, len(j)); },
       [&](long long j) {
         tile_cp<NT, CH, KD>(wt, KP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_W, trs, len(j));
-        tile_cp<NT, KD, BVB>(dzl, BVPB, w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0, VD, KD);
+        tile_cp<NT, KD, BVB>(dzl, BVPB, dzl_of(j), VD, KD);
         tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
       },
       [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
@@ -1786,11 +1791,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDZL = BS_DZL, oKD = BS_KD, oW = BS_W, oZDEC = BS_ZDEC, oDU2 = BS_DU2 }; };
+struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKD = BS_KD, oW = BS_W, oDZL = BS_DZL }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDZL = BN_DZL, oKD = BN_KD, oW = BN_W, oZDEC = BN_ZDEC, oDU2 = BN_DU2 }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKD = BN_KD, oW = BN_W, oDZL = BN_DZL }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

@@ -102,6 +102,7 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
            : j == 5 ? &c->split_seg
            : j == 6 ? (fwd_entry(c, c->split_scan.entry) ? &none : &c->split_scan) /* (a fwd[] stage: reported there) */
            : j == 7 ? &c->split_fused
+           : j == 8 ? &c->prep_fused_keep
                     : NULL;
   }
   }

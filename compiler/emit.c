@@ -301,7 +301,8 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep[=N]]   (or: fused90 none): the fused slot
  *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well,
  *      keep=N with a block of N threads (the first forward stage may say keep too: its keep form, prep_keep; and
- *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused); fused90 may end in
+ *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused; or fused_keep: that form and its
+ *      keep form NAME_<stage>_fused_keep, prep_fused_keep, run before fused90's keep form); fused90 may end in
  *      split=P seg_threads=N seg_smem=S [seg_grid=G] [scan_grid=G scan_threads=N scan_smem=S] [split_form]: its split
  *      forward (ssmc_kernel.h), the segment pass NAME_fused90_seg (its grid fused90's or G, its block N threads and S
  *      bytes of shared memory) and the forward's stage `scan`, or with scan_grid its own scan NAME_fused90_scan; with
@@ -378,6 +379,8 @@ static int parse_launch(emit_kernel *k, diag *d) {
     }
     const int lean = i == 0 && !strncmp(l, " fused", 6); /* its form before the fused slot, NAME_<stage>_fused */
     if (lean) l += 6;
+    const int lean_keep = lean && !strncmp(l, "_keep", 5); /* and that form's keep form, NAME_<stage>_fused_keep */
+    if (lean_keep) l += 5;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st))
@@ -394,7 +397,8 @@ static int parse_launch(emit_kernel *k, diag *d) {
     else return diag_at(d, NULL, 0, 0, "internal: too many forward stages in %s", k->cu_path);
     ssmc_cuda_stage *kept = !alt ? &k->cuda.prep_keep : sm90 ? &k->cuda.fused_sm90_keep : &k->cuda.fused_keep;
     if ((keep && other_form(k, &st, EMIT_KEEP_ENTRY0 + (alt ? sm90 : 2), "keep", kept)) ||
-        (lean && other_form(k, &st, EMIT_KEEP_ENTRY0 + 3, "fused", &k->cuda.prep_fused)))
+        (lean && other_form(k, &st, EMIT_KEEP_ENTRY0 + 3, "fused", &k->cuda.prep_fused)) ||
+        (lean_keep && other_form(k, &st, EMIT_KEEP_ENTRY0 + 7, "fused_keep", &k->cuda.prep_fused_keep)))
       return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
     if (keep_threads) kept->threads = keep_threads;
     if (split) {
@@ -590,7 +594,7 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
       {"fused_keep", &k->cuda.fused_keep}, {"fused_sm90_keep", &k->cuda.fused_sm90_keep},
       {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused},
       {"split_seg", &k->cuda.split_seg},   {"split_scan", &k->cuda.split_scan},
-      {"split_fused", &k->cuda.split_fused}};
+      {"split_fused", &k->cuda.split_fused}, {"prep_fused_keep", &k->cuda.prep_fused_keep}};
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
     if (forms[i].st->entry) {
       emit_add(&b, "  .%s = ", forms[i].field);
@@ -664,6 +668,8 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       if (j == 0 && k->cuda.prep_fused.entry)
         emit_add(&b, "  cuda_stage %s (the same, without the rows only a state pass reads: before the fused slot)\n",
                  k->cuda.prep_fused.entry);
+      if (j == 0 && k->cuda.prep_fused_keep.entry)
+        emit_add(&b, "  cuda_stage %s (its keep form: before fused90's keep form, on sm_90)\n", k->cuda.prep_fused_keep.entry);
     }
     if (k->cuda.decode_large.entry)
       emit_add(&b, "  cuda_stage %s grid=(N*h_v) threads=%d smem=%d (in place of decode from N*h_v >= %d%% of the SMs on)\n",

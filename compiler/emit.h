@@ -11,7 +11,7 @@
  * fwd[0] (prep), fwd[0]'s form before the fused slot, fused90's segment form (split_seg) and its own scan (split_scan
  * with an erase), the fused slot's split form (split_fused) */
 #define EMIT_KEEP_ENTRY0 (SSMC_MAX_STAGES + 4)
-#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 7)
+#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 8)
 
 struct sbx;
 

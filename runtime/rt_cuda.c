@@ -435,7 +435,7 @@ struct rt_cuda_mod {
   ssmc_cuda_kernel cdev;
   void *mod;
   void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *prep_keep, *prep_fused, *split_seg, *split_scan, *split_fused,
-      *bwd[SSMC_MAX_BWD_STAGES];
+      *prep_fused_keep, *bwd[SSMC_MAX_BWD_STAGES];
 };
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
@@ -500,6 +500,7 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   if (!bad && k->cuda->split_seg.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_seg, &m->split_seg);
   if (!bad && k->cuda->split_scan.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_scan, &m->split_scan);
   if (!bad && k->cuda->split_fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_fused, &m->split_fused);
+  if (!bad && k->cuda->prep_fused_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_fused_keep, &m->prep_fused_keep);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -567,6 +568,7 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
                : st[i] == &ck->split_seg  ? m->split_seg
                : st[i] == &ck->split_scan ? m->split_scan
                : st[i] == &ck->split_fused ? m->split_fused
+               : st[i] == &ck->prep_fused_keep ? m->prep_fused_keep
                                           : m->fwd[st[i] - ck->fwd];
     if (launch(c, fn, m->k, st[i], ssmc_cuda_items(st[i], arg), arg->h_v, slots, bwd ? bparams : params, stream)) return -1;
   }

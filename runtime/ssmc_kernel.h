@@ -202,6 +202,10 @@ typedef struct ssmc_cuda_kernel {
   /* appended: the fused slot's form a split forward runs in `fused`'s place (its segments from their start states;
    * same grid, block and shared memory), where the module has one (with an erase); entry NULL: `fused` itself */
   ssmc_cuda_stage split_fused;
+  /* appended: the keep form of prep_fused, run before the fused slot's keep form on sm_90 (entry NULL elsewhere,
+   * ssmc_cuda_for_device, and where prep_keep runs there): what that keep form reads (T's rows) and the backward
+   * (T's rows where prep_keep leaves them) */
+  ssmc_cuda_stage prep_fused_keep;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -334,7 +338,10 @@ static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major,
   out->n_fwd = ssmc_cuda_stages_for_device(c->fwd, c->n_fwd, cc_major, out->fwd);
   out->n_bwd = ssmc_cuda_stages_for_device(c->bwd, c->n_bwd, cc_major, out->bwd);
   if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = out->split_fused.entry = 0;
-  if (cc_major != 9 || !c->fused_sm90.entry) return;
+  if (cc_major != 9 || !c->fused_sm90.entry) {
+    out->prep_fused_keep.entry = 0;
+    return;
+  }
   out->fused = c->fused_sm90;
   out->fused_keep = c->fused_sm90_keep;
   out->fused_bv = c->fused_sm90_bv;
@@ -353,18 +360,20 @@ static inline int ssmc_cuda_fwd_fused(const ssmc_cuda_kernel *c, int32_t n_seqs,
  * fwd[] stages that run (narrow: ssmc_cuda_stage_runs), or with fused the first fused_pre of fwd[],
  * `fused` (with keep: for a backward, `fused_keep`; -1 where the slot has none), and those of the last fused_post
  * that run (a solve's prep, its main state's pass in one of its forms, out);
- * in fwd[0]'s place where the module has them prep_keep with keep, prep_fused before `fused` without. Every
- * launcher (the runtime, check's emulation) runs exactly these. */
+ * in fwd[0]'s place where the module has them prep_keep with keep (before fused_sm90_keep in the fused slot
+ * prep_fused_keep where it has that), prep_fused before `fused` without. Every launcher (the runtime, check's emulation) runs exactly these. */
 static inline int ssmc_cuda_fwd_stages(const ssmc_cuda_kernel *c, int fused, int narrow, int keep,
                                        const ssmc_cuda_stage **st) {
   int n = 0;
   if (fused && keep && !c->fused_keep.entry) return -1;
   for (int i = 0; i < (fused ? c->fused_pre : c->n_fwd); i++)
     if (ssmc_cuda_stage_runs(&c->fwd[i], narrow))
-      st[n++] = i > 0                                   ? &c->fwd[i]
-                : keep && c->prep_keep.entry            ? &c->prep_keep
-                : fused && !keep && c->prep_fused.entry ? &c->prep_fused
-                                                        : &c->fwd[i];
+      st[n++] = i > 0                                       ? &c->fwd[i]
+                : fused && keep && c->prep_fused_keep.entry && c->fused_keep.entry == c->fused_sm90_keep.entry
+                    ? &c->prep_fused_keep
+                : keep && c->prep_keep.entry                ? &c->prep_keep
+                : fused && !keep && c->prep_fused.entry     ? &c->prep_fused
+                                                            : &c->fwd[i];
   if (!fused) return n;
   st[n++] = keep ? &c->fused_keep : &c->fused;
   for (int i = c->n_fwd - c->fused_post; i < c->n_fwd; i++)

@@ -2993,7 +2993,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
 template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
-                                       int L, float *wo, long long wrs, float *zd) {
+                                       int L, float *wo, long long wrs, float *zd, int tcol) {
   static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, mi = lane >> 3, mr = lane & 7;
   (void)in;
@@ -3094,7 +3094,7 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   /* T's rows t < L, zero above the diagonal blocks */
   for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
     const int t = e >> 4, s = 4 * (e & 15);
-    *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
+    *(float4 *)(wo + t * wrs + tcol + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
   }
 }
 @   end
@@ -3107,8 +3107,9 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
- * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
- * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
+ * TK (with an erase; the keep forms and the backward's fprep): T's rows at WS_T as well, for the backward, the
+ * inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S); with TO (before
+ * fused90's keep form on HD) T's rows at WS_T alone, from the T form's products.
  * Every product goes from the accumulators to global memory (rows < L). */
 template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
@@ -3151,7 +3152,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
     cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
-    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);
+    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD, TK ? WS_T : WS_W);
     return;
   }
 @   end
@@ -3361,6 +3362,18 @@ extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_fused(ss
 @   else
   prep_body<MM_SPLIT, false, true, false>(a, ws);
 @   end
+}
+@ end
+@ if KEEP and HD then
+/* prep_fused's keep form (rt_cuda_fwd_save, before fused90's keep form on sm_90: ssmc_cuda_for_device): T's rows at
+ * WS_T, where the backward reads them (and that keep form) */
+extern "C" __global__ void __launch_bounds__(${PREP_LB}) ${P.name}_prep_fused_keep(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  prep_body<MM_SPLIT, false, true, false, true, true>(a, ws);
+#else
+  (void)a;
+  (void)ws;
+#endif
 }
 @ end
 @ if KEEP and not KDU_B then
@@ -4572,8 +4585,11 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
  * registers, spilled), every segment from the start state the scan left in its slot, the last one's end the final
  * state. SEGP (with SPL): the split forward's segment pass (fused90_seg), block row it.vt of a segment: 0 the value
  * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
- * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y. */
-template <bool SEGP, bool SPL = SEGP>
+ * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y.
+ * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; after prep_fused_keep, whose T's rows it reads at WS_T; never
+ * split): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
+ * store is 8 values of 4 keys or tokens, whole 32-byte sectors) where the backward reads them. */
+template <bool SEGP, bool SPL = SEGP, bool KEEP_T = false>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   /* NCW consumer warpgroups (64 value rows each), then the producer */
@@ -4642,7 +4658,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       if (Ln > 0) {
         const long long ts = (long long)a.h_v * WS_TOK;
-        const float *src = (const float *)ws + ((it.t0 + c0) * a.h_v + it.h) * WS_TOK + WS_W;
+        const float *src = (const float *)ws + ((it.t0 + c0) * a.h_v + it.h) * WS_TOK + (KEEP_T ? WS_T : WS_W);
         float *d0 = (float *)(thring + buf * CH * CH) + 4 * (tp & 15), *d1 = (float *)(tlring + buf * CH * CH) + 4 * (tp & 15);
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
@@ -4782,6 +4798,13 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -4864,6 +4887,17 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rh + 4 * k, (unsigned)tl + 16 * k, hh);
       wg_commit();
       wg_wait0();
+    }
+    if (KEEP_T) { /* for the backward: u (t, v) at WS_U, tokens t < L */
+      float *uo = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + zv0 + r0;
+      const long long us = (long long)a.h_v * WS_TOK;
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int t = 8 * i + 2 * q + (o & 1);
+          if (t < L) uo[t * us + (o >> 1) * 8] = u[4 * i + o];
+        }
     }
     /* y' times c e^b (columns t); u' as A's hi + lo fragments, for A u' as it is and for the update times
      * e^{b_L - b} */
@@ -5024,6 +5058,8 @@ extern "C" __global__ void __launch_bounds__(${DS_NT}) ${P.name}_fused90_scan(ss
 @   end
 @   if KEEP and HB then
 extern "C" __global__ void __launch_bounds__(${F90_NT}, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90b_body<true>(a, ws); }
+@   elseif KEEP and HD then
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, false, true>(a, ws); }
 @   elseif KEEP then
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
 @   end
@@ -5531,7 +5567,7 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @   stages[#stages + 1] = string.format('psolve grid=chunks threads=%d smem=%d', SNT, XOFF * 4)
 @   if PS90 then stages[#stages + 1] = string.format('psolve90 grid=chunks threads=128 smem=%d when=sm90', PSOFF * 4) end
 @ end
-@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not KDU_B) and ' keep' or '', (m.delta and (FUSED or HF)) and ' fused' or '')
+@ stages[#stages + 1] = string.format('prep grid=chunks threads=%d smem=%d%s%s', NT.prep, PL.off * 4, (KEEP and not KDU_B) and ' keep' or '', (m.delta and (FUSED or HF)) and ((KEEP and HD) and ' fused_keep' or ' fused') or '')
 @ if m.delta then
 @   stages[#stages + 1] = string.format('state grid=items_vtiles threads=%d smem=%d%s', NT.state, SL.off * 4, SNL and ' when=wide' or '')
 @   if SNL then
@@ -5542,4 +5578,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and (HD and ' keep=256' or ' keep') or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}

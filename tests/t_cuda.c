@@ -249,6 +249,25 @@ START_TEST(every_module_compiles_without_spills) {
             ck_assert_ptr_eq(vs[0], &ek->cuda.prep_fused);
             const ssmc_cuda_stage *kv[SSMC_MAX_STAGES + 1];
             if (ssmc_cuda_fwd_stages(&ek->cuda, 1, 0, 1, kv) > 0) ck_assert_ptr_eq(kv[0], &ek->cuda.prep_keep); /* (T's rows too) */
+            /* on sm_90, before fused90's keep form on HD's body (the T form's pass): prep_fused's keep form, T's rows at
+             * WS_T (neither W, U nor kd: the backward forms what it needs from the keys, BS_KF) */
+            const int hd = strstr(ek->cu_source, "{ fused90d_body<false>(a, ws); }") != NULL;
+            ck_assert_int_eq(ek->cuda.prep_fused_keep.entry != NULL, hd && ek->cuda.bwd_saved > 0);
+            ssmc_cuda_kernel d90, d80;
+            ssmc_cuda_for_device(&ek->cuda, 9, &d90);
+            ssmc_cuda_for_device(&ek->cuda, 8, &d80);
+            ck_assert_ptr_null(d80.prep_fused_keep.entry);
+            if (ek->cuda.prep_fused_keep.entry) {
+              ck_assert_str_eq(ek->cuda.prep_fused_keep.entry + strlen(ek->name) + 1, "prep_fused_keep");
+              ck_assert_int_eq(ek->cuda.prep_fused_keep.smem, ek->cuda.fwd[0].smem);
+              ck_assert_int_gt(ssmc_cuda_fwd_stages(&d90, 1, 0, 1, kv), 0);
+              ck_assert_ptr_eq(kv[0], &d90.prep_fused_keep);
+              ck_assert_int_eq(d90.fused_keep.threads, d90.fused.threads); /* (fused90d's keep form) */
+              ck_assert_int_gt(ssmc_cuda_fwd_stages(&d80, 1, 0, 1, kv), 0);
+              ck_assert_ptr_eq(kv[0], &d80.prep_keep);
+              ck_assert_int_gt(ssmc_cuda_fwd_stages(&d90, 0, 0, 1, kv), 0); /* (the staged forward's: W, U, kd) */
+              ck_assert_ptr_eq(kv[0], &d90.prep_keep);
+            }
           }
           ck_assert_ptr_eq(vs[nv - 1], post ? &ek->cuda.fwd[ek->cuda.n_fwd - 1] : &ek->cuda.fused);
           /* its keep form (the same pass, entry NAME_fused_keep or NAME_seq_keep) where the module keeps its
@@ -333,7 +352,7 @@ START_TEST(every_module_compiles_without_spills) {
           }
           /* sm_90a only: its body is empty elsewhere */
           const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg ||
-                           st == &ek->cuda.split_fused;
+                           st == &ek->cuda.split_fused || st == &ek->cuda.prep_fused_keep;
           if (sm90 && a == 0) continue;
           rt_ptxas_info pi;
           int rc = cuc_stage_info(ek, archs[a], cache, stage, &pi, err, sizeof err);
@@ -351,13 +370,14 @@ START_TEST(every_module_compiles_without_spills) {
            * words (56 B on NVRTC 13.0: GDN, DeltaNet); its bf16 form (HD: setmaxnreg 120 / 192 at 384 threads, 96 /
            * 160 at 256) the producer's and the entry's words outside the consumers' products (260 B GDN, 192 B
            * at K = V = 64) */
-          const int hd = (st == &ek->cuda.fused_sm90 || st == &ek->cuda.split_seg || st == &ek->cuda.split_fused) &&
+          const int hd = (st == &ek->cuda.fused_sm90 || st == &ek->cuda.split_seg || st == &ek->cuda.split_fused ||
+                          st == &ek->cuda.fused_sm90_keep) &&
                          strstr(ek->cu_source, "{ fused90d_body<false>(a, ws); }");
           /* fused90_keep (training only: it also stores u from its accumulators) more: 36 B GDN, 144 B DeltaNet on
-           * NVRTC 13 */
+           * NVRTC 13 (tf32 form); on HD's body as HD's (312 B GDN, 300 B DeltaNet) */
           const int budget = st == &ek->cuda.decode || (st == &ek->cuda.decode_large && !g.u[i]->fam.has_solve) ? 0
-                             : st == &ek->cuda.fused_sm90_keep                                                 ? 192
                              : hd                                                                              ? 512
+                             : st == &ek->cuda.fused_sm90_keep                                                 ? 192
                              : sm90 && erase                                                                   ? 64
                                                                                                                : 16;
           /* NVRTC 13's ptxas has reported 8 B for a stage at its register cap (KDA decode_large, 80

@@ -1262,7 +1262,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
 template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
-                                       int L, float *wo, long long wrs, float *zd) {
+                                       int L, float *wo, long long wrs, float *zd, int tcol) {
   static_assert(CH == 64 && KD % 16 == 0, "four 16-row blocks, k16 steps (the key's rows in 16-byte pieces)");
   const int lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3, mi = lane >> 3, mr = lane & 7;
   (void)in;
@@ -1363,7 +1363,7 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
   /* T's rows t < L, zero above the diagonal blocks */
   for (int e = threadIdx.x; e < L * (CH / 4); e += NT) {
     const int t = e >> 4, s = 4 * (e & 15);
-    *(float4 *)(wo + t * wrs + WS_W + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
+    *(float4 *)(wo + t * wrs + tcol + s) = s >> 4 > t >> 4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : *(const float4 *)(tm + t * CP + s);
   }
 }
 
@@ -1374,8 +1374,9 @@ __device__ __forceinline__ void t_form(float *const *in, const unsigned short *k
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
- * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
- * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
+ * TK (with an erase; the keep forms and the backward's fprep): T's rows at WS_T as well, for the backward, the
+ * inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S); with TO (before
+ * fused90's keep form on HD) T's rows at WS_T alone, from the T form's products.
  * Every product goes from the accumulators to global memory (rows < L). */
 template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
@@ -1407,7 +1408,7 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
     cp_async_commit();
     cp_async_wait<0>();
     __syncthreads();
-    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD);
+    t_form<NT>(in, kc, b, ee, sm + P_A, sm + P_T, L, wo, wrs, ws_chunk(a, ws, blockIdx.x, it.h) + WS_ZD, TK ? WS_T : WS_W);
     return;
   }
   r_in1.fetch((const elem_t *)a.in[1] + ((tok) * a.h_qk + it.hq) * 128 + 0, (long long)a.h_qk * 128, L);
@@ -1573,6 +1574,16 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
   prep_body<MM_SPLIT, false, true, false, true>(a, ws);
 #else
   prep_body<MM_SPLIT, false, true, false>(a, ws);
+#endif
+}
+/* prep_fused's keep form (rt_cuda_fwd_save, before fused90's keep form on sm_90: ssmc_cuda_for_device): T's rows at
+ * WS_T, where the backward reads them (and that keep form) */
+extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused_keep(ssmc_fwd_args a, float *ws) {
+#if SSMC_SM90
+  prep_body<MM_SPLIT, false, true, false, true, true>(a, ws);
+#else
+  (void)a;
+  (void)ws;
 #endif
 }
 /* the keep form (rt_cuda_fwd_save): what the backward's fprep leaves too; without an erase kd and U as well, with
@@ -2121,8 +2132,11 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * registers, spilled), every segment from the start state the scan left in its slot, the last one's end the final
  * state. SEGP (with SPL): the split forward's segment pass (fused90_seg), block row it.vt of a segment: 0 the value
  * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
- * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y. */
-template <bool SEGP, bool SPL = SEGP>
+ * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y.
+ * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; after prep_fused_keep, whose T's rows it reads at WS_T; never
+ * split): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
+ * store is 8 values of 4 keys or tokens, whole 32-byte sectors) where the backward reads them. */
+template <bool SEGP, bool SPL = SEGP, bool KEEP_T = false>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90
   /* NCW consumer warpgroups (64 value rows each), then the producer */
@@ -2197,7 +2211,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
       if (Ln > 0) {
         const long long ts = (long long)a.h_v * WS_TOK;
-        const float *src = (const float *)ws + ((it.t0 + c0) * a.h_v + it.h) * WS_TOK + WS_W;
+        const float *src = (const float *)ws + ((it.t0 + c0) * a.h_v + it.h) * WS_TOK + (KEEP_T ? WS_T : WS_W);
         float *d0 = (float *)(thring + buf * CH * CH) + 4 * (tp & 15), *d1 = (float *)(tlring + buf * CH * CH) + 4 * (tp & 15);
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
@@ -2332,6 +2346,13 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
+    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
+      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
+#pragma unroll
+      for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
+    }
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -2384,6 +2405,17 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
       for (int k = 0; k < CH / 16; k++) wg_mma16r<CH, 0>(u, rh + 4 * k, (unsigned)tl + 16 * k, hh);
       wg_commit();
       wg_wait0();
+    }
+    if (KEEP_T) { /* for the backward: u (t, v) at WS_U, tokens t < L */
+      float *uo = ws + (tok * a.h_v + it.h) * WS_TOK + WS_U + zv0 + r0;
+      const long long us = (long long)a.h_v * WS_TOK;
+#pragma unroll
+      for (int i = 0; i < CH / 8; i++)
+#pragma unroll
+        for (int o = 0; o < 4; o++) {
+          const int t = 8 * i + 2 * q + (o & 1);
+          if (t < L) uo[t * us + (o >> 1) * 8] = u[4 * i + o];
+        }
     }
     /* y' times c e^b (columns t); u' as A's hi + lo fragments, for A u' as it is and for the update times
      * e^{b_L - b} */
@@ -2537,7 +2569,7 @@ extern "C" __global__ void __launch_bounds__(256) ssmc_deltanet_aae4d294_k128v12
   float *zo = a.state_out[0];
   if (zo && !nseg) *(float4 *)(zo + slot * 16384 + k * VD + v0 + c) = z;
 }
-extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90_body<true>(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, false, true>(a, ws); }
 
 /* ---------------------------------------------------------------- decode stages: shared pieces */
 
@@ -2804,7 +2836,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 
 
 // ssmc-bodies prep threads=256 smem=75776 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=448 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 keep fused; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=24 post=0 keep=256 split=100 seg_threads=384 seg_smem=215936 seg_grid=items_stiles scan_grid=items_elems scan_threads=256 scan_smem=135168 split_form
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=448 ws_chunk=16512 prep grid=chunks threads=256 smem=75776 keep fused_keep; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2304; decode_large grid=items threads=256 smem=71424 from_pct=300; fused grid=items_ftiles threads=256 smem=157952 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=215936 fbv=128 pre=1 from_pct=24 post=0 keep split=100 seg_threads=384 seg_smem=215936 seg_grid=items_stiles scan_grid=items_elems scan_threads=256 scan_smem=135168 split_form
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

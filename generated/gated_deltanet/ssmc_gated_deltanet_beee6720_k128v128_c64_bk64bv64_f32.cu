@@ -1046,8 +1046,9 @@ template <int NT, int S = MM_SPLIT> __device__ void unit_lower_inverse(float *tm
  * KU: kd and U into the workspace too (the backward's scan: its later stages read them).
  * KDO (with an erase): kd too (the state pass reads it, and a kept forward's backward).
  * TO (with an erase; before fused90's T form): T's rows alone (C floats a token at WS_W), neither W nor U.
- * TK (with an erase; the keep form and the backward's fprep): T's rows at WS_T as well, for the backward's bval,
- * the inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S).
+ * TK (with an erase; the keep forms and the backward's fprep): T's rows at WS_T as well, for the backward, the
+ * inverse's products about fp32-accurate (MM_TF3: the backward's precision, not the forward's S); with TO (before
+ * fused90's keep form on HD) T's rows at WS_T alone, from the T form's products.
  * Every product goes from the accumulators to global memory (rows < L). */
 template <int S, bool FWD, bool KU = !FWD, bool KDO = true, bool TO = false, bool TK = false>
 __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {

@@ -298,9 +298,9 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      decode_large grid=G threads=N smem=S from_pct=P   (or: decode_large none);
  *      fused grid=G threads=N smem=S fbv=B pre=F from_pct=P [post=Q] [keep]   (or: fused none; or seq or solve in
  *      its place: the entry NAME_seq or NAME_solve in the fused slot; the slot is the stage with fbv=);
- *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep[=N]]   (or: fused90 none): the fused slot
- *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well,
- *      keep=N with a block of N threads (the first forward stage may say keep too: its keep form, prep_keep; and
+ *      fused90 grid=G threads=N smem=S fbv=B pre=F from_pct=P post=Q [keep]   (or: fused90 none): the fused slot
+ *      of sm_90 devices (its pre must be the fused slot's); keep: the slot's keep form NAME_<stage>_keep as well
+ *      (the first forward stage may say keep too: its keep form, prep_keep; and
  *      then fused: its form before the fused slot, NAME_<stage>_fused, prep_fused; or fused_keep: that form and its
  *      keep form NAME_<stage>_fused_keep, prep_fused_keep, run before fused90's keep form); fused90 may end in
  *      split=P seg_threads=N seg_smem=S [seg_grid=G] [scan_grid=G scan_threads=N scan_smem=S] [split_form]: its split
@@ -353,12 +353,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
       return diag_at(d, NULL, 0, 0, "internal: %s with a negative post in %s", stage, k->cu_path);
     l += m;
     const int keep = (alt || i == 0) && !strncmp(l, " keep", 5); /* and its keep form, the entry NAME_<stage>_keep */
-    int keep_threads = 0; /* keep=N: the keep form's block of N threads (else the stage's) */
     if (keep) l += 5;
-    if (keep && sscanf(l, "=%d%n", &keep_threads, &m) == 1) {
-      if (keep_threads < 32 || keep_threads % 32) return diag_at(d, NULL, 0, 0, "internal: bad keep= in %s", k->cu_path);
-      l += m;
-    }
     /* fused90's split forward: split=P seg_threads=N seg_smem=S [seg_grid=G] [scan_grid=G scan_threads=N scan_smem=S] */
     int split = 0, seg_threads = 0, seg_smem = 0, scan_threads = 0, scan_smem = 0, split_form = 0;
     char seg_grid[24] = "", scan_grid[24] = "";
@@ -400,7 +395,6 @@ static int parse_launch(emit_kernel *k, diag *d) {
         (lean && other_form(k, &st, EMIT_KEEP_ENTRY0 + 3, "fused", &k->cuda.prep_fused)) ||
         (lean_keep && other_form(k, &st, EMIT_KEEP_ENTRY0 + 7, "fused_keep", &k->cuda.prep_fused_keep)))
       return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
-    if (keep_threads) kept->threads = keep_threads;
     if (split) {
       if (*scan_grid) { /* its own scan */
         if (other_form(k, &st, EMIT_KEEP_ENTRY0 + 5, "scan", &k->cuda.split_scan) ||

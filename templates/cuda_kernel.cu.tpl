@@ -450,8 +450,9 @@
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
 @ local WS_KD = WS_U + V
-@ -- WS_T (with an erase): T = (I - NAKK)^-1's rows (C floats a token), from the keep form of prep and from the
-@ -- backward's fprep, for the backward's bval (dr = T' du), which then need not form T again
+@ -- WS_T (with an erase): T = (I - NAKK)^-1's rows (C floats a token), from the keep forms of prep (prep_keep,
+@ -- prep_fused_keep) and from the backward's fprep, for the backward's dr = T' du (bstate's with scalar decays, else
+@ -- bval's), which then need not form T again
 @ local WS_T = WS_KD + (KDU_B and 0 or K) -- (KDU_B: no kd per token)
 @ local WS_TOK = WS_T + (m.delta and C or 0)
 @ local WS_ZD = K * V

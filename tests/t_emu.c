@@ -177,7 +177,9 @@ END_TEST
  * tf32 form with two query terms; with an erase at V = 128 its bf16 form (HD: a producer warpgroup, the consumers'
  * chain with the values as rows, A operands from their accumulators, y transposed by stmatrix) after prep_fused's
  * sm_90a form (T alone, t_form: u = T (diag(w) v - diag(e e^b) K Z)), the state the register operand A of X' and y' at
- * K = 32, in shared memory at K = 96; and its keep form on prep's W and U (bwd-saved rows) */
+ * K = 32, in shared memory at K = 96; and its keep form on the same body after prep_fused's keep form (T's rows at
+ * WS_T; each chunk-start state and u stored from the consumers' accumulators: bwd-saved rows), the backward forming kd
+ * and W' du from the keys (BS_KF) */
 START_TEST(fused90_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   const char *bf = "_fused90(ssmc_fwd_args a, float *ws) { fused90b_body<false>(a, ws);", *tf = "_fused90(ssmc_fwd_args a, float *ws) { fused90_body<false>(a, ws);",
@@ -188,8 +190,12 @@ START_TEST(fused90_matches_oracle) {
   check_spec_with("tests/fixtures/specs/emu_f90_q2.yaml", 1, 0, tf);
   /* (the bf16 form with an erase, and prep_fused's T form before it; at V = 64 the tf32 T form: the bgrad test's
    * emu_bgw_delta) */
-  char delta[256];
-  snprintf(delta, sizeof delta, "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);\nt_form<NT>(in, kc, b, ee,", bd);
+  char delta[512];
+  snprintf(delta, sizeof delta,
+           "%s\nprep_body<MM_SPLIT, false, true, false, true>(a, ws);\nt_form<NT>(in, kc, b, ee,\n"
+           "_fused90_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, false, true>(a, ws); }\n"
+           "prep_body<MM_SPLIT, false, true, false, true, true>(a, ws);\n#define BT_KF ",
+           bd);
   check_spec_with("tests/fixtures/specs/emu_f90_delta.yaml", 1, 0, delta);
   /* (its bgrad keeps the split products' lo terms apart, BGE: on the H200 its edges dg went 1.19e-2 -> 4.4e-3; the
    * emulation's model gives 9.7e-3 without, so only the module's form tells the two apart here; bench/, s42) */

@@ -144,12 +144,12 @@
 @ local function bstate_layout(bv)
 @   local L = new_layout()
 @   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv))
-@   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv))
+@   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv)), T (C, CP)
 @     L.alloc('KB', C * KBF); L.alloc('KB2', C * KBF); L.alloc('FG', 4 * C); L.alloc('FG2', 4 * C); L.alloc('DRG', C * ld8(bv))
+@     L.alloc('T', C * CPn)
 @   else -- kd and W as the forward left them, dZ_L's chunk-local part (K, ld8(bv))
 @     L.alloc('KD', C * KPn); if m.delta then L.alloc('W', C * KPn) end; L.alloc('DZL', K * ld8(bv))
 @   end
-@   if BS_KF then L.alloc('T', C * CPn) end
 @   L.alloc('ZDEC', K)
 @   L.second({{'DU', C * ld8(bv)}}) -- du in two buffers where they fit (bstate_body)
 @   return L

@@ -469,9 +469,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "3445df4f6b74ea91",
-  "ecfc9fc9f255d65f",
+  "400631de7fd33565",
   "8b370a005b3fca6a",
-  "bf9a6473eefbc4ed",
+  "75d8036535057b61",
   "30b4a480bdc43e0e",
   "99d56972b17357a6",
   "93dc84c641f481ad",
@@ -479,6 +479,6 @@ const char *const ssmc_builtin_source_hashes[] = {
   "b6022960ddb32a15",
   "baed22acb2c6eb12",
   "51d3ad4ae2c08ee2",
-  "f401a03b06752143",
+  "2da0bf1322533133",
   0,
 };

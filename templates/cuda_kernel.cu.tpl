@@ -1642,6 +1642,16 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
 }
+@ if HF then
+/* fused90's state accumulators z[4 i + o] (i < ZN / 8) into a (K, V) state at p, each at p[at(i, o)] (the bodies' z_at):
+ * the final state, and with KEEP_T each chunk-start state where the state stage puts it */
+template <int ZN, typename F> __device__ __forceinline__ void z_store(float *p, const float *z, F at) {
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) p[at(i, o)] = z[4 * i + o];
+}
+@ end
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
 struct chunk_t { item_t it; long long c0; int L; };
@@ -3987,13 +3997,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
 @ if KEEP then
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
 @ end
 @ if m.delta then
     unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
@@ -4177,11 +4181,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     put_state();     /* for the next chunk's readout */
   }
   float *zo = a.state_out[${m.state}];
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[slot * ${K * V} + z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo + slot * ${K * V}, z, z_at);
 #else
   (void)a; (void)ws;
 #endif
@@ -4393,13 +4393,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
 @ if KEEP then
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
 @ end
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
@@ -4440,11 +4434,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
   }
   /* the final state (in a split forward the scan wrote it) */
   float *zo = seg >= 0 || !a.state_out[${m.state}] ? nullptr : a.state_out[${m.state}] + slot * ${K * V};
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo, z, z_at);
 #else
   (void)a;
   (void)ws;
@@ -4799,13 +4789,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -4988,11 +4972,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
               : !a.state_out[${m.state}]            ? nullptr
               : seg < 0 || seg_last(a, it) ? a.state_out[${m.state}] + slot * ${K * V}
                                                     : nullptr;
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo, z, z_at);
 #else
   (void)a;
   (void)ws;
@@ -5579,4 +5559,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, math.max(HL.off, HB and HB.off or HD and HD.off or 0) * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, (HB or HD or HL).off * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}

@@ -1021,6 +1021,14 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
 }
+/* fused90's state accumulators z[4 i + o] (i < ZN / 8) into a (K, V) state at p, each at p[at(i, o)] (the bodies' z_at):
+ * the final state, and with KEEP_T each chunk-start state where the state stage puts it */
+template <int ZN, typename F> __device__ __forceinline__ void z_store(float *p, const float *z, F at) {
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) p[at(i, o)] = z[4 * i + o];
+}
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
 struct chunk_t { item_t it; long long c0; int L; };
@@ -1948,13 +1956,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
     unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
     if (KEEP_T) {
   r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
@@ -2134,11 +2136,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     put_state();     /* for the next chunk's readout */
   }
   float *zo = a.state_out[0];
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[slot * 16384 + z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo + slot * 16384, z, z_at);
 #else
   (void)a; (void)ws;
 #endif
@@ -2382,13 +2380,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -2539,11 +2531,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
               : !a.state_out[0]            ? nullptr
               : seg < 0 || seg_last(a, it) ? a.state_out[0] + slot * 16384
                                                     : nullptr;
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo, z, z_at);
 #else
   (void)a;
   (void)ws;

@@ -993,6 +993,14 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
 }
+/* fused90's state accumulators z[4 i + o] (i < ZN / 8) into a (K, V) state at p, each at p[at(i, o)] (the bodies' z_at):
+ * the final state, and with KEEP_T each chunk-start state where the state stage puts it */
+template <int ZN, typename F> __device__ __forceinline__ void z_store(float *p, const float *z, F at) {
+#pragma unroll
+  for (int i = 0; i < ZN / 8; i++)
+#pragma unroll
+    for (int o = 0; o < 4; o++) p[at(i, o)] = z[4 * i + o];
+}
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
 struct chunk_t { item_t it; long long c0; int L; };
@@ -1599,13 +1607,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
     __syncthreads(); /* the last chunk's products are done with every operand */
   r_in3.put(sm + H_IN3, 1);
     __syncthreads();
@@ -1691,11 +1693,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     put_state();     /* for the next chunk's readout */
   }
   float *zo = a.state_out[0];
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[slot * 16384 + z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo + slot * 16384, z, z_at);
 #else
   (void)a; (void)ws;
 #endif
@@ -1880,13 +1878,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
     const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
-    if (KEEP_T) { /* for the backward: the chunk-start state where the state stage puts it */
-      float *zc = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK;
-#pragma unroll
-      for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-        for (int o = 0; o < 4; o++) zc[z_at(i, o)] = z[4 * i + o];
-    }
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
     float d[VD / 4];
@@ -1926,11 +1918,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
   }
   /* the final state (in a split forward the scan wrote it) */
   float *zo = seg >= 0 || !a.state_out[0] ? nullptr : a.state_out[0] + slot * 16384;
-  if (zo)
-#pragma unroll
-    for (int i = 0; i < ZN / 8; i++)
-#pragma unroll
-      for (int o = 0; o < 4; o++) zo[z_at(i, o)] = z[4 * i + o];
+  if (zo) z_store<ZN>(zo, z, z_at);
 #else
   (void)a;
   (void)ws;

@@ -214,6 +214,7 @@
 @   if wbv and L.off - r0 < 2 * wgb_buf(wbv).size then L.alloc('PADW', 2 * wgb_buf(wbv).size - (L.off - r0)) end
 @   if not diag then L.alloc('B', C) end
 @   L.alloc('EW', C); L.alloc('EE', C); L.alloc('ZLD', BK)
+@   if wbv and ZDOT then L.alloc('ZS', 16) end -- BGW: kd' u . dZ_L, a sum a warp (the stage's 512 threads at most)
 @   return L
 @ end
 @ local function brows_layout()
@@ -239,6 +240,13 @@
 @   return NTG, 1
 @ end
 @ local NTP, BP_MINB = two(PL)
+@ -- BPW: bprep's value loop on wgmma (sm_90a): A' dY and (q~ e^b)' dY, A' and (q~ e^b)' as the register operand A (tf32
+@ -- hi and lo parts from their row-major tiles), dY (exact) as B in the spent key tile, a warpgroup for each half of
+@ -- the values, m64 units over the tokens and the key blocks of 64; the results from the accumulators to global memory.
+@ -- Delta-rule modules only: at B8 T4096 H16 on an H200 it took GDN's bprep 0.84 -> 0.79 ms but Mamba-2's fwd+bwd
+@ -- 3.616 -> 3.634 (bench/2026-11-30-gpu-h200-s52, call 1)
+@ local BPW = m.delta and P.dtype == 'bf16' and C == 64 and not diag and not sv and V % 16 == 0 and K % 64 == 0 and NTP == 256
+@   and (V // 8) * (8 * C + 4) <= math.max(C * KPn, (2 * C + K) * ld8(BV2)) -- dY's B operand in the key tile's place
 @ local NTV, BV_MINB = two(VL)
 @ -- bgrad's value loop (RACC): its products in registers across the loop (mm_acc) and its tiles in two
 @ -- buffers filled by cp.async (one barrier a step), where the accumulators take at most half of a
@@ -558,8 +566,17 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ stage_head('bprep', true, NTP, BP_MINB)
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
 @ local pt = {ptile('r_dy', 'CH', 'BV2', 'elem_t', 'dy', ld8(BV2), function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD')}
+@ if BPW then
+#if SSMC_SM90
+  tile_regs<NT, CH, VD, elem_t> r_dya; /* all of dY, its loads flying while the scores are formed */
+  r_dya.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD, (long long)a.h_v * VD, L);
+#else
+@ end
 @ ptiles_decl(pt)
 @ ptiles_fetch(pt, '0') -- the first value tile's loads fly while the scores are formed
+@ if BPW then
+#endif
+@ end
 @ load_scalars('BP_')
 @ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
   __syncthreads();
@@ -597,6 +614,54 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
 @ end
   __syncthreads();
+@ if BPW then
+#if SSMC_SM90
+  { /* A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) on wgmma (BPW): warpgroup wg the values
+     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on, A(row, t) = src[t * ld + row] */
+    constexpr int SB = 8 * CH + 4; /* dY's SBO: (V, C) core matrices, rows padded (its stores across banks) */
+    float *dyt = kc; /* the key tile is spent */
+    r_dya.put_core(dyt, 0, SB, L, one_t());
+    fence_async_smem();
+    __syncthreads();
+    const int wg = threadIdx.x >> 7, r0 = 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2), q = threadIdx.x & 3;
+    const int v0 = wg * (VD / 2);
+    const unsigned long long db = wg_desc(dyt + (v0 / 8) * SB, SB);
+    const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
+    for (int u = 0; u <= KD / 64; u++) {
+      const float *src = u == 0 ? am : qt + 64 * (u - 1);
+      const int ld = u == 0 ? CP : KP;
+      unsigned ah[CH / 2], al[CH / 2]; /* A's tf32 hi and lo parts: k step j's fragment at 4 j */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+        for (int m = 0; m < 4; m++) { /* {A(r0, q), A(r0 + 8, q), A(r0, q + 4), A(r0 + 8, q + 4)} of k step j */
+          const float x = src[(8 * j + q + 4 * (m >> 1)) * ld + r0 + 8 * (m & 1)], h = tf32_rna(x);
+          ah[4 * j + m] = __float_as_uint(h);
+          al[4 * j + m] = __float_as_uint(x - h);
+        }
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      wg_fence();
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(d, al + 4 * j, bl + 16 * j, bh); /* the lo terms first */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(d, ah + 4 * j, bl + 16 * j, bh);
+      wg_commit();
+      wg_wait0();
+      /* rows r0, r0 + 8 of the unit, columns v0 + 8 i + 2 q (+ 1) */
+      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : w.bchunk + cs * BW_CHUNK + BC_DZLOC + 64 * (u - 1) * VD;
+      const long long rs = u == 0 ? (long long)a.h_v * BW_TOK : VD;
+      const int rows = u == 0 ? L : 64;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          if (r0 + 8 * h < rows) *(float2 *)(dst + (r0 + 8 * h) * rs + v0 + 8 * i + 2 * q) = make_float2(d[4 * i + 2 * h], d[4 * i + 2 * h + 1]);
+    }
+  }
+#else
+@ end
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
 @ ptiles_put(pt)
@@ -610,6 +675,9 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
     __syncthreads();
   }
+@ if BPW then
+#endif
+@ end
 }
 
 @ if m.delta then
@@ -976,36 +1044,34 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   for _, e in ipairs(GL) do if e[1] == 'R' then region = -e[2] elseif e[1] == 'B' then region = region + e[2] end end
 @   local NBUF = (PF and 3 * B.size <= region) and 3 or 2
 @   local TN, T0 = PF and PT or 'NT', PF and NC or 0
-@   for _, t in ipairs(vt) do
+@   -- the loop's tiles without Z_L: Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L (Z_L = e^{b_L} Z0 + kd' u), the first
+@   -- from the loop's own Z0 and dZ_L, the second from P2 = u dZ_L' after the loop (ZS): a sixth of GDN's loads
+@   local vtw = {}
+@   for _, t in ipairs(vt) do if t[1] ~= 'zl' then vtw[#vtw + 1] = t end end
+@   if ZDOT then
+    (void)zlg;
+@   end
+@   for _, t in ipairs(vtw) do
     rows_l2<NT>(${t[4]('0')}, ${t[5]}, ${t[6]});
 @   end
 @   if ZDOT then
     float zacc[tile_regs<${TN}, BK, ${WBV}, float, false, ${T0}>::PER] = {};
 @   end
 @   -- the producer's register sets of tiles: two with bf16 (two steps in flight), one with f32 (two spilled 28 B:
-@   -- GDN, NVRTC 13); Z_L (the row dots' alone) in a set of its own, one step ahead (in the two sets: 28 B of spills)
+@   -- GDN, NVRTC 13)
 @   local sets = (PF and P.dtype == 'bf16') and {'pa', 'pb'} or {PF and 'pa' or 'w'}
-@   local ZSEP = ZDOT and #sets == 2
-@   local function mine_t(set, t) -- set holds tile t
-@     if not ZSEP then return true end
-@     return (set == 'pz') == (t[1] == 'zl')
-@   end
 @   local function decl(set)
-@     for _, t in ipairs(vt) do
-@       if mine_t(set, t) then
+@     for _, t in ipairs(vtw) do
     tile_regs<${TN}, ${t[2]}, ${WBV}, ${t[3]}, false, ${T0}> ${set}_${t[1]};
-@       end
 @     end
 @   end
 @   local function fetch(set, v)
-@     for _, t in ipairs(vt) do
-@       if mine_t(set, t) then
+@     for _, t in ipairs(vtw) do
           ${set}_${t[1]}.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
-@       end
 @     end
 @   end
 @   local function put(set, buf)
-@     for _, t in ipairs(vt) do
+@     for _, t in ipairs(vtw) do
 @       local d = dst[t[1]]
 @       if d then
 @         local lo = B[d[1] .. '_lo'] ~= nil
@@ -1013,7 +1079,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @       end
 @     end
 @     if ZDOT then
-          row_dots(zacc, ${ZSEP and 'pz' or set}_zl, ${set}_dz);
+          row_dots(zacc, ${set}_z0, ${set}_dz);
 @     end
 @   end
 @   local function issue(mine)
@@ -1062,10 +1128,6 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
      * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
     constexpr int NSTEP = VD / ${WBV};
     if (wg >= ${#groups}) { /* the producer */
-@     if ZSEP then
-@       decl('pz')
-@       fetch('pz', '0')
-@     end
 @     for h, set in ipairs(sets) do
 @       decl(set)
       if (NSTEP > ${h - 1}) {
@@ -1081,11 +1143,6 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @       put(set, 'bn')
           fence_async_smem();
           bar_arrive_na(1 + b, ${NTB or NT});
-@       if ZSEP then
-          if (st + 1 < NSTEP) {
-@         fetch('pz', '(st + 1) * ' .. WBV)
-          }
-@       end
           if (st + ${#sets} < NSTEP) {
 @       fetch(set, '(st + ' .. #sets .. ') * ' .. WBV)
           }
@@ -1354,7 +1411,28 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   pair_decay<NT, true>(dg, CP, b, L, one_t());
 @   end
   rows_scale<NT, CH, BK>(p1, ${BKP4}, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+@   if BGW and ZDOT then
+#if SSMC_SM90
+  { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
+     * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
+    float zs_ = 0.0f;
+    for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
+      const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
+      float4 *p = (float4 *)(p2 + t * ${BKP4} + d), y = *p;
+      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+      *p = y;
+      zs_ += dot4(y, *(const float4 *)(kc + t * ${KCP} + d));
+    }
+    zs_ = warp_sum(zs_);
+    if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
+  }
+#else
+@   end
   rows_scale<NT, CH, BK>(p2, ${BKP4}, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+@   if BGW and ZDOT then
+#endif
+@   end
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
@@ -1442,6 +1520,13 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   if (threadIdx.x == 0) {
     float s = 0.0f;
     for (int k = 0; k < BK; k++) s += zld[k];
+@   if BGW then
+#if SSMC_SM90
+    float u_ = 0.0f;
+    for (int i = 0; i < NT / 32; i++) u_ += sm[BG_ZS + i];
+    s = fexp(b[CH - 1]) * s + u_; /* Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L */
+#endif
+@   end
     w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
   }
 @ end

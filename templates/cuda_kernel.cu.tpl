@@ -365,6 +365,8 @@
 @ if C == 64 and not diag and not sv then
 @   local BKB = K % 64 == 0 and 64 or K % 32 == 0 and 32 or 16 -- cuda_bwd.cu.tpl's BK
 @   wg_width(BKB); wg_width(BKB + C)
+@   -- bprep's value loop on wgmma (cuda_bwd.cu.tpl's BPW): A from registers, n = half the values
+@   if P.dtype == 'bf16' and V % 16 == 0 then add_width(WGR_NS, V // 2) end
 @ end
 @ -- prep with an erase: 256-thread blocks, as many an SM as the shared memory allows up to 3, where
 @ -- that is 2 or more (H200, GDN prep at B8: 721 us with three of 256 threads, 839 us with two of
@@ -3708,7 +3710,7 @@ extern "C" __global__ void __launch_bounds__(${NT.out}, ${OUT_MINB}) ${P.name}_o
 @ end
 @ -- the keep forms without an erase (rt_cuda_fwd_save): the chunk's decay where the backward's fprep puts it
 @ local function keep_zd()
-      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h) + WS_ZD;
       for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
 @ end
 @ -- and kd (a C expression of t and k, after a barrier that orders what it reads), by the first value tile's block
@@ -3775,7 +3777,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
       __syncthreads();
 @ if KEEP then
       if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
-        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h) + v0, VD, z, FBVP, KD);
 @ end
 @ coefs()
 @ if not m.delta then
@@ -3997,7 +3999,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
 @ if KEEP then
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
 @ end
 @ if m.delta then
     unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
@@ -4393,7 +4395,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
 @ if KEEP then
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
 @ end
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
@@ -4789,7 +4791,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */

@@ -1786,7 +1786,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   r_w.put(sm + F_W, KP, L, one_t(), false);
       __syncthreads();
       if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
-        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h) + v0, VD, z, FBVP, KD);
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
       ee[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
@@ -1929,7 +1929,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
     if (KEEP_T) {
   r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
@@ -2344,7 +2344,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -3015,8 +3015,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+#if SSMC_SM90
+  tile_regs<NT, CH, VD, elem_t> r_dya; /* all of dY, its loads flying while the scores are formed */
+  r_dya.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD, (long long)a.h_v * VD, L);
+#else
     tile_regs<NT, CH, BV2, elem_t> r_dy;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+#endif
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -3051,6 +3056,52 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   pair_decay<NT, false>(am, CP, b, L, one_t());
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
   __syncthreads();
+#if SSMC_SM90
+  { /* A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) on wgmma (BPW): warpgroup wg the values
+     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on, A(row, t) = src[t * ld + row] */
+    constexpr int SB = 8 * CH + 4; /* dY's SBO: (V, C) core matrices, rows padded (its stores across banks) */
+    float *dyt = kc; /* the key tile is spent */
+    r_dya.put_core(dyt, 0, SB, L, one_t());
+    fence_async_smem();
+    __syncthreads();
+    const int wg = threadIdx.x >> 7, r0 = 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2), q = threadIdx.x & 3;
+    const int v0 = wg * (VD / 2);
+    const unsigned long long db = wg_desc(dyt + (v0 / 8) * SB, SB);
+    const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
+    for (int u = 0; u <= KD / 64; u++) {
+      const float *src = u == 0 ? am : qt + 64 * (u - 1);
+      const int ld = u == 0 ? CP : KP;
+      unsigned ah[CH / 2], al[CH / 2]; /* A's tf32 hi and lo parts: k step j's fragment at 4 j */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+        for (int m = 0; m < 4; m++) { /* {A(r0, q), A(r0 + 8, q), A(r0, q + 4), A(r0 + 8, q + 4)} of k step j */
+          const float x = src[(8 * j + q + 4 * (m >> 1)) * ld + r0 + 8 * (m & 1)], h = tf32_rna(x);
+          ah[4 * j + m] = __float_as_uint(h);
+          al[4 * j + m] = __float_as_uint(x - h);
+        }
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      wg_fence();
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(d, al + 4 * j, bl + 16 * j, bh); /* the lo terms first */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(d, ah + 4 * j, bl + 16 * j, bh);
+      wg_commit();
+      wg_wait0();
+      /* rows r0, r0 + 8 of the unit, columns v0 + 8 i + 2 q (+ 1) */
+      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : w.bchunk + cs * BW_CHUNK + BC_DZLOC + 64 * (u - 1) * VD;
+      const long long rs = u == 0 ? (long long)a.h_v * BW_TOK : VD;
+      const int rows = u == 0 ? L : 64;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          if (r0 + 8 * h < rows) *(float2 *)(dst + (r0 + 8 * h) * rs + v0 + 8 * i + 2 * q) = make_float2(d[4 * i + 2 * h], d[4 * i + 2 * h + 1]);
+    }
+  }
+#else
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
     r_dy.put(dy, 40, L, one_t(), false);
@@ -3064,6 +3115,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
   }
+#endif
 }
 
 /* ---------------------------------------------------------------- stage bstate */

@@ -1809,7 +1809,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   r_w.put(sm + F_W, KP, L, one_t(), false);
       __syncthreads();
       if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
-        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h) + v0, VD, z, FBVP, KD);
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
       ee[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -1956,7 +1956,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     unsigned ta[CH / 2]; /* the T form's: T's rows r0, r0 + 8 as the u product's register operand (tf32) */
     if (KEEP_T) {
   r_w.fetch((const float *)ws + ((tok) * a.h_v + it.h) * WS_TOK + WS_W, (long long)a.h_v * WS_TOK, L);
@@ -2380,7 +2380,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -2944,7 +2944,8 @@ enum {
   BG_EW = 35776,
   BG_EE = 35840,
   BG_ZLD = 35904,
-  BG_TOTAL = 35968
+  BG_ZS = 35968,
+  BG_TOTAL = 36000
 };
 enum {
   BR_IN3 = 0,
@@ -3061,8 +3062,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+#if SSMC_SM90
+  tile_regs<NT, CH, VD, elem_t> r_dya; /* all of dY, its loads flying while the scores are formed */
+  r_dya.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD, (long long)a.h_v * VD, L);
+#else
     tile_regs<NT, CH, BV2, elem_t> r_dy;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+#endif
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -3100,6 +3106,52 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   pair_decay<NT, false>(am, CP, b, L, one_t());
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
   __syncthreads();
+#if SSMC_SM90
+  { /* A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) on wgmma (BPW): warpgroup wg the values
+     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on, A(row, t) = src[t * ld + row] */
+    constexpr int SB = 8 * CH + 4; /* dY's SBO: (V, C) core matrices, rows padded (its stores across banks) */
+    float *dyt = kc; /* the key tile is spent */
+    r_dya.put_core(dyt, 0, SB, L, one_t());
+    fence_async_smem();
+    __syncthreads();
+    const int wg = threadIdx.x >> 7, r0 = 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2), q = threadIdx.x & 3;
+    const int v0 = wg * (VD / 2);
+    const unsigned long long db = wg_desc(dyt + (v0 / 8) * SB, SB);
+    const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
+    for (int u = 0; u <= KD / 64; u++) {
+      const float *src = u == 0 ? am : qt + 64 * (u - 1);
+      const int ld = u == 0 ? CP : KP;
+      unsigned ah[CH / 2], al[CH / 2]; /* A's tf32 hi and lo parts: k step j's fragment at 4 j */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+        for (int m = 0; m < 4; m++) { /* {A(r0, q), A(r0 + 8, q), A(r0, q + 4), A(r0 + 8, q + 4)} of k step j */
+          const float x = src[(8 * j + q + 4 * (m >> 1)) * ld + r0 + 8 * (m & 1)], h = tf32_rna(x);
+          ah[4 * j + m] = __float_as_uint(h);
+          al[4 * j + m] = __float_as_uint(x - h);
+        }
+      float d[VD / 4];
+#pragma unroll
+      for (int i = 0; i < VD / 4; i++) d[i] = 0.0f;
+      wg_fence();
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(d, al + 4 * j, bl + 16 * j, bh); /* the lo terms first */
+#pragma unroll
+      for (int j = 0; j < CH / 8; j++) wg_mmar<VD / 2>(d, ah + 4 * j, bl + 16 * j, bh);
+      wg_commit();
+      wg_wait0();
+      /* rows r0, r0 + 8 of the unit, columns v0 + 8 i + 2 q (+ 1) */
+      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : w.bchunk + cs * BW_CHUNK + BC_DZLOC + 64 * (u - 1) * VD;
+      const long long rs = u == 0 ? (long long)a.h_v * BW_TOK : VD;
+      const int rows = u == 0 ? L : 64;
+#pragma unroll
+      for (int i = 0; i < VD / 16; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          if (r0 + 8 * h < rows) *(float2 *)(dst + (r0 + 8 * h) * rs + v0 + 8 * i + 2 * q) = make_float2(d[4 * i + 2 * h], d[4 * i + 2 * h + 1]);
+    }
+  }
+#else
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
   for (int v0 = 0; v0 < VD; v0 += BV2) {
     r_dy.put(dy, 40, L, one_t(), false);
@@ -3113,6 +3165,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
   }
+#endif
 }
 
 /* ---------------------------------------------------------------- stage bstate */
@@ -3295,20 +3348,18 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
 #if SSMC_SM90
     /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), dr [Z0; u]' (P3 | dG), u dZ_L' (P2) */
+    (void)zlg;
     rows_l2<NT>((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     rows_l2<NT>(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-    rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<128, BK, 16, float, false, 384>::PER] = {};
     const int wg = (int)threadIdx.x >> 7;
     /* 3 buffers; named barriers 1 + b (buffer b full) and 4 + b (buffer b free) of all 512 threads;
      * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
     constexpr int NSTEP = VD / 16;
     if (wg >= 3) { /* the producer */
-    tile_regs<128, BK, 16, float, false, 384> pz_zl;
-          pz_zl.fetch(zlg + k0 * VD + 0, VD, BK);
     tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
     tile_regs<128, CH, 16, float, false, 384> pa_uu;
     tile_regs<128, BK, 16, float, false, 384> pa_z0;
@@ -3343,12 +3394,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
           pa_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
           pa_dz.put_core_hl<true>(bn + 6400, bn + 7680, 160, 40);
           pa_dr.put_core_hl<true>(bn + 8960, bn + 10240, 160, 40);
-          row_dots(zacc, pz_zl, pa_dz);
+          row_dots(zacc, pa_z0, pa_dz);
           fence_async_smem();
           bar_arrive_na(1 + b, 512);
-          if (st + 1 < NSTEP) {
-          pz_zl.fetch(zlg + k0 * VD + (st + 1) * 16, VD, BK);
-          }
           if (st + 2 < NSTEP) {
           pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 2) * 16, (long long)a.h_v * VD, L);
           pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 2) * 16, (long long)a.h_v * WS_TOK, L);
@@ -3366,12 +3414,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
           pb_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
           pb_dz.put_core_hl<true>(bn + 6400, bn + 7680, 160, 40);
           pb_dr.put_core_hl<true>(bn + 8960, bn + 10240, 160, 40);
-          row_dots(zacc, pz_zl, pb_dz);
+          row_dots(zacc, pb_z0, pb_dz);
           fence_async_smem();
           bar_arrive_na(1 + b, 512);
-          if (st + 1 < NSTEP) {
-          pz_zl.fetch(zlg + k0 * VD + (st + 1) * 16, VD, BK);
-          }
           if (st + 2 < NSTEP) {
           pb_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 2) * 16, (long long)a.h_v * VD, L);
           pb_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 2) * 16, (long long)a.h_v * WS_TOK, L);
@@ -3538,7 +3583,24 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   pair_decay<NT, false>(da, CP, b, L, one_t());
   pair_decay<NT, true>(dg, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+#if SSMC_SM90
+  { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
+     * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
+    float zs_ = 0.0f;
+    for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
+      const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
+      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+      *p = y;
+      zs_ += dot4(y, *(const float4 *)(kc + t * 72 + d));
+    }
+    zs_ = warp_sum(zs_);
+    if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
+  }
+#else
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+#endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
@@ -3590,6 +3652,11 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   if (threadIdx.x == 0) {
     float s = 0.0f;
     for (int k = 0; k < BK; k++) s += zld[k];
+#if SSMC_SM90
+    float u_ = 0.0f;
+    for (int i = 0; i < NT / 32; i++) u_ += sm[BG_ZS + i];
+    s = fexp(b[CH - 1]) * s + u_; /* Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L */
+#endif
     w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
   }
 #undef EB
@@ -3683,4 +3750,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=140 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=146944 when=wide; bstate_n grid=items_ntiles threads=256 smem=105984 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=140 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=146944 when=wide; bstate_n grid=items_ntiles threads=256 smem=105984 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=144000; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped

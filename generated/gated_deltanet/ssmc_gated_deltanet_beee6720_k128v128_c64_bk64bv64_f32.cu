@@ -1771,7 +1771,8 @@ enum {
   BG_EW = 35776,
   BG_EE = 35840,
   BG_ZLD = 35904,
-  BG_TOTAL = 35968
+  BG_ZS = 35968,
+  BG_TOTAL = 36000
 };
 enum {
   BR_IN3 = 0,
@@ -2122,12 +2123,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
 #if SSMC_SM90
     /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), dr [Z0; u]' (P3 | dG), u dZ_L' (P2) */
+    (void)zlg;
     rows_l2<NT>((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     rows_l2<NT>(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-    rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<128, BK, 16, float, false, 384>::PER] = {};
     const int wg = (int)threadIdx.x >> 7;
     /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads;
@@ -2139,14 +2140,12 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     tile_regs<128, BK, 16, float, false, 384> pa_z0;
     tile_regs<128, BK, 16, float, false, 384> pa_dz;
     tile_regs<128, CH, 16, float, false, 384> pa_dr;
-    tile_regs<128, BK, 16, float, false, 384> pa_zl;
       if (NSTEP > 0) {
           pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0 * 16, (long long)a.h_v * VD, L);
           pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0 * 16, (long long)a.h_v * WS_TOK, L);
           pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0 * 16, VD, BK);
           pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0 * 16, VD, BK);
           pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0 * 16, (long long)a.h_v * BW_TOK, L);
-          pa_zl.fetch(zlg + k0 * VD + 0 * 16, VD, BK);
       }
       for (int s = 0; s < NSTEP; s += 1) {
         if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 1 on */
@@ -2158,7 +2157,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
           pa_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
           pa_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
           pa_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
-          row_dots(zacc, pa_zl, pa_dz);
+          row_dots(zacc, pa_z0, pa_dz);
           fence_async_smem();
           bar_arrive_na(1 + b, 512);
           if (st + 1 < NSTEP) {
@@ -2167,7 +2166,6 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
           pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 1) * 16, VD, BK);
           pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 1) * 16, VD, BK);
           pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 1) * 16, (long long)a.h_v * BW_TOK, L);
-          pa_zl.fetch(zlg + k0 * VD + (st + 1) * 16, VD, BK);
           }
         }
       }
@@ -2329,7 +2327,24 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   pair_decay<NT, false>(da, CP, b, L, one_t());
   pair_decay<NT, true>(dg, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+#if SSMC_SM90
+  { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
+     * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
+    float zs_ = 0.0f;
+    for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
+      const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
+      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+      *p = y;
+      zs_ += dot4(y, *(const float4 *)(kc + t * 72 + d));
+    }
+    zs_ = warp_sum(zs_);
+    if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
+  }
+#else
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+#endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
@@ -2381,6 +2396,11 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   if (threadIdx.x == 0) {
     float s = 0.0f;
     for (int k = 0; k < BK; k++) s += zld[k];
+#if SSMC_SM90
+    float u_ = 0.0f;
+    for (int i = 0; i < NT / 32; i++) u_ += sm[BG_ZS + i];
+    s = fexp(b[CH - 1]) * s + u_; /* Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L */
+#endif
     w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
   }
 #undef EB
@@ -2474,4 +2494,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=140 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=161280 when=wide; bstate_n grid=items_ntiles threads=256 smem=138752 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=143872; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=140 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=161280 when=wide; bstate_n grid=items_ntiles threads=256 smem=138752 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=144000; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped

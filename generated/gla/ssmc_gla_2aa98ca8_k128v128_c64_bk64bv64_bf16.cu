@@ -1216,7 +1216,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
   r_u.put(u, FBVP, L, one_t(), false);
       __syncthreads();
       if (KEEP_T) /* for the backward: the chunk-start state where the state stage puts it */
-        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + v0, VD, z, FBVP, KD);
+        tile_out<NT, KD, FBV>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h) + v0, VD, z, FBVP, KD);
     for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
       ew[t_] = t_ < L ? 1.0f : 0.0f;
       ee[t_] = 0.0f;
@@ -1246,7 +1246,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused_body(const ssmc_fwd
     }
     if (KEEP_T) __syncthreads();
     if (KEEP_T && v0 == 0) { /* for the backward: kd = K e^{b_L - b} and the chunk's decay, where its fprep puts them */
-      float *zk = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK + WS_ZD;
+      float *zk = ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h) + WS_ZD;
       for (int k = threadIdx.x; k < KD; k += NT) zk[k] = zdec[k];
       for (int e = threadIdx.x; e < L * KD; e += NT) {
         const int t = e / KD, k = e - t * KD;

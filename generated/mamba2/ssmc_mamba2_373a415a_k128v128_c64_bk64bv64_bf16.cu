@@ -398,6 +398,15 @@ template <> __device__ __forceinline__ void wg_mma<128>(float *d, unsigned al, u
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
                : "r"(al), "r"(ah), "r"(bl), "r"(bh), "r"(1));
 }
+/* the same with A from registers (fused90's T form): a, the warp's 16 rows of A as m16n8k8's tf32 A fragment
+ * ({A(g, q), A(g + 8, q), A(g, q + 4), A(g + 8, q + 4)}); B from its descriptor (K-major) */
+template <int N> __device__ __forceinline__ void wg_mmar(float *d, const unsigned *a, unsigned bl, unsigned bh);
+template <> __device__ __forceinline__ void wg_mmar<64>(float *d, const unsigned *a, unsigned bl, unsigned bh) {
+  asm volatile("{\n.reg .pred p;\n.reg .b64 db;\nsetp.ne.b32 p, %38, 0;\nmov.b64 db, {%36, %37};\n"
+               "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, db, p, 1, 1;\n}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(bl), "r"(bh), "r"(1));
+}
 /* the bf16 product m64nNk16 (fused90's bf16 form): d += A B' from the descriptors (wg16_desc), A and B each
  * K-major (TA / TB 0) or MN-major (1: the transposed operand) */
 template <int N, int TA, int TB> __device__ __forceinline__ void wg_mma16(float *d, unsigned al, unsigned ah, unsigned bl, unsigned bh) {
@@ -1607,7 +1616,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
   for (long long c0 = 0; c0 < it.T; c0 += CH) {
     const int L = (int)(it.T - c0 < CH ? it.T - c0 : CH);
     const long long tok = it.t0 + c0;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     __syncthreads(); /* the last chunk's products are done with every operand */
   r_in3.put(sm + H_IN3, 1);
     __syncthreads();
@@ -1878,7 +1887,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
     const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n), it.h) + (c0 / CH) * a.h_v * WS_CHUNK, z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
     float d[VD / 4];
@@ -2256,7 +2265,8 @@ enum {
   BG_EW = 24704,
   BG_EE = 24768,
   BG_ZLD = 24832,
-  BG_TOTAL = 24896
+  BG_ZS = 24896,
+  BG_TOTAL = 24928
 };
 enum {
   BR_IN3 = 0,
@@ -2567,11 +2577,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
 #if SSMC_SM90
     /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), u dZ_L' (P2) */
+    (void)zlg;
     rows_l2<NT>((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     rows_l2<NT>(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-    rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<NT, BK, 32, float, false, 0>::PER] = {};
     /* warp-uniform as ptxas sees it: without it ptxas serialized the wgmma at V = 64 with a small key (C7520,
      * K = 16 and 32); with it an erase's module at K = 32 V = 128 spilled (emu_f90_delta: 80 B) */
@@ -2580,18 +2590,16 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     tile_regs<NT, CH, 32, float, false, 0> w_uu;
     tile_regs<NT, BK, 32, float, false, 0> w_z0;
     tile_regs<NT, BK, 32, float, false, 0> w_dz;
-    tile_regs<NT, BK, 32, float, false, 0> w_zl;
     {
           w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-          w_zl.fetch(zlg + k0 * VD + 0, VD, BK);
           w_dy.put_core_hl<false>(sm + BG_R + 0, nullptr, 288, 36);
           w_uu.put_core_hl<false>(sm + BG_R + 4608, nullptr, 288, 36);
           w_z0.put_core_hl<false>(sm + BG_R + 2304, nullptr, 288, 36);
           w_dz.put_core_hl<false>(sm + BG_R + 6912, nullptr, 288, 36);
-          row_dots(zacc, w_zl, w_dz);
+          row_dots(zacc, w_z0, w_dz);
     }
     fence_async_smem();
     __syncthreads();
@@ -2606,7 +2614,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 32, (long long)a.h_v * WS_TOK, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 32, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 32, VD, BK);
-          w_zl.fetch(zlg + k0 * VD + v0 + 32, VD, BK);
         }
         wg_fence();
         wg_issue<128, 4, 36>(d1, wg_desc(bw + 0, 288, 36), wg_desc(bw + 2304, 288, 36));
@@ -2616,7 +2623,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.put_core_hl<false>(bn + 4608, nullptr, 288, 36);
           w_z0.put_core_hl<false>(bn + 2304, nullptr, 288, 36);
           w_dz.put_core_hl<false>(bn + 6912, nullptr, 288, 36);
-          row_dots(zacc, w_zl, w_dz);
+          row_dots(zacc, w_z0, w_dz);
         }
         wg_wait0();
         fence_async_smem();
@@ -2638,7 +2645,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 32, (long long)a.h_v * WS_TOK, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 32, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 32, VD, BK);
-          w_zl.fetch(zlg + k0 * VD + v0 + 32, VD, BK);
         }
         wg_fence();
         wg_issue<64, 4, 36>(d1, wg_desc(bw + 4608, 288, 36), wg_desc(bw + 6912, 288, 36));
@@ -2648,7 +2654,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.put_core_hl<false>(bn + 4608, nullptr, 288, 36);
           w_z0.put_core_hl<false>(bn + 2304, nullptr, 288, 36);
           w_dz.put_core_hl<false>(bn + 6912, nullptr, 288, 36);
-          row_dots(zacc, w_zl, w_dz);
+          row_dots(zacc, w_z0, w_dz);
         }
         wg_wait0();
         fence_async_smem();
@@ -2740,7 +2746,24 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
    * spent, else a tile of its own after q~) */
   pair_decay<NT, false>(da, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+#if SSMC_SM90
+  { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
+     * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
+    float zs_ = 0.0f;
+    for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
+      const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
+      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+      *p = y;
+      zs_ += dot4(y, *(const float4 *)(kc + t * 72 + d));
+    }
+    zs_ = warp_sum(zs_);
+    if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
+  }
+#else
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+#endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
@@ -2782,6 +2805,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   if (threadIdx.x == 0) {
     float s = 0.0f;
     for (int k = 0; k < BK; k++) s += zld[k];
+#if SSMC_SM90
+    float u_ = 0.0f;
+    for (int i = 0; i < NT / 32; i++) u_ += sm[BG_ZS + i];
+    s = fexp(b[CH - 1]) * s + u_; /* Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L */
+#endif
     w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
   }
 #undef EB
@@ -2867,4 +2895,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99584; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99712; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

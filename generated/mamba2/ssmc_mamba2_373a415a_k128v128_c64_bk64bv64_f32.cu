@@ -1509,7 +1509,8 @@ enum {
   BG_EW = 22400,
   BG_EE = 22464,
   BG_ZLD = 22528,
-  BG_TOTAL = 22592
+  BG_ZS = 22592,
+  BG_TOTAL = 22624
 };
 enum {
   BR_IN3 = 0,
@@ -1820,11 +1821,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
 #if SSMC_SM90
     /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), u dZ_L' (P2) */
+    (void)zlg;
     rows_l2<NT>((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     rows_l2<NT>(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-    rows_l2<NT>(zlg + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<NT, BK, 16, float, false, 0>::PER] = {};
     /* warp-uniform as ptxas sees it: without it ptxas serialized the wgmma at V = 64 with a small key (C7520,
      * K = 16 and 32); with it an erase's module at K = 32 V = 128 spilled (emu_f90_delta: 80 B) */
@@ -1833,18 +1834,16 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     tile_regs<NT, CH, 16, float, false, 0> w_uu;
     tile_regs<NT, BK, 16, float, false, 0> w_z0;
     tile_regs<NT, BK, 16, float, false, 0> w_dz;
-    tile_regs<NT, BK, 16, float, false, 0> w_zl;
     {
           w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
-          w_zl.fetch(zlg + k0 * VD + 0, VD, BK);
           w_dy.put_core_hl<true>(sm + BG_R + 0, sm + BG_R + 1280, 160, 40);
           w_uu.put_core_hl<true>(sm + BG_R + 3840, sm + BG_R + 6400, 160, 40);
           w_z0.put_core_hl<true>(sm + BG_R + 2560, sm + BG_R + 5120, 160, 40);
           w_dz.put_core_hl<true>(sm + BG_R + 7680, sm + BG_R + 8960, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
+          row_dots(zacc, w_z0, w_dz);
     }
     fence_async_smem();
     __syncthreads();
@@ -1859,7 +1858,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
-          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
         }
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 2560, 160, 40));
@@ -1871,7 +1869,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
           w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
           w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
+          row_dots(zacc, w_z0, w_dz);
         }
         wg_wait0();
         fence_async_smem();
@@ -1893,7 +1891,6 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
-          w_zl.fetch(zlg + k0 * VD + v0 + 16, VD, BK);
         }
         wg_fence();
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 7680, 160, 40));
@@ -1905,7 +1902,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
           w_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
           w_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
           w_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          row_dots(zacc, w_zl, w_dz);
+          row_dots(zacc, w_z0, w_dz);
         }
         wg_wait0();
         fence_async_smem();
@@ -1988,7 +1985,24 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
    * spent, else a tile of its own after q~) */
   pair_decay<NT, false>(da, CP, b, L, one_t());
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+#if SSMC_SM90
+  { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
+     * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
+    float zs_ = 0.0f;
+    for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
+      const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
+      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      y.x *= c; y.y *= c; y.z *= c; y.w *= c;
+      *p = y;
+      zs_ += dot4(y, *(const float4 *)(kc + t * 72 + d));
+    }
+    zs_ = warp_sum(zs_);
+    if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
+  }
+#else
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+#endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
@@ -2030,6 +2044,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   if (threadIdx.x == 0) {
     float s = 0.0f;
     for (int k = 0; k < BK; k++) s += zld[k];
+#if SSMC_SM90
+    float u_ = 0.0f;
+    for (int i = 0; i < NT / 32; i++) u_ += sm[BG_ZS + i];
+    s = fexp(b[CH - 1]) * s + u_; /* Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L */
+#endif
     w.bchunk[cs * BW_CHUNK + BC_ZLDP + blockIdx.z] = s;
   }
 #undef EB
@@ -2115,4 +2134,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=90368; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=90496; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

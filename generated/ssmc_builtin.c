@@ -468,16 +468,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "3445df4f6b74ea91",
-  "81c2066c553cd165",
-  "447c0844e7d46079",
-  "32d863aa242c9a78",
+  "ec7e0405edccdc0d",
+  "6d18bc47c5bdb997",
+  "5acb50e6c61e8a05",
+  "b5c2cf6fa16c556a",
   "30b4a480bdc43e0e",
   "99d56972b17357a6",
   "93dc84c641f481ad",
   "767897fcad9c9960",
-  "b6022960ddb32a15",
-  "baed22acb2c6eb12",
+  "0abda5fadf97b645",
+  "dca2193530d2c186",
   "96faa67f601c28d1",
   "2a84b5396362bc22",
   0,

@@ -141,11 +141,21 @@
 @ local KBP = KB16 and K + 8 or KPn
 @ local KBF, KBD = KB16 and KBP // 2 or KBP, KB16 and K // 2 or K -- floats a row, of them the keys'
 @ local KB_H, KB_HH = P.inputs[m.key + 1].heads == 'qk' and 'a.h_qk' or 'a.h_v', P.inputs[m.key + 1].heads == 'qk' and 'it.hq' or 'it.h'
-@ local function bstate_layout(bv)
+@ -- BS16 (the wide form with bf16 keys): dZ in registers across the chain (a warp a 16 x NB16 tile of the value tile bv)
+@ -- and in shared memory only as bf16 hi and lo tiles, g dr the same; the products with the keys as two exact bf16 ones
+@ -- a k16 step (mma.sync m16n8k16, fragments by ldmatrix) in place of tf32 ones splitting dZ and g dr at every fragment
+@ -- (s44: ~40% of bstate's instructions). The operand to ~2^-17 relative (the tf32 split's ~2^-21); dZ's chain in fp32
+@ local function bs16_nb(bv) -- the register tile's width where 16 warps (NT_BWD) tile (K, bv) exactly
+@   if not (BS_KF and KB16) or K % 16 ~= 0 or C % 16 ~= 0 or bv % 16 ~= 0 then return nil end
+@   for _, nb in ipairs({32, 16, 8}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end
+@ end
+@ local function bstate_layout(bv, r16)
 @   local L = new_layout()
-@   L.alloc('DZ', K * ld8(bv)); L.alloc('DU', C * ld8(bv))
+@   if r16 then L.alloc('ZH', K * ld8(bv) // 2); L.alloc('ZL', K * ld8(bv) // 2) else L.alloc('DZ', K * ld8(bv)) end
+@   L.alloc('DU', C * ld8(bv))
 @   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv)), T (C, CP)
-@     L.alloc('KB', C * KBF); L.alloc('KB2', C * KBF); L.alloc('FG', 4 * C); L.alloc('FG2', 4 * C); L.alloc('DRG', C * ld8(bv))
+@     L.alloc('KB', C * KBF); L.alloc('KB2', C * KBF); L.alloc('FG', 4 * C); L.alloc('FG2', 4 * C)
+@     if r16 then L.alloc('GH', C * ld8(bv) // 2); L.alloc('GL', C * ld8(bv) // 2) else L.alloc('DRG', C * ld8(bv)) end
 @     L.alloc('T', C * CPn)
 @   else -- kd and W as the forward left them, dZ_L's chunk-local part (K, ld8(bv))
 @     L.alloc('KD', C * KPn); if m.delta then L.alloc('W', C * KPn) end; L.alloc('DZL', K * ld8(bv))
@@ -229,7 +239,8 @@
 @ local BVL = V -- bval's value tile of dZ_L (no erase)
 @ local TWO_SMEM = 113 * 1024 -- two blocks an SM
 @ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
-@ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB), bval_layout(BVL), brows_layout()
+@ local BS16 = bs16_nb(BVB)
+@ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB, BS16), bval_layout(BVL), brows_layout()
 @ -- bstate's narrow form (the forward's state pass's: cuda_kernel.cu.tpl's NBV, NNT), where the forward has one
 @ local NS = P.FSTATE_N
 @ local SLN = NS and m.delta and BVB > NS.nbv and bstate_layout(NS.nbv)
@@ -717,6 +728,54 @@ template <int ldc, int ldd> struct cmat_dec {
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
+@ if BS16 then
+/* BS16's tile product: d (a warp's 16 x NB tile at row i0, column j0, fragments as mma16's) += a (bh + bl) over kd,
+ * two exact bf16 products a k16 step: a (m x kd) exact in bf16, k contiguous (AT false, pitch LDA) or m contiguous (AT:
+ * stored (kd x m)); b's hi and lo parts (kd x n, n contiguous, pitch LDB); every fragment one ldmatrix */
+template <int NB, bool AT, int LDA, int LDB>
+__device__ __forceinline__ void mm_x16(float (*d)[4], const unsigned short *a, const unsigned short *bh, const unsigned short *bl, int i0, int j0,
+                                       int kd) {
+  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
+  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
+  const unsigned short *ap = AT ? a + ((lane & 7) + c) * LDA + i0 + (lane & 8) : a + (i0 + r) * LDA + c;
+  const unsigned short *hp = bh + r * LDB + j0 + c, *lp = bl + r * LDB + j0 + c;
+#pragma unroll 2
+  for (int k0 = 0; k0 < kd; k0 += 16, ap += AT ? 16 * LDA : 16, hp += 16 * LDB, lp += 16 * LDB) {
+    unsigned fa[4];
+    if (AT) ldsm4t(fa, ap);
+    else ldsm4(fa, (const float *)ap);
+#pragma unroll
+    for (int s = 0; s < NB / 16; s++) {
+      unsigned fh[4], fl[4];
+      ldsm4t(fh, hp + 16 * s);
+      ldsm4t(fl, lp + 16 * s);
+      mma16(d[2 * s], fa, fl);
+      mma16(d[2 * s], fa, fh);
+      mma16(d[2 * s + 1], fa, fl + 2);
+      mma16(d[2 * s + 1], fa, fh + 2);
+    }
+  }
+}
+/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
+template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
+  unsigned ph, pl;
+  hl_pair(x, y, ph, pl);
+  *(unsigned *)(h + i * LDB + j) = ph;
+  *(unsigned *)(l + i * LDB + j) = pl;
+}
+/* rows i < rows into a global matrix (o) and, times g[GS i], every row as bf16 hi and lo parts (pitch LDB) */
+template <int LDB, int GS> struct gmat_hl {
+  gmat<float> o;
+  unsigned short *h, *l;
+  const float *g;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const {
+    o.store2(i, j, x, y);
+    const float r = g[GS * i];
+    put_hl<LDB>(h, l, i, j, r * x, r * y);
+  }
+};
+@ end
 @ end
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
@@ -737,9 +796,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
   /* dZ_L's chunk-local part (K, V), read where it is by the update */
   auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state, the chunk's decay zdec (K); du (C, BVPB) in two buffers
-   * (DB; else one) */
-  float *dz = sm + LY::oDZ, *zdec = sm + LY::oZDEC;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
+   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
+  float *zdec = sm + LY::oZDEC;
 @ if BS_KF then
   float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) ${KB_T}, with their factors fg (C, 4)) in
@@ -750,35 +809,105 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const long long krs = (long long)${KB_H} * KD * (long long)sizeof(${KB_T}) / 4; /* token to token, in floats */
   auto kb_of = [&](long long j) { return (const ${KB_T} *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
   auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
-  float *drg = sm + LY::oDRG;
   /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+  auto gs = [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); };
+  auto g1 = [&](long long j) {
+    tile_cp<NT, CH, ${KBD}>((float *)kb_of(j), ${KBF}, (const float *)(kin + tok_of(j) * ${KB_H} * KD), krs, len(j));
+    tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+  };
+  auto g2 = [&](long long j) {
+    rows_l2<NT>(dzl_of(j), VD, KD);
+    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+    tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+  };
+  /* dr = T' du into the workspace (bgrad's, in du's place) */
+  auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
+@   if BS16 then
+  if constexpr (LY::R16) {
+    /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
+     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
+     * fragment row and column pair */
+    constexpr int NB = ${BS16}, TN = BVB / NB;
+    static_assert((KD / 16) * TN == NT / 32, "a warp a tile of dZ");
+    unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
+    unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
+    const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);
+    float z[NB / 8][4];
+    /* f(row, column, pair index) over this thread's pairs of dZ */
+    auto pairs = [&](auto f) {
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        f(ti + lg, tj + 8 * s + 2 * lq, z[s]);
+        f(ti + lg + 8, tj + 8 * s + 2 * lq, z[s] + 2);
+      }
+    };
+    auto put_z = [&] { pairs([&](int i, int j, float *p) { put_hl<BVPB>(zh, zl, i, j, p[0], p[1]); }); };
+    auto store_z = [&](float *o) { pairs([&](int i, int j, float *p) { *(float2 *)(o + i * VD + j) = make_float2(p[0], p[1]); }); };
+    chain_steps<DB>(
+        nc, gs, g1, g2,
+        [&] {
+          pairs([&](int i, int j, float *p) {
+            const float2 x = dzo ? *(const float2 *)(dzo + slot * ${K * V} + i * VD + v0 + j) : make_float2(0.0f, 0.0f);
+            p[0] = x.x;
+            p[1] = x.y;
+          });
+          put_z();
+        },
+        [&](long long j) { store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0); },
+        [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
+          float *du = du_of(j);
+          const float *fg = fg_of(j);
+          for (int tile = wp; tile < (CH / 16) * (BVB / 16); tile += NT / 32) {
+            const int i0 = 16 * (tile / (BVB / 16)), j0 = 16 * (tile % (BVB / 16));
+            float d[2][4] = {};
+            mm_x16<16, false, KBP, BVPB>(d, kb_of(j), zh, zl, i0, j0, KD);
+#pragma unroll
+            for (int s = 0; s < 2; s++)
+#pragma unroll
+              for (int h = 0; h < 2; h++) {
+                const int i = i0 + lg + 8 * h;
+                float2 *c = (float2 *)(du + i * BVPB + j0 + 8 * s + 2 * lq);
+                const float2 o = *c;
+                *c = make_float2(o.x + fg[4 * i] * d[s][2 * h], o.y + fg[4 * i] * d[s][2 * h + 1]);
+              }
+          }
+          __syncthreads();
+        },
+        [&](long long j) {
+          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+          /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) */
+          const float *zloc = dzl_of(j);
+          pairs([&](int i, int c, float *p) {
+            const float2 x = *(const float2 *)(zloc + i * VD + c);
+            p[0] = zdec[i] * p[0] + x.x;
+            p[1] = zdec[i] * p[1] + x.y;
+          });
+          mm_x16<NB, true, KBP, BVPB>(z, kb_of(j), gh, gl, ti, tj, CH);
+          put_z();
+          __syncthreads();
+        });
+    float *dzi = g.dstate_in[${m.state}];
+    if (dzi) store_z(dzi + slot * ${K * V} + v0);
+    return;
+  }
+@   end
+  float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
   chain_steps<DB>(
-      nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
-      [&](long long j) {
-        tile_cp<NT, CH, ${KBD}>((float *)kb_of(j), ${KBF}, (const float *)(kin + tok_of(j) * ${KB_H} * KD), krs, len(j));
-        tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
-      },
-      [&](long long j) {
-        rows_l2<NT>(dzl_of(j), VD, KD);
-        tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-        tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
-      },
-      [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false); },
+      nc, gs, g1, g2, [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false); },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
       },
       [&](long long j) {
-        /* dr = T' du into the workspace (bgrad's, in du's place) and g dr into drg */
-        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}, drg, fg_of(j) + 1},
-                                                tm, du_of(j), CH, BVB, CH, false);
+        /* dr into the workspace and g dr into drg */
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
         /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
       });
 @ else
   /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB); du is bval's to
    * turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
-  float *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL;
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL;
   /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
@@ -803,13 +932,15 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * ${K * V} + v0, VD, dz, BVPB, KD);
   }
 }
-@ local function bs_tiles(pre) -- a layout's tiles, as bstate_body names them
+@ local function bs_tiles(pre, r16) -- a layout's tiles, as bstate_body names them (R16: dz's and drg's places their hi tiles)
 @   local t = {'oDZ', 'oDU', 'oDU2', 'oZDEC'}
 @   for _, n in ipairs(BS_KF and {'oKB', 'oKB2', 'oFG', 'oFG2', 'oDRG', 'oT'} or {'oKD', 'oW', 'oDZL'}) do t[#t + 1] = n end
-@   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. n:sub(2) end
-@   return table.concat(t, ', ')
+@   if r16 then for _, n in ipairs({'oZH', 'oZL', 'oGH', 'oGL'}) do t[#t + 1] = n end end
+@   local alias = r16 and {oDZ = 'ZH', oDRG = 'GH'} or {}
+@   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. (alias[n] or n:sub(2)) end
+@   return 'R16 = ' .. (r16 and 1 or 0) .. ', ' .. table.concat(t, ', ')
 @ end
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, ${bs_tiles('BS_')} }; };
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, ${bs_tiles('BS_', BS16)} }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }

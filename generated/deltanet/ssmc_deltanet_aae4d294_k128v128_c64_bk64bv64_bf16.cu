@@ -2856,13 +2856,15 @@ enum {
   BP_TOTAL = 23168
 };
 enum {
-  BS_DZ = 0,
+  BS_ZH = 0,
+  BS_ZL = 4608,
   BS_DU = 9216,
   BS_KB = 13824,
   BS_KB2 = 18176,
   BS_FG = 22528,
   BS_FG2 = 22784,
-  BS_DRG = 23040,
+  BS_GH = 23040,
+  BS_GL = 25344,
   BS_T = 27648,
   BS_ZDEC = 32000,
   BS_DU2 = 32128,
@@ -3153,6 +3155,52 @@ template <int ldc, int ldd> struct cmat_dec {
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
+/* BS16's tile product: d (a warp's 16 x NB tile at row i0, column j0, fragments as mma16's) += a (bh + bl) over kd,
+ * two exact bf16 products a k16 step: a (m x kd) exact in bf16, k contiguous (AT false, pitch LDA) or m contiguous (AT:
+ * stored (kd x m)); b's hi and lo parts (kd x n, n contiguous, pitch LDB); every fragment one ldmatrix */
+template <int NB, bool AT, int LDA, int LDB>
+__device__ __forceinline__ void mm_x16(float (*d)[4], const unsigned short *a, const unsigned short *bh, const unsigned short *bl, int i0, int j0,
+                                       int kd) {
+  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
+  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
+  const unsigned short *ap = AT ? a + ((lane & 7) + c) * LDA + i0 + (lane & 8) : a + (i0 + r) * LDA + c;
+  const unsigned short *hp = bh + r * LDB + j0 + c, *lp = bl + r * LDB + j0 + c;
+#pragma unroll 2
+  for (int k0 = 0; k0 < kd; k0 += 16, ap += AT ? 16 * LDA : 16, hp += 16 * LDB, lp += 16 * LDB) {
+    unsigned fa[4];
+    if (AT) ldsm4t(fa, ap);
+    else ldsm4(fa, (const float *)ap);
+#pragma unroll
+    for (int s = 0; s < NB / 16; s++) {
+      unsigned fh[4], fl[4];
+      ldsm4t(fh, hp + 16 * s);
+      ldsm4t(fl, lp + 16 * s);
+      mma16(d[2 * s], fa, fl);
+      mma16(d[2 * s], fa, fh);
+      mma16(d[2 * s + 1], fa, fl + 2);
+      mma16(d[2 * s + 1], fa, fh + 2);
+    }
+  }
+}
+/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
+template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
+  unsigned ph, pl;
+  hl_pair(x, y, ph, pl);
+  *(unsigned *)(h + i * LDB + j) = ph;
+  *(unsigned *)(l + i * LDB + j) = pl;
+}
+/* rows i < rows into a global matrix (o) and, times g[GS i], every row as bf16 hi and lo parts (pitch LDB) */
+template <int LDB, int GS> struct gmat_hl {
+  gmat<float> o;
+  unsigned short *h, *l;
+  const float *g;
+  __device__ __forceinline__ float2 load2(int, int) const { return make_float2(0.0f, 0.0f); }
+  __device__ __forceinline__ void store2(int i, int j, float x, float y) const {
+    o.store2(i, j, x, y);
+    const float r = g[GS * i];
+    put_hl<LDB>(h, l, i, j, r * x, r * y);
+  }
+};
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -3172,9 +3220,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
   /* dZ_L's chunk-local part (K, V), read where it is by the update */
   auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state, the chunk's decay zdec (K); du (C, BVPB) in two buffers
-   * (DB; else one) */
-  float *dz = sm + LY::oDZ, *zdec = sm + LY::oZDEC;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
+   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
+  float *zdec = sm + LY::oZDEC;
   float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
@@ -3184,28 +3232,96 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const long long krs = (long long)a.h_qk * KD * (long long)sizeof(elem_t) / 4; /* token to token, in floats */
   auto kb_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
   auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
-  float *drg = sm + LY::oDRG;
   /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+  auto gs = [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); };
+  auto g1 = [&](long long j) {
+    tile_cp<NT, CH, 64>((float *)kb_of(j), 68, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
+    tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+  };
+  auto g2 = [&](long long j) {
+    rows_l2<NT>(dzl_of(j), VD, KD);
+    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+    tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+  };
+  /* dr = T' du into the workspace (bgrad's, in du's place) */
+  auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
+  if constexpr (LY::R16) {
+    /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
+     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
+     * fragment row and column pair */
+    constexpr int NB = 32, TN = BVB / NB;
+    static_assert((KD / 16) * TN == NT / 32, "a warp a tile of dZ");
+    unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
+    unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
+    const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);
+    float z[NB / 8][4];
+    /* f(row, column, pair index) over this thread's pairs of dZ */
+    auto pairs = [&](auto f) {
+#pragma unroll
+      for (int s = 0; s < NB / 8; s++) {
+        f(ti + lg, tj + 8 * s + 2 * lq, z[s]);
+        f(ti + lg + 8, tj + 8 * s + 2 * lq, z[s] + 2);
+      }
+    };
+    auto put_z = [&] { pairs([&](int i, int j, float *p) { put_hl<BVPB>(zh, zl, i, j, p[0], p[1]); }); };
+    auto store_z = [&](float *o) { pairs([&](int i, int j, float *p) { *(float2 *)(o + i * VD + j) = make_float2(p[0], p[1]); }); };
+    chain_steps<DB>(
+        nc, gs, g1, g2,
+        [&] {
+          pairs([&](int i, int j, float *p) {
+            const float2 x = dzo ? *(const float2 *)(dzo + slot * 16384 + i * VD + v0 + j) : make_float2(0.0f, 0.0f);
+            p[0] = x.x;
+            p[1] = x.y;
+          });
+          put_z();
+        },
+        [&](long long j) { store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0); },
+        [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
+          float *du = du_of(j);
+          const float *fg = fg_of(j);
+          for (int tile = wp; tile < (CH / 16) * (BVB / 16); tile += NT / 32) {
+            const int i0 = 16 * (tile / (BVB / 16)), j0 = 16 * (tile % (BVB / 16));
+            float d[2][4] = {};
+            mm_x16<16, false, KBP, BVPB>(d, kb_of(j), zh, zl, i0, j0, KD);
+#pragma unroll
+            for (int s = 0; s < 2; s++)
+#pragma unroll
+              for (int h = 0; h < 2; h++) {
+                const int i = i0 + lg + 8 * h;
+                float2 *c = (float2 *)(du + i * BVPB + j0 + 8 * s + 2 * lq);
+                const float2 o = *c;
+                *c = make_float2(o.x + fg[4 * i] * d[s][2 * h], o.y + fg[4 * i] * d[s][2 * h + 1]);
+              }
+          }
+          __syncthreads();
+        },
+        [&](long long j) {
+          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+          /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) */
+          const float *zloc = dzl_of(j);
+          pairs([&](int i, int c, float *p) {
+            const float2 x = *(const float2 *)(zloc + i * VD + c);
+            p[0] = zdec[i] * p[0] + x.x;
+            p[1] = zdec[i] * p[1] + x.y;
+          });
+          mm_x16<NB, true, KBP, BVPB>(z, kb_of(j), gh, gl, ti, tj, CH);
+          put_z();
+          __syncthreads();
+        });
+    float *dzi = g.dstate_in[0];
+    if (dzi) store_z(dzi + slot * 16384 + v0);
+    return;
+  }
+  float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
   chain_steps<DB>(
-      nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
-      [&](long long j) {
-        tile_cp<NT, CH, 64>((float *)kb_of(j), 68, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
-        tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
-      },
-      [&](long long j) {
-        rows_l2<NT>(dzl_of(j), VD, KD);
-        tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-        tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
-      },
-      [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
+      nc, gs, g1, g2, [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
       },
       [&](long long j) {
-        /* dr = T' du into the workspace (bgrad's, in du's place) and g dr into drg */
-        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}, drg, fg_of(j) + 1},
-                                                tm, du_of(j), CH, BVB, CH, false);
+        /* dr into the workspace and g dr into drg */
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
         /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
       });
@@ -3215,11 +3331,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

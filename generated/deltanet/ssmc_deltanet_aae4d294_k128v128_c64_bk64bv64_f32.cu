@@ -1963,9 +1963,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
   /* dZ_L's chunk-local part (K, V), read where it is by the update */
   auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state, the chunk's decay zdec (K); du (C, BVPB) in two buffers
-   * (DB; else one) */
-  float *dz = sm + LY::oDZ, *zdec = sm + LY::oZDEC;
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
+   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
+  float *zdec = sm + LY::oZDEC;
   float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
@@ -1975,28 +1975,29 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const long long krs = (long long)a.h_qk * KD * (long long)sizeof(elem_t) / 4; /* token to token, in floats */
   auto kb_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
   auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
-  float *drg = sm + LY::oDRG;
   /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+  auto gs = [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); };
+  auto g1 = [&](long long j) {
+    tile_cp<NT, CH, 128>((float *)kb_of(j), 132, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
+    tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+  };
+  auto g2 = [&](long long j) {
+    rows_l2<NT>(dzl_of(j), VD, KD);
+    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+    tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+  };
+  /* dr = T' du into the workspace (bgrad's, in du's place) */
+  auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
+  float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
   chain_steps<DB>(
-      nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
-      [&](long long j) {
-        tile_cp<NT, CH, 128>((float *)kb_of(j), 132, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
-        tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
-      },
-      [&](long long j) {
-        rows_l2<NT>(dzl_of(j), VD, KD);
-        tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-        tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
-      },
-      [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
+      nc, gs, g1, g2, [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
       },
       [&](long long j) {
-        /* dr = T' du into the workspace (bgrad's, in du's place) and g dr into drg */
-        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}, drg, fg_of(j) + 1},
-                                                tm, du_of(j), CH, BVB, CH, false);
+        /* dr into the workspace and g dr into drg */
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
         /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
       });
@@ -2006,11 +2007,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

@@ -469,9 +469,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "ec7e0405edccdc0d",
-  "6d18bc47c5bdb997",
+  "bb7a141952eec7f3",
   "5acb50e6c61e8a05",
-  "b5c2cf6fa16c556a",
+  "0d3dff8de720ef54",
   "30b4a480bdc43e0e",
   "99d56972b17357a6",
   "93dc84c641f481ad",

@@ -147,7 +147,7 @@
 @ -- (s44: ~40% of bstate's instructions). The operand to ~2^-17 relative (the tf32 split's ~2^-21); dZ's chain in fp32
 @ local function bs16_nb(bv) -- the register tile's width where 16 warps (NT_BWD) tile (K, bv) exactly
 @   if not (BS_KF and KB16) or K % 16 ~= 0 or C % 16 ~= 0 or bv % 16 ~= 0 then return nil end
-@   for _, nb in ipairs({32, 16, 8}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end
+@   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end -- mm_x16: NB % 16 == 0
 @ end
 @ local function bstate_layout(bv, r16)
 @   local L = new_layout()
@@ -828,7 +828,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
      * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
      * fragment row and column pair */
     constexpr int NB = ${BS16}, TN = BVB / NB;
-    static_assert((KD / 16) * TN == NT / 32, "a warp a tile of dZ");
+    static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_x16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
     const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);

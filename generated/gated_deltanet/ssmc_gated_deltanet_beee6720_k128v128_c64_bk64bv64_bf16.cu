@@ -3300,7 +3300,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
      * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
      * fragment row and column pair */
     constexpr int NB = 32, TN = BVB / NB;
-    static_assert((KD / 16) * TN == NT / 32, "a warp a tile of dZ");
+    static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_x16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
     const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);

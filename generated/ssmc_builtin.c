@@ -468,17 +468,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "ec7e0405edccdc0d",
-  "bb7a141952eec7f3",
-  "5acb50e6c61e8a05",
-  "0d3dff8de720ef54",
+  "4e79c915b5f0d052",
+  "56b377c9f578055e",
+  "05d44dd2512e8030",
+  "2a24d7ede1bb2037",
   "30b4a480bdc43e0e",
   "99d56972b17357a6",
-  "93dc84c641f481ad",
-  "767897fcad9c9960",
-  "0abda5fadf97b645",
-  "dca2193530d2c186",
-  "96faa67f601c28d1",
-  "2a84b5396362bc22",
+  "edf3cd62b6545fc4",
+  "efa39cac0b0327e9",
+  "53c6810036e56a18",
+  "14931422c5fca7d7",
+  "1dad6e72538f12cc",
+  "6741c02dd3bb40a7",
   0,
 };

@@ -588,11 +588,22 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ if BPW then
 #endif
 @ end
+@ -- one query term from an input: its rows' loads issued before the keys' (in flight under them and the prefix sum of
+@ -- the log decays), put with the coefficient after the barrier; else build_qt after the keys
+@ local Q1 = #P.q == 1 and P.q[1].src ~= 'X' and P.inputs[tonumber(P.q[1].src) + 1]
+@ if Q1 then
+  tile_regs<NT, CH, KD, ${Q1.gate and 'float' or 'elem_t'}> r_q;
+  r_q.fetch((const ${Q1.gate and 'float' or 'elem_t'} *)a.in[${Q1.idx}] + (tok * ${Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v'} + ${Q1.heads == 'qk' and 'it.hq' or 'it.h'}) * KD, (long long)${Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v'} * KD, L);
+@ end
 @ load_scalars('BP_')
 @ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')
   __syncthreads();
 @ coefs(nil, nil, 'b', 'KP', '0', 'KD')
+@ if Q1 then
+  r_q.put(qt, KP, L, [&](int t_) { return (float)(${P.q[1].coef}); }, false);
+@ else
 @ build_qt('qt', 'KP', '0', 'KD')
+@ end
   __syncthreads();
 @ if BS_KF then
   for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */

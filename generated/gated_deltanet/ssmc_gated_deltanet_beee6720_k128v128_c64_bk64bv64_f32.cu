@@ -1891,6 +1891,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
     tile_regs<NT, CH, BV2, elem_t> r_dy;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, KD, elem_t> r_q;
+  r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -1915,8 +1917,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
     }
   }
   __syncthreads();
-  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
-                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */
     float *fg = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF;

@@ -1720,6 +1720,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
     tile_regs<NT, CH, BV2, elem_t> r_dy;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, KD, elem_t> r_q;
+  r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[4] = sm + BP_IN4;
@@ -1733,8 +1735,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * KP + k] = acc; }
   }
   __syncthreads();
-  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
-                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */

@@ -2379,6 +2379,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
     tile_regs<NT, CH, BV2, elem_t> r_dy;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, KD, elem_t> r_q;
+  r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -2401,8 +2403,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     }
   }
   __syncthreads();
-  tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
-                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
   { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
      * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by

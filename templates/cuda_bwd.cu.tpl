@@ -402,11 +402,17 @@ __device__ __forceinline__ bws_t bws_of(const ssmc_fwd_args &a, float *ws) {
 @ end
 @ -- rows of [K] input x from token tok, key columns k0 .. k0 + n, into dst (ld), scaled by coef (a C
 @ -- expression of t_) and added (acc)
-@ local function load_k(x, dst, ld, k0, n, coef, acc)
+@ -- the rows of [K] input x from token tok as C text: element type, address (at key column k0 where given), row stride
+@ local function krows(x, k0)
 @   local H = x.heads == 'qk' and 'a.h_qk' or 'a.h_v'
 @   local hh = x.heads == 'qk' and 'it.hq' or 'it.h'
 @   local T = x.gate and 'float' or 'elem_t'
-  tile_in<NT, CH, ${n}>(${dst}, ${ld}, (const ${T} *)a.in[${x.idx}] + (tok * ${H} + ${hh}) * KD + ${k0}, (long long)${H} * KD, L,
+@   return T, '(const ' .. T .. ' *)a.in[' .. x.idx .. '] + (tok * ' .. H .. ' + ' .. hh .. ') * KD' .. (k0 and (' + ' .. k0) or ''),
+@          '(long long)' .. H .. ' * KD'
+@ end
+@ local function load_k(x, dst, ld, k0, n, coef, acc)
+@   local _, src, rs = krows(x, k0)
+  tile_in<NT, CH, ${n}>(${dst}, ${ld}, ${src}, ${rs}, L,
                         ${coef and ('[&](int t_) { return (float)(' .. coef .. '); }') or 'one_t()'}, ${acc and 'true' or 'false'});
 @ end
 @ -- q~ = sum of coefficient * source over key columns k0 .. k0 + n (after the scalars and a barrier)
@@ -592,8 +598,9 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ -- the log decays), put with the coefficient after the barrier; else build_qt after the keys
 @ local Q1 = #P.q == 1 and P.q[1].src ~= 'X' and P.inputs[tonumber(P.q[1].src) + 1]
 @ if Q1 then
-  tile_regs<NT, CH, KD, ${Q1.gate and 'float' or 'elem_t'}> r_q;
-  r_q.fetch((const ${Q1.gate and 'float' or 'elem_t'} *)a.in[${Q1.idx}] + (tok * ${Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v'} + ${Q1.heads == 'qk' and 'it.hq' or 'it.h'}) * KD, (long long)${Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v'} * KD, L);
+@   local T, src, rs = krows(Q1)
+  tile_regs<NT, CH, KD, ${T}> r_q;
+  r_q.fetch(${src}, ${rs}, L);
 @ end
 @ load_scalars('BP_')
 @ load_k(P.inputs[m.key + 1], 'kc', 'KP', '0', 'KD')

@@ -93,7 +93,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .narrow_below_pct = 75,
   .n_bwd = 10,
   .bwd_fwd = 0,
-  .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 75776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 141824, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 92672, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 146944, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 105984, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 35328}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 142592}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0, SSMC_STAGE_GROUPED}},
+  .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 75776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 141824, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 92672, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 512, 146944, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 105984, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 35328}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 141568}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0, SSMC_STAGE_GROUPED}},
   .bk = 64,
   .bwd_bv = 64,
   .bwd_ws_tok_floats = 136,
@@ -469,9 +469,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "4e79c915b5f0d052",
-  "56b377c9f578055e",
+  "f7ee7720e963999a",
   "05d44dd2512e8030",
-  "2a24d7ede1bb2037",
+  "41ae2a1c4dfc6b48",
   "30b4a480bdc43e0e",
   "99d56972b17357a6",
   "edf3cd62b6545fc4",

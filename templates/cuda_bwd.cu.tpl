@@ -67,6 +67,8 @@
 @ local function xin(x) return (P.dtype == 'bf16' and not x.gate) and 'true' or 'false' end
 @ local DYX, KX = P.dtype == 'bf16' and 'true' or 'false', xin(P.inputs[m.key + 1])
 @ local SKX = sv and xin(P.inputs[sv.key + 1]) -- the solve's keys
+@ -- Q1: the [K] input of the one query term where there is one and it is an input (not the solve's x)
+@ local Q1 = #P.q == 1 and P.q[1].src ~= 'X' and P.inputs[tonumber(P.q[1].src) + 1]
 @ -- every stage declares its blocks an SM in __launch_bounds__ (one, or two where two()): ptxas otherwise aims
 @ -- at more and spills
 @ local function ld4(n) return n + (4 - n) % 32 end -- row-major operands and results
@@ -147,7 +149,7 @@
 @ -- (s44: ~40% of bstate's instructions). The operand to ~2^-17 relative (the tf32 split's ~2^-21); dZ's chain in fp32
 @ local function bs16_nb(bv) -- the register tile's width where 16 warps (NT_BWD) tile (K, bv) exactly
 @   if not (BS_KF and KB16) or K % 16 ~= 0 or C % 16 ~= 0 or bv % 16 ~= 0 then return nil end
-@   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end -- mm_x16: NB % 16 == 0
+@   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end -- mm_b16: NB % 16 == 0
 @ end
 @ local function bstate_layout(bv, r16)
 @   local L = new_layout()
@@ -179,6 +181,16 @@
 @   return L
 @ end
 @ local BKP4, KCP = ld4(BK), ld8(BK)
+@ -- BG3: bgrad's four tile products after its loop on bf16 (mma.sync m16n8k16, every fragment one ldmatrix) where the
+@ -- keys and the query are exact in bf16 (q~ = c q, c constant) and there is an erase: dA and dG parted into three bf16
+@ -- parts each (hi and mid in place of the fp32 row, lo in a tile of their own), about fp32's precision, so three
+@ -- products a k16 step with k or q as loaded (dA' q~ = c dA' q), each step's from zero, then added (as MM_TF3P); in
+@ -- place of split tf32 products (MM_TF3P) that part both operands at every fragment. Two parts (~2^-17) took the
+@ -- emulated edge dg of emu_bgw_delta 9.8e-4 -> 1.46e-2 (bound 1e-2): the decay identity's cancellation
+@ -- (bench/2026-11-30-gpu-h200-s53). Without an erase the products are one tf32 product (BWD_TF1), cheaper
+@ local BG3 = m.delta and P.dtype == 'bf16' and KX == 'true' and not diag and not sv and Q1 and not Q1.gate and #P.q[1].dcoef == 0
+@   and BK % 16 == 0 and C % 16 == 0
+@ local KGP = BK + 8 -- BG3's bf16 key and query tiles' pitch (elements): rows 16-byte aligned, ldmatrix without bank conflicts
 @ local BVPG = ld4(BVG)
 @ local ZDOT = scalar_db or diag -- bgrad sums Z_L . dZ_L per key row
 @ -- bgrad's value-loop tiles (racc: one buffer of two, with Z_L's): dY, u, [dr] (C rows), Z0, dZ_L, [Z_L] (BK rows)
@@ -211,7 +223,8 @@
 @   alloc_scalars(L)
 @   -- after the loop: k and q~ (C, KCP) each, then the per-key decays (diag: and mm_pairs' operand, C - 16 rows) or dk's
 @   -- row part (an erase)
-@   local post = 2 * C * KCP + ((diag or m.delta) and C * BKP4 or 0) + (diag and (C - 16) * KCP or 0)
+@   -- (BG3: k and q as loaded (C, KGP) each, dk's row part, the lo parts of dA and dG (C, CP))
+@   local post = BG3 and C * KGP + C * BKP4 + C * CPn or 2 * C * KCP + ((diag or m.delta) and C * BKP4 or 0) + (diag and (C - 16) * KCP or 0)
 @   local r0 = L.off
 @   L.alloc('R', math.max(vtiles(racc), post))
 @   -- DA: dA (C, CPn), then with an erase and per-key decays dk's row part (C, BKP4) in its place (wider when
@@ -539,6 +552,100 @@ template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB 
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
+@ if BS16 or BG3 then
+/* A tile product on bf16 mma16 (BS16's bstate, BG3's bgrad): d (a warp's 16 x NB tile at row i0, column j0, fragments
+ * as mma16's) += (a0 + a1 + ..) (b0 + b1) over kd, k16 steps, every fragment one ldmatrix, without the products of two
+ * lower parts: a's NA parts (m x kd) with k contiguous (AT false, pitch LDA) or m contiguous (AT: stored (kd x m)), b's
+ * NBP parts (kd x n, n contiguous, pitch LDB), the larger first (one part: exact in bf16); the smaller terms summed
+ * first. Z: each k16 step's products summed from zero, then added times sc (as MM_TF3P: the tensor cores truncate each
+ * sum toward zero), else accumulated in d */
+template <int NB, bool AT, int LDA, int LDB, int NA, int NBP, bool Z>
+__device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, const unsigned short *a1, const unsigned short *a2,
+                                       const unsigned short *b0, const unsigned short *b1, int i0, int j0, int kd, float sc = 1.0f) {
+  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
+  const unsigned short *ap[3] = {a0, a1, a2}, *bp[2] = {b0, b1};
+  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
+  int ao = AT ? ((lane & 7) + c) * LDA + i0 + (lane & 8) : (i0 + r) * LDA + c, bo = r * LDB + j0 + c;
+#pragma unroll 2
+  for (int k0 = 0; k0 < kd; k0 += 16, ao += AT ? 16 * LDA : 16, bo += 16 * LDB) {
+    unsigned fa[NA][4];
+#pragma unroll
+    for (int p = 0; p < NA; p++) {
+      if (AT) ldsm4t(fa[p], ap[p] + ao);
+      else ldsm4(fa[p], (const float *)(ap[p] + ao));
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 16; s++) {
+      unsigned fb[NBP][4];
+#pragma unroll
+      for (int p = 0; p < NBP; p++) ldsm4t(fb[p], bp[p] + bo + 16 * s);
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        float t[4] = {0.0f, 0.0f, 0.0f, 0.0f}, *x = Z ? t : d[2 * s + h];
+#pragma unroll
+        for (int p = NA - 1; p > 0; p--) mma16(x, fa[p], fb[0] + 2 * h);
+#pragma unroll
+        for (int p = NBP - 1; p > 0; p--) mma16(x, fa[0], fb[p] + 2 * h);
+        mma16(x, fa[0], fb[0] + 2 * h);
+        if (Z)
+#pragma unroll
+          for (int e = 0; e < 4; e++) d[2 * s + h][e] += sc * t[e];
+      }
+    }
+  }
+}
+@ end
+@ if BG3 then
+/* BG3: a pair of floats as three bf16 pairs (hi, mid, lo: each the rounded rest of the ones before, ~fp32's precision) */
+__device__ __forceinline__ void split3_pair(float x0, float x1, unsigned &h, unsigned &m, unsigned &l) {
+  h = bf2(x0, x1);
+  x0 -= __uint_as_float(h << 16);
+  x1 -= __uint_as_float(h & 0xffff0000u);
+  m = bf2(x0, x1);
+  l = bf2(x0 - __uint_as_float(m << 16), x1 - __uint_as_float(m & 0xffff0000u));
+}
+__device__ __forceinline__ float2 join3_pair(unsigned h, unsigned m, unsigned l) {
+  return make_float2(__uint_as_float(h << 16) + (__uint_as_float(m << 16) + __uint_as_float(l << 16)),
+                     __uint_as_float(h & 0xffff0000u) + (__uint_as_float(m & 0xffff0000u) + __uint_as_float(l & 0xffff0000u)));
+}
+/* pair_decay's mask and decays (STRICT: s < t) of a C x C tile x (pitch ld floats), then each row as three bf16 parts:
+ * hi and mid in place (the row's first 2 C bytes, the next 2 C), lo in row t of lo (pitch 2 ld bf16); a warp a row,
+ * each lane's pairs read before any lane's writes */
+template <int NTH, bool STRICT> __device__ __forceinline__ void pair_decay3(float *x, int ld, unsigned short *lo, const float *b, int L) {
+  constexpr int S = STRICT ? 1 : 0, NP = (CH / 2 + 31) / 32;
+  const int lane = threadIdx.x & 31;
+  for (int t = threadIdx.x >> 5; t < CH; t += NTH / 32) {
+    float2 v[NP];
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      const int s = 2 * (lane + 32 * i);
+      v[i] = make_float2(0.0f, 0.0f);
+      if (s < CH && t < L && s + S <= t) {
+        const float2 xv = *(const float2 *)(x + t * ld + s);
+        v[i].x = xv.x * fexp(b[t] - b[s]);
+        if (s + 1 + S <= t) v[i].y = xv.y * fexp(b[t] - b[s + 1]);
+      }
+    }
+    __syncwarp();
+    unsigned *u = (unsigned *)(x + t * ld), *ul = (unsigned *)(lo + t * 2 * ld);
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      const int p = lane + 32 * i;
+      if (p < CH / 2) split3_pair(v[i].x, v[i].y, u[p], u[CH / 2 + p], ul[p]);
+    }
+  }
+}
+/* such a parted tile's rows times f(t), parted again (each thread its own pairs) */
+template <int NTH, typename F> __device__ __forceinline__ void rows_scale3(float *x, int ld, unsigned short *lo, F f) {
+  for (int e = threadIdx.x; e < CH * (CH / 2); e += NTH) {
+    const int t = e / (CH / 2), p = e - t * (CH / 2);
+    unsigned *u = (unsigned *)(x + t * ld), *ul = (unsigned *)(lo + t * 2 * ld);
+    const float2 v = join3_pair(u[p], u[CH / 2 + p], ul[p]);
+    const float c = f(t);
+    split3_pair(c * v.x, c * v.y, u[p], u[CH / 2 + p], ul[p]);
+  }
+}
+@ end
 
 @ if m.delta then
 /* ---------------------------------------------------------------- stages fprep, fstate */
@@ -594,9 +701,8 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ if BPW then
 #endif
 @ end
-@ -- one query term from an input: its rows' loads issued before the keys' (in flight under them and the prefix sum of
-@ -- the log decays), put with the coefficient after the barrier; else build_qt after the keys
-@ local Q1 = #P.q == 1 and P.q[1].src ~= 'X' and P.inputs[tonumber(P.q[1].src) + 1]
+@ -- one query term from an input (Q1): its rows' loads issued before the keys' (in flight under them and the prefix sum
+@ -- of the log decays), put with the coefficient after the barrier; else build_qt after the keys
 @ if Q1 then
 @   local T, src, rs = krows(Q1)
   tile_regs<NT, CH, KD, ${T}> r_q;
@@ -747,33 +853,6 @@ template <int ldc, int ldd> struct cmat_dec {
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
 @ if BS16 then
-/* BS16's tile product: d (a warp's 16 x NB tile at row i0, column j0, fragments as mma16's) += a (bh + bl) over kd,
- * two exact bf16 products a k16 step: a (m x kd) exact in bf16, k contiguous (AT false, pitch LDA) or m contiguous (AT:
- * stored (kd x m)); b's hi and lo parts (kd x n, n contiguous, pitch LDB); every fragment one ldmatrix */
-template <int NB, bool AT, int LDA, int LDB>
-__device__ __forceinline__ void mm_x16(float (*d)[4], const unsigned short *a, const unsigned short *bh, const unsigned short *bl, int i0, int j0,
-                                       int kd) {
-  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
-  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
-  const unsigned short *ap = AT ? a + ((lane & 7) + c) * LDA + i0 + (lane & 8) : a + (i0 + r) * LDA + c;
-  const unsigned short *hp = bh + r * LDB + j0 + c, *lp = bl + r * LDB + j0 + c;
-#pragma unroll 2
-  for (int k0 = 0; k0 < kd; k0 += 16, ap += AT ? 16 * LDA : 16, hp += 16 * LDB, lp += 16 * LDB) {
-    unsigned fa[4];
-    if (AT) ldsm4t(fa, ap);
-    else ldsm4(fa, (const float *)ap);
-#pragma unroll
-    for (int s = 0; s < NB / 16; s++) {
-      unsigned fh[4], fl[4];
-      ldsm4t(fh, hp + 16 * s);
-      ldsm4t(fl, lp + 16 * s);
-      mma16(d[2 * s], fa, fl);
-      mma16(d[2 * s], fa, fh);
-      mma16(d[2 * s + 1], fa, fl + 2);
-      mma16(d[2 * s + 1], fa, fh + 2);
-    }
-  }
-}
 /* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
 template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
   unsigned ph, pl;
@@ -846,7 +925,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
      * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
      * fragment row and column pair */
     constexpr int NB = ${BS16}, TN = BVB / NB;
-    static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_x16");
+    static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
     const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);
@@ -878,7 +957,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
           for (int tile = wp; tile < (CH / 16) * (BVB / 16); tile += NT / 32) {
             const int i0 = 16 * (tile / (BVB / 16)), j0 = 16 * (tile % (BVB / 16));
             float d[2][4] = {};
-            mm_x16<16, false, KBP, BVPB>(d, kb_of(j), zh, zl, i0, j0, KD);
+            mm_b16<16, false, KBP, BVPB, 1, 2, false>(d, kb_of(j), nullptr, nullptr, zh, zl, i0, j0, KD);
 #pragma unroll
             for (int s = 0; s < 2; s++)
 #pragma unroll
@@ -900,7 +979,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[0] = zdec[i] * p[0] + x.x;
             p[1] = zdec[i] * p[1] + x.y;
           });
-          mm_x16<NB, true, KBP, BVPB>(z, kb_of(j), gh, gl, ti, tj, CH);
+          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, kb_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           put_z();
           __syncthreads();
         });
@@ -1452,23 +1531,43 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 #endif
 @ end
   }
+@ if BG3 then
+  /* this key tile of k and q as loaded (kb, qb (C, ${KGP}) bf16), dk's row part dkr (C, BKP4), the lo parts of dA and dG
+   * (lo (C, 2 CP) bf16: dA's in a row's first C, dG's in the next C) */
+  unsigned short *kb = (unsigned short *)(sm + BG_R), *qb = kb + CH * ${KGP};
+  float *dkr = (float *)(qb + CH * ${KGP}), *b = sm + BG_B;
+  unsigned short *lo = (unsigned short *)(dkr + CH * ${BKP4});
+  {
+@   local _, ks, krs = krows(P.inputs[m.key + 1], 'k0')
+@   local _, qs, qrs = krows(Q1, 'k0')
+    const elem_t *src[2] = {${ks}, ${qs}};
+    const long long rs[2] = {${krs}, ${qrs}};
+    for (int e = threadIdx.x; e < 2 * CH * (BK / 8); e += NT) {
+      const int x = e / (CH * (BK / 8)), t = (e / (BK / 8)) % CH, d = (e % (BK / 8)) * 8;
+      *(uint4 *)(kb + (x * CH + t) * ${KGP} + d) = t < L ? *(const uint4 *)(src[x] + t * rs[x] + d) : make_uint4(0u, 0u, 0u, 0u);
+    }
+  }
+  __syncthreads();
+@ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
+@ else
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * ${KCP};
-@ if diag then
+@   if diag then
   float *b = qt + CH * ${KCP};
-@ else
+@   else
   float *b = sm + BG_B;
-@ end
+@   end
 @ load_k(P.inputs[m.key + 1], 'kc', KCP, 'k0', 'BK')
   __syncthreads();
 @ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
 @ build_qt('qt', KCP, 'k0', 'BK')
   __syncthreads();
+@ end
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
 @ if m.delta and diag then
   float *dkr = da;
-@ elseif m.delta then
+@ elseif m.delta and not BG3 then
   float *dkr = qt + CH * ${KCP};
 @ end
 @ if diag then
@@ -1554,11 +1653,16 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   end
   __syncthreads();
 #define EB(t, k) fexp(BT(t, k))
+@ elseif BG3 then
+  pair_decay3<NT, false>(da, CP, lo, b, L);
+  pair_decay3<NT, true>(dg, CP, lo + CH, b, L);
 @ else
   pair_decay<NT, false>(da, CP, b, L, one_t());
 @   if m.delta then
   pair_decay<NT, true>(dg, CP, b, L, one_t());
 @   end
+@ end
+@ if not diag then
   rows_scale<NT, CH, BK>(p1, ${BKP4}, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 @   if BGW and ZDOT then
 #if SSMC_SM90
@@ -1571,7 +1675,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
-      zs_ += dot4(y, *(const float4 *)(kc + t * ${KCP} + d));
+      zs_ += dot4(y, ${BG3 and ('raw4<elem_t>{*(const uint2 *)(kb + t * ' .. KGP .. ' + d)}.f()') or ('*(const float4 *)(kc + t * ' .. KCP .. ' + d)')});
     }
     zs_ = warp_sum(zs_);
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
@@ -1583,6 +1687,48 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 #endif
 @   end
   __syncthreads();
+@   if BG3 then
+  { /* a warp a 16 x 16 tile of each product at a time; dA and dG as three parts: hi and mid in their rows (pitch 2 CP
+     * bf16), lo in lo's */
+    const unsigned short *dah = (const unsigned short *)da, *dgh = (const unsigned short *)dg;
+    const int lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3;
+    /* d (mma16 fragments) <- the tile of c (BKP4) at (i0, j0), or (st) d into it */
+    auto tile_io = [&](float *c, int i0, int j0, float (*d)[4], bool st) {
+#pragma unroll
+      for (int s = 0; s < 2; s++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          float2 *p = (float2 *)(c + (i0 + lg + 8 * h) * ${BKP4} + j0 + 8 * s + 2 * lq);
+          if (st) *p = make_float2(d[s][2 * h], d[s][2 * h + 1]);
+          else { const float2 x = *p; d[s][2 * h] = x.x; d[s][2 * h + 1] = x.y; }
+        }
+    };
+    for (int tile = threadIdx.x >> 5; tile < (CH / 16) * (BK / 16); tile += NT / 32) {
+      const int i0 = 16 * (tile / (BK / 16)), j0 = 16 * (tile % (BK / 16));
+      float d[2][4];
+      tile_io(p1, i0, j0, d, false); /* dq~ = e^b dY Z0' + dA k */
+      mm_b16<16, false, 2 * CP, ${KGP}, 3, 1, true>(d, dah, dah + CH, lo, kb, nullptr, i0, j0, CH);
+      tile_io(p1, i0, j0, d, true);
+      tile_io(p2, i0, j0, d, false); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~, q~ = c q */
+      mm_b16<16, true, 2 * CP, ${KGP}, 3, 1, true>(d, dah, dah + CH, lo, qb, nullptr, i0, j0, CH, (float)(${P.q[1].coef}));
+      tile_io(p2, i0, j0, d, true);
+      for (int s = 0; s < 2; s++) d[s][0] = d[s][1] = d[s][2] = d[s][3] = 0.0f; /* dG k */
+      mm_b16<16, false, 2 * CP, ${KGP}, 3, 1, true>(d, dgh, dgh + CH, lo + CH, kb, nullptr, i0, j0, CH);
+      tile_io(dkr, i0, j0, d, true);
+    }
+    __syncthreads();
+    rows_scale3<NT>(dg, CP, lo + CH, [&](int t) { return -ee[t]; });
+    __syncthreads();
+    for (int tile = threadIdx.x >> 5; tile < (CH / 16) * (BK / 16); tile += NT / 32) {
+      const int i0 = 16 * (tile / (BK / 16)), j0 = 16 * (tile % (BK / 16));
+      float d[2][4];
+      tile_io(p2, i0, j0, d, false); /* + dG' (-e k) */
+      mm_b16<16, true, 2 * CP, ${KGP}, 3, 1, true>(d, dgh, dgh + CH, lo + CH, kb, nullptr, i0, j0, CH);
+      tile_io(p2, i0, j0, d, true);
+    }
+  }
+  __syncthreads();
+@   else
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
   mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}, false, ${SEPB}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
@@ -1592,6 +1738,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
   mmb<${BKP4}, 1, CP, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+@     end
 @   end
 #define EB(t, k) fexp(b[t])
 @ end
@@ -1604,7 +1751,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * ${KCP} + k], dq = p1[t * ${BKP4} + k];
+      const float kk = ${BG3 and ('ld1(kb + t * ' .. KGP .. ' + k)') or ('kc[t * ' .. KCP .. ' + k]')}, dq = p1[t * ${BKP4} + k];
       float dkr_ = 0.0f;
 @ if m.delta then
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
@@ -1616,7 +1763,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @ end
       const float dk = dkr_ + p2[t * ${BKP4} + k];
 @ if scalar_db then
-      rs[${R_S}] += qt[t * ${KCP} + k] * dq + kk * (dkr_ - p2[t * ${BKP4} + k]);
+      rs[${R_S}] += ${BG3 and ('(float)(' .. P.q[1].coef .. ') * ld1(qb + t * ' .. KGP .. ' + k)') or ('qt[t * ' .. KCP .. ' + k]')} * dq + kk * (dkr_ - p2[t * ${BKP4} + k]);
 @ end
 @ for i, q in ipairs(P.q) do
 @   if R_Q[i] and q.src == 'X' then

@@ -3029,6 +3029,96 @@ template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB 
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
+/* A tile product on bf16 mma16 (BS16's bstate, BG3's bgrad): d (a warp's 16 x NB tile at row i0, column j0, fragments
+ * as mma16's) += (a0 + a1 + ..) (b0 + b1) over kd, k16 steps, every fragment one ldmatrix, without the products of two
+ * lower parts: a's NA parts (m x kd) with k contiguous (AT false, pitch LDA) or m contiguous (AT: stored (kd x m)), b's
+ * NBP parts (kd x n, n contiguous, pitch LDB), the larger first (one part: exact in bf16); the smaller terms summed
+ * first. Z: each k16 step's products summed from zero, then added times sc (as MM_TF3P: the tensor cores truncate each
+ * sum toward zero), else accumulated in d */
+template <int NB, bool AT, int LDA, int LDB, int NA, int NBP, bool Z>
+__device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, const unsigned short *a1, const unsigned short *a2,
+                                       const unsigned short *b0, const unsigned short *b1, int i0, int j0, int kd, float sc = 1.0f) {
+  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
+  const unsigned short *ap[3] = {a0, a1, a2}, *bp[2] = {b0, b1};
+  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
+  int ao = AT ? ((lane & 7) + c) * LDA + i0 + (lane & 8) : (i0 + r) * LDA + c, bo = r * LDB + j0 + c;
+#pragma unroll 2
+  for (int k0 = 0; k0 < kd; k0 += 16, ao += AT ? 16 * LDA : 16, bo += 16 * LDB) {
+    unsigned fa[NA][4];
+#pragma unroll
+    for (int p = 0; p < NA; p++) {
+      if (AT) ldsm4t(fa[p], ap[p] + ao);
+      else ldsm4(fa[p], (const float *)(ap[p] + ao));
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 16; s++) {
+      unsigned fb[NBP][4];
+#pragma unroll
+      for (int p = 0; p < NBP; p++) ldsm4t(fb[p], bp[p] + bo + 16 * s);
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        float t[4] = {0.0f, 0.0f, 0.0f, 0.0f}, *x = Z ? t : d[2 * s + h];
+#pragma unroll
+        for (int p = NA - 1; p > 0; p--) mma16(x, fa[p], fb[0] + 2 * h);
+#pragma unroll
+        for (int p = NBP - 1; p > 0; p--) mma16(x, fa[0], fb[p] + 2 * h);
+        mma16(x, fa[0], fb[0] + 2 * h);
+        if (Z)
+#pragma unroll
+          for (int e = 0; e < 4; e++) d[2 * s + h][e] += sc * t[e];
+      }
+    }
+  }
+}
+/* BG3: a pair of floats as three bf16 pairs (hi, mid, lo: each the rounded rest of the ones before, ~fp32's precision) */
+__device__ __forceinline__ void split3_pair(float x0, float x1, unsigned &h, unsigned &m, unsigned &l) {
+  h = bf2(x0, x1);
+  x0 -= __uint_as_float(h << 16);
+  x1 -= __uint_as_float(h & 0xffff0000u);
+  m = bf2(x0, x1);
+  l = bf2(x0 - __uint_as_float(m << 16), x1 - __uint_as_float(m & 0xffff0000u));
+}
+__device__ __forceinline__ float2 join3_pair(unsigned h, unsigned m, unsigned l) {
+  return make_float2(__uint_as_float(h << 16) + (__uint_as_float(m << 16) + __uint_as_float(l << 16)),
+                     __uint_as_float(h & 0xffff0000u) + (__uint_as_float(m & 0xffff0000u) + __uint_as_float(l & 0xffff0000u)));
+}
+/* pair_decay's mask and decays (STRICT: s < t) of a C x C tile x (pitch ld floats), then each row as three bf16 parts:
+ * hi and mid in place (the row's first 2 C bytes, the next 2 C), lo in row t of lo (pitch 2 ld bf16); a warp a row,
+ * each lane's pairs read before any lane's writes */
+template <int NTH, bool STRICT> __device__ __forceinline__ void pair_decay3(float *x, int ld, unsigned short *lo, const float *b, int L) {
+  constexpr int S = STRICT ? 1 : 0, NP = (CH / 2 + 31) / 32;
+  const int lane = threadIdx.x & 31;
+  for (int t = threadIdx.x >> 5; t < CH; t += NTH / 32) {
+    float2 v[NP];
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      const int s = 2 * (lane + 32 * i);
+      v[i] = make_float2(0.0f, 0.0f);
+      if (s < CH && t < L && s + S <= t) {
+        const float2 xv = *(const float2 *)(x + t * ld + s);
+        v[i].x = xv.x * fexp(b[t] - b[s]);
+        if (s + 1 + S <= t) v[i].y = xv.y * fexp(b[t] - b[s + 1]);
+      }
+    }
+    __syncwarp();
+    unsigned *u = (unsigned *)(x + t * ld), *ul = (unsigned *)(lo + t * 2 * ld);
+#pragma unroll
+    for (int i = 0; i < NP; i++) {
+      const int p = lane + 32 * i;
+      if (p < CH / 2) split3_pair(v[i].x, v[i].y, u[p], u[CH / 2 + p], ul[p]);
+    }
+  }
+}
+/* such a parted tile's rows times f(t), parted again (each thread its own pairs) */
+template <int NTH, typename F> __device__ __forceinline__ void rows_scale3(float *x, int ld, unsigned short *lo, F f) {
+  for (int e = threadIdx.x; e < CH * (CH / 2); e += NTH) {
+    const int t = e / (CH / 2), p = e - t * (CH / 2);
+    unsigned *u = (unsigned *)(x + t * ld), *ul = (unsigned *)(lo + t * 2 * ld);
+    const float2 v = join3_pair(u[p], u[CH / 2 + p], ul[p]);
+    const float c = f(t);
+    split3_pair(c * v.x, c * v.y, u[p], u[CH / 2 + p], ul[p]);
+  }
+}
 
 /* ---------------------------------------------------------------- stages fprep, fstate */
 /* The forward's prep and state, recomputed: chunk-start states, kd, W and the pseudo-values u into the
@@ -3206,33 +3296,6 @@ template <int ldc, int ldd> struct cmat_dec {
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
-/* BS16's tile product: d (a warp's 16 x NB tile at row i0, column j0, fragments as mma16's) += a (bh + bl) over kd,
- * two exact bf16 products a k16 step: a (m x kd) exact in bf16, k contiguous (AT false, pitch LDA) or m contiguous (AT:
- * stored (kd x m)); b's hi and lo parts (kd x n, n contiguous, pitch LDB); every fragment one ldmatrix */
-template <int NB, bool AT, int LDA, int LDB>
-__device__ __forceinline__ void mm_x16(float (*d)[4], const unsigned short *a, const unsigned short *bh, const unsigned short *bl, int i0, int j0,
-                                       int kd) {
-  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
-  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
-  const unsigned short *ap = AT ? a + ((lane & 7) + c) * LDA + i0 + (lane & 8) : a + (i0 + r) * LDA + c;
-  const unsigned short *hp = bh + r * LDB + j0 + c, *lp = bl + r * LDB + j0 + c;
-#pragma unroll 2
-  for (int k0 = 0; k0 < kd; k0 += 16, ap += AT ? 16 * LDA : 16, hp += 16 * LDB, lp += 16 * LDB) {
-    unsigned fa[4];
-    if (AT) ldsm4t(fa, ap);
-    else ldsm4(fa, (const float *)ap);
-#pragma unroll
-    for (int s = 0; s < NB / 16; s++) {
-      unsigned fh[4], fl[4];
-      ldsm4t(fh, hp + 16 * s);
-      ldsm4t(fl, lp + 16 * s);
-      mma16(d[2 * s], fa, fl);
-      mma16(d[2 * s], fa, fh);
-      mma16(d[2 * s + 1], fa, fl + 2);
-      mma16(d[2 * s + 1], fa, fh + 2);
-    }
-  }
-}
 /* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
 template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
   unsigned ph, pl;
@@ -3301,7 +3364,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
      * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
      * fragment row and column pair */
     constexpr int NB = 32, TN = BVB / NB;
-    static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_x16");
+    static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
     const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);
@@ -3333,7 +3396,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
           for (int tile = wp; tile < (CH / 16) * (BVB / 16); tile += NT / 32) {
             const int i0 = 16 * (tile / (BVB / 16)), j0 = 16 * (tile % (BVB / 16));
             float d[2][4] = {};
-            mm_x16<16, false, KBP, BVPB>(d, kb_of(j), zh, zl, i0, j0, KD);
+            mm_b16<16, false, KBP, BVPB, 1, 2, false>(d, kb_of(j), nullptr, nullptr, zh, zl, i0, j0, KD);
 #pragma unroll
             for (int s = 0; s < 2; s++)
 #pragma unroll
@@ -3355,7 +3418,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[0] = zdec[i] * p[0] + x.x;
             p[1] = zdec[i] * p[1] + x.y;
           });
-          mm_x16<NB, true, KBP, BVPB>(z, kb_of(j), gh, gl, ti, tj, CH);
+          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, kb_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           put_z();
           __syncthreads();
         });
@@ -3666,11 +3729,19 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     row_dots_put<NT, BK, BVG>(zld, zacc);
 #endif
   }
-  /* this key tile of k and q~ (over the value loop's tiles) */
-  float *kc = sm + BG_R, *qt = kc + CH * 72;
-  float *b = sm + BG_B;
-  tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
-                        one_t(), false);
+  /* this key tile of k and q as loaded (kb, qb (C, 72) bf16), dk's row part dkr (C, BKP4), the lo parts of dA and dG
+   * (lo (C, 2 CP) bf16: dA's in a row's first C, dG's in the next C) */
+  unsigned short *kb = (unsigned short *)(sm + BG_R), *qb = kb + CH * 72;
+  float *dkr = (float *)(qb + CH * 72), *b = sm + BG_B;
+  unsigned short *lo = (unsigned short *)(dkr + CH * 68);
+  {
+    const elem_t *src[2] = {(const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0};
+    const long long rs[2] = {(long long)a.h_qk * KD, (long long)a.h_qk * KD};
+    for (int e = threadIdx.x; e < 2 * CH * (BK / 8); e += NT) {
+      const int x = e / (CH * (BK / 8)), t = (e / (BK / 8)) % CH, d = (e % (BK / 8)) * 8;
+      *(uint4 *)(kb + (x * CH + t) * 72 + d) = t < L ? *(const uint4 *)(src[x] + t * rs[x] + d) : make_uint4(0u, 0u, 0u, 0u);
+    }
+  }
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
     ew[t_] = t_ < L ? 1.0f * in[4][t_] : 0.0f;
@@ -3691,14 +3762,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     }
   }
   __syncthreads();
-  tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
-                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
-  __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
-  float *dkr = qt + CH * 72;
-  pair_decay<NT, false>(da, CP, b, L, one_t());
-  pair_decay<NT, true>(dg, CP, b, L, one_t());
+  pair_decay3<NT, false>(da, CP, lo, b, L);
+  pair_decay3<NT, true>(dg, CP, lo + CH, b, L);
   rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
@@ -3710,7 +3777,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
-      zs_ += dot4(y, *(const float4 *)(kc + t * 72 + d));
+      zs_ += dot4(y, raw4<elem_t>{*(const uint2 *)(kb + t * 72 + d)}.f());
     }
     zs_ = warp_sum(zs_);
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
@@ -3719,14 +3786,46 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
 #endif
   __syncthreads();
-  /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
-   * the next product's while the tensor cores run its own) */
-  mmb<68, CP, 1, 72, 1, false, true, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1, false, false, false, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
-  mmb<68, CP, 1, 72, 1, false, true, true, SSMC_SM90>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
-  for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
+  { /* a warp a 16 x 16 tile of each product at a time; dA and dG as three parts: hi and mid in their rows (pitch 2 CP
+     * bf16), lo in lo's */
+    const unsigned short *dah = (const unsigned short *)da, *dgh = (const unsigned short *)dg;
+    const int lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3;
+    /* d (mma16 fragments) <- the tile of c (BKP4) at (i0, j0), or (st) d into it */
+    auto tile_io = [&](float *c, int i0, int j0, float (*d)[4], bool st) {
+#pragma unroll
+      for (int s = 0; s < 2; s++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+          float2 *p = (float2 *)(c + (i0 + lg + 8 * h) * 68 + j0 + 8 * s + 2 * lq);
+          if (st) *p = make_float2(d[s][2 * h], d[s][2 * h + 1]);
+          else { const float2 x = *p; d[s][2 * h] = x.x; d[s][2 * h + 1] = x.y; }
+        }
+    };
+    for (int tile = threadIdx.x >> 5; tile < (CH / 16) * (BK / 16); tile += NT / 32) {
+      const int i0 = 16 * (tile / (BK / 16)), j0 = 16 * (tile % (BK / 16));
+      float d[2][4];
+      tile_io(p1, i0, j0, d, false); /* dq~ = e^b dY Z0' + dA k */
+      mm_b16<16, false, 2 * CP, 72, 3, 1, true>(d, dah, dah + CH, lo, kb, nullptr, i0, j0, CH);
+      tile_io(p1, i0, j0, d, true);
+      tile_io(p2, i0, j0, d, false); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~, q~ = c q */
+      mm_b16<16, true, 2 * CP, 72, 3, 1, true>(d, dah, dah + CH, lo, qb, nullptr, i0, j0, CH, (float)(1.0f * 0.0883883476f));
+      tile_io(p2, i0, j0, d, true);
+      for (int s = 0; s < 2; s++) d[s][0] = d[s][1] = d[s][2] = d[s][3] = 0.0f; /* dG k */
+      mm_b16<16, false, 2 * CP, 72, 3, 1, true>(d, dgh, dgh + CH, lo + CH, kb, nullptr, i0, j0, CH);
+      tile_io(dkr, i0, j0, d, true);
+    }
+    __syncthreads();
+    rows_scale3<NT>(dg, CP, lo + CH, [&](int t) { return -ee[t]; });
+    __syncthreads();
+    for (int tile = threadIdx.x >> 5; tile < (CH / 16) * (BK / 16); tile += NT / 32) {
+      const int i0 = 16 * (tile / (BK / 16)), j0 = 16 * (tile % (BK / 16));
+      float d[2][4];
+      tile_io(p2, i0, j0, d, false); /* + dG' (-e k) */
+      mm_b16<16, true, 2 * CP, 72, 3, 1, true>(d, dgh, dgh + CH, lo + CH, kb, nullptr, i0, j0, CH);
+      tile_io(p2, i0, j0, d, true);
+    }
+  }
   __syncthreads();
-  mmb<68, 1, CP, 72, 1, false, true, true, SSMC_SM90>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -3737,7 +3836,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = ld1(kb + t * 72 + k), dq = p1[t * 68 + k];
       float dkr_ = 0.0f;
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
         const float y = p3[t * 68 + k], eb = EB(t, k), tk = dkr[t * 68 + k];
@@ -3746,7 +3845,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         dkr[t * 68 + k] = dkr_;
       }
       const float dk = dkr_ + p2[t * 68 + k];
-      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
+      rs[0] += (float)(1.0f * 0.0883883476f) * ld1(qb + t * 72 + k) * dq + kk * (dkr_ - p2[t * 68 + k]);
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;

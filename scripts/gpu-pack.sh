@@ -6,6 +6,8 @@
 # driver and NVRTC are opened with dlopen on the GPU machine.
 # Usage: scripts/gpu-pack.sh [REV...]: each REV's templates also go into .gpu/tpl-<name>/ (name: the
 # short commit), which `scripts/gpu.sh ab` times beside the working tree's in the same call.
+# The binary embeds the working tree's templates as they are when it is built: after editing them, pack again
+# (or pass --templates), else the GPU machine runs the templates of the last pack.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-gpu -DSSMC_JIT=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -469,9 +469,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "4e79c915b5f0d052",
-  "f7ee7720e963999a",
+  "6e3c83ba52d38ecb",
   "05d44dd2512e8030",
-  "41ae2a1c4dfc6b48",
+  "2d37a0ddb20d5243",
   "30b4a480bdc43e0e",
   "99d56972b17357a6",
   "edf3cd62b6545fc4",

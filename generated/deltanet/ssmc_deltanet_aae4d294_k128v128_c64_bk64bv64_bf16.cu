@@ -2982,6 +2982,15 @@ template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB 
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
+/* f(row, column, pair) over this lane's pairs of a warp's 16 x 8 NS tile of mma fragments d at (i0, j0) */
+template <int NS, typename F> __device__ __forceinline__ void frag_pairs(float (*d)[4], int i0, int j0, F f) {
+  const int g = (threadIdx.x & 31) >> 2, q = threadIdx.x & 3;
+#pragma unroll
+  for (int s = 0; s < NS; s++) {
+    f(i0 + g, j0 + 8 * s + 2 * q, d[s]);
+    f(i0 + g + 8, j0 + 8 * s + 2 * q, d[s] + 2);
+  }
+}
 /* A tile product on bf16 mma16 (BS16's bstate, BG3's bgrad): d (a warp's 16 x NB tile at row i0, column j0, fragments
  * as mma16's) += (a0 + a1 + ..) (b0 + b1) over kd, k16 steps, every fragment one ldmatrix, without the products of two
  * lower parts: a's NA parts (m x kd) with k contiguous (AT false, pitch LDA) or m contiguous (AT: stored (kd x m)), b's
@@ -3026,10 +3035,7 @@ __device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, 
 /* BG3: a pair of floats as three bf16 pairs (hi, mid, lo: each the rounded rest of the ones before, ~fp32's precision) */
 __device__ __forceinline__ void split3_pair(float x0, float x1, unsigned &h, unsigned &m, unsigned &l) {
   h = bf2(x0, x1);
-  x0 -= __uint_as_float(h << 16);
-  x1 -= __uint_as_float(h & 0xffff0000u);
-  m = bf2(x0, x1);
-  l = bf2(x0 - __uint_as_float(m << 16), x1 - __uint_as_float(m & 0xffff0000u));
+  hl_pair(x0 - __uint_as_float(h << 16), x1 - __uint_as_float(h & 0xffff0000u), m, l);
 }
 __device__ __forceinline__ float2 join3_pair(unsigned h, unsigned m, unsigned l) {
   return make_float2(__uint_as_float(h << 16) + (__uint_as_float(m << 16) + __uint_as_float(l << 16)),
@@ -3311,22 +3317,14 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
   if constexpr (LY::R16) {
     /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
-     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third. lg, lq: the lane's
-     * fragment row and column pair */
+     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third */
     constexpr int NB = 32, TN = BVB / NB;
     static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
-    const int wp = (int)threadIdx.x >> 5, lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3, ti = 16 * (wp / TN), tj = NB * (wp % TN);
+    const int wp = (int)threadIdx.x >> 5, ti = 16 * (wp / TN), tj = NB * (wp % TN);
     float z[NB / 8][4];
-    /* f(row, column, pair index) over this thread's pairs of dZ */
-    auto pairs = [&](auto f) {
-#pragma unroll
-      for (int s = 0; s < NB / 8; s++) {
-        f(ti + lg, tj + 8 * s + 2 * lq, z[s]);
-        f(ti + lg + 8, tj + 8 * s + 2 * lq, z[s] + 2);
-      }
-    };
+    auto pairs = [&](auto f) { frag_pairs<NB / 8>(z, ti, tj, f); }; /* f(row, column, pair) over this thread's pairs of dZ */
     auto put_z = [&] { pairs([&](int i, int j, float *p) { put_hl<BVPB>(zh, zl, i, j, p[0], p[1]); }); };
     auto store_z = [&](float *o) { pairs([&](int i, int j, float *p) { *(float2 *)(o + i * VD + j) = make_float2(p[0], p[1]); }); };
     chain_steps<DB>(
@@ -3347,15 +3345,10 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             const int i0 = 16 * (tile / (BVB / 16)), j0 = 16 * (tile % (BVB / 16));
             float d[2][4] = {};
             mm_b16<16, false, KBP, BVPB, 1, 2, false>(d, kb_of(j), nullptr, nullptr, zh, zl, i0, j0, KD);
-#pragma unroll
-            for (int s = 0; s < 2; s++)
-#pragma unroll
-              for (int h = 0; h < 2; h++) {
-                const int i = i0 + lg + 8 * h;
-                float2 *c = (float2 *)(du + i * BVPB + j0 + 8 * s + 2 * lq);
-                const float2 o = *c;
-                *c = make_float2(o.x + fg[4 * i] * d[s][2 * h], o.y + fg[4 * i] * d[s][2 * h + 1]);
-              }
+            frag_pairs<2>(d, i0, j0, [&](int i, int c, float *p) {
+              float2 *o = (float2 *)(du + i * BVPB + c);
+              *o = make_float2(o->x + fg[4 * i] * p[0], o->y + fg[4 * i] * p[1]);
+            });
           }
           __syncthreads();
         },
@@ -3667,14 +3660,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   unsigned short *kb = (unsigned short *)(sm + BG_R), *qb = kb + CH * 72;
   float *dkr = (float *)(qb + CH * 72), *b = sm + BG_B;
   unsigned short *lo = (unsigned short *)(dkr + CH * 68);
-  {
-    const elem_t *src[2] = {(const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0};
-    const long long rs[2] = {(long long)a.h_qk * KD, (long long)a.h_qk * KD};
-    for (int e = threadIdx.x; e < 2 * CH * (BK / 8); e += NT) {
-      const int x = e / (CH * (BK / 8)), t = (e / (BK / 8)) % CH, d = (e % (BK / 8)) * 8;
-      *(uint4 *)(kb + (x * CH + t) * 72 + d) = t < L ? *(const uint4 *)(src[x] + t * rs[x] + d) : make_uint4(0u, 0u, 0u, 0u);
-    }
-  }
+  tile_cp<NT, CH, BK / 2>((float *)kb, 36, (const float *)((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0), ((long long)a.h_qk * KD) / 2, L);
+  tile_cp<NT, CH, BK / 2>((float *)qb, 36, (const float *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0), ((long long)a.h_qk * KD) / 2, L);
+  cp_async_commit();
+  cp_async_wait<0>();
   __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
     ew[t_] = t_ < L ? 1.0f * in[3][t_] : 0.0f;
@@ -3704,17 +3693,13 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   { /* a warp a 16 x 16 tile of each product at a time; dA and dG as three parts: hi and mid in their rows (pitch 2 CP
      * bf16), lo in lo's */
     const unsigned short *dah = (const unsigned short *)da, *dgh = (const unsigned short *)dg;
-    const int lg = (threadIdx.x & 31) >> 2, lq = threadIdx.x & 3;
     /* d (mma16 fragments) <- the tile of c (BKP4) at (i0, j0), or (st) d into it */
     auto tile_io = [&](float *c, int i0, int j0, float (*d)[4], bool st) {
-#pragma unroll
-      for (int s = 0; s < 2; s++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-          float2 *p = (float2 *)(c + (i0 + lg + 8 * h) * 68 + j0 + 8 * s + 2 * lq);
-          if (st) *p = make_float2(d[s][2 * h], d[s][2 * h + 1]);
-          else { const float2 x = *p; d[s][2 * h] = x.x; d[s][2 * h + 1] = x.y; }
-        }
+      frag_pairs<2>(d, i0, j0, [&](int i, int j, float *p) {
+        float2 *o = (float2 *)(c + i * 68 + j);
+        if (st) *o = make_float2(p[0], p[1]);
+        else { p[0] = o->x; p[1] = o->y; }
+      });
     };
     for (int tile = threadIdx.x >> 5; tile < (CH / 16) * (BK / 16); tile += NT / 32) {
       const int i0 = 16 * (tile / (BK / 16)), j0 = 16 * (tile % (BK / 16));

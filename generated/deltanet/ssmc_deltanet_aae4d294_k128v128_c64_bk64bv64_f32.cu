@@ -891,8 +891,8 @@ __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, lo
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
 struct chunk_t { item_t it; long long c0; int L; };
-__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
-  const long long g = blockIdx.x;
+__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c, unsigned gx = blockIdx.x, unsigned gy = blockIdx.y) {
+  const long long g = gx;
   long long n;
   if (!a.cu_seqlens) { /* (a 32-bit division where the chunk count fits: ncu saw the 64-bit one at ~2% of prep_fused) */
     const long long nch = (a.t_len + CH - 1) / CH;
@@ -907,7 +907,7 @@ __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
     n = lo;
   }
   c.it.n = n;
-  c.it.h = (int)blockIdx.y;
+  c.it.h = (int)gy;
   c.it.hq = c.it.h / (a.h_v / a.h_qk);
   c.it.t0 = a.cu_seqlens ? a.cu_seqlens[n] : n * a.t_len;
   c.it.T = a.cu_seqlens ? a.cu_seqlens[n + 1] - c.it.t0 : a.t_len;
@@ -2065,14 +2065,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
   (void)g; (void)w;
+  const unsigned lin_ = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z), rest_ = lin_ / gridDim.z;
+  const int kt = (int)(lin_ % gridDim.z), gx_ = (int)(rest_ % gridDim.x); /* key tile, chunk slot */
   chunk_t ch;
-  if (!chunk_of(a, ch)) return;
+  if (!chunk_of(a, ch, gx_, (int)(rest_ / gridDim.x))) return;
   const item_t it = ch.it;
   const int L = ch.L;
   const long long tok = it.t0 + ch.c0;
-  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  const long long cs = (long long)gx_ * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
-  const int k0 = blockIdx.z * BK;
+  const int k0 = kt * BK;
   float *p1 = sm + BG_P1, *p2 = sm + BG_P2, *da = sm + BG_DA, *zld = sm + BG_ZLD, *ew = sm + BG_EW, *ee = sm + BG_EE;
   float *p3 = sm + BG_P3, *dg = sm + BG_DG;
   float *in[SSMC_MAX_IO];
@@ -2323,7 +2325,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 #pragma unroll
     for (int r = 0; r < NR; r++) {
       const float s = warp_sum(rs[r]);
-      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + blockIdx.z * NR + r] = s;
+      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + kt * NR + r] = s;
     }
   }
 #undef EB

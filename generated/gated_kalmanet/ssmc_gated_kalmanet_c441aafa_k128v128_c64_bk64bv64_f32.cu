@@ -822,8 +822,8 @@ __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, lo
 /* The work of a chunk-grid block: chunk slot blockIdx.x of value head blockIdx.y, as the item of
  * its sequence plus the chunk's first token c0 and length L; false for an idle slot. */
 struct chunk_t { item_t it; long long c0; int L; };
-__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
-  const long long g = blockIdx.x;
+__device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c, unsigned gx = blockIdx.x, unsigned gy = blockIdx.y) {
+  const long long g = gx;
   long long n;
   if (!a.cu_seqlens) { /* (a 32-bit division where the chunk count fits: ncu saw the 64-bit one at ~2% of prep_fused) */
     const long long nch = (a.t_len + CH - 1) / CH;
@@ -838,7 +838,7 @@ __device__ __forceinline__ bool chunk_of(const ssmc_fwd_args &a, chunk_t &c) {
     n = lo;
   }
   c.it.n = n;
-  c.it.h = (int)blockIdx.y;
+  c.it.h = (int)gy;
   c.it.hq = c.it.h / (a.h_v / a.h_qk);
   c.it.t0 = a.cu_seqlens ? a.cu_seqlens[n] : n * a.t_len;
   c.it.T = a.cu_seqlens ? a.cu_seqlens[n + 1] - c.it.t0 : a.t_len;

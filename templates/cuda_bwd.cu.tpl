@@ -115,12 +115,19 @@
 @ -- from the keys as loaded and two factors a token, f = e^{b_L - b}, g = -e e^b (bprep's, at BT_KF: 16 bytes a token), so
 @ -- a forward leaves it neither kd nor W
 @ local BS_KF = m.delta and not diag and K % 8 == 0
-@ local BT_KF = BW_TOK
+@ -- BSQ (BS_KF, bf16 keys and one query term from an input exact in bf16): dZ0's chunk-local part (q~ e^b)' dY is
+@ -- bstate's, q' (s dY) with s = coef e^b a token (bprep's, beside f and g), not bprep's product stored (K x V floats a
+@ -- chunk) for bstate to read again. H200 GDN B8 T4096 H16: without that product and its reads bprep 0.776 -> 0.517 ms,
+@ -- bstate 1.174 -> 1.083 (bench/2026-11-30-gpu-h200-s54/ call 1, a diagnostic)
+@ local BSQ = BS_KF and Q1 and xin(Q1) == 'true' and KX == 'true'
+@ local QH, QHH = Q1 and Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v', Q1 and Q1.heads == 'qk' and 'it.hq' or 'it.h' -- BSQ's query rows
+@ local BT_KF = BW_TOK -- f, g, s (BSQ), e^{b_L}
 @ if BS_KF then BW_TOK = BW_TOK + 4 end
 @ local BT_DXG, BT_SC = BW_TOK, BW_TOK + K -- a solve: dx, then g (K); R_t, the log decay's direct term, hb, hw
 @ if sv then BW_TOK = BW_TOK + K + 4 end
-@ local BC_DZLOC, BC_DZEND, BC_ZLDP = 0, K * V, 2 * K * V
-@ local BW_CHUNK = r4(2 * K * V + NKT)
+@ local BC_DZLOC, BC_DZEND = 0, BSQ and 0 or K * V -- (BSQ: no chunk-local part stored)
+@ local BC_ZLDP = BC_DZEND + K * V
+@ local BW_CHUNK = r4(BC_ZLDP + NKT)
 @ local BC_H0, BC_DH, BC_HLE = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K
 @ if sv then BW_CHUNK = BW_CHUNK + r4(2 * K * K + 1) end
 @ local NPK = K * (K + 1) // 2
@@ -155,14 +162,16 @@
 @   local L = new_layout()
 @   if r16 then L.alloc('ZH', K * ld8(bv) // 2); L.alloc('ZL', K * ld8(bv) // 2) else L.alloc('DZ', K * ld8(bv)) end
 @   L.alloc('DU', C * ld8(bv))
-@   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv)), T (C, CP)
+@   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv)), T (C, CP);
+@     -- BSQ: the query rows as loaded (C, KBP), read by a step's first part only (the chunk's decay: the factors')
 @     L.alloc('KB', C * KBF); L.alloc('KB2', C * KBF); L.alloc('FG', 4 * C); L.alloc('FG2', 4 * C)
 @     if r16 then L.alloc('GH', C * ld8(bv) // 2); L.alloc('GL', C * ld8(bv) // 2) else L.alloc('DRG', C * ld8(bv)) end
 @     L.alloc('T', C * CPn)
+@     if BSQ then L.alloc('Q', C * KBF) end
 @   else -- kd and W as the forward left them, dZ_L's chunk-local part (K, ld8(bv))
 @     L.alloc('KD', C * KPn); if m.delta then L.alloc('W', C * KPn) end; L.alloc('DZL', K * ld8(bv))
 @   end
-@   L.alloc('ZDEC', K)
+@   if not BSQ then L.alloc('ZDEC', K) end -- the chunk's decay (BSQ: the keys' factors')
 @   L.second({{'DU', C * ld8(bv)}}) -- du in two buffers where they fit (bstate_body)
 @   return L
 @ end
@@ -341,12 +350,14 @@ enum {
 #define BT_DCW ${BT_DCW}
 #define BT_PART ${BT_PART}
 @ if BS_KF then
-#define BT_KF ${BT_KF}       /* bstate's row factors of the keys: f = e^{b_L - b} (kd), g = -e e^b (the erase's) */
+#define BT_KF ${BT_KF}       /* bstate's factors a token: f = e^{b_L - b} (kd), g = -e e^b (the erase's), s = coef e^b (BSQ), e^{b_L} */
 #define KBP ${KBP}           /* bstate's key tile: elements a row */
 @ end
 #define NR ${NR}
-#define BW_CHUNK ${BW_CHUNK} /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK ${BW_CHUNK} /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+@ if not BSQ then
 #define BC_DZLOC ${BC_DZLOC}
+@ end
 #define BC_DZEND ${BC_DZEND}
 #define BC_ZLDP ${BC_ZLDP}
 #define BW_SEQ ${BW_SEQ}     /* per (sequence, value head): the forward's final states */
@@ -736,10 +747,10 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ end
   __syncthreads();
 @ if BS_KF then
-  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */
-    float *fg = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF;
-    fg[0] = fexp(b[L - 1] - b[t_]);
-    fg[1] = -(${m.erase}) * fexp(b[t_]);
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K, [y = diag(s) dY], the decay */
+    const float eb = fexp(b[t_]);
+    *(float4 *)(w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF) =
+        make_float4(fexp(b[L - 1] - b[t_]), -(${m.erase}) * eb, ${BSQ and ('(float)(' .. P.q[1].coef .. ') * eb') or '0.0f'}, expf(b[L - 1]));
   }
 @ end
 @ if KDU_B then
@@ -763,13 +774,15 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ else
   mmb<CP, KP, 1, 1, KP, false, ${KX}>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());
+@   if not BSQ then
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
+@   end
 @ end
   __syncthreads();
 @ if BPW then
 #if SSMC_SM90
   { /* A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) on wgmma (BPW): warpgroup wg the values
-     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on, A(row, t) = src[t * ld + row] */
+     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on (not BSQ), A(row, t) = src[t * ld + row] */
     constexpr int SB = 8 * CH + 4; /* dY's SBO: (V, C) core matrices, rows padded (its stores across banks) */
     float *dyt = kc; /* the key tile is spent */
     r_dya.put_core(dyt, 0, SB, L, one_t());
@@ -779,7 +792,7 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
     const int v0 = wg * (VD / 2);
     const unsigned long long db = wg_desc(dyt + (v0 / 8) * SB, SB);
     const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
-    for (int u = 0; u <= KD / 64; u++) {
+    for (int u = 0; u <= ${BSQ and '0' or 'KD / 64'}; u++) {
       const float *src = u == 0 ? am : qt + 64 * (u - 1);
       const int ld = u == 0 ? CP : KP;
       unsigned ah[CH / 2], al[CH / 2]; /* A's tf32 hi and lo parts: k step j's fragment at 4 j */
@@ -802,7 +815,7 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
       wg_commit();
       wg_wait0();
       /* rows r0, r0 + 8 of the unit, columns v0 + 8 i + 2 q (+ 1) */
-      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : w.bchunk + cs * BW_CHUNK + BC_DZLOC + 64 * (u - 1) * VD;
+      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : ${BSQ and 'nullptr' or 'w.bchunk + cs * BW_CHUNK + BC_DZLOC + 64 * (u - 1) * VD'};
       const long long rs = u == 0 ? (long long)a.h_v * BW_TOK : VD;
       const int rows = u == 0 ? L : 64;
 #pragma unroll
@@ -821,10 +834,15 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
     if (v0 + BV2 < VD) {
 @ ptiles_fetch(pt, 'v0 + BV2')
     }
+@ if BSQ then
+    mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}>(ou, am, dy, CH, BV2, CH, false);
+    tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
+@ else
     mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
     mmb<${ld8(BV2)}, 1, KP, ${ld8(BV2)}, 1, false, ${DYX}>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
     tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, ${ld8(BV2)}, KD);
+@ end
     __syncthreads();
   }
 @ if BPW then
@@ -859,13 +877,13 @@ template <int ldc, int GS> struct gmat_rs {
     *(float2 *)(s + i * ldc + j) = make_float2(r * x, r * y);
   }
 };
-/* c = diag(dec) c + ad + a b' (ad: rows ldd apart, in global memory) */
-template <int ldc, int ldd> struct cmat_dec {
+/* c = diag(dec) c + ad + a b' (dec[DS i]; ad: rows ldd apart, in global memory; ldd 0: none) */
+template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   float *p;
   const float *dec, *ad;
   __device__ __forceinline__ float2 load2(int i, int j) const {
-    const float2 c = *(const float2 *)(p + i * ldc + j), d = *(const float2 *)(ad + i * ldd + j);
-    return make_float2(dec[i] * c.x + d.x, dec[i] * c.y + d.y);
+    const float2 c = *(const float2 *)(p + i * ldc + j), d = ldd ? *(const float2 *)(ad + i * ldd + j) : make_float2(0.0f, 0.0f);
+    return make_float2(dec[DS * i] * c.x + d.x, dec[DS * i] * c.y + d.y);
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
@@ -891,6 +909,34 @@ template <int LDB, int GS> struct gmat_hl {
 };
 @ end
 @ end
+@ if BSQ then
+/* BSQ: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
+ * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
+template <int NTH, int NC> struct dy_rows {
+  using R = tile_regs<NTH, CH, NC, elem_t>;
+  R r;
+  float s[R::PER];
+  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
+    r.fetch(dy, rs, L);
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int t = R::row_of(i, d);
+      s[i] = t < L ? fs[t * fss] : 0.0f;
+    }
+  }
+  template <typename F> __device__ __forceinline__ void each(F f) const {
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
+      if (v >= R::NV) continue;
+      const float4 x = r.r[i].f();
+      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
+    }
+  }
+};
+@ end
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -908,12 +954,16 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
+@ if not BSQ then
   /* dZ_L's chunk-local part (K, V), read where it is by the update */
   auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
-   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
-  float *zdec = sm + LY::oZDEC;
+@ end
 @ if BS_KF then
+  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
+   * decay zdec (K; BSQ: fg[3] of the first token); du (C, BVPB) in two buffers (DB; else one) */
+@   if not BSQ then
+  float *zdec = sm + LY::oZDEC;
+@   end
   float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) ${KB_T}, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
@@ -923,15 +973,35 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const long long krs = (long long)${KB_H} * KD * (long long)sizeof(${KB_T}) / 4; /* token to token, in floats */
   auto kb_of = [&](long long j) { return (const ${KB_T} *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
   auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
-  /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+@   if BSQ then
+  /* BSQ: dZ <- e^{b_L} dZ + q' y (y = diag(s) dY, a step's first part, after du's product) + K' (g dr) (its second):
+   * the query rows as loaded in qb (C, KBP), y in the third product's operand tiles (free until its second part),
+   * from dY's rows in registers fetched a step ahead (dyr) */
+  const elem_t *qin = (const elem_t *)a.in[${Q1.idx}] + ${QHH} * KD; /* (T, ${QH}, K) */
+  const long long qrs = (long long)${QH} * KD / 2; /* token to token, in floats */
+  const elem_t *qb = (const elem_t *)(sm + LY::oQ);
+  dy_rows<NT, BVB> dyr;
+  auto dy_fetch = [&](long long j) {
+    if (j < nc)
+      dyr.fetch((const elem_t *)g.dout + (tok_of(j) * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD,
+                w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF + 2, brs, len(j));
+  };
+@   end
+  /* a step's tiles (chain_steps): du, then the keys and factors (both products') [and the query rows (the first's)], T
+   * (the second's) */
   auto gs = [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); };
   auto g1 = [&](long long j) {
     tile_cp<NT, CH, ${KBD}>((float *)kb_of(j), ${KBF}, (const float *)(kin + tok_of(j) * ${KB_H} * KD), krs, len(j));
     tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+@   if BSQ then
+    tile_cp<NT, CH, ${KBD}>((float *)qb, ${KBF}, (const float *)(qin + tok_of(j) * ${QH} * KD), qrs, len(j));
+@   end
   };
   auto g2 = [&](long long j) {
+@   if not BSQ then
     rows_l2<NT>(dzl_of(j), VD, KD);
     tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
+@   end
     tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
   };
   /* dr = T' du into the workspace (bgrad's, in du's place) */
@@ -939,7 +1009,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @   if BS16 then
   if constexpr (LY::R16) {
     /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
-     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third */
+     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third (BSQ: y's before) */
     constexpr int NB = ${BS16}, TN = BVB / NB;
     static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
@@ -949,6 +1019,14 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     auto pairs = [&](auto f) { frag_pairs<NB / 8>(z, ti, tj, f); }; /* f(row, column, pair) over this thread's pairs of dZ */
     auto put_z = [&] { pairs([&](int i, int j, float *p) { put_hl<BVPB>(zh, zl, i, j, p[0], p[1]); }); };
     auto store_z = [&](float *o) { pairs([&](int i, int j, float *p) { *(float2 *)(o + i * VD + j) = make_float2(p[0], p[1]); }); };
+@     if BSQ then
+    auto put_y = [&] {
+      dyr.each([&](int t, int d, float4 y) {
+        put_hl<BVPB>(gh, gl, t, d, y.x, y.y);
+        put_hl<BVPB>(gh, gl, t, d + 2, y.z, y.w);
+      });
+    };
+@     end
     chain_steps<DB>(
         nc, gs, g1, g2,
         [&] {
@@ -958,6 +1036,10 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[1] = x.y;
           });
           put_z();
+@     if BSQ then
+          dy_fetch(0);
+          put_y();
+@     end
         },
         [&](long long j) { store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0); },
         [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
@@ -972,10 +1054,22 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
               *o = make_float2(o->x + fg[4 * i] * p[0], o->y + fg[4 * i] * p[1]);
             });
           }
+@     if BSQ then
+          /* dZ <- e^{b_L} dZ + q' y */
+          pairs([&](int, int, float *p) {
+            p[0] *= fg[3];
+            p[1] *= fg[3];
+          });
+          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, (const unsigned short *)qb, nullptr, nullptr, gh, gl, ti, tj, CH);
+@     end
           __syncthreads();
         },
         [&](long long j) {
+@     if BSQ then
+          dy_fetch(j + 1);
+@     end
           mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+@     if not BSQ then
           /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) */
           const float *zloc = dzl_of(j);
           pairs([&](int i, int c, float *p) {
@@ -983,9 +1077,13 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[0] = zdec[i] * p[0] + x.x;
             p[1] = zdec[i] * p[1] + x.y;
           });
+@     end
           mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, kb_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           put_z();
           __syncthreads();
+@     if BSQ then
+          if (j + 1 < nc) put_y(); /* (the next step's barrier before its first part) */
+@     end
         });
     float *dzi = g.dstate_in[${m.state}];
     if (dzi) store_z(dzi + slot * ${K * V} + v0);
@@ -993,22 +1091,45 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   }
 @   end
   float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
+@   if BSQ then
+  auto put_y = [&] { dyr.each([&](int t, int d, float4 y) { *(float4 *)(drg + t * BVPB + d) = y; }); };
+@   end
   chain_steps<DB>(
-      nc, gs, g1, g2, [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false); },
+      nc, gs, g1, g2,
+      [&] {
+        tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
+@   if BSQ then
+        dy_fetch(0);
+        put_y();
+@   end
+      },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
+@   if BSQ then
+        /* dZ <- e^{b_L} dZ + q' y (a warp reads and writes only its tiles of dZ) */
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, 0, 0>{dz, fg_of(j) + 3, nullptr}, qb, drg, KD, BVB, CH, true);
+@   end
       },
       [&](long long j) {
+@   if BSQ then
+        dy_fetch(j + 1);
+@   end
         /* dr into the workspace and g dr into drg */
         mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+@   if BSQ then
+        /* dZ += K' (g dr) */
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat<BVPB>{dz}, kb_of(j), drg, KD, BVB, CH, true);
+        if (j + 1 < nc) put_y(); /* (the next step's barrier before its first part) */
+@   else
         /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
+@   end
       });
 @ else
-  /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB); du is bval's to
-   * turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL;
+  /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB), the chunk's decay
+   * zdec (K); du is bval's to turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
@@ -1034,8 +1155,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   }
 }
 @ local function bs_tiles(pre, r16) -- a layout's tiles, as bstate_body names them (R16: dz's and drg's places their hi tiles)
-@   local t = {'oDZ', 'oDU', 'oDU2', 'oZDEC'}
+@   local t = {'oDZ', 'oDU', 'oDU2'}
 @   for _, n in ipairs(BS_KF and {'oKB', 'oKB2', 'oFG', 'oFG2', 'oDRG', 'oT'} or {'oKD', 'oW', 'oDZL'}) do t[#t + 1] = n end
+@   t[#t + 1] = BSQ and 'oQ' or 'oZDEC'
 @   if r16 then for _, n in ipairs({'oZH', 'oZL', 'oGH', 'oGL'}) do t[#t + 1] = n end end
 @   local alias = r16 and {oDZ = 'ZH', oDRG = 'GH'} or {}
 @   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. (alias[n] or n:sub(2)) end

@@ -2835,13 +2835,12 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
-#define BT_KF 132       /* bstate's row factors of the keys: f = e^{b_L - b} (kd), g = -e e^b (the erase's) */
+#define BT_KF 132       /* bstate's factors a token: f = e^{b_L - b} (kd), g = -e e^b (the erase's), s = coef e^b (BSQ), e^{b_L} */
 #define KBP 136           /* bstate's key tile: elements a row */
 #define NR 1
-#define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
-#define BC_DZLOC 0
-#define BC_DZEND 16384
-#define BC_ZLDP 32768
+#define BW_CHUNK 16388 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BC_DZEND 0
+#define BC_ZLDP 16384
 #define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
@@ -2866,9 +2865,9 @@ enum {
   BS_GH = 23040,
   BS_GL = 25344,
   BS_T = 27648,
-  BS_ZDEC = 32000,
-  BS_DU2 = 32128,
-  BS_TOTAL = 36736
+  BS_Q = 32000,
+  BS_DU2 = 36352,
+  BS_TOTAL = 40960
 };
 enum {
   BN_DZ = 0,
@@ -2879,9 +2878,9 @@ enum {
   BN_FG2 = 16640,
   BN_DRG = 16896,
   BN_T = 19456,
-  BN_ZDEC = 23808,
-  BN_DU2 = 23936,
-  BN_TOTAL = 26496
+  BN_Q = 23808,
+  BN_DU2 = 28160,
+  BN_TOTAL = 30720
 };
 enum {
   BV_IN3 = 0,
@@ -3145,19 +3144,18 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   __syncthreads();
   r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */
-    float *fg = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF;
-    fg[0] = fexp(b[L - 1] - b[t_]);
-    fg[1] = -(1.0f * in[3][t_]) * fexp(b[t_]);
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K, [y = diag(s) dY], the decay */
+    const float eb = fexp(b[t_]);
+    *(float4 *)(w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF) =
+        make_float4(fexp(b[L - 1] - b[t_]), -(1.0f * in[3][t_]) * eb, (float)(1.0f * 0.0883883476f) * eb, expf(b[L - 1]));
   }
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());
-  rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
   __syncthreads();
 #if SSMC_SM90
   { /* A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) on wgmma (BPW): warpgroup wg the values
-     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on, A(row, t) = src[t * ld + row] */
+     * v0 .. v0 + VD / 2; unit u = 0 A' (the tokens), u > 0 the keys 64 (u - 1) on (not BSQ), A(row, t) = src[t * ld + row] */
     constexpr int SB = 8 * CH + 4; /* dY's SBO: (V, C) core matrices, rows padded (its stores across banks) */
     float *dyt = kc; /* the key tile is spent */
     r_dya.put_core(dyt, 0, SB, L, one_t());
@@ -3167,7 +3165,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
     const int v0 = wg * (VD / 2);
     const unsigned long long db = wg_desc(dyt + (v0 / 8) * SB, SB);
     const unsigned bl = (unsigned)db, bh = (unsigned)(db >> 32);
-    for (int u = 0; u <= KD / 64; u++) {
+    for (int u = 0; u <= 0; u++) {
       const float *src = u == 0 ? am : qt + 64 * (u - 1);
       const int ld = u == 0 ? CP : KP;
       unsigned ah[CH / 2], al[CH / 2]; /* A's tf32 hi and lo parts: k step j's fragment at 4 j */
@@ -3190,7 +3188,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
       wg_commit();
       wg_wait0();
       /* rows r0, r0 + 8 of the unit, columns v0 + 8 i + 2 q (+ 1) */
-      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : w.bchunk + cs * BW_CHUNK + BC_DZLOC + 64 * (u - 1) * VD;
+      float *dst = u == 0 ? w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU : nullptr;
       const long long rs = u == 0 ? (long long)a.h_v * BW_TOK : VD;
       const int rows = u == 0 ? L : 64;
 #pragma unroll
@@ -3208,10 +3206,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
     if (v0 + BV2 < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
     }
-    mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
-    mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
+    mmb<40, 1, CP, 40, 1, false, true>(ou, am, dy, CH, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
-    tile_out<NT, KD, BV2>(w.bchunk + cs * BW_CHUNK + BC_DZLOC + v0, VD, oz, 40, KD);
     __syncthreads();
   }
 #endif
@@ -3242,13 +3238,13 @@ template <int ldc, int GS> struct gmat_rs {
     *(float2 *)(s + i * ldc + j) = make_float2(r * x, r * y);
   }
 };
-/* c = diag(dec) c + ad + a b' (ad: rows ldd apart, in global memory) */
-template <int ldc, int ldd> struct cmat_dec {
+/* c = diag(dec) c + ad + a b' (dec[DS i]; ad: rows ldd apart, in global memory; ldd 0: none) */
+template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   float *p;
   const float *dec, *ad;
   __device__ __forceinline__ float2 load2(int i, int j) const {
-    const float2 c = *(const float2 *)(p + i * ldc + j), d = *(const float2 *)(ad + i * ldd + j);
-    return make_float2(dec[i] * c.x + d.x, dec[i] * c.y + d.y);
+    const float2 c = *(const float2 *)(p + i * ldc + j), d = ldd ? *(const float2 *)(ad + i * ldd + j) : make_float2(0.0f, 0.0f);
+    return make_float2(dec[DS * i] * c.x + d.x, dec[DS * i] * c.y + d.y);
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
@@ -3271,6 +3267,32 @@ template <int LDB, int GS> struct gmat_hl {
     put_hl<LDB>(h, l, i, j, r * x, r * y);
   }
 };
+/* BSQ: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
+ * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
+template <int NTH, int NC> struct dy_rows {
+  using R = tile_regs<NTH, CH, NC, elem_t>;
+  R r;
+  float s[R::PER];
+  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
+    r.fetch(dy, rs, L);
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int t = R::row_of(i, d);
+      s[i] = t < L ? fs[t * fss] : 0.0f;
+    }
+  }
+  template <typename F> __device__ __forceinline__ void each(F f) const {
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
+      if (v >= R::NV) continue;
+      const float4 x = r.r[i].f();
+      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
+    }
+  }
+};
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -3288,11 +3310,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
   auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
-  /* dZ_L's chunk-local part (K, V), read where it is by the update */
-  auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
-   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
-  float *zdec = sm + LY::oZDEC;
+   * decay zdec (K; BSQ: fg[3] of the first token); du (C, BVPB) in two buffers (DB; else one) */
   float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
@@ -3302,22 +3321,34 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const long long krs = (long long)a.h_qk * KD * (long long)sizeof(elem_t) / 4; /* token to token, in floats */
   auto kb_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
   auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
-  /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+  /* BSQ: dZ <- e^{b_L} dZ + q' y (y = diag(s) dY, a step's first part, after du's product) + K' (g dr) (its second):
+   * the query rows as loaded in qb (C, KBP), y in the third product's operand tiles (free until its second part),
+   * from dY's rows in registers fetched a step ahead (dyr) */
+  const elem_t *qin = (const elem_t *)a.in[0] + it.hq * KD; /* (T, a.h_qk, K) */
+  const long long qrs = (long long)a.h_qk * KD / 2; /* token to token, in floats */
+  const elem_t *qb = (const elem_t *)(sm + LY::oQ);
+  dy_rows<NT, BVB> dyr;
+  auto dy_fetch = [&](long long j) {
+    if (j < nc)
+      dyr.fetch((const elem_t *)g.dout + (tok_of(j) * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD,
+                w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF + 2, brs, len(j));
+  };
+  /* a step's tiles (chain_steps): du, then the keys and factors (both products') [and the query rows (the first's)], T
+   * (the second's) */
   auto gs = [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); };
   auto g1 = [&](long long j) {
     tile_cp<NT, CH, 64>((float *)kb_of(j), 68, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
     tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
+    tile_cp<NT, CH, 64>((float *)qb, 68, (const float *)(qin + tok_of(j) * a.h_qk * KD), qrs, len(j));
   };
   auto g2 = [&](long long j) {
-    rows_l2<NT>(dzl_of(j), VD, KD);
-    tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
     tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
   };
   /* dr = T' du into the workspace (bgrad's, in du's place) */
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
   if constexpr (LY::R16) {
     /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
-     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third */
+     * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third (BSQ: y's before) */
     constexpr int NB = 32, TN = BVB / NB;
     static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
@@ -3327,6 +3358,12 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     auto pairs = [&](auto f) { frag_pairs<NB / 8>(z, ti, tj, f); }; /* f(row, column, pair) over this thread's pairs of dZ */
     auto put_z = [&] { pairs([&](int i, int j, float *p) { put_hl<BVPB>(zh, zl, i, j, p[0], p[1]); }); };
     auto store_z = [&](float *o) { pairs([&](int i, int j, float *p) { *(float2 *)(o + i * VD + j) = make_float2(p[0], p[1]); }); };
+    auto put_y = [&] {
+      dyr.each([&](int t, int d, float4 y) {
+        put_hl<BVPB>(gh, gl, t, d, y.x, y.y);
+        put_hl<BVPB>(gh, gl, t, d + 2, y.z, y.w);
+      });
+    };
     chain_steps<DB>(
         nc, gs, g1, g2,
         [&] {
@@ -3336,6 +3373,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[1] = x.y;
           });
           put_z();
+          dy_fetch(0);
+          put_y();
         },
         [&](long long j) { store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0); },
         [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
@@ -3350,37 +3389,48 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
               *o = make_float2(o->x + fg[4 * i] * p[0], o->y + fg[4 * i] * p[1]);
             });
           }
+          /* dZ <- e^{b_L} dZ + q' y */
+          pairs([&](int, int, float *p) {
+            p[0] *= fg[3];
+            p[1] *= fg[3];
+          });
+          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, (const unsigned short *)qb, nullptr, nullptr, gh, gl, ti, tj, CH);
           __syncthreads();
         },
         [&](long long j) {
+          dy_fetch(j + 1);
           mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
-          /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) */
-          const float *zloc = dzl_of(j);
-          pairs([&](int i, int c, float *p) {
-            const float2 x = *(const float2 *)(zloc + i * VD + c);
-            p[0] = zdec[i] * p[0] + x.x;
-            p[1] = zdec[i] * p[1] + x.y;
-          });
           mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, kb_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           put_z();
           __syncthreads();
+          if (j + 1 < nc) put_y(); /* (the next step's barrier before its first part) */
         });
     float *dzi = g.dstate_in[0];
     if (dzi) store_z(dzi + slot * 16384 + v0);
     return;
   }
   float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
+  auto put_y = [&] { dyr.each([&](int t, int d, float4 y) { *(float4 *)(drg + t * BVPB + d) = y; }); };
   chain_steps<DB>(
-      nc, gs, g1, g2, [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
+      nc, gs, g1, g2,
+      [&] {
+        tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
+        dy_fetch(0);
+        put_y();
+      },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
+        /* dZ <- e^{b_L} dZ + q' y (a warp reads and writes only its tiles of dZ) */
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, 0, 0>{dz, fg_of(j) + 3, nullptr}, qb, drg, KD, BVB, CH, true);
       },
       [&](long long j) {
+        dy_fetch(j + 1);
         /* dr into the workspace and g dr into drg */
         mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
-        /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
-        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
+        /* dZ += K' (g dr) */
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat<BVPB>{dz}, kb_of(j), drg, KD, BVB, CH, true);
+        if (j + 1 < nc) put_y(); /* (the next step's barrier before its first part) */
       });
   float *dzi = g.dstate_in[0];
   if (dzi) {
@@ -3388,11 +3438,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oQ = BS_Q, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oQ = BN_Q }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }
@@ -3839,4 +3889,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=146944 when=wide; bstate_n grid=items_ntiles threads=256 smem=105984 when=narrow; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=16388 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=163840 when=wide; bstate_n grid=items_ntiles threads=256 smem=122880 when=narrow; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -1678,10 +1678,10 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
-#define BT_KF 132       /* bstate's row factors of the keys: f = e^{b_L - b} (kd), g = -e e^b (the erase's) */
+#define BT_KF 132       /* bstate's factors a token: f = e^{b_L - b} (kd), g = -e e^b (the erase's), s = coef e^b (BSQ), e^{b_L} */
 #define KBP 132           /* bstate's key tile: elements a row */
 #define NR 1
-#define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 32772 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
@@ -1885,10 +1885,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128
   __syncthreads();
   r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K */
-    float *fg = w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF;
-    fg[0] = fexp(b[L - 1] - b[t_]);
-    fg[1] = -(1.0f * in[3][t_]) * fexp(b[t_]);
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K, [y = diag(s) dY], the decay */
+    const float eb = fexp(b[t_]);
+    *(float4 *)(w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF) =
+        make_float4(fexp(b[L - 1] - b[t_]), -(1.0f * in[3][t_]) * eb, 0.0f, expf(b[L - 1]));
   }
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, false>(am, qt, kc, CH, CH, KD, false);
@@ -1935,13 +1935,13 @@ template <int ldc, int GS> struct gmat_rs {
     *(float2 *)(s + i * ldc + j) = make_float2(r * x, r * y);
   }
 };
-/* c = diag(dec) c + ad + a b' (ad: rows ldd apart, in global memory) */
-template <int ldc, int ldd> struct cmat_dec {
+/* c = diag(dec) c + ad + a b' (dec[DS i]; ad: rows ldd apart, in global memory; ldd 0: none) */
+template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   float *p;
   const float *dec, *ad;
   __device__ __forceinline__ float2 load2(int i, int j) const {
-    const float2 c = *(const float2 *)(p + i * ldc + j), d = *(const float2 *)(ad + i * ldd + j);
-    return make_float2(dec[i] * c.x + d.x, dec[i] * c.y + d.y);
+    const float2 c = *(const float2 *)(p + i * ldc + j), d = ldd ? *(const float2 *)(ad + i * ldd + j) : make_float2(0.0f, 0.0f);
+    return make_float2(dec[DS * i] * c.x + d.x, dec[DS * i] * c.y + d.y);
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
@@ -1965,7 +1965,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   /* dZ_L's chunk-local part (K, V), read where it is by the update */
   auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
-   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
+   * decay zdec (K; BSQ: fg[3] of the first token); du (C, BVPB) in two buffers (DB; else one) */
   float *zdec = sm + LY::oZDEC;
   float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
@@ -1976,7 +1976,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   const long long krs = (long long)a.h_qk * KD * (long long)sizeof(elem_t) / 4; /* token to token, in floats */
   auto kb_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oKB2 : LY::oKB)); };
   auto fg_of = [&](long long j) { return sm + (j & 1 ? LY::oFG2 : LY::oFG); };
-  /* a step's tiles (chain_steps): du, then the keys and factors (both products'), T and the decay (the second's) */
+  /* a step's tiles (chain_steps): du, then the keys and factors (both products') [and the query rows (the first's)], T
+   * (the second's) */
   auto gs = [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); };
   auto g1 = [&](long long j) {
     tile_cp<NT, CH, 128>((float *)kb_of(j), 132, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
@@ -1991,7 +1992,10 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
   float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
   chain_steps<DB>(
-      nc, gs, g1, g2, [&] { tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false); },
+      nc, gs, g1, g2,
+      [&] {
+        tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
+      },
       [&](long long j) { tile_out<NT, KD, BVB>(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0, VD, dz, BVPB, KD); },
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
@@ -2008,11 +2012,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T, oZDEC = BS_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oZDEC = BN_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

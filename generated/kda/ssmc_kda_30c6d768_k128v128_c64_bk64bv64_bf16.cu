@@ -1547,7 +1547,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 1
-#define BW_CHUNK 32772 /* per chunk slot and value head: (q~e^b)'dY (K, V), dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 32772 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
@@ -1775,12 +1775,9 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
   /* dZ_L's chunk-local part (K, V), read where it is by the update */
   auto dzl_of = [&](long long j) { return w.bchunk + cs_of(j) * BW_CHUNK + BC_DZLOC + v0; };
-  /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
-   * decay zdec (K); du (C, BVPB) in two buffers (DB; else one) */
-  float *zdec = sm + LY::oZDEC;
-  /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB); du is bval's to
-   * turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
-  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL;
+  /* kd, wt (C, KP) as the forward left them (per-key decays), dZ_L's chunk-local part dzl (K, BVPB), the chunk's decay
+   * zdec (K); du is bval's to turn into dr = T' du (here its third product in the chain spilled at 128 registers) */
+  float *dz = sm + LY::oDZ, *kd = sm + LY::oKD, *wt = sm + LY::oW, *dzl = sm + LY::oDZL, *zdec = sm + LY::oZDEC;
   /* a step's tiles (chain_steps): du, then W, dZ_L's local part and the decay (the second product's), kd (the first's) */
   chain_steps<DB>(
       nc, [&](long long j) { tile_cp<NT, CH, BVB>(du_of(j), BVPB, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)); },
@@ -1804,11 +1801,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oZDEC = BS_ZDEC, oKD = BS_KD, oW = BS_W, oDZL = BS_DZL }; };
+struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKD = BS_KD, oW = BS_W, oDZL = BS_DZL, oZDEC = BS_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oZDEC = BN_ZDEC, oKD = BN_KD, oW = BN_W, oDZL = BN_DZL }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKD = BN_KD, oW = BN_W, oDZL = BN_DZL, oZDEC = BN_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

@@ -468,10 +468,10 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "89f044128006d9e5",
-  "3814df89f49d0bee",
-  "9f724aed81fc0d14",
-  "cba2dc22da77f46b",
+  "115c2499fd1b59c5",
+  "f98c19b5d6c5dc3e",
+  "f290c1d13b4caa14",
+  "7a81a48dc957176b",
   "0d0a1d84f706bcdc",
   "e697e4ab77028b64",
   "d7df4981d8b350b6",

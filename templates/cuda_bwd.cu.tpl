@@ -747,7 +747,7 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ end
   __syncthreads();
 @ if BS_KF then
-  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K, [y = diag(s) dY], the decay */
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K; BSQ's y = diag(s) dY, e^{b_L} */
     const float eb = fexp(b[t_]);
     *(float4 *)(w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF) =
         make_float4(fexp(b[L - 1] - b[t_]), -(${m.erase}) * eb, ${BSQ and ('(float)(' .. P.q[1].coef .. ') * eb') or '0.0f'}, expf(b[L - 1]));

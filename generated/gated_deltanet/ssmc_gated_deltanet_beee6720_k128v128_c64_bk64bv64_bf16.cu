@@ -3194,7 +3194,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   __syncthreads();
   r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K, [y = diag(s) dY], the decay */
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) { /* bstate's: kd = diag(f) K, ke = diag(g) K; BSQ's y = diag(s) dY, e^{b_L} */
     const float eb = fexp(b[t_]);
     *(float4 *)(w.btok + ((tok + t_) * a.h_v + it.h) * BW_TOK + BT_KF) =
         make_float4(fexp(b[L - 1] - b[t_]), -(1.0f * in[4][t_]) * eb, (float)(1.0f * 0.0883883476f) * eb, expf(b[L - 1]));

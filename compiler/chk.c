@@ -145,7 +145,7 @@ const char *chk_fwd_label(const ssmc_kernel *k, int cc_major, int v, char *buf, 
   ssmc_cuda_kernel c;
   ssmc_cuda_for_device(k->cuda, cc_major, &c);
   const int variant = rt_fwd_variant_at(&c, v);
-  if (variant == RT_FWD_NARROW) return c.narrow_bv ? "fwd-narrow" : "fwd";
+  if (variant == RT_FWD_NARROW) return ssmc_cuda_fwd_narrow(&c) ? "fwd-narrow" : "fwd";
   if (variant == RT_FWD_SPLIT) return "fwd-split";
   if (variant != RT_FWD_FUSED) return "fwd";
   snprintf(buf, n, "fwd-%s", c.fused.entry + strlen(k->name) + 1);

@@ -265,9 +265,10 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
 
 /* A stage's form after its fields: " when=wide", " when=sm90" (the sm_90a form of the stage before it),
  * " when=grouped" (run only with grouped value heads), or
- * " when=narrow" (the forward's first narrow stage also
+ * " when=narrow" (the module's first narrow stage also
  * states the module's narrow tile: " nbv=B below_pct=P"); l moves past them. -1: a narrow stage without
- * the module's narrow tile, or a narrow grid on a stage that is not narrow. */
+ * the module's narrow tile, or a narrow grid on a stage that is not narrow (a narrow stage may take any grid:
+ * without an erase the backward's narrow forms are bprep_n and the elementwise bscan_n). */
 static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
   int m = 0;
   if (!strncmp(*l, " when=wide", 10)) st->when = SSMC_STAGE_WIDE, *l += 10;
@@ -276,7 +277,7 @@ static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
   else if (!strncmp(*l, " when=grouped", 13)) st->when = SSMC_STAGE_GROUPED, *l += 13;
   if (sscanf(*l, " nbv=%d below_pct=%d%n", &k->cuda.narrow_bv, &k->cuda.narrow_below_pct, &m) == 2) *l += m;
   if (st->when == SSMC_STAGE_NARROW && (k->cuda.narrow_bv < 1 || k->cuda.narrow_below_pct < 1)) return -1;
-  return (st->grid == SSMC_GRID_ITEMS_NTILES) != (st->when == SSMC_STAGE_NARROW) ? -1 : 0;
+  return st->grid == SSMC_GRID_ITEMS_NTILES && st->when != SSMC_STAGE_NARROW ? -1 : 0;
 }
 
 /* Whether st, an sm_90a form, follows no stage of its grid in the list (n stages) so far: a template's mistake. */

@@ -105,17 +105,17 @@ static inline int rt_fwd_pick(const ssmc_kernel *kd, const ssmc_fwd_args *a, int
   if (split >= 3) return RT_FWD_SPLIT;
   if (ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, kd->V, sm_count)) return RT_FWD_FUSED;
   if (split >= 2) return RT_FWD_SPLIT;
-  return ssmc_cuda_narrow(c, a->n_seqs, a->h_v, kd->V, sm_count) ? RT_FWD_NARROW : RT_FWD_STAGED;
+  return ssmc_cuda_fwd_narrow(c) && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, kd->V, sm_count) ? RT_FWD_NARROW : RT_FWD_STAGED;
 }
 /* rt_fwd_pick on this device (a's t_total: ssmc_fwd_tokens) */
 int rt_cuda_fwd_pick(const rt_cuda *c, const rt_cuda_mod *m, const ssmc_fwd_args *a);
 /* How many forward variants the module has (1 to 4) and the v-th (RT_FWD_*): staged, then fused, narrow and split
  * where it has them (c: the table as the device runs it, ssmc_cuda_for_device) */
 static inline int rt_fwd_variant_count(const ssmc_cuda_kernel *c) {
-  return 1 + (c->fused.entry != 0) + (c->narrow_bv > 0) + (c->split_seg.entry != 0);
+  return 1 + (c->fused.entry != 0) + ssmc_cuda_fwd_narrow(c) + (c->split_seg.entry != 0);
 }
 static inline int rt_fwd_variant_at(const ssmc_cuda_kernel *c, int v) {
-  const int all[] = {RT_FWD_STAGED, c->fused.entry ? RT_FWD_FUSED : -9, c->narrow_bv ? RT_FWD_NARROW : -9,
+  const int all[] = {RT_FWD_STAGED, c->fused.entry ? RT_FWD_FUSED : -9, ssmc_cuda_fwd_narrow(c) ? RT_FWD_NARROW : -9,
                      c->split_seg.entry ? RT_FWD_SPLIT : -9};
   for (int i = 0, n = 0; i < 4; i++)
     if (all[i] != -9 && n++ == v) return all[i];

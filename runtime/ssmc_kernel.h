@@ -310,6 +310,12 @@ static inline int ssmc_cuda_narrow(const ssmc_cuda_kernel *c, int32_t n_seqs, in
   if (!c->narrow_bv) return 0;
   return (int64_t)n_seqs * h_v * (V / c->bv) * 100 < (int64_t)c->narrow_below_pct * sm_count;
 }
+/* Whether the module's forward has narrow forms (without an erase only the backward may: bprep_n, bscan_n). */
+static inline int ssmc_cuda_fwd_narrow(const ssmc_cuda_kernel *c) {
+  for (int32_t i = 0; i < c->n_fwd; i++)
+    if (c->fwd[i].when == SSMC_STAGE_NARROW) return 1;
+  return 0;
+}
 /* Whether stage st runs in a call that runs the narrow forms (narrow) or the wide ones. */
 static inline int ssmc_cuda_stage_runs(const ssmc_cuda_stage *st, int narrow) {
   return st->when == SSMC_STAGE_ALWAYS || st->when == (narrow ? SSMC_STAGE_NARROW : SSMC_STAGE_WIDE);

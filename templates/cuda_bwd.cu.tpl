@@ -120,12 +120,23 @@
 @ -- chunk) for bstate to read again. H200 GDN B8 T4096 H16: without that product and its reads bprep 0.776 -> 0.517 ms,
 @ -- bstate 1.174 -> 1.083 (bench/2026-11-30-gpu-h200-s54/ call 1, a diagnostic)
 @ local BSQ = BS_KF and Q1 and xin(Q1) == 'true' and KX == 'true'
-@ local QH, QHH = Q1 and Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v', Q1 and Q1.heads == 'qk' and 'it.hq' or 'it.h' -- BSQ's query rows
+@ -- BQS (KDU_B: no erase, no per-key decays; one query term from a bf16 input): the same for bscan, which becomes a tile
+@ -- pass a value tile BQV at a time, dZ <- e^{b_L} dZ + q' (s dY) (s: bprep's, at BT_S), in place of the elementwise scan
+@ -- over bprep's stored part (H200 Mamba-2 B8 T4096 H16: bprep 0.812 -> 0.514 ms without it, s54 call 1; bscan 0.348)
+@ local BQS = KDU_B and Q1 and xin(Q1) == 'true' and K % 16 == 0 and C % 16 == 0 and V % 16 == 0
+@ local BQV = V % 32 == 0 and 32 or 16
+@ -- BQS's pick (ssmc_cuda_narrow, with the forward's value tile bv): H200 Mamba-2 H16 (bv 64) B2 T16384 the tile pass
+@ -- 2.99 ms against 3.15, B1 T32768 3.40 against 3.12 (s54 calls 4, 5): between 64 and 32 tiles of bv on 132 SMs
+@ local BQS_PCT = 40
+@ local DZQ = BSQ or BQS -- dZ0's chunk-local part not bprep's
+@ local QH, QHH = Q1 and Q1.heads == 'qk' and 'a.h_qk' or 'a.h_v', Q1 and Q1.heads == 'qk' and 'it.hq' or 'it.h' -- BSQ's, BQS's query rows
 @ local BT_KF = BW_TOK -- f, g, s (BSQ), e^{b_L}
 @ if BS_KF then BW_TOK = BW_TOK + 4 end
+@ local BT_S = BSQ and BT_KF + 2 or BW_TOK -- s = coef e^b (BSQ, BQS)
+@ if BQS then BW_TOK = BW_TOK + 4 end
 @ local BT_DXG, BT_SC = BW_TOK, BW_TOK + K -- a solve: dx, then g (K); R_t, the log decay's direct term, hb, hw
 @ if sv then BW_TOK = BW_TOK + K + 4 end
-@ local BC_DZLOC, BC_DZEND = 0, BSQ and 0 or K * V -- (BSQ: no chunk-local part stored)
+@ local BC_DZLOC, BC_DZEND = 0, BSQ and 0 or K * V -- (BSQ: no chunk-local part stored; BQS: only its narrow form's)
 @ local BC_ZLDP = BC_DZEND + K * V
 @ local BW_CHUNK = r4(BC_ZLDP + NKT)
 @ local BC_H0, BC_DH, BC_HLE = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K
@@ -358,6 +369,9 @@ enum {
 @ if not BSQ then
 #define BC_DZLOC ${BC_DZLOC}
 @ end
+@ if DZQ then
+#define BT_S ${BT_S}         /* s = coef e^b a token (bprep's): y = diag(s) dY, dZ0's chunk-local part q' y */
+@ end
 #define BC_DZEND ${BC_DZEND}
 #define BC_ZLDP ${BC_ZLDP}
 #define BW_SEQ ${BW_SEQ}     /* per (sequence, value head): the forward's final states */
@@ -574,7 +588,7 @@ template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB 
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
-@ if BS16 or BG3 then
+@ if BS16 or BG3 or BQS then
 /* f(row, column, pair) over this lane's pairs of a warp's 16 x 8 NS tile of mma fragments d at (i0, j0) */
 template <int NS, typename F> __device__ __forceinline__ void frag_pairs(float (*d)[4], int i0, int j0, F f) {
   const int g = (threadIdx.x & 31) >> 2, q = threadIdx.x & 3;
@@ -625,6 +639,43 @@ __device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, 
     }
   }
 }
+@ end
+@ if BS16 or BQS then
+/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
+template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
+  unsigned ph, pl;
+  hl_pair(x, y, ph, pl);
+  *(unsigned *)(h + i * LDB + j) = ph;
+  *(unsigned *)(l + i * LDB + j) = pl;
+}
+@ end
+@ if BSQ or BQS then
+/* BSQ, BQS: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
+ * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
+template <int NTH, int NC> struct dy_rows {
+  using R = tile_regs<NTH, CH, NC, elem_t>;
+  R r;
+  float s[R::PER];
+  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
+    r.fetch(dy, rs, L);
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int t = R::row_of(i, d);
+      s[i] = t < L ? fs[t * fss] : 0.0f;
+    }
+  }
+  template <typename F> __device__ __forceinline__ void each(F f) const {
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
+      if (v >= R::NV) continue;
+      const float4 x = r.r[i].f();
+      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
+    }
+  }
+};
 @ end
 @ if BG3 then
 /* BG3: a pair of floats as three bf16 pairs (hi, mid, lo: each the rounded rest of the ones before, ~fp32's precision) */
@@ -715,7 +766,9 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 @ end
 
 /* ---------------------------------------------------------------- stage bprep */
-@ stage_head('bprep', true, NTP, BP_MINB)
+@ -- bprep(name, dzq): dzq, dZ0's chunk-local part not stored (BSQ's; BQS's wide form: bscan's tile pass forms it)
+@ local function bprep_stage(name, dzq)
+@ stage_head(name, true, NTP, BP_MINB)
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
 @ local pt = {ptile('r_dy', 'CH', 'BV2', 'elem_t', 'dy', ld8(BV2), function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD')}
 @ if BPW then
@@ -768,13 +821,17 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
     for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
   }
 @ end
+@ if BQS and dzq then
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) /* bscan's y = diag(s) dY */
+    w.btok[((tok + t_) * a.h_v + it.h) * BW_TOK + BT_S] = (float)(${P.q[1].coef}) * fexp(b[t_]);
+@ end
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
 @ if diag then
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
 @ else
   mmb<CP, KP, 1, 1, KP, false, ${KX}>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());
-@   if not BSQ then
+@   if not dzq then
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
 @   end
 @ end
@@ -834,7 +891,7 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
     if (v0 + BV2 < VD) {
 @ ptiles_fetch(pt, 'v0 + BV2')
     }
-@ if BSQ then
+@ if dzq then
     mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}>(ou, am, dy, CH, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);
 @ else
@@ -849,6 +906,9 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 #endif
 @ end
 }
+@ end
+@ bprep_stage('bprep', DZQ)
+@ if BQS then bprep_stage('bprep_n', false) end -- BQS's narrow form: the elementwise bscan reads the stored part
 
 @ if m.delta then
 /* ---------------------------------------------------------------- stage bstate */
@@ -888,13 +948,6 @@ template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
 @ if BS16 then
-/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
-template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
-  unsigned ph, pl;
-  hl_pair(x, y, ph, pl);
-  *(unsigned *)(h + i * LDB + j) = ph;
-  *(unsigned *)(l + i * LDB + j) = pl;
-}
 /* rows i < rows into a global matrix (o) and, times g[GS i], every row as bf16 hi and lo parts (pitch LDB) */
 template <int LDB, int GS> struct gmat_hl {
   gmat<float> o;
@@ -908,34 +961,6 @@ template <int LDB, int GS> struct gmat_hl {
   }
 };
 @ end
-@ end
-@ if BSQ then
-/* BSQ: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
- * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
-template <int NTH, int NC> struct dy_rows {
-  using R = tile_regs<NTH, CH, NC, elem_t>;
-  R r;
-  float s[R::PER];
-  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
-    r.fetch(dy, rs, L);
-#pragma unroll
-    for (int i = 0; i < R::PER; i++) {
-      int d;
-      const int t = R::row_of(i, d);
-      s[i] = t < L ? fs[t * fss] : 0.0f;
-    }
-  }
-  template <typename F> __device__ __forceinline__ void each(F f) const {
-#pragma unroll
-    for (int i = 0; i < R::PER; i++) {
-      int d;
-      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
-      if (v >= R::NV) continue;
-      const float4 x = r.r[i].f();
-      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
-    }
-  }
-};
 @ end
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
@@ -984,7 +1009,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto dy_fetch = [&](long long j) {
     if (j < nc)
       dyr.fetch((const elem_t *)g.dout + (tok_of(j) * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD,
-                w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF + 2, brs, len(j));
+                w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_S, brs, len(j));
   };
 @   end
   /* a step's tiles (chain_steps): du, then the keys and factors (both products') [and the query rows (the first's)], T
@@ -1175,13 +1200,86 @@ extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_
 @   end
 @ else
 /* ---------------------------------------------------------------- stage bscan */
+@ if BQS then
+/* Without an erase the chunk-to-chunk adjoint, dZ0_c = e^{b_L,c} dZ_L,c + q_c' (s dY)_c and dZ_L,c-1 = dZ0_c, here with
+ * dZ0's chunk-local part formed on the way (BQS): one pass over a sequence's chunks, last to first, from dstate_out, a
+ * value tile of BQV columns a block; it stores each chunk's end adjoint dZ_L (BC_DZEND) and ends in dstate_in. dZ in
+ * registers, a warp a 16 x BQV tile of it; the query rows as loaded and y = diag(s) dY as bf16 hi and lo parts (~fp32's
+ * precision with the exact query: bprep's product had one tf32 part) in two buffers, the next chunk's copied and
+ * fetched while this one's product runs; mm_b16 (mma.sync m16n8k16). du's state term kd dZ_L is bval's. */
+extern "C" __global__ void __launch_bounds__(${2 * K}, 2) ${P.name}_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = ${2 * K}, BQ = ${BQV}, BQP = BQ + 8, QP = KD + 8;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of<VD / BQ>(a);
+  const int v0 = it.vt * BQ;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
+  const long long brs = (long long)a.h_v * BW_TOK;
+  /* step j: chunk nc - 1 - j, its first token, slot and length */
+  auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
+  auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
+  auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
+  /* the buffers of step j: the query rows (C, QP), y's hi and lo parts (C, BQP) each */
+  auto qb_of = [&](long long j) { return (unsigned short *)sm + (j & 1) * CH * QP; };
+  auto yh_of = [&](long long j) { return (unsigned short *)sm + 2 * CH * QP + (j & 1) * 2 * CH * BQP; };
+  const elem_t *qin = (const elem_t *)a.in[${Q1.idx}] + ${QHH} * KD; /* (T, ${QH}, K) */
+  auto q_cp = [&](long long j) {
+    tile_cp<NT, CH, KD / 2>((float *)qb_of(j), QP / 2, (const float *)(qin + tok_of(j) * ${QH} * KD), (long long)${QH} * KD / 2, len(j));
+    cp_async_commit();
+  };
+  dy_rows<NT, BQ> dyr;
+  auto dy_fetch = [&](long long j) {
+    dyr.fetch((const elem_t *)g.dout + (tok_of(j) * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD,
+              w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_S, brs, len(j));
+  };
+  auto put_y = [&](long long j) {
+    unsigned short *yh = yh_of(j), *yl = yh + CH * BQP;
+    dyr.each([&](int t, int d, float4 y) {
+      put_hl<BQP>(yh, yl, t, d, y.x, y.y);
+      put_hl<BQP>(yh, yl, t, d + 2, y.z, y.w);
+    });
+  };
+  const int ti = 16 * ((int)threadIdx.x >> 5);
+  float z[BQ / 8][4];
+  auto pairs = [&](auto f) { frag_pairs<BQ / 8>(z, ti, 0, f); }; /* f(row, column, pair) over this thread's pairs of dZ */
+  const float *dzo = g.dstate_out[${m.state}];
+  pairs([&](int i, int c, float *p) {
+    const float2 x = dzo ? *(const float2 *)(dzo + slot * ${K * V} + i * VD + v0 + c) : make_float2(0.0f, 0.0f);
+    p[0] = x.x;
+    p[1] = x.y;
+  });
+  q_cp(0);
+  dy_fetch(0);
+  put_y(0);
+  for (long long j = 0; j < nc; j++) {
+    const float zd = w.fchunk[cs_of(j) * WS_CHUNK + WS_ZD]; /* the chunk's decay (bprep's) */
+    cp_async_wait<0>();
+    __syncthreads(); /* step j's tiles in; step j - 1's product done with the other buffers */
+    if (j + 1 < nc) {
+      q_cp(j + 1);
+      dy_fetch(j + 1);
+    }
+    float *dze = w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0;
+    pairs([&](int i, int c, float *p) {
+      *(float2 *)(dze + i * VD + c) = make_float2(p[0], p[1]);
+      p[0] *= zd;
+      p[1] *= zd;
+    });
+    mm_b16<BQ, true, QP, BQP, 1, 2, false>(z, qb_of(j), nullptr, nullptr, yh_of(j), yh_of(j) + CH * BQP, ti, 0, CH);
+    if (j + 1 < nc) put_y(j + 1);
+  }
+  float *dzi = g.dstate_in[${m.state}];
+  if (dzi) pairs([&](int i, int c, float *p) { *(float2 *)(dzi + slot * ${K * V} + i * VD + v0 + c) = make_float2(p[0], p[1]); });
+}
+@ end
 /* Without an erase the chunk-to-chunk adjoint is elementwise, dZ0_c = diag(e^{b_L,c}) dZ_L,c + (q~e^b)'dY_c
  * and dZ_L,c-1 = dZ0_c: one pass over a sequence's chunks, last to first, from dstate_out; it stores
  * each chunk's end adjoint dZ_L (BC_DZEND) and ends in dstate_in. Four elements of the (K, V) state a
  * thread, the chunk-local adjoints (bprep's) and decays (fprep's) loaded BSCAN_PF chunks ahead. du's
- * state term kd dZ_L is bval's (all chunks at once). */
+ * state term kd dZ_L is bval's (all chunks at once). With BQS its narrow form, after bprep_n: few work items leave
+ * the tile pass's blocks too few (H200 Mamba-2 B1 T32768 H16: 64 blocks, bwd-saved 3.40 ms against 3.12 with this). */
 #define BSCAN_PF 8
-extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_${BQS and 'bscan_n' or 'bscan'}(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
   const int e = (it.vt * ${NTS} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
@@ -2848,12 +2946,23 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
 @ else
 @   st[#st + 1] = string.format('fscan grid=items_elems threads=%d smem=0', P.FST.scan.threads)
 @ end
-@ stage('bprep', 'chunks', PL, NTP or NT)
+@ if BQS then
+@   stage('bprep', 'chunks', PL, NTP or NT, ' when=wide')
+@   stage('bprep_n', 'chunks', PL, NTP or NT, string.format(' when=narrow nbv=%d below_pct=%d', BQV, BQS_PCT))
+@ else
+@   stage('bprep', 'chunks', PL, NTP or NT)
+@ end
 @ if m.delta then
 @   stage('bstate', 'items_bvtiles', SL, nil, SLN and ' when=wide')
 @   if SLN then stage('bstate_n', 'items_ntiles', SLN, NS.threads, ' when=narrow') end
 @ else
-@   stage('bscan', 'items_elems', {off = 0}, NTS)
+@   if BQS then -- the tile pass where its value tiles fill BQS_PCT percent of the SMs, else bprep_n and the elementwise scan
+@     local BQP = BQV + 8
+@     stage('bscan', 'items_bvtiles', {off = (2 * C * (K + 8) + 4 * C * BQP) // 2}, 2 * K, ' when=wide')
+@     stage('bscan_n', 'items_elems', {off = 0}, NTS, ' when=narrow')
+@   else
+@     stage('bscan', 'items_elems', {off = 0}, NTS)
+@   end
 @ end
 @ stage('bval', 'chunks', VL, NTV or NT)
 @ stage('bgrad', 'chunks_ktiles', GL, NTB or NT); stage('brows', 'chunks', RL)
@@ -2878,5 +2987,5 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
 @ -- the leading stages a forward kept for the backward replaces (ssmc_cuda_kernel.bwd_saved): fprep and fstate[_n];
 @ -- with a solve (lead: the kept forward runs them itself) bhdelta, bhscan and xsolve as a device runs them
 @ local SAVED = sv and 3 or P.KEEP and (NS and 3 or 2) or 0
-// ssmc-launch-bwd fwd=0 saved=${SAVED} ${sv and 'lead ' or ''}bk=${BK} bv=${BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
+// ssmc-launch-bwd fwd=0 saved=${SAVED} ${sv and 'lead ' or ''}bk=${BK} bv=${BQS and BQV or BVB} ws_tok=${BW_TOK} ws_chunk=${BW_CHUNK} ws_seq=${BW_SEQ} ws_qk=${BW_QK} ${table.concat(st, '; ')}
 @ end

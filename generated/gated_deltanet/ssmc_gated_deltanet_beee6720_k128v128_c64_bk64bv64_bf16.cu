@@ -2881,6 +2881,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 #define KBP 136           /* bstate's key tile: elements a row */
 #define NR 2
 #define BW_CHUNK 16388 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BT_S 138         /* s = coef e^b a token (bprep's): y = diag(s) dY, dZ0's chunk-local part q' y */
 #define BC_DZEND 0
 #define BC_ZLDP 16384
 #define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
@@ -3078,6 +3079,39 @@ __device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, 
     }
   }
 }
+/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
+template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
+  unsigned ph, pl;
+  hl_pair(x, y, ph, pl);
+  *(unsigned *)(h + i * LDB + j) = ph;
+  *(unsigned *)(l + i * LDB + j) = pl;
+}
+/* BSQ, BQS: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
+ * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
+template <int NTH, int NC> struct dy_rows {
+  using R = tile_regs<NTH, CH, NC, elem_t>;
+  R r;
+  float s[R::PER];
+  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
+    r.fetch(dy, rs, L);
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int t = R::row_of(i, d);
+      s[i] = t < L ? fs[t * fss] : 0.0f;
+    }
+  }
+  template <typename F> __device__ __forceinline__ void each(F f) const {
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
+      if (v >= R::NV) continue;
+      const float4 x = r.r[i].f();
+      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
+    }
+  }
+};
 /* BG3: a pair of floats as three bf16 pairs (hi, mid, lo: each the rounded rest of the ones before, ~fp32's precision) */
 __device__ __forceinline__ void split3_pair(float x0, float x1, unsigned &h, unsigned &m, unsigned &l) {
   h = bf2(x0, x1);
@@ -3298,13 +3332,6 @@ template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
-/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
-template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
-  unsigned ph, pl;
-  hl_pair(x, y, ph, pl);
-  *(unsigned *)(h + i * LDB + j) = ph;
-  *(unsigned *)(l + i * LDB + j) = pl;
-}
 /* rows i < rows into a global matrix (o) and, times g[GS i], every row as bf16 hi and lo parts (pitch LDB) */
 template <int LDB, int GS> struct gmat_hl {
   gmat<float> o;
@@ -3315,32 +3342,6 @@ template <int LDB, int GS> struct gmat_hl {
     o.store2(i, j, x, y);
     const float r = g[GS * i];
     put_hl<LDB>(h, l, i, j, r * x, r * y);
-  }
-};
-/* BSQ: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
- * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
-template <int NTH, int NC> struct dy_rows {
-  using R = tile_regs<NTH, CH, NC, elem_t>;
-  R r;
-  float s[R::PER];
-  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
-    r.fetch(dy, rs, L);
-#pragma unroll
-    for (int i = 0; i < R::PER; i++) {
-      int d;
-      const int t = R::row_of(i, d);
-      s[i] = t < L ? fs[t * fss] : 0.0f;
-    }
-  }
-  template <typename F> __device__ __forceinline__ void each(F f) const {
-#pragma unroll
-    for (int i = 0; i < R::PER; i++) {
-      int d;
-      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
-      if (v >= R::NV) continue;
-      const float4 x = r.r[i].f();
-      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
-    }
   }
 };
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
@@ -3381,7 +3382,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto dy_fetch = [&](long long j) {
     if (j < nc)
       dyr.fetch((const elem_t *)g.dout + (tok_of(j) * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD,
-                w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF + 2, brs, len(j));
+                w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_S, brs, len(j));
   };
   /* a step's tiles (chain_steps): du, then the keys and factors (both products') [and the query rows (the first's)], T
    * (the second's) */

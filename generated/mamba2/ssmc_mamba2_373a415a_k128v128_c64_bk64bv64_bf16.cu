@@ -2215,13 +2215,14 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 136     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 1
 #define BW_CHUNK 32772 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
+#define BT_S 132         /* s = coef e^b a token (bprep's): y = diag(s) dY, dZ0's chunk-local part q' y */
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
 #define BW_SEQ 16384     /* per (sequence, value head): the forward's final states */
@@ -2347,6 +2348,89 @@ template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB 
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
+/* f(row, column, pair) over this lane's pairs of a warp's 16 x 8 NS tile of mma fragments d at (i0, j0) */
+template <int NS, typename F> __device__ __forceinline__ void frag_pairs(float (*d)[4], int i0, int j0, F f) {
+  const int g = (threadIdx.x & 31) >> 2, q = threadIdx.x & 3;
+#pragma unroll
+  for (int s = 0; s < NS; s++) {
+    f(i0 + g, j0 + 8 * s + 2 * q, d[s]);
+    f(i0 + g + 8, j0 + 8 * s + 2 * q, d[s] + 2);
+  }
+}
+/* A tile product on bf16 mma16 (BS16's bstate, BG3's bgrad): d (a warp's 16 x NB tile at row i0, column j0, fragments
+ * as mma16's) += (a0 + a1 + ..) (b0 + b1) over kd, k16 steps, every fragment one ldmatrix, without the products of two
+ * lower parts: a's NA parts (m x kd) with k contiguous (AT false, pitch LDA) or m contiguous (AT: stored (kd x m)), b's
+ * NBP parts (kd x n, n contiguous, pitch LDB), the larger first (one part: exact in bf16); the smaller terms summed
+ * first. Z: each k16 step's products summed from zero, then added times sc (as MM_TF3P: the tensor cores truncate each
+ * sum toward zero), else accumulated in d */
+template <int NB, bool AT, int LDA, int LDB, int NA, int NBP, bool Z>
+__device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, const unsigned short *a1, const unsigned short *a2,
+                                       const unsigned short *b0, const unsigned short *b1, int i0, int j0, int kd, float sc = 1.0f) {
+  const int lane = threadIdx.x & 31, r = (lane & 7) + (lane & 8), c = (lane >> 4) * 8;
+  const unsigned short *ap[3] = {a0, a1, a2}, *bp[2] = {b0, b1};
+  /* matrix i of ldmatrix from lanes 8 i ..: a's fragment blocks (rows +8, k +8), transposed from rows k */
+  int ao = AT ? ((lane & 7) + c) * LDA + i0 + (lane & 8) : (i0 + r) * LDA + c, bo = r * LDB + j0 + c;
+#pragma unroll 2
+  for (int k0 = 0; k0 < kd; k0 += 16, ao += AT ? 16 * LDA : 16, bo += 16 * LDB) {
+    unsigned fa[NA][4];
+#pragma unroll
+    for (int p = 0; p < NA; p++) {
+      if (AT) ldsm4t(fa[p], ap[p] + ao);
+      else ldsm4(fa[p], (const float *)(ap[p] + ao));
+    }
+#pragma unroll
+    for (int s = 0; s < NB / 16; s++) {
+      unsigned fb[NBP][4];
+#pragma unroll
+      for (int p = 0; p < NBP; p++) ldsm4t(fb[p], bp[p] + bo + 16 * s);
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        float t[4] = {0.0f, 0.0f, 0.0f, 0.0f}, *x = Z ? t : d[2 * s + h];
+#pragma unroll
+        for (int p = NA - 1; p > 0; p--) mma16(x, fa[p], fb[0] + 2 * h);
+#pragma unroll
+        for (int p = NBP - 1; p > 0; p--) mma16(x, fa[0], fb[p] + 2 * h);
+        mma16(x, fa[0], fb[0] + 2 * h);
+        if (Z)
+#pragma unroll
+          for (int e = 0; e < 4; e++) d[2 * s + h][e] += sc * t[e];
+      }
+    }
+  }
+}
+/* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
+template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
+  unsigned ph, pl;
+  hl_pair(x, y, ph, pl);
+  *(unsigned *)(h + i * LDB + j) = ph;
+  *(unsigned *)(l + i * LDB + j) = pl;
+}
+/* BSQ, BQS: a chunk's rows of dY (C, NC) and each row's factor s (bprep's, at BT_KF + 2) in the registers of NTH threads
+ * (fetched a step ahead), then y = diag(s) dY (rows past L: 0) through each's f(row, column, columns .. + 3) */
+template <int NTH, int NC> struct dy_rows {
+  using R = tile_regs<NTH, CH, NC, elem_t>;
+  R r;
+  float s[R::PER];
+  __device__ __forceinline__ void fetch(const elem_t *dy, long long rs, const float *fs, long long fss, int L) {
+    r.fetch(dy, rs, L);
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int t = R::row_of(i, d);
+      s[i] = t < L ? fs[t * fss] : 0.0f;
+    }
+  }
+  template <typename F> __device__ __forceinline__ void each(F f) const {
+#pragma unroll
+    for (int i = 0; i < R::PER; i++) {
+      int d;
+      const int v = (int)threadIdx.x + i * NTH, t = R::row_of(i, d);
+      if (v >= R::NV) continue;
+      const float4 x = r.r[i].f();
+      f(t, d, make_float4(s[i] * x.x, s[i] * x.y, s[i] * x.z, s[i] * x.w));
+    }
+  }
+};
 
 /* ---------------------------------------------------------------- stages fprep, fscan */
 /* The forward's prep and scan, recomputed with the backward's tile products (MM_BWD):
@@ -2365,6 +2449,78 @@ extern "C" __global__ void __launch_bounds__(128) ssmc_mamba2_373a415a_k128v128_
 
 /* ---------------------------------------------------------------- stage bprep */
 extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  (void)g; (void)w;
+  chunk_t ch;
+  if (!chunk_of(a, ch)) return;
+  const item_t it = ch.it;
+  const int L = ch.L;
+  const long long tok = it.t0 + ch.c0;
+  const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
+  (void)cs;
+  float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
+    tile_regs<NT, CH, BV2, elem_t> r_dy;
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, KD, elem_t> r_q;
+  r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
+  float *in[SSMC_MAX_IO];
+  (void)in;
+  in[3] = sm + BP_IN3;
+  for (int t = threadIdx.x; t < CH; t += NT) in[3][t] = t < L ? ((const float *)a.in[3])[(tok + t) * a.h_v + it.h] : 0.0f;
+  tile_in<NT, CH, KD>(kc, KP, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
+                        one_t(), false);
+  __syncthreads();
+  if (threadIdx.x < 32) { /* inclusive prefix sum of the log decays: warp 0 */
+    float carry = 0.0f;
+    for (int c = 0; c < CH; c += 32) {
+      const int t_ = c + (int)threadIdx.x;
+      float v = 0.0f;
+      if (t_ < L) v = in[3][t_];
+      for (int o = 1; o < 32; o <<= 1) {
+        const float up_ = __shfl_up_sync(0xffffffffu, v, o);
+        if ((int)threadIdx.x >= o) v += up_;
+      }
+      if (t_ < CH) b[t_] = carry + v;
+      carry += __shfl_sync(0xffffffffu, v, 31);
+    }
+  }
+  __syncthreads();
+  r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  __syncthreads();
+  { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
+     * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
+     * element each store waited on its load: bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8) */
+    constexpr int RP = 16 * NT / VD < CH ? 16 * NT / VD : CH;
+    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
+    const long long wrs = (long long)a.h_v * WS_TOK;
+    for (int r0 = 0; r0 < L; r0 += RP) {
+      tile_regs<NT, RP, VD, elem_t> r_u;
+      r_u.fetch((const elem_t *)a.in[2] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
+      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(1.0f); });
+    }
+    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
+  }
+  for (int t_ = threadIdx.x; t_ < L; t_ += NT) /* bscan's y = diag(s) dY */
+    w.btok[((tok + t_) * a.h_v + it.h) * BW_TOK + BT_S] = (float)(1.0f * 0.0883883476f) * fexp(b[t_]);
+  /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
+  mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
+  pair_decay<NT, false>(am, CP, b, L, one_t());
+  __syncthreads();
+  /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
+  for (int v0 = 0; v0 < VD; v0 += BV2) {
+    r_dy.put(dy, 40, L, one_t(), false);
+    __syncthreads();
+    if (v0 + BV2 < VD) {
+    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
+    }
+    mmb<40, 1, CP, 40, 1, false, true>(ou, am, dy, CH, BV2, CH, false);
+    tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
+    __syncthreads();
+  }
+}
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bprep_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   constexpr int NT = 256;
   extern __shared__ float sm[];
   const bws_t w = bws_of(a, ws);
@@ -2439,13 +2595,84 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 }
 
 /* ---------------------------------------------------------------- stage bscan */
+/* Without an erase the chunk-to-chunk adjoint, dZ0_c = e^{b_L,c} dZ_L,c + q_c' (s dY)_c and dZ_L,c-1 = dZ0_c, here with
+ * dZ0's chunk-local part formed on the way (BQS): one pass over a sequence's chunks, last to first, from dstate_out, a
+ * value tile of BQV columns a block; it stores each chunk's end adjoint dZ_L (BC_DZEND) and ends in dstate_in. dZ in
+ * registers, a warp a 16 x BQV tile of it; the query rows as loaded and y = diag(s) dY as bf16 hi and lo parts (~fp32's
+ * precision with the exact query: bprep's product had one tf32 part) in two buffers, the next chunk's copied and
+ * fetched while this one's product runs; mm_b16 (mma.sync m16n8k16). du's state term kd dZ_L is bval's. */
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+  constexpr int NT = 256, BQ = 32, BQP = BQ + 8, QP = KD + 8;
+  extern __shared__ float sm[];
+  const bws_t w = bws_of(a, ws);
+  const item_t it = item_of<VD / BQ>(a);
+  const int v0 = it.vt * BQ;
+  const long long slot = it.n * a.h_v + it.h, s0 = slot0_of(a, it.n), nc = (it.T + CH - 1) / CH;
+  const long long brs = (long long)a.h_v * BW_TOK;
+  /* step j: chunk nc - 1 - j, its first token, slot and length */
+  auto tok_of = [&](long long j) { return it.t0 + (nc - 1 - j) * CH; };
+  auto cs_of = [&](long long j) { return (s0 + nc - 1 - j) * a.h_v + it.h; };
+  auto len = [&](long long j) { return (int)(j == 0 ? it.T - (nc - 1) * CH : CH); };
+  /* the buffers of step j: the query rows (C, QP), y's hi and lo parts (C, BQP) each */
+  auto qb_of = [&](long long j) { return (unsigned short *)sm + (j & 1) * CH * QP; };
+  auto yh_of = [&](long long j) { return (unsigned short *)sm + 2 * CH * QP + (j & 1) * 2 * CH * BQP; };
+  const elem_t *qin = (const elem_t *)a.in[0] + it.hq * KD; /* (T, a.h_qk, K) */
+  auto q_cp = [&](long long j) {
+    tile_cp<NT, CH, KD / 2>((float *)qb_of(j), QP / 2, (const float *)(qin + tok_of(j) * a.h_qk * KD), (long long)a.h_qk * KD / 2, len(j));
+    cp_async_commit();
+  };
+  dy_rows<NT, BQ> dyr;
+  auto dy_fetch = [&](long long j) {
+    dyr.fetch((const elem_t *)g.dout + (tok_of(j) * a.h_v + it.h) * VD + v0, (long long)a.h_v * VD,
+              w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_S, brs, len(j));
+  };
+  auto put_y = [&](long long j) {
+    unsigned short *yh = yh_of(j), *yl = yh + CH * BQP;
+    dyr.each([&](int t, int d, float4 y) {
+      put_hl<BQP>(yh, yl, t, d, y.x, y.y);
+      put_hl<BQP>(yh, yl, t, d + 2, y.z, y.w);
+    });
+  };
+  const int ti = 16 * ((int)threadIdx.x >> 5);
+  float z[BQ / 8][4];
+  auto pairs = [&](auto f) { frag_pairs<BQ / 8>(z, ti, 0, f); }; /* f(row, column, pair) over this thread's pairs of dZ */
+  const float *dzo = g.dstate_out[0];
+  pairs([&](int i, int c, float *p) {
+    const float2 x = dzo ? *(const float2 *)(dzo + slot * 16384 + i * VD + v0 + c) : make_float2(0.0f, 0.0f);
+    p[0] = x.x;
+    p[1] = x.y;
+  });
+  q_cp(0);
+  dy_fetch(0);
+  put_y(0);
+  for (long long j = 0; j < nc; j++) {
+    const float zd = w.fchunk[cs_of(j) * WS_CHUNK + WS_ZD]; /* the chunk's decay (bprep's) */
+    cp_async_wait<0>();
+    __syncthreads(); /* step j's tiles in; step j - 1's product done with the other buffers */
+    if (j + 1 < nc) {
+      q_cp(j + 1);
+      dy_fetch(j + 1);
+    }
+    float *dze = w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0;
+    pairs([&](int i, int c, float *p) {
+      *(float2 *)(dze + i * VD + c) = make_float2(p[0], p[1]);
+      p[0] *= zd;
+      p[1] *= zd;
+    });
+    mm_b16<BQ, true, QP, BQP, 1, 2, false>(z, qb_of(j), nullptr, nullptr, yh_of(j), yh_of(j) + CH * BQP, ti, 0, CH);
+    if (j + 1 < nc) put_y(j + 1);
+  }
+  float *dzi = g.dstate_in[0];
+  if (dzi) pairs([&](int i, int c, float *p) { *(float2 *)(dzi + slot * 16384 + i * VD + v0 + c) = make_float2(p[0], p[1]); });
+}
 /* Without an erase the chunk-to-chunk adjoint is elementwise, dZ0_c = diag(e^{b_L,c}) dZ_L,c + (q~e^b)'dY_c
  * and dZ_L,c-1 = dZ0_c: one pass over a sequence's chunks, last to first, from dstate_out; it stores
  * each chunk's end adjoint dZ_L (BC_DZEND) and ends in dstate_in. Four elements of the (K, V) state a
  * thread, the chunk-local adjoints (bprep's) and decays (fprep's) loaded BSCAN_PF chunks ahead. du's
- * state term kd dZ_L is bval's (all chunks at once). */
+ * state term kd dZ_L is bval's (all chunks at once). With BQS its narrow form, after bprep_n: few work items leave
+ * the tile pass's blocks too few (H200 Mamba-2 B1 T32768 H16: 64 blocks, bwd-saved 3.40 ms against 3.12 with this). */
 #define BSCAN_PF 8
-extern "C" __global__ void __launch_bounds__(128) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bscan(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+extern "C" __global__ void __launch_bounds__(128) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_bscan_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   const bws_t w = bws_of(a, ws);
   const item_t it = item_of(a);
   const int e = (it.vt * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
@@ -2896,4 +3123,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=64 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99712; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672 when=wide; bprep_n grid=chunks threads=256 smem=92672 when=narrow nbv=32 below_pct=40; bscan grid=items_bvtiles threads=256 smem=55296 when=wide; bscan_n grid=items_elems threads=128 smem=0 when=narrow; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99712; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -161,9 +161,11 @@ typedef struct ssmc_cuda_kernel {
   ssmc_cuda_stage fused_sm90;
   int32_t fused_sm90_bv, fused_sm90_from_pct, fused_sm90_post;
   /* appended: the narrow forms of the chunk-to-chunk stages (fwd[] and bwd[] entries with when =
-   * SSMC_STAGE_NARROW, each after its wide form), narrow_bv value columns a block (0: the module has
-   * none); a call runs them in place of the wide forms where the wide grid, n_seqs * h_v * (V / bv)
-   * blocks, is below narrow_below_pct percent of the SM count (ssmc_cuda_narrow) */
+   * SSMC_STAGE_NARROW, each after its wide form), narrow_bv value columns a block of their
+   * SSMC_GRID_ITEMS_NTILES stages (0: the module has none; without an erase the backward's alone,
+   * bprep_n and bscan_n on their wide grids: ssmc_cuda_fwd_narrow); a call runs them in place of the wide
+   * forms where the wide grid, n_seqs * h_v * (V / bv) blocks, is below narrow_below_pct percent of the SM
+   * count (ssmc_cuda_narrow) */
   int32_t narrow_bv, narrow_below_pct;
   /* appended: the recomputed forward a kept one replaces: how many leading bwd[] stages (fprep and the
    * chunk-to-chunk pass) a backward with fwd_saved skips, because every forward variant, run into the backward's

@@ -103,6 +103,7 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
            : j == 6 ? (fwd_entry(c, c->split_scan.entry) ? &none : &c->split_scan) /* (a fwd[] stage: reported there) */
            : j == 7 ? &c->split_fused
            : j == 8 ? &c->prep_fused_keep
+           : j == 9 ? &c->split_keep
                     : NULL;
   }
   }
@@ -136,7 +137,7 @@ int cuc_compile(const emit_kernel *ek, const char *arch, const char *cache_dir, 
       return diag_at(d, NULL, 0, 0, "internal: no ptxas report for %s", st->entry);
     }
     const int max = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg ||
-                            st == &ek->cuda.split_fused
+                            st == &ek->cuda.split_fused || st == &ek->cuda.split_keep
                         ? CUC_SMEM_MAX_SM90
                         : CUC_SMEM_MAX;
     const int smem = pi.smem_static + st->smem, big = smem > max;

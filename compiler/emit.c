@@ -307,7 +307,8 @@ static int other_form(emit_kernel *k, const ssmc_cuda_stage *st, int slot, const
  *      split=P seg_threads=N seg_smem=S [seg_grid=G] [scan_grid=G scan_threads=N scan_smem=S] [split_form]: its split
  *      forward (ssmc_kernel.h), the segment pass NAME_fused90_seg (its grid fused90's or G, its block N threads and S
  *      bytes of shared memory) and the forward's stage `scan`, or with scan_grid its own scan NAME_fused90_scan; with
- *      split_form the split forward runs NAME_fused90_split in fused90's place */
+ *      split_form the split forward runs NAME_fused90_split in fused90's place; split_form_keep: and a kept one
+ *      NAME_fused90_split_keep */
 static int parse_launch(emit_kernel *k, diag *d) {
   const char *l = strstr(k->cu_source, "// ssmc-launch ");
   memset(&k->cuda, 0, sizeof k->cuda);
@@ -372,6 +373,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
         l += m;
       }
       if ((split_form = !strncmp(l, " split_form", 11))) l += 11;
+      if (split_form && !strncmp(l, "_keep", 5)) split_form = 2, l += 5;
     }
     const int lean = i == 0 && !strncmp(l, " fused", 6); /* its form before the fused slot, NAME_<stage>_fused */
     if (lean) l += 6;
@@ -412,7 +414,8 @@ static int parse_launch(emit_kernel *k, diag *d) {
         return diag_at(d, NULL, 0, 0, "internal: a split forward without its scan in %s", k->cu_path);
       k->cuda.split_seg.threads = seg_threads;
       k->cuda.split_seg.smem = seg_smem;
-      if (split_form && other_form(k, &st, EMIT_KEEP_ENTRY0 + 6, "split", &k->cuda.split_fused))
+      if ((split_form && other_form(k, &st, EMIT_KEEP_ENTRY0 + 6, "split", &k->cuda.split_fused)) ||
+          (split_form == 2 && other_form(k, &st, EMIT_KEEP_ENTRY0 + 8, "split_keep", &k->cuda.split_keep)))
         return diag_at(d, NULL, 0, 0, "internal: entry name too long in %s", k->cu_path);
     }
     while (*l == ';' || *l == ' ') l++;
@@ -589,7 +592,8 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
       {"fused_keep", &k->cuda.fused_keep}, {"fused_sm90_keep", &k->cuda.fused_sm90_keep},
       {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused},
       {"split_seg", &k->cuda.split_seg},   {"split_scan", &k->cuda.split_scan},
-      {"split_fused", &k->cuda.split_fused}, {"prep_fused_keep", &k->cuda.prep_fused_keep}};
+      {"split_fused", &k->cuda.split_fused}, {"prep_fused_keep", &k->cuda.prep_fused_keep},
+      {"split_keep", &k->cuda.split_keep}};
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
     if (forms[i].st->entry) {
       emit_add(&b, "  .%s = ", forms[i].field);

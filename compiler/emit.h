@@ -10,9 +10,9 @@
 /* cu_entries: the forward stages, decode, decode_large, fused, fused90, then the keep forms of fused, fused90 and
  * fwd[0] (prep), fwd[0]'s form before the fused slot, fused90's segment form (split_seg) and its own scan (split_scan
  * with an erase), the fused slot's split form (split_fused), the keep form of fwd[0]'s form before the fused slot
- * (prep_fused_keep) */
+ * (prep_fused_keep), the split form's keep form (split_keep) */
 #define EMIT_KEEP_ENTRY0 (SSMC_MAX_STAGES + 4)
-#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 8)
+#define EMIT_BWD_ENTRY0 (EMIT_KEEP_ENTRY0 + 9)
 
 struct sbx;
 

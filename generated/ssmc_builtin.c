@@ -109,6 +109,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .split_scan = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_ELEMS, 256, 135168},
   .split_fused = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 215936},
   .prep_fused_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_prep_fused_keep", SSMC_GRID_CHUNKS, 256, 75776},
+  .split_keep = {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_split_keep", SSMC_GRID_ITEMS_FTILES, 384, 215936},
   .split_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32[];
@@ -188,6 +189,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .split_scan = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_scan", SSMC_GRID_ITEMS_ELEMS, 256, 135168},
   .split_fused = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_split", SSMC_GRID_ITEMS_FTILES, 384, 216192},
   .prep_fused_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_prep_fused_keep", SSMC_GRID_CHUNKS, 256, 76032},
+  .split_keep = {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_split_keep", SSMC_GRID_ITEMS_FTILES, 384, 216192},
   .split_pct = 100,
 };
 extern const char ssmc_cu_ssmc_gated_kalmanet_c441aafa_k128v128_c64_bk64bv64_f32[];
@@ -470,17 +472,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "115c2499fd1b59c5",
-  "6cb07292abc85362",
-  "f290c1d13b4caa14",
-  "d44e42159707a2cb",
-  "22d70141d994762e",
-  "ed681d23763d857c",
-  "0883f0bf4ebcb128",
-  "07c9cf9d386a7e33",
-  "bd2fa67d2060fad9",
-  "2f72d7b0f13fe002",
-  "40fcede40c509064",
-  "62b8b3d7419a2f3c",
+  "6110a90ce5727d90",
+  "cf65fbac46b0adba",
+  "5555ad8c120e5755",
+  "6be650db9f4665ab",
+  "5fd1ad0b6b893fa0",
+  "0f71acfa131769a4",
+  "d11432ff10edd2f0",
+  "dc8f596492fbb8d3",
+  "b388898ad19b9fde",
+  "8a6fdc0e4cb7fd69",
+  "777aa16b40146040",
+  "973030fe6347aedf",
   0,
 };

@@ -1,9 +1,11 @@
 /* runtime stage: the CUDA backend (see rt_cuda.h). */
 #include "rt_cuda.h"
+#include <assert.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,14 +431,35 @@ void rt_cuda_event_free(rt_cuda *c, void *ev) { if (ev) c->EventDestroy(ev); }
 
 /* ------------------------------------------------------------ kernels */
 
+/* the table's stages outside fwd[] and bwd[], one list for loading and launching them */
+static const size_t FORMS[] = {offsetof(ssmc_cuda_kernel, decode),          offsetof(ssmc_cuda_kernel, decode_large),
+                               offsetof(ssmc_cuda_kernel, fused),           offsetof(ssmc_cuda_kernel, fused_keep),
+                               offsetof(ssmc_cuda_kernel, prep_keep),       offsetof(ssmc_cuda_kernel, prep_fused),
+                               offsetof(ssmc_cuda_kernel, split_seg),       offsetof(ssmc_cuda_kernel, split_scan),
+                               offsetof(ssmc_cuda_kernel, split_fused),     offsetof(ssmc_cuda_kernel, prep_fused_keep),
+                               offsetof(ssmc_cuda_kernel, split_keep)};
+enum { FORM_DECODE = 0, FORM_DECODE_LARGE = 1, NFORMS = sizeof FORMS / sizeof *FORMS };
 struct rt_cuda_mod {
   const ssmc_kernel *k; /* &kdev: the kernel as this device runs it (ssmc_cuda_for_device) */
   ssmc_kernel kdev;
   ssmc_cuda_kernel cdev;
   void *mod;
-  void *fwd[SSMC_MAX_STAGES], *decode, *decode_large, *fused, *fused_keep, *prep_keep, *prep_fused, *split_seg, *split_scan, *split_fused,
-      *prep_fused_keep, *bwd[SSMC_MAX_BWD_STAGES];
+  void *fwd[SSMC_MAX_STAGES], *bwd[SSMC_MAX_BWD_STAGES];
+  void *form[NFORMS]; /* the functions of the table's other stages, FORMS' order (NULL: an entry the module lacks) */
 };
+static const ssmc_cuda_stage *form_stage(const ssmc_cuda_kernel *c, int i) {
+  return (const ssmc_cuda_stage *)((const char *)c + FORMS[i]);
+}
+/* the function of stage st of the table m runs */
+static void *stage_fn(const rt_cuda_mod *m, const ssmc_cuda_stage *st) {
+  const ssmc_cuda_kernel *ck = m->k->cuda;
+  if (st >= ck->bwd && st < ck->bwd + ck->n_bwd) return m->bwd[st - ck->bwd];
+  if (st >= ck->fwd && st < ck->fwd + ck->n_fwd) return m->fwd[st - ck->fwd];
+  for (int i = 0; i < NFORMS; i++)
+    if (st == form_stage(ck, i)) return m->form[i];
+  assert(0 && "a stage outside the module's table");
+  return NULL;
+}
 
 static int prepare_fn(rt_cuda *c, void *mod, const ssmc_cuda_stage *st, void **fn) {
   CK(c, c->ModuleGetFunction(fn, mod, st->entry), st->entry);
@@ -491,16 +514,8 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   m->mod = mod;
   int bad = 0;
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);
-  if (!bad) bad = prepare_fn(c, m->mod, &k->cuda->decode, &m->decode);
-  if (!bad && k->cuda->decode_large.entry) bad = prepare_fn(c, m->mod, &k->cuda->decode_large, &m->decode_large);
-  if (!bad && k->cuda->fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused, &m->fused);
-  if (!bad && k->cuda->fused_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->fused_keep, &m->fused_keep);
-  if (!bad && k->cuda->prep_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_keep, &m->prep_keep);
-  if (!bad && k->cuda->prep_fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_fused, &m->prep_fused);
-  if (!bad && k->cuda->split_seg.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_seg, &m->split_seg);
-  if (!bad && k->cuda->split_scan.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_scan, &m->split_scan);
-  if (!bad && k->cuda->split_fused.entry) bad = prepare_fn(c, m->mod, &k->cuda->split_fused, &m->split_fused);
-  if (!bad && k->cuda->prep_fused_keep.entry) bad = prepare_fn(c, m->mod, &k->cuda->prep_fused_keep, &m->prep_fused_keep);
+  for (int i = 0; i < NFORMS && !bad; i++) /* (decode always) */
+    if (i == FORM_DECODE || form_stage(k->cuda, i)->entry) bad = prepare_fn(c, m->mod, form_stage(k->cuda, i), &m->form[i]);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);
@@ -560,17 +575,7 @@ static int fwd_launch(rt_cuda *c, rt_cuda_mod *m, ssmc_fwd_args *arg, int varian
   }
   for (int i = 0; i < n; i++) {
     const int bwd = st[i] >= ck->bwd && st[i] < ck->bwd + ck->n_bwd;
-    void *fn = bwd                        ? m->bwd[st[i] - ck->bwd]
-               : st[i] == &ck->fused      ? m->fused
-               : st[i] == &ck->fused_keep ? m->fused_keep
-               : st[i] == &ck->prep_keep  ? m->prep_keep
-               : st[i] == &ck->prep_fused ? m->prep_fused
-               : st[i] == &ck->split_seg  ? m->split_seg
-               : st[i] == &ck->split_scan ? m->split_scan
-               : st[i] == &ck->split_fused ? m->split_fused
-               : st[i] == &ck->prep_fused_keep ? m->prep_fused_keep
-                                          : m->fwd[st[i] - ck->fwd];
-    if (launch(c, fn, m->k, st[i], ssmc_cuda_items(st[i], arg), arg->h_v, slots, bwd ? bparams : params, stream)) return -1;
+    if (launch(c, stage_fn(m, st[i]), m->k, st[i], ssmc_cuda_items(st[i], arg), arg->h_v, slots, bwd ? bparams : params, stream)) return -1;
   }
   return 0;
 }
@@ -693,7 +698,7 @@ int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int 
   return 0;
 }
 
-int rt_cuda_decode_variants(const rt_cuda_mod *m) { return m->decode_large ? 2 : 1; }
+int rt_cuda_decode_variants(const rt_cuda_mod *m) { return m->form[FORM_DECODE_LARGE] ? 2 : 1; }
 
 int rt_cuda_decode_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
   const ssmc_cuda_kernel *ck = m->k->cuda;
@@ -703,7 +708,7 @@ int rt_cuda_decode_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int 
 
 int rt_cuda_decode_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a, int variant, void *stream) {
   if (variant == RT_DECODE_AUTO) variant = rt_cuda_decode_pick(c, m, a->n_seqs, a->h_v);
-  if (variant == RT_DECODE_LARGE && !m->decode_large) {
+  if (variant == RT_DECODE_LARGE && !m->form[FORM_DECODE_LARGE]) {
     snprintf(c->err, sizeof c->err, "%s has no decode_large stage", m->k->name);
     return -1;
   }
@@ -711,7 +716,7 @@ int rt_cuda_decode_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_decode_args *a
   void *ws = NULL;
   void *params[] = {&arg, &ws};
   const int large = variant == RT_DECODE_LARGE;
-  return launch(c, large ? m->decode_large : m->decode, m->k, large ? &m->k->cuda->decode_large : &m->k->cuda->decode,
+  return launch(c, m->form[large ? FORM_DECODE_LARGE : FORM_DECODE], m->k, large ? &m->k->cuda->decode_large : &m->k->cuda->decode,
                 a->n_seqs, a->h_v, 0, params, stream);
 }
 

@@ -89,8 +89,8 @@ size_t rt_cuda_fwd_ws_bytes(const ssmc_kernel *k, const ssmc_fwd_args *a);
 int rt_cuda_fwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, void *ws, void *stream);
 /* Forward variants: RT_FWD_AUTO (rt_fwd_pick), RT_FWD_STAGED (the fwd[] stages, the wide forms), RT_FWD_FUSED (the
  * one-stage forward; an error where the module has none), RT_FWD_NARROW (the fwd[] stages, the narrow forms; the
- * staged forward where the module has none), RT_FWD_SPLIT (the fused slot's split forward, ssmc_kernel.h; not with
- * keep). */
+ * staged forward where the module has none), RT_FWD_SPLIT (the fused slot's split forward, ssmc_kernel.h; with keep
+ * where ssmc_cuda_split_keeps). */
 enum { RT_FWD_AUTO = -1, RT_FWD_STAGED = 0, RT_FWD_FUSED = 1, RT_FWD_NARROW = 2, RT_FWD_SPLIT = 3 };
 int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int variant, void *ws, void *stream);
 /* The variant RT_FWD_AUTO runs for the call a (t_total set) on a device of sm_count SMs (kd: the table as it runs
@@ -98,10 +98,12 @@ int rt_cuda_fwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int 
  * from ssmc_cuda_fwd_fused's size on, else the split one where it makes two, else ssmc_cuda_narrow's pick. H200,
  * bf16, split vs fused90 ms (bench/2026-11-25-gpu-h200-split, call 3): Mamba-2 T4096 H16 B2 (4 segments) 0.156 vs
  * 0.373, B3 (2) 0.355 vs 0.372, B4 (2) 0.390 vs 0.374; K = V = 64 T4096 H32 B4 (2) 0.296 vs 0.203, B2 (4; call 2)
- * 0.142 vs 0.201; B1 T32768 H16 (8) 0.533 vs 2.88, the staged forward 1.43 */
+ * 0.142 vs 0.201; B1 T32768 H16 (8) 0.533 vs 2.88, the staged forward 1.43. A kept forward the same where
+ * ssmc_cuda_split_keeps (H200 bf16 fwd+bwd-saved, bench/2026-11-30-gpu-h200-s55 calls 3-4: B1 T32768 H16 Mamba-2
+ * 4.48 -> 3.65 ms, GDN 8.05 -> 7.10, DeltaNet 7.64 -> 6.66; B2 T16384 Mamba-2 4.79 -> 3.60, GDN 8.03 -> 7.08) */
 static inline int rt_fwd_pick(const ssmc_kernel *kd, const ssmc_fwd_args *a, int sm_count, int keep) {
   const ssmc_cuda_kernel *c = kd->cuda;
-  const int32_t split = keep ? 0 : ssmc_cuda_split(kd, a, sm_count, 0);
+  const int32_t split = keep && !ssmc_cuda_split_keeps(c) ? 0 : ssmc_cuda_split(kd, a, sm_count, 0);
   if (split >= 3) return RT_FWD_SPLIT;
   if (ssmc_cuda_fwd_fused(c, a->n_seqs, a->h_v, kd->V, sm_count)) return RT_FWD_FUSED;
   if (split >= 2) return RT_FWD_SPLIT;
@@ -140,11 +142,14 @@ static inline int rt_fwd_plan(const ssmc_kernel *kd, ssmc_fwd_args *a, int varia
   }
   if (variant == RT_FWD_SPLIT) {
     if (!c->split_seg.entry) return -2;
-    if (keep) return -1;
+    if (keep && !ssmc_cuda_split_keeps(c)) return -1;
     a->split = ssmc_cuda_split(kd, a, sm_count, 1);
-    const int n = ssmc_cuda_fwd_stages(c, 1, 0, 0, st) - 1; /* the fused slot's stages before it, then */
-    st[n] = &c->split_seg, st[n + 1] = &c->split_scan, st[n + 2] = c->split_fused.entry ? &c->split_fused : &c->fused;
-    return n + 3;
+    const int erase = c->split_fused.entry != 0; /* (a kept one: its first stages' keep forms again, ssmc_kernel.h) */
+    int n = ssmc_cuda_fwd_stages(c, 1, 0, keep && !erase, st) - 1; /* the fused slot's stages before it, then */
+    st[n++] = &c->split_seg, st[n++] = &c->split_scan;
+    if (keep && erase) n += ssmc_cuda_fwd_stages(c, 1, 0, 1, st + n) - 1;
+    st[n++] = keep ? (erase ? &c->split_keep : &c->fused_keep) : erase ? &c->split_fused : &c->fused;
+    return n;
   }
   if (variant == RT_FWD_FUSED && !c->fused.entry) return -2;
   return ssmc_cuda_fwd_stages(c, variant == RT_FWD_FUSED, variant == RT_FWD_NARROW, keep, st);
@@ -184,9 +189,10 @@ static inline int rt_bwd_variant_count(const ssmc_cuda_kernel *c) { return c->n_
  * where the kept forward is the backward's first stages (saved_lead), whatever the variant, one per backward variant.
  * rt_bwd_run_at gives run v's forward variant (RT_FWD_NONE: none) and backward variant. */
 enum { RT_FWD_NONE = -2 };
-static inline int rt_bwd_run_count(const ssmc_cuda_kernel *c) { /* (the split forward, the last, keeps nothing) */
+static inline int rt_bwd_run_count(const ssmc_cuda_kernel *c) { /* (the split forward, the last, where it keeps) */
   if (c->n_bwd && c->bwd_saved && c->saved_lead) return rt_bwd_variant_count(c) * 2; /* staged and narrow keep alike */
-  return rt_bwd_variant_count(c) + (c->n_bwd && c->bwd_saved ? rt_fwd_variant_count(c) - (c->split_seg.entry != 0) : 0);
+  return rt_bwd_variant_count(c) +
+         (c->n_bwd && c->bwd_saved ? rt_fwd_variant_count(c) - (c->split_seg.entry && !ssmc_cuda_split_keeps(c)) : 0);
 }
 static inline void rt_bwd_run_at(const ssmc_cuda_kernel *c, int v, int *fwd, int *bwd) {
   const int nb = rt_bwd_variant_count(c);

@@ -187,12 +187,13 @@ typedef struct ssmc_cuda_kernel {
    * devices: ssmc_cuda_for_device), for few long sequences. Each sequence runs as `split` segments of
    * ceil(chunks / split) chunks (the last ones shorter or empty; ssmc_cuda_split), every stage given split in its
    * arguments: the fused slot's first fused_pre stages (as before `fused`), then split_seg, each segment's state from
-   * zero and its decay into the sequence's chunk slot s (a segment that is not empty is at most its sequence's
-   * chunks); split_scan (without an erase a fwd[] stage, the chunk-to-chunk scan: the segments as its chunks), each
-   * segment's start state in place and the final states; then `fused` (fused_post is 0), every segment from its start
-   * state. With an erase split_seg (grid ITEMS_STILES) also leaves each segment's transition (but the last one's) in
-   * the per-token workspace, split_scan (its own entry) chains the segments with them, and `fused` leaves the final
-   * states from the last segments. The ITEMS_FTILES and ITEMS_STILES grids of a split call have n_seqs * split items
+   * zero and its decay into the chunk slot of its first chunk (segments that are not empty); split_scan (without an
+   * erase a fwd[] stage, the chunk-to-chunk scan: the segments as its chunks), each segment's start state in place and
+   * the final states; then `fused` (fused_post is 0), every segment from its start state (a kept split forward:
+   * `fused_keep`, or split_keep after the keep forms of the fused slot's first stages, run again: the segment pass's
+   * transition rows took the place of the first tokens' rows; ssmc_cuda_split_keeps). With an erase split_seg (grid
+   * ITEMS_STILES) also leaves each segment's transition (but the last one's) in the per-token workspace, split_scan
+   * (its own entry) chains the segments with them, and `fused` leaves the final states from the last segments. The ITEMS_FTILES and ITEMS_STILES grids of a split call have n_seqs * split items
    * (item = (n * split + s) * h_v + h); the scan's grid n_seqs. split_pct: the segments fill this percent of the SMs
    * in fused blocks. */
   ssmc_cuda_stage split_seg, split_scan;
@@ -208,6 +209,9 @@ typedef struct ssmc_cuda_kernel {
    * ssmc_cuda_for_device, and where prep_keep runs there): what that keep form reads (T's rows) and the backward
    * (T's rows where prep_keep leaves them) */
   ssmc_cuda_stage prep_fused_keep;
+  /* appended: the keep form of split_fused (same grid, block and shared memory), a kept split forward's last stage
+   * (ssmc_cuda_split_keeps); entry NULL where the module has none (and on other devices: ssmc_cuda_for_device) */
+  ssmc_cuda_stage split_keep;
 } ssmc_cuda_kernel;
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
@@ -345,7 +349,7 @@ static inline void ssmc_cuda_for_device(const ssmc_cuda_kernel *c, int cc_major,
   *out = *c;
   out->n_fwd = ssmc_cuda_stages_for_device(c->fwd, c->n_fwd, cc_major, out->fwd);
   out->n_bwd = ssmc_cuda_stages_for_device(c->bwd, c->n_bwd, cc_major, out->bwd);
-  if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = out->split_fused.entry = 0;
+  if (cc_major != 9) out->split_seg.entry = out->split_scan.entry = out->split_fused.entry = out->split_keep.entry = 0;
   if (cc_major != 9 || !c->fused_sm90.entry) {
     out->prep_fused_keep.entry = 0;
     return;
@@ -402,6 +406,12 @@ static inline int32_t ssmc_cuda_split(const ssmc_kernel *k, const ssmc_fwd_args 
   if (s > whole / SSMC_SPLIT_MIN_CHUNKS) s = whole / SSMC_SPLIT_MIN_CHUNKS;
   if (force && s < 3) s = 3;
   return (int32_t)s;
+}
+/* Whether the split forward (c: the table as the device runs it) can be a kept one (rt_cuda_fwd_save): its segments
+ * run from the scan's start states in a keep form, the fused slot's (without an erase) or split_keep (with one; each
+ * segment's slot is its first chunk's, so a segment writes its own chunks' slots alone); a solve's never. */
+static inline int ssmc_cuda_split_keeps(const ssmc_cuda_kernel *c) {
+  return c->split_seg.entry && c->fused_keep.entry && (!c->split_fused.entry || c->split_keep.entry) && !c->saved_lead;
 }
 /* The items of stage st in the forward call a: n_seqs, or in a split forward n_seqs * split for its ITEMS_FTILES grids */
 static inline int32_t ssmc_cuda_items(const ssmc_cuda_stage *st, const ssmc_fwd_args *a) {

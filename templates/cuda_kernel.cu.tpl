@@ -1616,7 +1616,8 @@ __device__ __forceinline__ long long seg_chunks(long long T, int split) {
   return per > 0 ? per : 1;
 }
 /* The item of a block of a split forward's ITEMS_FTILES grid (item (n * split + s) * h_v + h): sequence n, value head h
- * and the tokens of segment s, and as the return the segment's chunk slot, slot0_of(n) + s. Elsewhere (split < 2)
+ * and the tokens of segment s, and as the return the segment's chunk slot, that of its first chunk (so a kept forward's
+ * segment writes only its own chunks' slots, the first one with the start state it read). Elsewhere (split < 2)
  * item_of's, and -1. */
 __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long &seg) {
   if (a.split < 2) {
@@ -1636,10 +1637,15 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
   const long long b = s * per < T ? s * per : T, e = b + per < T ? b + per : T;
   it.t0 = t0 + b;
   it.T = e - b;
-  seg = slot0_of(a, it.n) + s;
+  seg = slot0_of(a, it.n) + b / CH;
   return it;
 }
 @ end
+/* the chunk slot of item it's first chunk: a split forward's segment slot seg (seg_item_of), else (seg < 0) its
+ * sequence's first */
+__device__ __forceinline__ long long first_slot(const ssmc_fwd_args &a, const item_t &it, long long seg) {
+  return seg >= 0 ? seg : slot0_of(a, it.n);
+}
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
@@ -3417,16 +3423,17 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const item_t it = item_of(a);
   const int e = (it.vt * ${NT.scan} + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
-  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
+  const long long slot = it.n * a.h_v + it.h;
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[${m.state}];
   float4 z = z0 ? *(const float4 *)(z0 + slot * ${K * V} + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 @ if SPLIT then
-  /* the chunks, or a split forward's segments that are not empty (each one's state and decay in its slot) */
+  /* the chunks, or a split forward's segments that are not empty (each one's state and decay in the slot of its first
+   * chunk, per chunks apart) */
   const long long chunks = (it.T + CH - 1) / CH, per = a.split > 1 ? seg_chunks(it.T, a.split) : 1;
-  const long long nc = (chunks + per - 1) / per;
+  const long long nc = (chunks + per - 1) / per, cs = per * a.h_v * WS_CHUNK; /* chunk (segment) to chunk */
 @ else
-  const long long nc = (it.T + CH - 1) / CH;
+  const long long nc = (it.T + CH - 1) / CH, cs = (long long)a.h_v * WS_CHUNK;
 @ end
   for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
     float4 dz[SCAN_PF];
@@ -4249,7 +4256,7 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
  * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot.
- * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; never split): also each chunk-start state (from the consumers'
+ * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save, split or not): also each chunk-start state (from the consumers'
  * accumulators) where the backward's fscan would leave it; U and the chunks' decays are its bprep's, kd its bval's
  * (KDU_B). */
 template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
@@ -4395,7 +4402,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
 @ if KEEP then
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, first_slot(a, it, seg) + c0 / CH, it.h), z, z_at); /* for the backward */
 @ end
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
@@ -4579,8 +4586,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
  * state. SEGP (with SPL): the split forward's segment pass (fused90_seg), block row it.vt of a segment: 0 the value
  * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
  * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y.
- * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; after prep_fused_keep, whose T's rows it reads at WS_T; never
- * split): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
+ * KEEP_T (the entries _fused90_keep and, with SPL, _fused90_split_keep, rt_cuda_fwd_save; after prep_fused_keep, whose
+ * T's rows it reads at WS_T): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
  * store is 8 values of 4 keys or tokens, whole 32-byte sectors) where the backward reads them. */
 template <bool SEGP, bool SPL = SEGP, bool KEEP_T = false>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
@@ -4791,7 +4798,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, first_slot(a, it, seg) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -4985,6 +4992,9 @@ extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_f
 @   if DSPLIT then
 extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
 extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
+@     if KEEP then
+extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_fused90_split_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, true, true>(a, ws); }
+@     end
 /* The split forward's scan with an erase (DSPLIT; grid ITEMS_ELEMS: block it.vt of a sequence and value head takes
  * SV value columns and all K rows, a float4 a thread): from the initial state, segment by segment, the segment's
  * start state Z_s into its slot (over its own state L_s, read first), then Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) +
@@ -5014,7 +5024,7 @@ extern "C" __global__ void __launch_bounds__(${DS_NT}) ${P.name}_fused90_scan(ss
   };
   if (nseg > 1) fetch_p(0);
   for (long long s = 0; s < nseg; s++) {
-    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + k * VD + v0 + c;
+    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s * per, it.h) + k * VD + v0 + c;
     float4 l = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (s + 1 < nseg) l = *(const float4 *)zc; /* L_s */
     *(float4 *)zc = z;
@@ -5561,4 +5571,4 @@ extern "C" __global__ void __launch_bounds__(LNT, ${cf.minb}) ${P.name}_${stage}
 @ end
 @ stages[#stages + 1] = string.format('out grid=chunks threads=%d smem=%d', NT.out, OL.off * 4)
 // ssmc-bodies prep threads=${NT.prep} smem=${PL.off * 4} state threads=${NT.state} smem=${SL.off * 4}${SNL and string.format(' state_n threads=%d smem=%d nbv=%d', NNT, SNL.off * 4, NBV) or ''}${KEEP and ' keep' or ''}
-// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, (HB or HD or HL).off * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4) or '') or 'fused90 none'}
+// ssmc-launch bv=${BV} dbv=${DBV} chunk=${C} ws_tok=${WS_TOK} ws_chunk=${WS_CHUNK} ${join(stages, '; ')}; decode grid=${sv and 'items' or 'items_dtiles'} threads=${sv and DS.nt or DSM.nt} smem=${sv and DS.off * 4 or DSM.off * 4}; ${DLG and string.format('decode_large grid=items threads=%d smem=%d from_pct=%d', DLG.nt, DLG.off * 4, LARGE_FROM_PCT) or string.format('decode_large grid=%s threads=%d smem=%d from_pct=%d', DLP.tiles and 'items_dtiles' or 'items', DLP.nt, DLP.off * 4, PLAIN_LARGE_PCT)}; ${FUSED and string.format('%s grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=%d%s', SEQ and 'seq' or 'fused', NT.fused, FL.off * 4, FBV, FUSED_PRE, FUSED_FROM_PCT, SEQ and 1 or 0, KEEP and ' keep' or '') or sv and string.format('solve grid=items_ftiles threads=%d smem=%d fbv=%d pre=0 from_pct=%d post=%d', SNT, XOFF * 4, V, PS90 and 0 or SOLVE_SEQ_PCT, (m.delta and SNL) and 4 or 3) or 'fused none'}; ${HF and string.format('fused90 grid=items_ftiles threads=%d smem=%d fbv=%d pre=%d from_pct=%d post=0%s%s', F90_NT, (HB or HD or HL).off * 4, V, FUSED_PRE, HF_FROM_PCT, KEEP and ' keep' or '', SG and string.format(' split=%d seg_threads=256 seg_smem=%d', 100 * F90_MINB, SG.off * 4) or DSPLIT and string.format(' split=%d seg_threads=%d seg_smem=%d seg_grid=items_stiles scan_grid=items_elems scan_threads=%d scan_smem=%d split_form%s', 100 * F90_MINB, F90_NT, HD.off * 4, DS_NT, (2 * K * K + 4 * DS_NT) * 4, KEEP and '_keep' or '') or '') or 'fused90 none'}

@@ -357,7 +357,7 @@ START_TEST(every_module_compiles_without_spills) {
           }
           /* sm_90a only: its body is empty elsewhere */
           const int sm90 = st == &ek->cuda.fused_sm90 || st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_seg ||
-                           st == &ek->cuda.split_fused || st == &ek->cuda.prep_fused_keep;
+                           st == &ek->cuda.split_fused || st == &ek->cuda.prep_fused_keep || st == &ek->cuda.split_keep;
           if (sm90 && a == 0) continue;
           rt_ptxas_info pi;
           int rc = cuc_stage_info(ek, archs[a], cache, stage, &pi, err, sizeof err);
@@ -376,11 +376,13 @@ START_TEST(every_module_compiles_without_spills) {
            * 160 at 256) the producer's and the entry's words outside the consumers' products (260 B GDN, 192 B
            * at K = V = 64) */
           const int hd = (st == &ek->cuda.fused_sm90 || st == &ek->cuda.split_seg || st == &ek->cuda.split_fused ||
-                          st == &ek->cuda.fused_sm90_keep) &&
+                          st == &ek->cuda.fused_sm90_keep || st == &ek->cuda.split_keep) &&
                          strstr(ek->cu_source, "{ fused90d_body<false>(a, ws); }");
           /* fused90_keep (training only: it also stores u from its accumulators) more: 36 B GDN, 144 B DeltaNet on
-           * NVRTC 13 (tf32 form); on HD's body as HD's (312 B GDN, 300 B DeltaNet) */
+           * NVRTC 13 (tf32 form); on HD's body as HD's (312 B GDN, 300 B DeltaNet); its split form (split_keep, the
+           * segment's item and slot besides) 532 B GDN, 500 B DeltaNet */
           const int budget = st == &ek->cuda.decode || (st == &ek->cuda.decode_large && !g.u[i]->fam.has_solve) ? 0
+                             : hd && st == &ek->cuda.split_keep                                                ? 640
                              : hd                                                                              ? 512
                              : st == &ek->cuda.fused_sm90_keep                                                 ? 192
                              : sm90 && erase                                                                   ? 64
@@ -631,8 +633,9 @@ END_TEST
 
 /* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): segments of at least SSMC_SPLIT_MIN_CHUNKS chunks
  * of the mean sequence, as many as fill split_pct percent of the SMs; picked from three on, and from two below the
- * fused pass's size; never for a kept forward; its three stages, the segment stages on n_seqs * split items, the
- * scan on n_seqs. */
+ * fused pass's size; for a kept forward where the fused slot has a keep form and no erase (its keep form runs the
+ * segments: ssmc_cuda_split_keeps); its three stages, the segment stages on n_seqs * split items, the scan on n_seqs;
+ * with a keep form as well the run count of check's backward rows (one more: bwd-saved after the split forward). */
 START_TEST(split_forward_rule) {
   ssmc_cuda_kernel c = {0};
   c.chunk = 64;
@@ -661,6 +664,21 @@ START_TEST(split_forward_rule) {
   ck_assert_ptr_eq(st[0], &c.split_seg);
   ck_assert_ptr_eq(st[1], &c.split_scan);
   ck_assert_ptr_eq(st[2], &c.fused);
+  /* a keep form without an erase: the kept forward splits too, its segments through the keep form */
+  c.fused_keep = (ssmc_cuda_stage){"k_fused90_keep", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
+  c.n_bwd = 1, c.bwd_saved = 1;
+  ck_assert(ssmc_cuda_split_keeps(&c));
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 1), RT_FWD_SPLIT);
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_AUTO, 1, 132, st), 3);
+  ck_assert_int_eq(a.split, 8);
+  ck_assert_ptr_eq(st[0], &c.split_seg);
+  ck_assert_ptr_eq(st[2], &c.fused_keep);
+  ck_assert_int_eq(rt_bwd_run_count(&c), 1 + 3); /* recomputing; after the staged, fused and split forwards */
+  int fv, bv;
+  rt_bwd_run_at(&c, 3, &fv, &bv);
+  ck_assert_int_eq(fv, RT_FWD_SPLIT);
+  c.fused_keep.entry = NULL, c.n_bwd = 0, c.bwd_saved = 0;
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_AUTO, 0, 132, st), 3);
   ck_assert_int_eq(ssmc_cuda_items(st[0], &a), 8);
   ck_assert_int_eq(ssmc_cuda_items(st[1], &a), 1);
   ck_assert_int_eq(ssmc_cuda_items(st[2], &a), 8);
@@ -715,6 +733,27 @@ START_TEST(split_forward_rule) {
   ck_assert_uint_eq(g[1], 32);
   ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_FUSED, 0, 132, st), 2); /* the fused variant: fused itself */
   ck_assert_ptr_eq(st[1], &c.fused);
+  c.fused_keep = c.fused_sm90_keep = (ssmc_cuda_stage){"k_fused90_keep", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
+  ck_assert(!ssmc_cuda_split_keeps(&c)); /* with an erase a kept forward splits only through split_keep */
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 1), RT_FWD_STAGED);
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_SPLIT, 1, 132, st), -1);
+  /* with it: the plain first stage for the segment pass, the scan, the first stage's keep form again (the segments'
+   * transition rows took the first tokens' rows), the split form's keep form */
+  c.split_keep = (ssmc_cuda_stage){"k_fused90_split_keep", SSMC_GRID_ITEMS_FTILES, 384, 0, SSMC_STAGE_ALWAYS};
+  c.prep_fused_keep = (ssmc_cuda_stage){"k_prep_fused_keep", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
+  ck_assert(ssmc_cuda_split_keeps(&c));
+  ck_assert_int_eq(rt_fwd_pick(&k, &a, 132, 1), RT_FWD_SPLIT);
+  ck_assert_int_eq(rt_fwd_plan(&k, &a, RT_FWD_AUTO, 1, 132, st), 5);
+  ck_assert_int_eq(a.split, 8);
+  ck_assert_ptr_eq(st[0], &c.prep_fused);
+  ck_assert_ptr_eq(st[1], &c.split_seg);
+  ck_assert_ptr_eq(st[2], &c.split_scan);
+  ck_assert_ptr_eq(st[3], &c.prep_fused_keep);
+  ck_assert_ptr_eq(st[4], &c.split_keep);
+  ck_assert_int_eq(ssmc_cuda_items(st[4], &a), 8);
+  ssmc_cuda_kernel d80;
+  ssmc_cuda_for_device(&c, 8, &d80); /* (sm_90 only) */
+  ck_assert_ptr_null(d80.split_keep.entry);
 }
 END_TEST
 

@@ -994,7 +994,8 @@ __device__ __forceinline__ long long seg_chunks(long long T, int split) {
   return per > 0 ? per : 1;
 }
 /* The item of a block of a split forward's ITEMS_FTILES grid (item (n * split + s) * h_v + h): sequence n, value head h
- * and the tokens of segment s, and as the return the segment's chunk slot, slot0_of(n) + s. Elsewhere (split < 2)
+ * and the tokens of segment s, and as the return the segment's chunk slot, that of its first chunk (so a kept forward's
+ * segment writes only its own chunks' slots, the first one with the start state it read). Elsewhere (split < 2)
  * item_of's, and -1. */
 __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long &seg) {
   if (a.split < 2) {
@@ -1014,8 +1015,13 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
   const long long b = s * per < T ? s * per : T, e = b + per < T ? b + per : T;
   it.t0 = t0 + b;
   it.T = e - b;
-  seg = slot0_of(a, it.n) + s;
+  seg = slot0_of(a, it.n) + b / CH;
   return it;
+}
+/* the chunk slot of item it's first chunk: a split forward's segment slot seg (seg_item_of), else (seg < 0) its
+ * sequence's first */
+__device__ __forceinline__ long long first_slot(const ssmc_fwd_args &a, const item_t &it, long long seg) {
+  return seg >= 0 ? seg : slot0_of(a, it.n);
 }
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
@@ -2161,8 +2167,8 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90_body(const ssmc_f
  * state. SEGP (with SPL): the split forward's segment pass (fused90_seg), block row it.vt of a segment: 0 the value
  * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
  * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y.
- * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; after prep_fused_keep, whose T's rows it reads at WS_T; never
- * split): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
+ * KEEP_T (the entries _fused90_keep and, with SPL, _fused90_split_keep, rt_cuda_fwd_save; after prep_fused_keep, whose
+ * T's rows it reads at WS_T): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
  * store is 8 values of 4 keys or tokens, whole 32-byte sectors) where the backward reads them. */
 template <bool SEGP, bool SPL = SEGP, bool KEEP_T = false>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
@@ -2380,7 +2386,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *kb = kring + cur * CH * KD, *vb = vring + cur * CH * VD;
     const float *wc = w2 + cur * CH, *ec = e2 + cur * CH, *yc = yc2 + cur * CH, *fc = fr2 + cur * CH;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, first_slot(a, it, seg) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; the warpgroup's state in sth / stl (without HD_SREG) */
     const float zd = zdec2[cur];
     /* X' = Z_w K' (x): m64 (the value rows) n C (the tokens) */
@@ -2540,6 +2546,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
 extern "C" __global__ void __launch_bounds__(384, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws); }
 extern "C" __global__ void __launch_bounds__(384, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }
 extern "C" __global__ void __launch_bounds__(384, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }
+extern "C" __global__ void __launch_bounds__(384, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fused90_split_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, true, true>(a, ws); }
 /* The split forward's scan with an erase (DSPLIT; grid ITEMS_ELEMS: block it.vt of a sequence and value head takes
  * SV value columns and all K rows, a float4 a thread): from the initial state, segment by segment, the segment's
  * start state Z_s into its slot (over its own state L_s, read first), then Z_{s+1}(k, v) = sum_i P_s(i, k) Z_s(i, v) +
@@ -2569,7 +2576,7 @@ extern "C" __global__ void __launch_bounds__(256) ssmc_gated_deltanet_beee6720_k
   };
   if (nseg > 1) fetch_p(0);
   for (long long s = 0; s < nseg; s++) {
-    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s, it.h) + k * VD + v0 + c;
+    float *zc = ws_chunk(a, ws, slot0_of(a, it.n) + s * per, it.h) + k * VD + v0 + c;
     float4 l = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (s + 1 < nseg) l = *(const float4 *)zc; /* L_s */
     *(float4 *)zc = z;
@@ -2866,7 +2873,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_gated_deltanet_beee672
 
 
 // ssmc-bodies prep threads=256 smem=76032 state threads=512 smem=141824 state_n threads=256 smem=92672 nbv=16 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=448 ws_chunk=16512 prep grid=chunks threads=256 smem=76032 keep fused_keep; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=216192 fbv=128 pre=1 from_pct=24 post=0 keep split=100 seg_threads=384 seg_smem=216192 seg_grid=items_stiles scan_grid=items_elems scan_threads=256 scan_smem=135168 split_form
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=448 ws_chunk=16512 prep grid=chunks threads=256 smem=76032 keep fused_keep; state grid=items_vtiles threads=512 smem=141824 when=wide; state_n grid=items_ntiles threads=256 smem=92672 when=narrow nbv=16 below_pct=75; out grid=chunks threads=256 smem=99840; decode grid=items_dtiles threads=128 smem=2432; decode_large grid=items threads=256 smem=71552 from_pct=300; fused grid=items_ftiles threads=256 smem=158208 fbv=64 pre=1 from_pct=0 post=0 keep; fused90 grid=items_ftiles threads=384 smem=216192 fbv=128 pre=1 from_pct=24 post=0 keep split=100 seg_threads=384 seg_smem=216192 seg_grid=items_stiles scan_grid=items_elems scan_threads=256 scan_smem=135168 split_form_keep
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -814,6 +814,11 @@ __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long 
 __device__ __forceinline__ bool seg_last(const ssmc_fwd_args &a, const item_t &it) {
   return it.t0 + it.T == (a.cu_seqlens ? a.cu_seqlens[it.n + 1] : (it.n + 1) * a.t_len);
 }
+/* the chunk slot of item it's first chunk: a split forward's segment slot seg (seg_item_of), else (seg < 0) its
+ * sequence's first */
+__device__ __forceinline__ long long first_slot(const ssmc_fwd_args &a, const item_t &it, long long seg) {
+  return seg >= 0 ? seg : slot0_of(a, it.n);
+}
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;
@@ -1032,11 +1037,11 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const item_t it = item_of(a);
   const int e = (it.vt * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
-  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
+  const long long slot = it.n * a.h_v + it.h;
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[0];
   float4 z = z0 ? *(const float4 *)(z0 + slot * 16384 + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  const long long nc = (it.T + CH - 1) / CH;
+  const long long nc = (it.T + CH - 1) / CH, cs = (long long)a.h_v * WS_CHUNK;
   for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
     float4 dz[SCAN_PF];
     float g[SCAN_PF];

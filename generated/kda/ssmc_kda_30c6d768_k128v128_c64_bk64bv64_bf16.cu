@@ -813,6 +813,11 @@ __device__ __forceinline__ long long slot0_of(const ssmc_fwd_args &a, long long 
 __device__ __forceinline__ bool seg_last(const ssmc_fwd_args &a, const item_t &it) {
   return it.t0 + it.T == (a.cu_seqlens ? a.cu_seqlens[it.n + 1] : (it.n + 1) * a.t_len);
 }
+/* the chunk slot of item it's first chunk: a split forward's segment slot seg (seg_item_of), else (seg < 0) its
+ * sequence's first */
+__device__ __forceinline__ long long first_slot(const ssmc_fwd_args &a, const item_t &it, long long seg) {
+  return seg >= 0 ? seg : slot0_of(a, it.n);
+}
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
   return ws + a.t_total * a.h_v * WS_TOK + (slot * a.h_v + h) * (long long)WS_CHUNK;

@@ -975,7 +975,8 @@ __device__ __forceinline__ long long seg_chunks(long long T, int split) {
   return per > 0 ? per : 1;
 }
 /* The item of a block of a split forward's ITEMS_FTILES grid (item (n * split + s) * h_v + h): sequence n, value head h
- * and the tokens of segment s, and as the return the segment's chunk slot, slot0_of(n) + s. Elsewhere (split < 2)
+ * and the tokens of segment s, and as the return the segment's chunk slot, that of its first chunk (so a kept forward's
+ * segment writes only its own chunks' slots, the first one with the start state it read). Elsewhere (split < 2)
  * item_of's, and -1. */
 __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long &seg) {
   if (a.split < 2) {
@@ -995,8 +996,13 @@ __device__ __forceinline__ item_t seg_item_of(const ssmc_fwd_args &a, long long 
   const long long b = s * per < T ? s * per : T, e = b + per < T ? b + per : T;
   it.t0 = t0 + b;
   it.T = e - b;
-  seg = slot0_of(a, it.n) + s;
+  seg = slot0_of(a, it.n) + b / CH;
   return it;
+}
+/* the chunk slot of item it's first chunk: a split forward's segment slot seg (seg_item_of), else (seg < 0) its
+ * sequence's first */
+__device__ __forceinline__ long long first_slot(const ssmc_fwd_args &a, const item_t &it, long long seg) {
+  return seg >= 0 ? seg : slot0_of(a, it.n);
 }
 /* the workspace's part of chunk slot `slot` and value head h (WS_CHUNK floats, after the per-token part) */
 __device__ __forceinline__ float *ws_chunk(const ssmc_fwd_args &a, float *ws, long long slot, int h) {
@@ -1292,13 +1298,14 @@ __device__ __forceinline__ void scan_body(const ssmc_fwd_args &a, float *ws) {
   const item_t it = item_of(a);
   const int e = (it.vt * 128 + (int)threadIdx.x) * 4, k = e / VD; /* elements e .. e + 3 of row k */
   if (e >= KD * VD) return;
-  const long long slot = it.n * a.h_v + it.h, cs = (long long)a.h_v * WS_CHUNK; /* chunk to chunk */
+  const long long slot = it.n * a.h_v + it.h;
   float *zs = ws_chunk(a, ws, slot0_of(a, it.n), it.h) + e;
   const float *z0 = a.state_in[0];
   float4 z = z0 ? *(const float4 *)(z0 + slot * 16384 + e) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  /* the chunks, or a split forward's segments that are not empty (each one's state and decay in its slot) */
+  /* the chunks, or a split forward's segments that are not empty (each one's state and decay in the slot of its first
+   * chunk, per chunks apart) */
   const long long chunks = (it.T + CH - 1) / CH, per = a.split > 1 ? seg_chunks(it.T, a.split) : 1;
-  const long long nc = (chunks + per - 1) / per;
+  const long long nc = (chunks + per - 1) / per, cs = per * a.h_v * WS_CHUNK; /* chunk (segment) to chunk */
   for (long long c0 = 0; c0 < nc; c0 += SCAN_PF) {
     float4 dz[SCAN_PF];
     float g[SCAN_PF];
@@ -1736,7 +1743,7 @@ __device__ __forceinline__ void hb_keys(const unsigned short *kb, const float *f
  * producer's own; KB the consumers' once the keys are in place; CB (+ w) the consumers' before they put the state
  * (a warpgroup's, or at V = 64 both: each reads the other's state keys).
  * In a split forward (ssmc_kernel.h) it starts each segment from the state the scan left in that segment's slot.
- * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save; never split): also each chunk-start state (from the consumers'
+ * KEEP_T (the entry _fused90_keep, rt_cuda_fwd_save, split or not): also each chunk-start state (from the consumers'
  * accumulators) where the backward's fscan would leave it; U and the chunks' decays are its bprep's, kd its bval's
  * (KDU_B). */
 template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_fwd_args &a, float *ws) {
@@ -1887,7 +1894,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
     const int cur = (int)(c0 / CH) & 1, buf = (int)(c0 / CH) % NB;
     const bool next = c0 + CH < it.T;
     const unsigned short *qb = qring + cur * CH * KD, *vb = vring + buf * CH * VD;
-    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, slot0_of(a, it.n) + c0 / CH, it.h), z, z_at); /* for the backward */
+    if (KEEP_T) z_store<ZN>(ws_chunk(a, ws, first_slot(a, it, seg) + c0 / CH, it.h), z, z_at); /* for the backward */
     bar_wait(RDY, NT); /* the chunk's operands; every consumer's state in sth / stl */
     const float zd = zdec2[cur * KD], e0 = yc2[cur * CH + r0], e1 = yc2[cur * CH + r0 + 8];
     float d[VD / 4];

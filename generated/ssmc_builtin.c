@@ -473,9 +473,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "6110a90ce5727d90",
-  "cf65fbac46b0adba",
+  "e398f2985fdbaf9c",
   "5555ad8c120e5755",
-  "6be650db9f4665ab",
+  "7ce0b358b9f92341",
   "5fd1ad0b6b893fa0",
   "0f71acfa131769a4",
   "d11432ff10edd2f0",

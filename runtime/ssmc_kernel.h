@@ -193,9 +193,9 @@ typedef struct ssmc_cuda_kernel {
    * `fused_keep`, or split_keep after the keep forms of the fused slot's first stages, run again: the segment pass's
    * transition rows took the place of the first tokens' rows; ssmc_cuda_split_keeps). With an erase split_seg (grid
    * ITEMS_STILES) also leaves each segment's transition (but the last one's) in the per-token workspace, split_scan
-   * (its own entry) chains the segments with them, and `fused` leaves the final states from the last segments. The ITEMS_FTILES and ITEMS_STILES grids of a split call have n_seqs * split items
-   * (item = (n * split + s) * h_v + h); the scan's grid n_seqs. split_pct: the segments fill this percent of the SMs
-   * in fused blocks. */
+   * (its own entry) chains the segments with them, and `fused` leaves the final states from the last segments. The
+   * ITEMS_FTILES and ITEMS_STILES grids of a split call have n_seqs * split items (item = (n * split + s) * h_v + h);
+   * the scan's grid n_seqs. split_pct: the segments fill this percent of the SMs in fused blocks. */
   ssmc_cuda_stage split_seg, split_scan;
   int32_t split_pct;
   /* appended: 1 where a kept forward runs the backward's first bwd_saved stages themselves (a solve's H chain and x,

@@ -4587,8 +4587,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_
  * rows from zero, into the segment's slot; j > 0 rows (j - 1) V.. of its transition P (rows from the identity, no
  * values) into its first chunk's per-token workspace (WS_P); neither q, the scores nor y.
  * KEEP_T (the entries _fused90_keep and, with SPL, _fused90_split_keep, rt_cuda_fwd_save; after prep_fused_keep, whose
- * T's rows it reads at WS_T): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the values, so each warp's
- * store is 8 values of 4 keys or tokens, whole 32-byte sectors) where the backward reads them. */
+ * T's rows it reads at WS_T): also each chunk-start state and u (fp32, from the consumers' accumulators: rows the
+ * values, so each warp's store is 8 values of 4 keys or tokens, whole 32-byte sectors) where the backward reads them. */
 template <bool SEGP, bool SPL = SEGP, bool KEEP_T = false>
 __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws) {
 #if SSMC_SM90

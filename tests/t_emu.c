@@ -257,12 +257,16 @@ END_TEST
 /* the split forward with an erase on the emulated sm_90a (fwd-split rows: prep_fused's T form, fused90_seg's three
  * blocks a segment at K = 128 V = 64 (the value rows, the transition's rows in two), fused90_scan, fused90_split),
  * without decay: each segment's transition carries its start state to its end, so a wrong one shows (varlen has
- * initial states and a sequence of three segments) */
-START_TEST(split_delta_matches_oracle) { /* (the forward's rows: the backward's are the bgrad test's spec's) */
+ * initial states and a sequence of three segments); and the backward after its kept form (bwd-saved-split rows:
+ * prep_fused_keep again after the scan, fused90_split_keep writing each segment's chunk-start states and u), on
+ * check's shapes but T = 4096 */
+START_TEST(split_delta_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   check_spec_opts("tests/fixtures/specs/emu_split_delta.yaml", 1, 0,
                   "_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }\n"
-                  "_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }\n_fused90_scan(", 2, 1234);
+                  "_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }\n_fused90_scan(\n"
+                  "_fused90_split_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, true, true>(a, ws); }",
+                  1, 1234);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }
 END_TEST

@@ -689,12 +689,18 @@ char *emit_manifest(const cls_family *const *fams, const emit_kernel *const *ks,
       emit_add(&b, "  cuda_stage %s grid=(N*h_v, V/%d) threads=%d smem=%d (sm_90: the fused slot, from N*h_v*V/%d >= %d%% "
                "of the SMs on)\n", k->cuda.fused_sm90.entry, k->cuda.fused_sm90_bv, k->cuda.fused_sm90.threads,
                k->cuda.fused_sm90.smem, k->cuda.fused_sm90_bv, k->cuda.fused_sm90_from_pct);
-    if (k->cuda.split_seg.entry)
+    if (k->cuda.split_seg.entry) {
+      /* the stage that runs the segments, and its keep form (a kept forward's, ssmc_cuda_split_keeps) */
+      const ssmc_cuda_stage *run = k->cuda.split_fused.entry ? &k->cuda.split_fused : &k->cuda.fused_sm90,
+                            *kept = k->cuda.split_fused.entry ? &k->cuda.split_keep : &k->cuda.fused_sm90_keep;
       emit_add(&b, "  cuda_stage %s grid=%s (sm_90: the split forward for few long sequences: each segment's state%s, then"
-               " %s over the segments, then %s from each segment's start state; segments fill %d%% of the SMs)\n",
+               " %s over the segments, then %s (kept for the backward: %s%s) from each segment's start state; segments"
+               " fill %d%% of the SMs)\n",
                k->cuda.split_seg.entry, grid_names[k->cuda.split_seg.grid],
                k->cuda.split_seg.grid == SSMC_GRID_ITEMS_STILES ? " and transition" : "", k->cuda.split_scan.entry,
-               k->cuda.fused_sm90.entry, k->cuda.split_pct);
+               run->entry, kept->entry ? kept->entry : "none",
+               kept->entry && k->cuda.split_fused.entry ? ", after the first stages' keep forms" : "", k->cuda.split_pct);
+    }
     for (int j = 0; j < k->cuda.n_bwd; j++) {
       const ssmc_cuda_stage *st = &k->cuda.bwd[j];
       emit_add(&b, "  cuda_bwd_stage %s grid=%s threads=%d smem=%d%s\n", st->entry, grid_names[st->grid], st->threads,

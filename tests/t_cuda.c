@@ -633,8 +633,8 @@ END_TEST
 
 /* The split forward (ssmc_cuda_split, rt_fwd_pick, rt_fwd_plan): segments of at least SSMC_SPLIT_MIN_CHUNKS chunks
  * of the mean sequence, as many as fill split_pct percent of the SMs; picked from three on, and from two below the
- * fused pass's size; for a kept forward where the fused slot has a keep form and no erase (its keep form runs the
- * segments: ssmc_cuda_split_keeps); its three stages, the segment stages on n_seqs * split items, the scan on n_seqs;
+ * fused pass's size; for a kept forward where a keep form runs the segments (ssmc_cuda_split_keeps: the fused slot's
+ * without an erase, split_keep with one, after the first stage's keep form again); its three stages, the segment stages on n_seqs * split items, the scan on n_seqs;
  * with a keep form as well the run count of check's backward rows (one more: bwd-saved after the split forward). */
 START_TEST(split_forward_rule) {
   ssmc_cuda_kernel c = {0};

@@ -76,7 +76,7 @@ static void check_spec_opts(const char *rel, int dtype, int iters, const char *m
     /* a split forward (sm_90a only) */
     if (bk.k->cuda->split_seg.entry && chk_emu_backend(emu)->cc_major == 9) {
       ck_assert_msg(strstr(text, "fwd-split y") != NULL, "%s: no 'fwd-split y' row", bk.k->name);
-      ssmc_cuda_kernel cd; /* and the backward after it where it keeps (without an erase) */
+      ssmc_cuda_kernel cd; /* and the backward after it where it keeps (ssmc_cuda_split_keeps) */
       ssmc_cuda_for_device(bk.k->cuda, 9, &cd);
       if (bwd_skip < 2 && cd.bwd_saved && ssmc_cuda_split_keeps(&cd))
         ck_assert_msg(strstr(text, "bwd-saved-split dk") != NULL, "%s: no 'bwd-saved-split dk' row", bk.k->name);

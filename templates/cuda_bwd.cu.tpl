@@ -169,7 +169,11 @@
 @   if not (BS_KF and KB16) or K % 16 ~= 0 or C % 16 ~= 0 or bv % 16 ~= 0 then return nil end
 @   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end -- mm_b16: NB % 16 == 0
 @ end
-@ local function bstate_layout(bv, r16)
+@ -- ring (the narrow form's, BSQ): T and the query rows in two buffers as well (T2, Q2), so that every tile of step j + 1
+@ -- loads while all of step j runs (ring_steps; chain_steps' loads each have a part of a step), where they fit an
+@ -- sm_80 block (163 KiB). H200 GDN bf16 B1 T32768 H16: bstate_n 2.14 ms, 1.78 without its step loads
+@ -- (bench/2026-11-30-gpu-h200-s56 call 1)
+@ local function bstate_layout(bv, r16, ring)
 @   local L = new_layout()
 @   if r16 then L.alloc('ZH', K * ld8(bv) // 2); L.alloc('ZL', K * ld8(bv) // 2) else L.alloc('DZ', K * ld8(bv)) end
 @   L.alloc('DU', C * ld8(bv))
@@ -184,6 +188,17 @@
 @   end
 @   if not BSQ then L.alloc('ZDEC', K) end -- the chunk's decay (BSQ: the keys' factors')
 @   L.second({{'DU', C * ld8(bv)}}) -- du in two buffers where they fit (bstate_body)
+@   if BS_KF then
+@     local ext = BSQ and {{'T', C * CPn}, {'Q', C * KBF}} or {{'T', C * CPn}}
+@     local off = {}
+@     for _, e in ipairs(L) do off[e[1]] = e[2] end
+@     L.ring = BSQ and ring and not r16 and off.DU2 ~= off.DU and (L.off + C * (CPn + KBF) + 64) * 4 <= 163 * 1024
+@     for _, t in ipairs(ext) do -- (without the ring the one buffer)
+@       if L.ring then L.alloc(t[1] .. '2', t[2]) else
+@         for _, e in ipairs(L) do if e[1] == t[1] then L[#L + 1] = {t[1] .. '2', e[2]} end end
+@       end
+@     end
+@   end
 @   return L
 @ end
 @ local function bval_layout(bvl)
@@ -276,7 +291,7 @@
 @ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB, BS16), bval_layout(BVL), brows_layout()
 @ -- bstate's narrow form (the forward's state pass's: cuda_kernel.cu.tpl's NBV, NNT), where the forward has one
 @ local NS = P.FSTATE_N
-@ local SLN = NS and m.delta and BVB > NS.nbv and bstate_layout(NS.nbv)
+@ local SLN = NS and m.delta and BVB > NS.nbv and bstate_layout(NS.nbv, nil, true)
 @ -- bprep, bval, bgrad: two blocks an SM of 256 threads where their shared memory allows (one block's loads
 @ -- and barriers under the other's products) and no per-key decay loop wants more than 128 registers
 @ local function two(lay)
@@ -962,6 +977,34 @@ template <int LDB, int GS> struct gmat_hl {
 };
 @ end
 @ end
+@ if BS_KF then
+/* A chain of nc steps as chain_steps (its arguments), or with RING every tile of a step (gs, g1, g2: each into buffer
+ * j % 2) loaded while the whole step before it runs: a step's tiles are one group, issued after the barrier that
+ * follows the wait for the step's own (every thread past step j - 1, whose buffers they take), two groups in flight
+ * at most. p1 and p2 end with a barrier (their products'). */
+template <bool RING, bool DB, typename GS, typename G1, typename G2, typename I, typename T, typename P1, typename P2>
+__device__ __forceinline__ void steps(long long nc, GS gs, G1 g1, G2 g2, I init, T top, P1 p1, P2 p2) {
+  if constexpr (!RING) {
+    chain_steps<DB>(nc, gs, g1, g2, init, top, p1, p2);
+  } else {
+    auto group = [&](long long j) {
+      if (j < nc) gs(j), g1(j), g2(j);
+      cp_async_commit();
+    };
+    group(0);
+    init();
+    __syncthreads();
+    for (long long j = 0; j < nc; j++) {
+      top(j);
+      cp_async_wait<0>(); /* step j's tiles */
+      __syncthreads();
+      group(j + 1); /* (into step j - 1's buffers) */
+      p1(j);
+      p2(j);
+    }
+  }
+}
+@ end
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -989,7 +1032,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @   if not BSQ then
   float *zdec = sm + LY::oZDEC;
 @   end
-  float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
+  /* T (C, CP), the forward's (WS_T); RING: in two buffers */
+  auto tm_of = [&](long long j) { return sm + (j & 1 ? LY::oT2 : LY::oT); };
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) ${KB_T}, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
    * ke' T' du = K' (g dr) with dr = T' du (into the workspace, and g dr into drg (C, BVPB)). The loads: the keys'
@@ -1004,7 +1048,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
    * from dY's rows in registers fetched a step ahead (dyr) */
   const elem_t *qin = (const elem_t *)a.in[${Q1.idx}] + ${QHH} * KD; /* (T, ${QH}, K) */
   const long long qrs = (long long)${QH} * KD / 2; /* token to token, in floats */
-  const elem_t *qb = (const elem_t *)(sm + LY::oQ);
+  auto q_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oQ2 : LY::oQ)); }; /* (RING: two buffers) */
   dy_rows<NT, BVB> dyr;
   auto dy_fetch = [&](long long j) {
     if (j < nc)
@@ -1019,7 +1063,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_cp<NT, CH, ${KBD}>((float *)kb_of(j), ${KBF}, (const float *)(kin + tok_of(j) * ${KB_H} * KD), krs, len(j));
     tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
 @   if BSQ then
-    tile_cp<NT, CH, ${KBD}>((float *)qb, ${KBF}, (const float *)(qin + tok_of(j) * ${QH} * KD), qrs, len(j));
+    tile_cp<NT, CH, ${KBD}>((float *)q_of(j), ${KBF}, (const float *)(qin + tok_of(j) * ${QH} * KD), qrs, len(j));
 @   end
   };
   auto g2 = [&](long long j) {
@@ -1027,7 +1071,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     rows_l2<NT>(dzl_of(j), VD, KD);
     tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
 @   end
-    tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+    tile_cp<NT, CH, CH>(tm_of(j), CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
   };
   /* dr = T' du into the workspace (bgrad's, in du's place) */
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
@@ -1085,7 +1129,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[0] *= fg[3];
             p[1] *= fg[3];
           });
-          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, (const unsigned short *)qb, nullptr, nullptr, gh, gl, ti, tj, CH);
+          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, (const unsigned short *)q_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
 @     end
           __syncthreads();
         },
@@ -1093,7 +1137,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @     if BSQ then
           dy_fetch(j + 1);
 @     end
-          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
 @     if not BSQ then
           /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) */
           const float *zloc = dzl_of(j);
@@ -1119,7 +1163,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @   if BSQ then
   auto put_y = [&] { dyr.each([&](int t, int d, float4 y) { *(float4 *)(drg + t * BVPB + d) = y; }); };
 @   end
-  chain_steps<DB>(
+  steps<LY::RING, DB>(
       nc, gs, g1, g2,
       [&] {
         tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * ${K * V} + v0, VD, dzo ? KD : 0, one_t(), false);
@@ -1133,7 +1177,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
 @   if BSQ then
         /* dZ <- e^{b_L} dZ + q' y (a warp reads and writes only its tiles of dZ) */
-        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, 0, 0>{dz, fg_of(j) + 3, nullptr}, qb, drg, KD, BVB, CH, true);
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, 0, 0>{dz, fg_of(j) + 3, nullptr}, q_of(j), drg, KD, BVB, CH, true);
 @   end
       },
       [&](long long j) {
@@ -1141,7 +1185,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
         dy_fetch(j + 1);
 @   end
         /* dr into the workspace and g dr into drg */
-        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
 @   if BSQ then
         /* dZ += K' (g dr) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat<BVPB>{dz}, kb_of(j), drg, KD, BVB, CH, true);
@@ -1181,19 +1225,19 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 }
 @ local function bs_tiles(pre, r16) -- a layout's tiles, as bstate_body names them (R16: dz's and drg's places their hi tiles)
 @   local t = {'oDZ', 'oDU', 'oDU2'}
-@   for _, n in ipairs(BS_KF and {'oKB', 'oKB2', 'oFG', 'oFG2', 'oDRG', 'oT'} or {'oKD', 'oW', 'oDZL'}) do t[#t + 1] = n end
-@   t[#t + 1] = BSQ and 'oQ' or 'oZDEC'
+@   for _, n in ipairs(BS_KF and {'oKB', 'oKB2', 'oFG', 'oFG2', 'oDRG', 'oT', 'oT2'} or {'oKD', 'oW', 'oDZL'}) do t[#t + 1] = n end
+@   for _, n in ipairs(BSQ and {'oQ', 'oQ2'} or {'oZDEC'}) do t[#t + 1] = n end
 @   if r16 then for _, n in ipairs({'oZH', 'oZL', 'oGH', 'oGL'}) do t[#t + 1] = n end end
 @   local alias = r16 and {oDZ = 'ZH', oDRG = 'GH'} or {}
 @   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. (alias[n] or n:sub(2)) end
 @   return 'R16 = ' .. (r16 and 1 or 0) .. ', ' .. table.concat(t, ', ')
 @ end
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, ${bs_tiles('BS_', BS16)} }; };
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, RING = ${SL.ring and 1 or 0}, ${bs_tiles('BS_', BS16)} }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 @   if SLN then
-struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, ${bs_tiles('BN_')} }; };
+struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, RING = ${SLN.ring and 1 or 0}, ${bs_tiles('BN_')} }; };
 extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

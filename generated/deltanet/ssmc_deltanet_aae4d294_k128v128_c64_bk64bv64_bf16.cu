@@ -2875,6 +2875,8 @@ enum {
   BS_T = 27648,
   BS_Q = 32000,
   BS_DU2 = 36352,
+  BS_T2 = 27648,
+  BS_Q2 = 32000,
   BS_TOTAL = 40960
 };
 enum {
@@ -2888,7 +2890,9 @@ enum {
   BN_T = 19456,
   BN_Q = 23808,
   BN_DU2 = 28160,
-  BN_TOTAL = 30720
+  BN_T2 = 30720,
+  BN_Q2 = 35072,
+  BN_TOTAL = 39424
 };
 enum {
   BV_IN3 = 0,
@@ -3301,6 +3305,32 @@ template <int LDB, int GS> struct gmat_hl {
     put_hl<LDB>(h, l, i, j, r * x, r * y);
   }
 };
+/* A chain of nc steps as chain_steps (its arguments), or with RING every tile of a step (gs, g1, g2: each into buffer
+ * j % 2) loaded while the whole step before it runs: a step's tiles are one group, issued after the barrier that
+ * follows the wait for the step's own (every thread past step j - 1, whose buffers they take), two groups in flight
+ * at most. p1 and p2 end with a barrier (their products'). */
+template <bool RING, bool DB, typename GS, typename G1, typename G2, typename I, typename T, typename P1, typename P2>
+__device__ __forceinline__ void steps(long long nc, GS gs, G1 g1, G2 g2, I init, T top, P1 p1, P2 p2) {
+  if constexpr (!RING) {
+    chain_steps<DB>(nc, gs, g1, g2, init, top, p1, p2);
+  } else {
+    auto group = [&](long long j) {
+      if (j < nc) gs(j), g1(j), g2(j);
+      cp_async_commit();
+    };
+    group(0);
+    init();
+    __syncthreads();
+    for (long long j = 0; j < nc; j++) {
+      top(j);
+      cp_async_wait<0>(); /* step j's tiles */
+      __syncthreads();
+      group(j + 1); /* (into step j - 1's buffers) */
+      p1(j);
+      p2(j);
+    }
+  }
+}
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -3320,7 +3350,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto du_of = [&](long long j) { return sm + (j & 1 ? LY::oDU2 : LY::oDU); };
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
    * decay zdec (K; BSQ: fg[3] of the first token); du (C, BVPB) in two buffers (DB; else one) */
-  float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
+  /* T (C, CP), the forward's (WS_T); RING: in two buffers */
+  auto tm_of = [&](long long j) { return sm + (j & 1 ? LY::oT2 : LY::oT); };
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
    * ke' T' du = K' (g dr) with dr = T' du (into the workspace, and g dr into drg (C, BVPB)). The loads: the keys'
@@ -3334,7 +3365,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
    * from dY's rows in registers fetched a step ahead (dyr) */
   const elem_t *qin = (const elem_t *)a.in[0] + it.hq * KD; /* (T, a.h_qk, K) */
   const long long qrs = (long long)a.h_qk * KD / 2; /* token to token, in floats */
-  const elem_t *qb = (const elem_t *)(sm + LY::oQ);
+  auto q_of = [&](long long j) { return (const elem_t *)(sm + (j & 1 ? LY::oQ2 : LY::oQ)); }; /* (RING: two buffers) */
   dy_rows<NT, BVB> dyr;
   auto dy_fetch = [&](long long j) {
     if (j < nc)
@@ -3347,10 +3378,10 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto g1 = [&](long long j) {
     tile_cp<NT, CH, 64>((float *)kb_of(j), 68, (const float *)(kin + tok_of(j) * a.h_qk * KD), krs, len(j));
     tile_cp<NT, CH, 4>(fg_of(j), 4, w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_KF, brs, len(j));
-    tile_cp<NT, CH, 64>((float *)qb, 68, (const float *)(qin + tok_of(j) * a.h_qk * KD), qrs, len(j));
+    tile_cp<NT, CH, 64>((float *)q_of(j), 68, (const float *)(qin + tok_of(j) * a.h_qk * KD), qrs, len(j));
   };
   auto g2 = [&](long long j) {
-    tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+    tile_cp<NT, CH, CH>(tm_of(j), CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
   };
   /* dr = T' du into the workspace (bgrad's, in du's place) */
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
@@ -3402,12 +3433,12 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             p[0] *= fg[3];
             p[1] *= fg[3];
           });
-          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, (const unsigned short *)qb, nullptr, nullptr, gh, gl, ti, tj, CH);
+          mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, (const unsigned short *)q_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           __syncthreads();
         },
         [&](long long j) {
           dy_fetch(j + 1);
-          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
           mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, kb_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           put_z();
           __syncthreads();
@@ -3419,7 +3450,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   }
   float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
   auto put_y = [&] { dyr.each([&](int t, int d, float4 y) { *(float4 *)(drg + t * BVPB + d) = y; }); };
-  chain_steps<DB>(
+  steps<LY::RING, DB>(
       nc, gs, g1, g2,
       [&] {
         tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
@@ -3430,12 +3461,12 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
       [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
         mm_to<KBP, 1, BVPB, 1, MM_BWD, LY::SEPT>(rsadd<BVPB, 4>{du_of(j), fg_of(j)}, kb_of(j), dz, CH, BVB, KD, false);
         /* dZ <- e^{b_L} dZ + q' y (a warp reads and writes only its tiles of dZ) */
-        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, 0, 0>{dz, fg_of(j) + 3, nullptr}, qb, drg, KD, BVB, CH, true);
+        mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, 0, 0>{dz, fg_of(j) + 3, nullptr}, q_of(j), drg, KD, BVB, CH, true);
       },
       [&](long long j) {
         dy_fetch(j + 1);
         /* dr into the workspace and g dr into drg */
-        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
         /* dZ += K' (g dr) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat<BVPB>{dz}, kb_of(j), drg, KD, BVB, CH, true);
         if (j + 1 < nc) put_y(); /* (the next step's barrier before its first part) */
@@ -3446,11 +3477,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oQ = BS_Q, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, RING = 0, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oT2 = BS_T2, oQ = BS_Q, oQ2 = BS_Q2, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oQ = BN_Q }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, RING = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oT2 = BN_T2, oQ = BN_Q, oQ2 = BN_Q2 }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }
@@ -3897,4 +3928,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=16388 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=163840 when=wide; bstate_n grid=items_ntiles threads=256 smem=122880 when=narrow; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=16388 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=163840 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

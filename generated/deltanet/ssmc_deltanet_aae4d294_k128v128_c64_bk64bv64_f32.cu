@@ -1714,6 +1714,7 @@ enum {
   BS_T = 35840,
   BS_ZDEC = 40192,
   BS_DU2 = 9216,
+  BS_T2 = 35840,
   BS_TOTAL = 40320
 };
 enum {
@@ -1727,6 +1728,7 @@ enum {
   BN_T = 27648,
   BN_ZDEC = 32000,
   BN_DU2 = 32128,
+  BN_T2 = 27648,
   BN_TOTAL = 34688
 };
 enum {
@@ -1950,6 +1952,32 @@ template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
+/* A chain of nc steps as chain_steps (its arguments), or with RING every tile of a step (gs, g1, g2: each into buffer
+ * j % 2) loaded while the whole step before it runs: a step's tiles are one group, issued after the barrier that
+ * follows the wait for the step's own (every thread past step j - 1, whose buffers they take), two groups in flight
+ * at most. p1 and p2 end with a barrier (their products'). */
+template <bool RING, bool DB, typename GS, typename G1, typename G2, typename I, typename T, typename P1, typename P2>
+__device__ __forceinline__ void steps(long long nc, GS gs, G1 g1, G2 g2, I init, T top, P1 p1, P2 p2) {
+  if constexpr (!RING) {
+    chain_steps<DB>(nc, gs, g1, g2, init, top, p1, p2);
+  } else {
+    auto group = [&](long long j) {
+      if (j < nc) gs(j), g1(j), g2(j);
+      cp_async_commit();
+    };
+    group(0);
+    init();
+    __syncthreads();
+    for (long long j = 0; j < nc; j++) {
+      top(j);
+      cp_async_wait<0>(); /* step j's tiles */
+      __syncthreads();
+      group(j + 1); /* (into step j - 1's buffers) */
+      p1(j);
+      p2(j);
+    }
+  }
+}
 /* The chunk-to-chunk adjoint in the state pass's two forms (LY: wide, value tile BVB, or narrow; see
  * cuda_kernel.cu.tpl's state_body) */
 template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fwd_args &a, const ssmc_bwd_args &g, float *ws) {
@@ -1972,7 +2000,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   /* tiles: dz (K, BVPB) the adjoint of the chunk-end state (R16: in registers, as bf16 hi and lo tiles), the chunk's
    * decay zdec (K; BSQ: fg[3] of the first token); du (C, BVPB) in two buffers (DB; else one) */
   float *zdec = sm + LY::oZDEC;
-  float *tm = sm + LY::oT; /* T (C, CP), the forward's (WS_T) */
+  /* T (C, CP), the forward's (WS_T); RING: in two buffers */
+  auto tm_of = [&](long long j) { return sm + (j & 1 ? LY::oT2 : LY::oT); };
   /* kd = diag(f) K and ke = diag(g) K from the keys as loaded (kb: (C, KBP) elem_t, with their factors fg (C, 4)) in
    * two buffers, as both products read them: du's state term diag(f) (K dZ) (f on the product's rows), and W' du =
    * ke' T' du = K' (g dr) with dr = T' du (into the workspace, and g dr into drg (C, BVPB)). The loads: the keys'
@@ -1991,12 +2020,12 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   auto g2 = [&](long long j) {
     rows_l2<NT>(dzl_of(j), VD, KD);
     tile_cp<NT, 1, KD>(zdec, KD, w.fchunk + cs_of(j) * WS_CHUNK + WS_ZD, 0, 1);
-    tile_cp<NT, CH, CH>(tm, CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
+    tile_cp<NT, CH, CH>(tm_of(j), CP, w.ftok + (tok_of(j) * a.h_v + it.h) * WS_TOK + WS_T, trs, len(j));
   };
   /* dr = T' du into the workspace (bgrad's, in du's place) */
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
   float *dz = sm + LY::oDZ, *drg = sm + LY::oDRG;
-  chain_steps<DB>(
+  steps<LY::RING, DB>(
       nc, gs, g1, g2,
       [&] {
         tile_in<NT, KD, BVB>(dz, BVPB, dzo + slot * 16384 + v0, VD, dzo ? KD : 0, one_t(), false);
@@ -2007,7 +2036,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
       },
       [&](long long j) {
         /* dr into the workspace and g dr into drg */
-        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm, du_of(j), CH, BVB, CH, false);
+        mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEPT>(gmat_rs<BVPB, 4>{dr_of(j), drg, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
         /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) (a warp reads and writes only its tiles of dZ) */
         mm_to<1, KBP, BVPB, 1, MM_BWD, LY::SEPT>(cmat_dec<BVPB, VD>{dz, zdec, dzl_of(j)}, kb_of(j), drg, KD, BVB, CH, true);
       });
@@ -2017,11 +2046,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T, oZDEC = BS_ZDEC }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, RING = 0, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T, oT2 = BS_T2, oZDEC = BS_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oZDEC = BN_ZDEC }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, RING = 0, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oT2 = BN_T2, oZDEC = BN_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_f32_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

@@ -472,16 +472,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "24eb34a5e87e2fdf",
-  "0b0fb22a71f31751",
-  "df9aff9be99d26c8",
-  "8e0285542596f3c8",
+  "5ebf4e0200abb536",
+  "d6e23126c4ce179a",
+  "e589bf1a12c1a60d",
+  "e096e272ab15f445",
   "5fd1ad0b6b893fa0",
   "0f71acfa131769a4",
   "d11432ff10edd2f0",
   "dc8f596492fbb8d3",
-  "43e8b637b703e49c",
-  "69d187b946afc761",
+  "ccb89d4da70371cf",
+  "a7a435cddf3f338c",
   "777aa16b40146040",
   "973030fe6347aedf",
   0,

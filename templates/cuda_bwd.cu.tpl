@@ -161,13 +161,13 @@
 @ local KBP = KB16 and K + 8 or KPn
 @ local KBF, KBD = KB16 and KBP // 2 or KBP, KB16 and K // 2 or K -- floats a row, of them the keys'
 @ local KB_H, KB_HH = P.inputs[m.key + 1].heads == 'qk' and 'a.h_qk' or 'a.h_v', P.inputs[m.key + 1].heads == 'qk' and 'it.hq' or 'it.h'
-@ -- BS16 (the wide form with bf16 keys): dZ in registers across the chain (a warp a 16 x NB16 tile of the value tile bv)
+@ -- BS16 (the wide form with bf16 keys; BS16N the narrow form's): dZ in registers across the chain (a warp a 16 x NB16 tile of the value tile bv)
 @ -- and in shared memory only as bf16 hi and lo tiles, g dr the same; the products with the keys as two exact bf16 ones
 @ -- a k16 step (mma.sync m16n8k16, fragments by ldmatrix) in place of tf32 ones splitting dZ and g dr at every fragment
 @ -- (s44: ~40% of bstate's instructions). The operand to ~2^-17 relative (the tf32 split's ~2^-21); dZ's chain in fp32
-@ local function bs16_nb(bv) -- the register tile's width where 16 warps (NT_BWD) tile (K, bv) exactly
+@ local function bs16_nb(bv, nt) -- the register tile's width where the warps of nt threads (NT_BWD) tile (K, bv) exactly
 @   if not (BS_KF and KB16) or K % 16 ~= 0 or C % 16 ~= 0 or bv % 16 ~= 0 then return nil end
-@   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == NT // 32 then return nb end end -- mm_b16: NB % 16 == 0
+@   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == (nt or NT) // 32 then return nb end end -- mm_b16: NB % 16 == 0
 @ end
 @ -- ring (the narrow form's, BSQ): T and the query rows in two buffers as well (T2, Q2), so that every tile of step j + 1
 @ -- loads while all of step j runs (ring_steps; chain_steps' loads each have a part of a step), where they fit an
@@ -192,7 +192,7 @@
 @     local ext = BSQ and {{'T', C * CPn}, {'Q', C * KBF}} or {{'T', C * CPn}}
 @     local off = {}
 @     for _, e in ipairs(L) do off[e[1]] = e[2] end
-@     L.ring = BSQ and ring and not r16 and off.DU2 ~= off.DU and (L.off + C * (CPn + KBF) + 64) * 4 <= 163 * 1024
+@     L.ring = BSQ and ring and off.DU2 ~= off.DU and (L.off + C * (CPn + KBF) + 64) * 4 <= 163 * 1024
 @     for _, t in ipairs(ext) do -- (without the ring the one buffer)
 @       if L.ring then L.alloc(t[1] .. '2', t[2]) else
 @         for _, e in ipairs(L) do if e[1] == t[1] then L[#L + 1] = {t[1] .. '2', e[2]} end end
@@ -291,7 +291,8 @@
 @ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB, BS16), bval_layout(BVL), brows_layout()
 @ -- bstate's narrow form (the forward's state pass's: cuda_kernel.cu.tpl's NBV, NNT), where the forward has one
 @ local NS = P.FSTATE_N
-@ local SLN = NS and m.delta and BVB > NS.nbv and bstate_layout(NS.nbv, nil, true)
+@ local BS16N = NS and m.delta and BVB > NS.nbv and bs16_nb(NS.nbv, NS.threads)
+@ local SLN = NS and m.delta and BVB > NS.nbv and bstate_layout(NS.nbv, BS16N, true)
 @ -- bprep, bval, bgrad: two blocks an SM of 256 threads where their shared memory allows (one block's loads
 @ -- and barriers under the other's products) and no per-key decay loop wants more than 128 registers
 @ local function two(lay)
@@ -603,7 +604,7 @@ template <int ldc, int ars, int acs, int brs, int bcs, bool XA = false, bool XB 
 __device__ __forceinline__ void mmb(float *c, const float *a, const float *b, int m, int n, int kd, bool acc) {
   mm<ldc, ars, acs, brs, bcs, MM_BWD, SEP, XA, XB, SYNC>(c, a, b, m, n, kd, acc);
 }
-@ if BS16 or BG3 or BQS then
+@ if BS16 or BS16N or BG3 or BQS then
 /* f(row, column, pair) over this lane's pairs of a warp's 16 x 8 NS tile of mma fragments d at (i0, j0) */
 template <int NS, typename F> __device__ __forceinline__ void frag_pairs(float (*d)[4], int i0, int j0, F f) {
   const int g = (threadIdx.x & 31) >> 2, q = threadIdx.x & 3;
@@ -655,7 +656,7 @@ __device__ __forceinline__ void mm_b16(float (*d)[4], const unsigned short *a0, 
   }
 }
 @ end
-@ if BS16 or BQS then
+@ if BS16 or BS16N or BQS then
 /* a pair of values at (i, j), (i, j + 1) of a (rows, LDB) tile as its bf16 hi and lo parts */
 template <int LDB> __device__ __forceinline__ void put_hl(unsigned short *h, unsigned short *l, int i, int j, float x, float y) {
   unsigned ph, pl;
@@ -962,7 +963,7 @@ template <int ldc, int ldd, int DS = 1> struct cmat_dec {
   }
   __device__ __forceinline__ void store2(int i, int j, float x, float y) const { *(float2 *)(p + i * ldc + j) = make_float2(x, y); }
 };
-@ if BS16 then
+@ if BS16 or BS16N then
 /* rows i < rows into a global matrix (o) and, times g[GS i], every row as bf16 hi and lo parts (pitch LDB) */
 template <int LDB, int GS> struct gmat_hl {
   gmat<float> o;
@@ -1075,11 +1076,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   };
   /* dr = T' du into the workspace (bgrad's, in du's place) */
   auto dr_of = [&](long long j) { return gmat<float>{w.btok + (tok_of(j) * a.h_v + it.h) * BW_TOK + BT_DU + v0, brs, len(j)}; };
-@   if BS16 then
+@   if BS16 or BS16N then
   if constexpr (LY::R16) {
     /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
      * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third (BSQ: y's before) */
-    constexpr int NB = ${BS16}, TN = BVB / NB;
+    constexpr int NB = LY::NB16, TN = BVB / NB;
     static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
@@ -1096,7 +1097,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
       });
     };
 @     end
-    chain_steps<DB>(
+    steps<LY::RING, DB>(
         nc, gs, g1, g2,
         [&] {
           pairs([&](int i, int j, float *p) {
@@ -1137,7 +1138,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @     if BSQ then
           dy_fetch(j + 1);
 @     end
-          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
+          mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEP16>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
 @     if not BSQ then
           /* dZ <- e^{b_L} dZ + dZ_L's chunk-local part + K' (g dr) */
           const float *zloc = dzl_of(j);
@@ -1232,12 +1233,12 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. (alias[n] or n:sub(2)) end
 @   return 'R16 = ' .. (r16 and 1 or 0) .. ', ' .. table.concat(t, ', ')
 @ end
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, RING = ${SL.ring and 1 or 0}, ${bs_tiles('BS_', BS16)} }; };
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = ${BS16 or 0}, RING = ${SL.ring and 1 or 0}, ${bs_tiles('BS_', BS16)} }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 @   if SLN then
-struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, RING = ${SLN.ring and 1 or 0}, ${bs_tiles('BN_')} }; };
+struct bs_narrow { enum { BVT = ${NS.nbv}, BVPT = ${ld8(NS.nbv)}, NTT = ${NS.threads}, SEPT = 1, SEP16 = 1, NB16 = ${BS16N or 0}, RING = ${SLN.ring and 1 or 0}, ${bs_tiles('BN_', BS16N)} }; };
 extern "C" __global__ void __launch_bounds__(${NS.threads}, 1) ${P.name}_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

@@ -2880,13 +2880,15 @@ enum {
   BS_TOTAL = 40960
 };
 enum {
-  BN_DZ = 0,
+  BN_ZH = 0,
+  BN_ZL = 2560,
   BN_DU = 5120,
   BN_KB = 7680,
   BN_KB2 = 12032,
   BN_FG = 16384,
   BN_FG2 = 16640,
-  BN_DRG = 16896,
+  BN_GH = 16896,
+  BN_GL = 18176,
   BN_T = 19456,
   BN_Q = 23808,
   BN_DU2 = 28160,
@@ -3388,7 +3390,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
   if constexpr (LY::R16) {
     /* dZ in registers: this warp's 16 x NB tile (rows i0 + g (+ 8), columns j0 + 8 s + 2 q (+ 1)), and its bf16 hi and
      * lo parts in zh, zl (K, BVPB) for the first product; g dr's in gh, gl (C, BVPB) for the third (BSQ: y's before) */
-    constexpr int NB = 32, TN = BVB / NB;
+    constexpr int NB = LY::NB16, TN = BVB / NB;
     static_assert((KD / 16) * TN == NT / 32 && NB % 16 == 0, "a warp a tile of dZ, 16 columns a step of mm_b16");
     unsigned short *zh = (unsigned short *)(sm + LY::oZH), *zl = (unsigned short *)(sm + LY::oZL);
     unsigned short *gh = (unsigned short *)(sm + LY::oGH), *gl = (unsigned short *)(sm + LY::oGL);
@@ -3403,7 +3405,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
         put_hl<BVPB>(gh, gl, t, d + 2, y.z, y.w);
       });
     };
-    chain_steps<DB>(
+    steps<LY::RING, DB>(
         nc, gs, g1, g2,
         [&] {
           pairs([&](int i, int j, float *p) {
@@ -3438,7 +3440,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
         },
         [&](long long j) {
           dy_fetch(j + 1);
-          mm_to<1, CP, BVPB, 1, MM_BWD>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
+          mm_to<1, CP, BVPB, 1, MM_BWD, LY::SEP16>(gmat_hl<BVPB, 4>{dr_of(j), gh, gl, fg_of(j) + 1}, tm_of(j), du_of(j), CH, BVB, CH, false);
           mm_b16<NB, true, KBP, BVPB, 1, 2, false>(z, kb_of(j), nullptr, nullptr, gh, gl, ti, tj, CH);
           put_z();
           __syncthreads();
@@ -3477,11 +3479,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, RING = 0, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oT2 = BS_T2, oQ = BS_Q, oQ2 = BS_Q2, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = 32, RING = 0, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oT2 = BS_T2, oQ = BS_Q, oQ2 = BS_Q2, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, RING = 1, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oT2 = BN_T2, oQ = BN_Q, oQ2 = BN_Q2 }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, SEP16 = 1, NB16 = 16, RING = 1, R16 = 1, oDZ = BN_ZH, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_GH, oT = BN_T, oT2 = BN_T2, oQ = BN_Q, oQ2 = BN_Q2, oZH = BN_ZH, oZL = BN_ZL, oGH = BN_GH, oGL = BN_GL }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

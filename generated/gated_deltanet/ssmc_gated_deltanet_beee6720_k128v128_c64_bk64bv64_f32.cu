@@ -2080,11 +2080,11 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, RING = 0, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T, oT2 = BS_T2, oZDEC = BS_ZDEC }; };
+struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = 0, RING = 0, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_DRG, oT = BS_T, oT2 = BS_T2, oZDEC = BS_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
-struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, RING = 0, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oT2 = BN_T2, oZDEC = BN_ZDEC }; };
+struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, SEP16 = 1, NB16 = 0, RING = 0, R16 = 0, oDZ = BN_DZ, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_DRG, oT = BN_T, oT2 = BN_T2, oZDEC = BN_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_f32_bstate_n(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_narrow>(a, g, ws);
 }

@@ -4,6 +4,7 @@
  * GPU is needed. A compile error names the generated file's line and the
  * template line it came from. */
 #include "cuc.h"
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,9 @@ static int fwd_entry(const ssmc_cuda_kernel *c, const char *e) {
 }
 
 const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
+#define CUC_FORM(f) offsetof(ssmc_cuda_kernel, f),
+  static const size_t forms[] = {offsetof(ssmc_cuda_kernel, fused_sm90), SSMC_CUDA_FORMS(CUC_FORM)};
+#undef CUC_FORM
   static const ssmc_cuda_stage none = {0};
   const int nf = c->n_fwd;
   if (i < nf) return &c->fwd[i];
@@ -93,18 +97,10 @@ const ssmc_cuda_stage *cuc_stage(const ssmc_cuda_kernel *c, int i) {
   case 2: return &c->fused;
   default: {
     const int j = i - nf - 3 - c->n_bwd; /* after the backward: fused90, then the other forms */
-    return j < 0    ? &c->bwd[i - nf - 3]
-           : j == 0 ? &c->fused_sm90
-           : j == 1 ? &c->fused_keep
-           : j == 2 ? &c->fused_sm90_keep
-           : j == 3 ? &c->prep_keep
-           : j == 4 ? &c->prep_fused
-           : j == 5 ? &c->split_seg
-           : j == 6 ? (fwd_entry(c, c->split_scan.entry) ? &none : &c->split_scan) /* (a fwd[] stage: reported there) */
-           : j == 7 ? &c->split_fused
-           : j == 8 ? &c->prep_fused_keep
-           : j == 9 ? &c->split_keep
-                    : NULL;
+    if (j < 0) return &c->bwd[i - nf - 3];
+    if (j >= (int)(sizeof forms / sizeof *forms)) return NULL;
+    const ssmc_cuda_stage *st = (const ssmc_cuda_stage *)((const char *)c + forms[j]);
+    return st == &c->split_scan && fwd_entry(c, st->entry) ? &none : st; /* (a fwd[] stage: reported there) */
   }
   }
 }

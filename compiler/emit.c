@@ -588,12 +588,9 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
          (long long)k->cuda.bwd_ws_seq_floats, (long long)k->cuda.bwd_ws_qk_floats);
   if (k->cuda.bwd_saved) emit_add(&b, "  .bwd_saved = %d,\n", k->cuda.bwd_saved);
   /* the other forms of stages (appended fields, in their order): where the module has them */
-  const struct { const char *field; const ssmc_cuda_stage *st; } forms[] = {
-      {"fused_keep", &k->cuda.fused_keep}, {"fused_sm90_keep", &k->cuda.fused_sm90_keep},
-      {"prep_keep", &k->cuda.prep_keep},   {"prep_fused", &k->cuda.prep_fused},
-      {"split_seg", &k->cuda.split_seg},   {"split_scan", &k->cuda.split_scan},
-      {"split_fused", &k->cuda.split_fused}, {"prep_fused_keep", &k->cuda.prep_fused_keep},
-      {"split_keep", &k->cuda.split_keep}};
+#define EMIT_FORM(f) {#f, &k->cuda.f},
+  const struct { const char *field; const ssmc_cuda_stage *st; } forms[] = {SSMC_CUDA_FORMS(EMIT_FORM)};
+#undef EMIT_FORM
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
     if (forms[i].st->entry) {
       emit_add(&b, "  .%s = ", forms[i].field);

@@ -431,13 +431,13 @@ void rt_cuda_event_free(rt_cuda *c, void *ev) { if (ev) c->EventDestroy(ev); }
 
 /* ------------------------------------------------------------ kernels */
 
-/* the table's stages outside fwd[] and bwd[], one list for loading and launching them */
-static const size_t FORMS[] = {offsetof(ssmc_cuda_kernel, decode),          offsetof(ssmc_cuda_kernel, decode_large),
-                               offsetof(ssmc_cuda_kernel, fused),           offsetof(ssmc_cuda_kernel, fused_keep),
-                               offsetof(ssmc_cuda_kernel, prep_keep),       offsetof(ssmc_cuda_kernel, prep_fused),
-                               offsetof(ssmc_cuda_kernel, split_seg),       offsetof(ssmc_cuda_kernel, split_scan),
-                               offsetof(ssmc_cuda_kernel, split_fused),     offsetof(ssmc_cuda_kernel, prep_fused_keep),
-                               offsetof(ssmc_cuda_kernel, split_keep)};
+/* the table's stages outside fwd[] and bwd[], one list for loading and launching them: the decode stages, the fused
+ * slot, then SSMC_CUDA_FORMS (but fused_sm90_keep: the table a device runs has it as fused_keep where it runs; sm_80
+ * could not give it its shared memory) */
+#define RT_FORM(f) offsetof(ssmc_cuda_kernel, f),
+static const size_t FORMS[] = {offsetof(ssmc_cuda_kernel, decode), offsetof(ssmc_cuda_kernel, decode_large),
+                               offsetof(ssmc_cuda_kernel, fused), SSMC_CUDA_FORMS(RT_FORM)};
+#undef RT_FORM
 enum { FORM_DECODE = 0, FORM_DECODE_LARGE = 1, NFORMS = sizeof FORMS / sizeof *FORMS };
 struct rt_cuda_mod {
   const ssmc_kernel *k; /* &kdev: the kernel as this device runs it (ssmc_cuda_for_device) */
@@ -515,7 +515,8 @@ rt_cuda_mod *rt_cuda_load(rt_cuda *c, const ssmc_kernel *k, const char *cache_di
   int bad = 0;
   for (int i = 0; i < k->cuda->n_fwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->fwd[i], &m->fwd[i]);
   for (int i = 0; i < NFORMS && !bad; i++) /* (decode always) */
-    if (i == FORM_DECODE || form_stage(k->cuda, i)->entry) bad = prepare_fn(c, m->mod, form_stage(k->cuda, i), &m->form[i]);
+    if (i == FORM_DECODE || (form_stage(k->cuda, i)->entry && FORMS[i] != offsetof(ssmc_cuda_kernel, fused_sm90_keep)))
+      bad = prepare_fn(c, m->mod, form_stage(k->cuda, i), &m->form[i]);
   for (int i = 0; i < k->cuda->n_bwd && !bad; i++) bad = prepare_fn(c, m->mod, &k->cuda->bwd[i], &m->bwd[i]);
   if (bad) {
     set_err(err, errlen, "%s", c->err);

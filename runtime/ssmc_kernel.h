@@ -213,6 +213,11 @@ typedef struct ssmc_cuda_kernel {
    * (ssmc_cuda_split_keeps); entry NULL where the module has none (and on other devices: ssmc_cuda_for_device) */
   ssmc_cuda_stage split_keep;
 } ssmc_cuda_kernel;
+/* The table's stages outside fwd[] and bwd[] after fused_sm90, in field order, X(field) each: the one list the
+ * emitter's table initializers (compiler/emit.c), the compile report (compiler/cuc.c) and the runtime's loader
+ * (runtime/rt_cuda.c) walk. A new appended stage form goes here too. */
+#define SSMC_CUDA_FORMS(X) \
+  X(fused_keep) X(fused_sm90_keep) X(prep_keep) X(prep_fused) X(split_seg) X(split_scan) X(split_fused) X(prep_fused_keep) X(split_keep)
 
 /* Chunkwise backward (recomputing: it needs no per-token state from the
  * forward). Given the forward's inputs and initial states, dy and the gradient

@@ -473,9 +473,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "5ebf4e0200abb536",
-  "d6e23126c4ce179a",
+  "6f92a44a3b9c404f",
   "e589bf1a12c1a60d",
-  "e096e272ab15f445",
+  "25ed54aa72c0e79c",
   "5fd1ad0b6b893fa0",
   "0f71acfa131769a4",
   "d11432ff10edd2f0",

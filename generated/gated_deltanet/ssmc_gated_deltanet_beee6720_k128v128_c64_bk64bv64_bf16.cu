@@ -3467,7 +3467,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
           dy_fetch(0);
           put_y();
         },
-        [&](long long j) { store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0); },
+        [](long long) {},
         [&](long long j) { /* du = A' dY + diag(f) (K dZ_L) */
           float *du = du_of(j);
           const float *fg = fg_of(j);
@@ -3480,6 +3480,10 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
               *o = make_float2(o->x + fg[4 * i] * p[0], o->y + fg[4 * i] * p[1]);
             });
           }
+          /* dZ_L out under du's product (a warp without a tile of it at once): stored at the step's start, before its
+           * wait, the stores held up the step (GDN B1 bstate_n 1.75 ms, 1.51 without them: bench/2026-11-30-gpu-h200-s56
+           * call 4) */
+          store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0);
           /* dZ <- e^{b_L} dZ + q' y */
           pairs([&](int, int, float *p) {
             p[0] *= fg[3];

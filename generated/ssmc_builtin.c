@@ -472,16 +472,16 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "5ebf4e0200abb536",
-  "6f92a44a3b9c404f",
-  "e589bf1a12c1a60d",
-  "25ed54aa72c0e79c",
+  "d72b31a08e259fe3",
+  "21b7f71638cddea0",
+  "1f934cd64c29b5c0",
+  "9142b57e4ae19e09",
   "5fd1ad0b6b893fa0",
   "0f71acfa131769a4",
   "d11432ff10edd2f0",
   "dc8f596492fbb8d3",
-  "ccb89d4da70371cf",
-  "a7a435cddf3f338c",
+  "bc1f8af4c337f8fa",
+  "98e12c0a0ed77c79",
   "777aa16b40146040",
   "973030fe6347aedf",
   0,

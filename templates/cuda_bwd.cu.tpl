@@ -164,15 +164,17 @@
 @ -- BS16 (the wide form with bf16 keys; BS16N the narrow form's): dZ in registers across the chain (a warp a 16 x NB16 tile of the value tile bv)
 @ -- and in shared memory only as bf16 hi and lo tiles, g dr the same; the products with the keys as two exact bf16 ones
 @ -- a k16 step (mma.sync m16n8k16, fragments by ldmatrix) in place of tf32 ones splitting dZ and g dr at every fragment
-@ -- (s44: ~40% of bstate's instructions). The operand to ~2^-17 relative (the tf32 split's ~2^-21); dZ's chain in fp32
+@ -- (s44: ~40% of bstate's instructions). The operand to ~2^-17 relative (the tf32 split's ~2^-21); dZ's chain in fp32.
+@ -- The narrow form's (K = 128, nbv 16: eight warps' 16 x 16 tiles), dropped in s52 (2.03 -> 2.08 ms) before BSQ gave the
+@ -- pass a third key-sized product: H200 GDN B1 T32768 H16 bstate_n 2.06 -> 1.75 ms (bench/2026-11-30-gpu-h200-s56 call 3)
 @ local function bs16_nb(bv, nt) -- the register tile's width where the warps of nt threads (NT_BWD) tile (K, bv) exactly
 @   if not (BS_KF and KB16) or K % 16 ~= 0 or C % 16 ~= 0 or bv % 16 ~= 0 then return nil end
 @   for _, nb in ipairs({32, 16}) do if bv % nb == 0 and (K // 16) * (bv // nb) == (nt or NT) // 32 then return nb end end -- mm_b16: NB % 16 == 0
 @ end
 @ -- ring (the narrow form's, BSQ): T and the query rows in two buffers as well (T2, Q2), so that every tile of step j + 1
-@ -- loads while all of step j runs (ring_steps; chain_steps' loads each have a part of a step), where they fit an
-@ -- sm_80 block (163 KiB). H200 GDN bf16 B1 T32768 H16: bstate_n 2.14 ms, 1.78 without its step loads
-@ -- (bench/2026-11-30-gpu-h200-s56 call 1)
+@ -- loads while all of step j runs (steps<RING>; chain_steps' loads each have a part of a step), where they fit an
+@ -- sm_80 block (163 KiB). H200 GDN bf16 B1 T32768 H16: bstate_n 2.14 ms, 1.78 without its step loads, 2.06 with the
+@ -- ring (bench/2026-11-30-gpu-h200-s56 calls 1, 2)
 @ local function bstate_layout(bv, r16, ring)
 @   local L = new_layout()
 @   if r16 then L.alloc('ZH', K * ld8(bv) // 2); L.alloc('ZL', K * ld8(bv) // 2) else L.alloc('DZ', K * ld8(bv)) end
@@ -1237,6 +1239,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @   for i, n in ipairs(t) do t[i] = n .. ' = ' .. pre .. (alias[n] or n:sub(2)) end
 @   return 'R16 = ' .. (r16 and 1 or 0) .. ', ' .. table.concat(t, ', ')
 @ end
+/* a form's constants: its value tile, threads, SEPT (SEP of the float path's products), SEP16 (of the R16 path's dr
+ * product), NB16 (R16's register tile width), RING (steps<RING>), R16 and its tiles' offsets */
 struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = ${BS16 or 0}, RING = ${SL.ring and 1 or 0}, ${bs_tiles('BS_', BS16)} }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);

@@ -3533,6 +3533,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
+/* a form's constants: its value tile, threads, SEPT (SEP of the float path's products), SEP16 (of the R16 path's dr
+ * product), NB16 (R16's register tile width), RING (steps<RING>), R16 and its tiles' offsets */
 struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = 32, RING = 0, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oT2 = BS_T2, oQ = BS_Q, oQ2 = BS_Q2, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);

@@ -1795,6 +1795,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
     tile_out<NT, KD, BVB>(dzi + slot * 16384 + v0, VD, dz, BVPB, KD);
   }
 }
+/* a form's constants: its value tile, threads, SEPT (SEP of the float path's products), SEP16 (of the R16 path's dr
+ * product), NB16 (R16's register tile width), RING (steps<RING>), R16 and its tiles' offsets */
 struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = 0, RING = 0, R16 = 0, oDZ = BS_DZ, oDU = BS_DU, oDU2 = BS_DU2, oKD = BS_KD, oW = BS_W, oDZL = BS_DZL, oZDEC = BS_ZDEC }; };
 extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v128_c64_bk64bv64_f32_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);

@@ -259,13 +259,14 @@ END_TEST
  * without decay: each segment's transition carries its start state to its end, so a wrong one shows (varlen has
  * initial states and a sequence of three segments); and the backward after its kept form (bwd-saved-split rows:
  * prep_fused_keep again after the scan, fused90_split_keep writing each segment's chunk-start states and u), on
- * check's shapes but T = 4096 */
+ * check's shapes but T = 4096; its bwd-narrow rows run bstate_n with dZ in registers (R16, K = 128) on the ring */
 START_TEST(split_delta_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
   check_spec_opts("tests/fixtures/specs/emu_split_delta.yaml", 1, 0,
                   "_fused90_split(ssmc_fwd_args a, float *ws) { fused90d_body<false, true>(a, ws); }\n"
                   "_fused90_seg(ssmc_fwd_args a, float *ws) { fused90d_body<true>(a, ws); }\n_fused90_scan(\n"
-                  "_fused90_split_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, true, true>(a, ws); }",
+                  "_fused90_split_keep(ssmc_fwd_args a, float *ws) { fused90d_body<false, true, true>(a, ws); }\n"
+                  "SEPT = 1, SEP16 = 1, NB16 = 16, RING = 1, R16 = 1",
                   1, 1234);
   ck_assert_int_eq(unsetenv("SSMC_EMU_ARCH"), 0);
 }

@@ -570,12 +570,12 @@ __device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, 
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
-template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
+template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
-    const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
+    const int t = tile_regs<NTH, ROWS, D, float, false, T0>::row_of(i, d);
+    if ((int)threadIdx.x - T0 + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
 template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
@@ -589,6 +589,36 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
     if (v < ROWS * D / 4 && d == 0) dst[t] = s;
   }
 }
+@ if BGW then
+#if SSMC_SM90
+/* bgrad's staged value loop (STG): the producer's copies of a step's tile, rows t < L of F floats (row stride rs
+ * floats) into a stage (pitch F), rows past L zero, by cp.async from NTH threads from T0 on; the consumers' turn of a
+ * stage's tile (ROWS rows of W values: floats, or bf16 with B16) into wgmma's K-major operand as put_core_hl leaves
+ * it (hi rounded to tf32; LO: the rest), from NTH threads (tile_regs's row_of: row_dots_sm reads the same pieces) */
+template <int NTH, int T0, int ROWS, int F> __device__ __forceinline__ void stage_cp(float *dst, const float *src, long long rs, int L) {
+  constexpr int PR = F / 4, NV = ROWS * PR;
+#pragma unroll
+  for (int i = 0; i < (NV + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x - T0 + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+    if (NV % NTH == 0 || v < NV) cp_async16_z(dst + t * F + d, t < L ? src + t * rs + d : src, t < L);
+  }
+}
+template <int NTH, int ROWS, int W, bool B16, bool LO>
+__device__ __forceinline__ void stage_put(float *hi, float *lo, const float *src, int sbo, int lbo) {
+  constexpr int PR = W / 4, NV = ROWS * PR;
+#pragma unroll
+  for (int i = 0; i < (NV + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+    if (NV % NTH != 0 && v >= NV) continue;
+    const float4 x = B16 ? raw4<unsigned short>{*(const uint2 *)((const unsigned short *)src + t * W + d)}.f() : *(const float4 *)(src + t * W + d);
+    const float4 h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    const int o = core_at(t, d, sbo, lbo);
+    *(float4 *)(hi + o) = h;
+    if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
+  }
+}
+#endif
+@ end
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
@@ -1554,13 +1584,25 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   -- from the loop's own Z0 and dZ_L, the second from P2 = u dZ_L' after the loop (ZS): a sixth of GDN's loads
 @   local vtw = {}
 @   for _, t in ipairs(vt) do if t[1] ~= 'zl' then vtw[#vtw + 1] = t end end
+@   -- STG: the producer only copies a step's tiles as they are (cp.async) into NS stages after two buffers; the
+@   -- consumers turn a stage into its step's buffer (the tf32 hi / lo parting, 384 threads where the producer's 128
+@   -- did it from its registers: their loop waited on the producer ~83% of its time, bench/2026-12-01-gpu-h200-s57
+@   -- call 1), then multiply: a step's parting overlaps the step before's products (asynchronous). Z0 . dZ_L: the
+@   -- producer's, from the stages (on the consumers it ate the gain). H200 B8 T4096 H16 bf16 fwd+bwd-saved: DeltaNet
+@   -- 5.166 -> 5.090 ms, GDN 5.617 -> 5.623 (its bgrad 2.54 -> 2.52); B1 T32768 GDN 6.58 -> 6.59 (s57 calls 5, 6)
+@   local SS, so = 0, {}
+@   local function sfl(t) return (t[3] == 'elem_t' and P.dtype == 'bf16') and WBV // 2 or WBV end -- a stage row's floats
+@   for _, t in ipairs(vtw) do so[t[1]] = SS; SS = SS + (t[2] == 'CH' and C or BK) * sfl(t) end
+@   local NS = PF and math.min(3, (region - 2 * B.size) // SS) or 0
+@   local STG = NS >= 2
+@   if STG then NBUF = 2 end
 @   if ZDOT then
     (void)zlg;
 @   end
 @   for _, t in ipairs(vtw) do
     rows_l2<NT>(${t[4]('0')}, ${t[5]}, ${t[6]});
 @   end
-@   if ZDOT then
+@   if ZDOT and not STG then
     float zacc[tile_regs<${TN}, BK, ${WBV}, float, false, ${T0}>::PER] = {};
 @   end
 @   -- the producer's register sets of tiles: two with bf16 (two steps in flight), one with f32 (two spilled 28 B:
@@ -1629,7 +1671,69 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
      * K = 16 and 32); with it an erase's module at K = 32 V = 128 spilled (emu_f90_delta: 80 B) */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
 @   end
-@   if PF then
+@   if STG then
+    /* ${NS} stages (${SS} floats each) after two buffers; named barriers 1 + b (stage b full), ${1 + NS} + b (stage b free)
+     * of all ${NTB or NT} threads, ${1 + 2 * NS} of the ${NC} consumers (a step's buffer parted); the non-aligned forms */
+    constexpr int NSTEP = VD / ${WBV};
+    float *stg = sm + BG_R + ${2 * B.size};
+    if (wg >= ${#groups}) { /* the producer: cp.async only, NS - 1 steps in flight (and Z0 . dZ_L from the stages) */
+@     if ZDOT then
+      float zst[tile_regs<${PT}, BK, ${WBV}, float>::PER] = {};
+@     end
+      for (int s = 0; s < NSTEP + ${NS - 1}; s++) {
+        if (s < NSTEP) {
+          const int b = s % ${NS}, v0 = s * ${WBV};
+          float *sb = stg + b * ${SS};
+          if (s >= ${NS}) bar_wait_na(${1 + NS} + b, ${NTB or NT});
+@     for _, t in ipairs(vtw) do
+@       local f32 = sfl(t) == WBV
+          stage_cp<${PT}, ${NC}, ${t[2]}, ${sfl(t)}>(sb + ${so[t[1]]}, (const float *)(${t[4]('v0')}), ${f32 and t[5] or ('(' .. t[5] .. ') / 2')}, ${t[6]});
+@     end
+        }
+        cp_async_commit();
+        if (s >= ${NS - 1}) {
+          cp_async_wait<${NS - 1}>();
+          bar_arrive_na(1 + (s - ${NS - 1}) % ${NS}, ${NTB or NT});
+@     if ZDOT then
+          { /* (read before this thread's copies into the stage, NS steps on) */
+            const float *sb = stg + (s - ${NS - 1}) % ${NS} * ${SS};
+            row_dots_sm<${PT}, BK, ${WBV}, ${NC}>(zst, sb + ${so.z0}, sb + ${so.dz}, ${WBV});
+          }
+@     end
+        }
+      }
+@     if ZDOT then
+      row_dots_put<${PT}, BK, ${WBV}, ${NC}>(zld, zst);
+@     end
+    } else {
+@     for bi = 1, #groups do
+      ${bi < #groups and ('if (wg == ' .. (bi - 1) .. ') ') or ''}{
+@       local mine = {groups[bi]}
+@       accs(mine)
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % ${NS};
+          const float *sb = stg + b * ${SS};
+          float *bw = sm + BG_R + (st & 1) * ${B.size};
+          bar_wait_na(1 + b, ${NTB or NT}); /* (every consumer past its wait for the step before last: that buffer free) */
+@       for _, t in ipairs(vtw) do
+@         local d = dst[t[1]]
+@         local lo = B[d[1] .. '_lo'] ~= nil
+          stage_put<${NC}, ${t[2]}, ${WBV}, ${sfl(t) == WBV and 'false' or 'true'}, ${lo and 'true' or 'false'}>(bw + ${at(d[1], d[2])}, ${lo and ('bw + ' .. at(d[1], d[2], true)) or 'nullptr'}, sb + ${so[t[1]]}, ${B.sbo}, ${B.lbo});
+@       end
+          if (st + ${NS} < NSTEP) bar_arrive_na(${1 + NS} + b, ${NTB or NT});
+          fence_async_smem();
+          bar_wait_na(${1 + 2 * NS}, ${NC});
+@       issue(mine)
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
+@       store(mine)
+      }${bi < #groups and ' else' or ''}
+@     end
+    }
+    if (wg >= ${#groups}) bar_all_na();
+@   elseif PF then
     /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads;
      * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
     constexpr int NSTEP = VD / ${WBV};

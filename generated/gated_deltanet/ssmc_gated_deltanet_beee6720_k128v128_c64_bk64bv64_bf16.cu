@@ -3006,12 +3006,12 @@ __device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, 
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
-template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
+template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
-    const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
+    const int t = tile_regs<NTH, ROWS, D, float, false, T0>::row_of(i, d);
+    if ((int)threadIdx.x - T0 + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
 template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
@@ -3025,6 +3025,34 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
     if (v < ROWS * D / 4 && d == 0) dst[t] = s;
   }
 }
+#if SSMC_SM90
+/* bgrad's staged value loop (STG): the producer's copies of a step's tile, rows t < L of F floats (row stride rs
+ * floats) into a stage (pitch F), rows past L zero, by cp.async from NTH threads from T0 on; the consumers' turn of a
+ * stage's tile (ROWS rows of W values: floats, or bf16 with B16) into wgmma's K-major operand as put_core_hl leaves
+ * it (hi rounded to tf32; LO: the rest), from NTH threads (tile_regs's row_of: row_dots_sm reads the same pieces) */
+template <int NTH, int T0, int ROWS, int F> __device__ __forceinline__ void stage_cp(float *dst, const float *src, long long rs, int L) {
+  constexpr int PR = F / 4, NV = ROWS * PR;
+#pragma unroll
+  for (int i = 0; i < (NV + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x - T0 + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+    if (NV % NTH == 0 || v < NV) cp_async16_z(dst + t * F + d, t < L ? src + t * rs + d : src, t < L);
+  }
+}
+template <int NTH, int ROWS, int W, bool B16, bool LO>
+__device__ __forceinline__ void stage_put(float *hi, float *lo, const float *src, int sbo, int lbo) {
+  constexpr int PR = W / 4, NV = ROWS * PR;
+#pragma unroll
+  for (int i = 0; i < (NV + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+    if (NV % NTH != 0 && v >= NV) continue;
+    const float4 x = B16 ? raw4<unsigned short>{*(const uint2 *)((const unsigned short *)src + t * W + d)}.f() : *(const float4 *)(src + t * W + d);
+    const float4 h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    const int o = core_at(t, d, sbo, lbo);
+    *(float4 *)(hi + o) = h;
+    if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
+  }
+}
+#endif
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
@@ -3626,142 +3654,126 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-    float zacc[tile_regs<128, BK, 16, float, false, 384>::PER] = {};
     const int wg = (int)threadIdx.x >> 7;
-    /* 3 buffers; named barriers 1 + b (buffer b full) and 4 + b (buffer b free) of all 512 threads;
-     * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
+    /* 2 stages (4608 floats each) after two buffers; named barriers 1 + b (stage b full), 3 + b (stage b free)
+     * of all 512 threads, 5 of the 384 consumers (a step's buffer parted); the non-aligned forms */
     constexpr int NSTEP = VD / 16;
-    if (wg >= 3) { /* the producer */
-    tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
-    tile_regs<128, CH, 16, float, false, 384> pa_uu;
-    tile_regs<128, BK, 16, float, false, 384> pa_z0;
-    tile_regs<128, BK, 16, float, false, 384> pa_dz;
-    tile_regs<128, CH, 16, float, false, 384> pa_dr;
-      if (NSTEP > 0) {
-          pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0 * 16, (long long)a.h_v * VD, L);
-          pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0 * 16, (long long)a.h_v * WS_TOK, L);
-          pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0 * 16, VD, BK);
-          pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0 * 16, VD, BK);
-          pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0 * 16, (long long)a.h_v * BW_TOK, L);
-      }
-    tile_regs<128, CH, 16, elem_t, false, 384> pb_dy;
-    tile_regs<128, CH, 16, float, false, 384> pb_uu;
-    tile_regs<128, BK, 16, float, false, 384> pb_z0;
-    tile_regs<128, BK, 16, float, false, 384> pb_dz;
-    tile_regs<128, CH, 16, float, false, 384> pb_dr;
-      if (NSTEP > 1) {
-          pb_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 1 * 16, (long long)a.h_v * VD, L);
-          pb_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 1 * 16, (long long)a.h_v * WS_TOK, L);
-          pb_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 1 * 16, VD, BK);
-          pb_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 1 * 16, VD, BK);
-          pb_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 1 * 16, (long long)a.h_v * BW_TOK, L);
-      }
-      for (int s = 0; s < NSTEP; s += 2) {
-        if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 2 on */
-          const int st = s + 0, b = st % 3;
-          float *bn = sm + BG_R + b * 11520;
-          if (st >= 3) bar_wait_na(4 + b, 512);
-          pa_dy.put_core_hl<false>(bn + 0, nullptr, 160, 40);
-          pa_uu.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          pa_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
-          pa_dz.put_core_hl<true>(bn + 6400, bn + 7680, 160, 40);
-          pa_dr.put_core_hl<true>(bn + 8960, bn + 10240, 160, 40);
-          row_dots(zacc, pa_z0, pa_dz);
-          fence_async_smem();
-          bar_arrive_na(1 + b, 512);
-          if (st + 2 < NSTEP) {
-          pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 2) * 16, (long long)a.h_v * VD, L);
-          pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 2) * 16, (long long)a.h_v * WS_TOK, L);
-          pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 2) * 16, VD, BK);
-          pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 2) * 16, VD, BK);
-          pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 2) * 16, (long long)a.h_v * BW_TOK, L);
-          }
+    float *stg = sm + BG_R + 23040;
+    if (wg >= 3) { /* the producer: cp.async only, NS - 1 steps in flight (and Z0 . dZ_L from the stages) */
+      float zst[tile_regs<128, BK, 16, float>::PER] = {};
+      for (int s = 0; s < NSTEP + 1; s++) {
+        if (s < NSTEP) {
+          const int b = s % 2, v0 = s * 16;
+          float *sb = stg + b * 4608;
+          if (s >= 2) bar_wait_na(3 + b, 512);
+          stage_cp<128, 384, CH, 8>(sb + 0, (const float *)((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0), ((long long)a.h_v * VD) / 2, L);
+          stage_cp<128, 384, CH, 16>(sb + 512, (const float *)(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0), (long long)a.h_v * WS_TOK, L);
+          stage_cp<128, 384, BK, 16>(sb + 1536, (const float *)(w.fchunk + cs * WS_CHUNK + k0 * VD + v0), VD, BK);
+          stage_cp<128, 384, BK, 16>(sb + 2560, (const float *)(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0), VD, BK);
+          stage_cp<128, 384, CH, 16>(sb + 3584, (const float *)(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0), (long long)a.h_v * BW_TOK, L);
         }
-        if (s + 1 < NSTEP) { /* step s + 1 from set pb into its buffer, then that set's loads 2 on */
-          const int st = s + 1, b = st % 3;
-          float *bn = sm + BG_R + b * 11520;
-          if (st >= 3) bar_wait_na(4 + b, 512);
-          pb_dy.put_core_hl<false>(bn + 0, nullptr, 160, 40);
-          pb_uu.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          pb_z0.put_core_hl<true>(bn + 1280, bn + 3840, 160, 40);
-          pb_dz.put_core_hl<true>(bn + 6400, bn + 7680, 160, 40);
-          pb_dr.put_core_hl<true>(bn + 8960, bn + 10240, 160, 40);
-          row_dots(zacc, pb_z0, pb_dz);
-          fence_async_smem();
-          bar_arrive_na(1 + b, 512);
-          if (st + 2 < NSTEP) {
-          pb_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 2) * 16, (long long)a.h_v * VD, L);
-          pb_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 2) * 16, (long long)a.h_v * WS_TOK, L);
-          pb_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 2) * 16, VD, BK);
-          pb_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 2) * 16, VD, BK);
-          pb_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 2) * 16, (long long)a.h_v * BW_TOK, L);
+        cp_async_commit();
+        if (s >= 1) {
+          cp_async_wait<1>();
+          bar_arrive_na(1 + (s - 1) % 2, 512);
+          { /* (read before this thread's copies into the stage, NS steps on) */
+            const float *sb = stg + (s - 1) % 2 * 4608;
+            row_dots_sm<128, BK, 16, 384>(zst, sb + 1536, sb + 2560, 16);
           }
         }
       }
-    } else if (wg == 0) {
+      row_dots_put<128, BK, 16, 384>(zld, zst);
+    } else {
+      if (wg == 0) {
       float d1[64] = {};
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 3;
-        const float *bw = sm + BG_R + b * 11520;
-        bar_wait_na(1 + b, 512);
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % 2;
+          const float *sb = stg + b * 4608;
+          float *bw = sm + BG_R + (st & 1) * 11520;
+          bar_wait_na(1 + b, 512); /* (every consumer past its wait for the step before last: that buffer free) */
+          stage_put<384, CH, 16, true, false>(bw + 0, nullptr, sb + 0, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 2560, bw + 5120, sb + 512, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 1280, bw + 3840, sb + 1536, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 6400, bw + 7680, sb + 2560, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 8960, bw + 10240, sb + 3584, 160, 40);
+          if (st + 2 < NSTEP) bar_arrive_na(3 + b, 512);
+          fence_async_smem();
+          bar_wait_na(5, 384);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 1280, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 3840, 160, 40));
         wg_commit();
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive_na(4 + (st - 1) % 3, 512);
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p1}, d1, r0, c0);
         wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
       }
-    } else if (wg == 1) {
+      } else
+      if (wg == 1) {
       float d1[64] = {};
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 3;
-        const float *bw = sm + BG_R + b * 11520;
-        bar_wait_na(1 + b, 512);
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % 2;
+          const float *sb = stg + b * 4608;
+          float *bw = sm + BG_R + (st & 1) * 11520;
+          bar_wait_na(1 + b, 512); /* (every consumer past its wait for the step before last: that buffer free) */
+          stage_put<384, CH, 16, true, false>(bw + 0, nullptr, sb + 0, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 2560, bw + 5120, sb + 512, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 1280, bw + 3840, sb + 1536, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 6400, bw + 7680, sb + 2560, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 8960, bw + 10240, sb + 3584, 160, 40);
+          if (st + 2 < NSTEP) bar_arrive_na(3 + b, 512);
+          fence_async_smem();
+          bar_wait_na(5, 384);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 8960, 160, 40), wg_desc(bw + 1280, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 8960, 160, 40), wg_desc(bw + 3840, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 1280, 160, 40));
         wg_commit();
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive_na(4 + (st - 1) % 3, 512);
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p3}, d1, r0, c0);
         wg_store<64>(cmat<CP>{dg}, d1 + 32, r0, c0);
       }
-    } else {
+      } else
+      {
       float d1[32] = {};
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 3;
-        const float *bw = sm + BG_R + b * 11520;
-        bar_wait_na(1 + b, 512);
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % 2;
+          const float *sb = stg + b * 4608;
+          float *bw = sm + BG_R + (st & 1) * 11520;
+          bar_wait_na(1 + b, 512); /* (every consumer past its wait for the step before last: that buffer free) */
+          stage_put<384, CH, 16, true, false>(bw + 0, nullptr, sb + 0, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 2560, bw + 5120, sb + 512, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 1280, bw + 3840, sb + 1536, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 6400, bw + 7680, sb + 2560, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 8960, bw + 10240, sb + 3584, 160, 40);
+          if (st + 2 < NSTEP) bar_arrive_na(3 + b, 512);
+          fence_async_smem();
+          bar_wait_na(5, 384);
         wg_fence();
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 2560, 160, 40), wg_desc(bw + 6400, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 2560, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 5120, 160, 40), wg_desc(bw + 6400, 160, 40));
         wg_commit();
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 3 < NSTEP) bar_arrive_na(4 + (st - 1) % 3, 512);
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
         wg_store<64>(cmat<68>{p2}, d1, r0, c0);
       }
+      }
     }
     if (wg >= 3) bar_all_na();
-    if (wg >= 3) row_dots_put<128, BK, 16, 384>(zld, zacc);
 #else
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the

@@ -1825,12 +1825,12 @@ __device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, 
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
-template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
+template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
-    const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
+    const int t = tile_regs<NTH, ROWS, D, float, false, T0>::row_of(i, d);
+    if ((int)threadIdx.x - T0 + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
 template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {
@@ -1844,6 +1844,34 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
     if (v < ROWS * D / 4 && d == 0) dst[t] = s;
   }
 }
+#if SSMC_SM90
+/* bgrad's staged value loop (STG): the producer's copies of a step's tile, rows t < L of F floats (row stride rs
+ * floats) into a stage (pitch F), rows past L zero, by cp.async from NTH threads from T0 on; the consumers' turn of a
+ * stage's tile (ROWS rows of W values: floats, or bf16 with B16) into wgmma's K-major operand as put_core_hl leaves
+ * it (hi rounded to tf32; LO: the rest), from NTH threads (tile_regs's row_of: row_dots_sm reads the same pieces) */
+template <int NTH, int T0, int ROWS, int F> __device__ __forceinline__ void stage_cp(float *dst, const float *src, long long rs, int L) {
+  constexpr int PR = F / 4, NV = ROWS * PR;
+#pragma unroll
+  for (int i = 0; i < (NV + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x - T0 + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+    if (NV % NTH == 0 || v < NV) cp_async16_z(dst + t * F + d, t < L ? src + t * rs + d : src, t < L);
+  }
+}
+template <int NTH, int ROWS, int W, bool B16, bool LO>
+__device__ __forceinline__ void stage_put(float *hi, float *lo, const float *src, int sbo, int lbo) {
+  constexpr int PR = W / 4, NV = ROWS * PR;
+#pragma unroll
+  for (int i = 0; i < (NV + NTH - 1) / NTH; i++) {
+    const int v = (int)threadIdx.x + i * NTH, t = v / PR, d = (v - t * PR) * 4;
+    if (NV % NTH != 0 && v >= NV) continue;
+    const float4 x = B16 ? raw4<unsigned short>{*(const uint2 *)((const unsigned short *)src + t * W + d)}.f() : *(const float4 *)(src + t * W + d);
+    const float4 h = make_float4(tf32_rna(x.x), tf32_rna(x.y), tf32_rna(x.z), tf32_rna(x.w));
+    const int o = core_at(t, d, sbo, lbo);
+    *(float4 *)(hi + o) = h;
+    if (LO) *(float4 *)(lo + o) = make_float4(x.x - h.x, x.y - h.y, x.z - h.z, x.w - h.w);
+  }
+}
+#endif
 /* every 128-byte line of rows r < n of a (n, VD) tile of T (row stride rs elements) into L2, no register held:
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88

@@ -1652,12 +1652,12 @@ __device__ __forceinline__ void row_dots(float *acc, const tile_regs<NTH, ROWS, 
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) acc[i] += dot4(a.r[i].f(), b.r[i].f());
 }
-template <int NTH, int ROWS, int D> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
+template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_sm(float *acc, const float *a, const float *b, int ld) {
 #pragma unroll
   for (int i = 0; i < tile_regs<NTH, ROWS, D, float>::PER; i++) {
     int d;
-    const int t = tile_regs<NTH, ROWS, D, float>::row_of(i, d);
-    if ((int)threadIdx.x + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
+    const int t = tile_regs<NTH, ROWS, D, float, false, T0>::row_of(i, d);
+    if ((int)threadIdx.x - T0 + i * NTH < ROWS * D / 4) acc[i] += dot4(*(const float4 *)(a + t * ld + d), *(const float4 *)(b + t * ld + d));
   }
 }
 template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void row_dots_put(float *dst, const float *acc) {

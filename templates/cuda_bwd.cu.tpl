@@ -75,14 +75,14 @@
 @ local function ld8(n) return n + (8 - n) % 32 end -- [k][j] operands
 @ local KPn, CPn = K + 4, C + 4
 @ local VPFn = V + 8
-@ local function new_layout()
-@   local L = {off = 0}
+@ local function new_layout(budget) -- budget: bytes for L.second (160 KiB: one block an SM)
+@   local L = {off = 0, budget = budget or 160 * 1024}
 @   function L.alloc(name, n) L[#L + 1] = {name, L.off}; L.off = L.off + math.ceil(n / 32) * 32 end
-@   -- second buffers NAME2 of tiles {NAME, floats}, where all fit in 160 KiB; else each NAME2 is NAME
+@   -- second buffers NAME2 of tiles {NAME, floats}, where all fit in the budget; else each NAME2 is NAME
 @   function L.second(tiles)
 @     local n = 0
 @     for _, t in ipairs(tiles) do n = n + math.ceil(t[2] / 32) * 32 end
-@     local fit = (L.off + n) * 4 <= 160 * 1024
+@     local fit = (L.off + n) * 4 <= L.budget
 @     for _, t in ipairs(tiles) do
 @       if fit then L.alloc(t[1] .. '2', t[2])
 @       else for _, e in ipairs(L) do if e[1] == t[1] then L[#L + 1] = {t[1] .. '2', e[2]} end end end
@@ -175,8 +175,8 @@
 @ -- loads while all of step j runs (steps<RING>; chain_steps' loads each have a part of a step), where they fit an
 @ -- sm_80 block (163 KiB). H200 GDN bf16 B1 T32768 H16: bstate_n 2.14 ms, 1.78 without its step loads, 2.06 with the
 @ -- ring (bench/2026-11-30-gpu-h200-s56 calls 1, 2)
-@ local function bstate_layout(bv, r16, ring)
-@   local L = new_layout()
+@ local function bstate_layout(bv, r16, ring, budget)
+@   local L = new_layout(budget)
 @   if r16 then L.alloc('ZH', K * ld8(bv) // 2); L.alloc('ZL', K * ld8(bv) // 2) else L.alloc('DZ', K * ld8(bv)) end
 @   L.alloc('DU', C * ld8(bv))
 @   if BS_KF then -- the keys and their factors in two buffers (both products read them), g dr (C, ld8(bv)), T (C, CP);
@@ -283,14 +283,22 @@
 @   L.alloc('DB', C)
 @   return L
 @ end
+@ local TWO_SMEM = 113 * 1024 -- two blocks an SM
 @ local BVB = math.min(V, P.CBV)
 @ while BVB > 8 and bstate_layout(BVB).off * 4 > 160 * 1024 do BVB = BVB // 2 end
+@ -- bstate's wide form in two blocks an SM (BS2: 256 threads, R16's warps a 16 x 32 tile each, value tile 32) where
+@ -- its layout fits half an SM (du in one buffer): two chains of steps interleaved, each block's barriers over 8 warps,
+@ -- not one block's over 16. H200 GDN bf16 B8 T4096 H16: bstate 1.361 -> 1.114 ms, fwd+bwd (kept) 5.59 -> 5.34
+@ -- (bench/2026-12-01-gpu-h200-s58 call 1)
+@ local BS_NT, BS_MINB = NT, 1
+@ if BVB > 32 and bs16_nb(32, 256) == 32 and bstate_layout(32, 32, false, TWO_SMEM).off * 4 <= TWO_SMEM then
+@   BVB, BS_NT, BS_MINB = 32, 256, 2
+@ end
 @ local BVPB = ld8(BVB)
 @ local BVL = V -- bval's value tile of dZ_L (no erase)
-@ local TWO_SMEM = 113 * 1024 -- two blocks an SM
 @ while BVL > 8 and BVL % 16 == 0 and bval_layout(BVL).off * 4 > (not diag and TWO_SMEM or 160 * 1024) do BVL = BVL // 2 end
-@ local BS16 = bs16_nb(BVB)
-@ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB, BS16), bval_layout(BVL), brows_layout()
+@ local BS16 = bs16_nb(BVB, BS_NT)
+@ local PL, SL, VL, RL = bprep_layout(), bstate_layout(BVB, BS16, false, BS_MINB == 2 and TWO_SMEM or nil), bval_layout(BVL), brows_layout()
 @ -- bstate's narrow form (the forward's state pass's: cuda_kernel.cu.tpl's NBV, NNT), where the forward has one
 @ local NS = P.FSTATE_N
 @ local BS16N = NS and m.delta and BVB > NS.nbv and bs16_nb(NS.nbv, NS.threads)
@@ -1271,8 +1279,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 @ end
 /* a form's constants: its value tile, threads, SEPT (SEP of the float path's products), SEP16 (of the R16 path's dr
  * product), NB16 (R16's register tile width), RING (steps<RING>), R16 and its tiles' offsets */
-struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = ${BS16 or 0}, RING = ${SL.ring and 1 or 0}, ${bs_tiles('BS_', BS16)} }; };
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+struct bs_wide { enum { BVT = ${BVB}, BVPT = ${BVPB}, NTT = ${BS_NT == NT and 'NT_BWD' or BS_NT}, SEPT = SSMC_SM90, SEP16 = 0, NB16 = ${BS16 or 0}, RING = ${SL.ring and 1 or 0}, ${bs_tiles('BS_', BS16)} }; };
+extern "C" __global__ void __launch_bounds__(${BS_NT == NT and 'NT_BWD' or BS_NT}, ${BS_MINB}) ${P.name}_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 @   if SLN then
@@ -3110,7 +3118,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
 @   stage('bprep', 'chunks', PL, NTP or NT)
 @ end
 @ if m.delta then
-@   stage('bstate', 'items_bvtiles', SL, nil, SLN and ' when=wide')
+@   stage('bstate', 'items_bvtiles', SL, BS_NT, SLN and ' when=wide')
 @   if SLN then stage('bstate_n', 'items_ntiles', SLN, NS.threads, ' when=narrow') end
 @ else
 @   if BQS then -- the tile pass where its value tiles fill BQS_PCT percent of the SMs, else bprep_n and the elementwise scan

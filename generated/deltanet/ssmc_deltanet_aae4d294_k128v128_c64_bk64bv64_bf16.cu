@@ -2864,20 +2864,20 @@ enum {
 };
 enum {
   BS_ZH = 0,
-  BS_ZL = 4608,
-  BS_DU = 9216,
-  BS_KB = 13824,
-  BS_KB2 = 18176,
-  BS_FG = 22528,
-  BS_FG2 = 22784,
-  BS_GH = 23040,
-  BS_GL = 25344,
-  BS_T = 27648,
-  BS_Q = 32000,
-  BS_DU2 = 36352,
-  BS_T2 = 27648,
-  BS_Q2 = 32000,
-  BS_TOTAL = 40960
+  BS_ZL = 2560,
+  BS_DU = 5120,
+  BS_KB = 7680,
+  BS_KB2 = 12032,
+  BS_FG = 16384,
+  BS_FG2 = 16640,
+  BS_GH = 16896,
+  BS_GL = 18176,
+  BS_T = 19456,
+  BS_Q = 23808,
+  BS_DU2 = 5120,
+  BS_T2 = 19456,
+  BS_Q2 = 23808,
+  BS_TOTAL = 28160
 };
 enum {
   BN_ZH = 0,
@@ -3513,8 +3513,8 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
 }
 /* a form's constants: its value tile, threads, SEPT (SEP of the float path's products), SEP16 (of the R16 path's dr
  * product), NB16 (R16's register tile width), RING (steps<RING>), R16 and its tiles' offsets */
-struct bs_wide { enum { BVT = 64, BVPT = 72, NTT = NT_BWD, SEPT = SSMC_SM90, SEP16 = 0, NB16 = 32, RING = 0, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oT2 = BS_T2, oQ = BS_Q, oQ2 = BS_Q2, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
-extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
+struct bs_wide { enum { BVT = 32, BVPT = 40, NTT = 256, SEPT = SSMC_SM90, SEP16 = 0, NB16 = 32, RING = 0, R16 = 1, oDZ = BS_ZH, oDU = BS_DU, oDU2 = BS_DU2, oKB = BS_KB, oKB2 = BS_KB2, oFG = BS_FG, oFG2 = BS_FG2, oDRG = BS_GH, oT = BS_T, oT2 = BS_T2, oQ = BS_Q, oQ2 = BS_Q2, oZH = BS_ZH, oZL = BS_ZL, oGH = BS_GH, oGL = BS_GL }; };
+extern "C" __global__ void __launch_bounds__(256, 2) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate(ssmc_fwd_args a, ssmc_bwd_args g, float *ws) {
   bstate_body<bs_wide>(a, g, ws);
 }
 struct bs_narrow { enum { BVT = 16, BVPT = 40, NTT = 256, SEPT = 1, SEP16 = 1, NB16 = 16, RING = 1, R16 = 1, oDZ = BN_ZH, oDU = BN_DU, oDU2 = BN_DU2, oKB = BN_KB, oKB2 = BN_KB2, oFG = BN_FG, oFG2 = BN_FG2, oDRG = BN_GH, oT = BN_T, oT2 = BN_T2, oQ = BN_Q, oQ2 = BN_Q2, oZH = BN_ZH, oZL = BN_ZL, oGH = BN_GH, oGL = BN_GL }; };
@@ -3946,4 +3946,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=64 ws_tok=136 ws_chunk=16388 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=512 smem=163840 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=136 ws_chunk=16388 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=256 smem=112640 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -214,7 +214,7 @@ static int emu_bwd(void *ctx, const ssmc_kernel *k, const ssmc_bwd_args *a, int6
   }
   const int64_t slots = ssmc_chunk_slots(k, &f);
   void *fparams[] = {&f, &ws}, *bparams[] = {&f, &b, &ws};
-  const int narrow = bv == RT_BWD_NARROW || (bv == RT_BWD_AUTO && ssmc_cuda_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
+  const int narrow = bv == RT_BWD_NARROW || (bv == RT_BWD_AUTO && ssmc_cuda_bwd_narrow(c, a->n_seqs, a->h_v, k->V, EMU_SM_COUNT));
   for (int i = 0; i < (saved ? 0 : c->bwd_fwd) && !rc; i++)
     if (ssmc_cuda_stage_runs(&c->fwd[i], narrow)) rc = run_stage(g, k, &c->fwd[i], 0, f.n_seqs, f.h_v, slots, fparams, err, n);
   for (int i = saved; i < c->n_bwd && !rc; i++)

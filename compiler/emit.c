@@ -266,16 +266,22 @@ static int parse_stage(emit_kernel *k, const char *stage, const char *grid, ssmc
 /* A stage's form after its fields: " when=wide", " when=sm90" (the sm_90a form of the stage before it),
  * " when=grouped" (run only with grouped value heads), or
  * " when=narrow" (the module's first narrow stage also
- * states the module's narrow tile: " nbv=B below_pct=P"); l moves past them. -1: a narrow stage without
- * the module's narrow tile, or a narrow grid on a stage that is not narrow (a narrow stage may take any grid:
- * without an erase the backward's narrow forms are bprep_n and the elementwise bscan_n). */
-static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st) {
-  int m = 0;
+ * states the module's narrow tile: " nbv=B below_pct=P"; a backward one (bwd) may too, the backward's own pick,
+ * bwd_narrow_below_pct); l moves past them. -1: a narrow stage without the module's narrow tile, or a narrow grid on
+ * a stage that is not narrow (a narrow stage may take any grid: without an erase the backward's narrow forms are
+ * bprep_n and the elementwise bscan_n). */
+static int parse_when(emit_kernel *k, const char **l, ssmc_cuda_stage *st, int bwd) {
+  int m = 0, nbv = 0, pct = 0;
   if (!strncmp(*l, " when=wide", 10)) st->when = SSMC_STAGE_WIDE, *l += 10;
   else if (!strncmp(*l, " when=narrow", 12)) st->when = SSMC_STAGE_NARROW, *l += 12;
   else if (!strncmp(*l, " when=sm90", 10)) st->when = SSMC_STAGE_SM90, *l += 10;
   else if (!strncmp(*l, " when=grouped", 13)) st->when = SSMC_STAGE_GROUPED, *l += 13;
-  if (sscanf(*l, " nbv=%d below_pct=%d%n", &k->cuda.narrow_bv, &k->cuda.narrow_below_pct, &m) == 2) *l += m;
+  if (sscanf(*l, " nbv=%d below_pct=%d%n", &nbv, &pct, &m) == 2) {
+    *l += m;
+    if (pct < 1 || (k->cuda.narrow_bv && nbv != k->cuda.narrow_bv)) return -1; /* one narrow tile a module */
+    k->cuda.narrow_bv = nbv;
+    *(bwd && k->cuda.narrow_below_pct ? &k->cuda.bwd_narrow_below_pct : &k->cuda.narrow_below_pct) = pct;
+  }
   if (st->when == SSMC_STAGE_NARROW && (k->cuda.narrow_bv < 1 || k->cuda.narrow_below_pct < 1)) return -1;
   return st->grid == SSMC_GRID_ITEMS_NTILES && st->when != SSMC_STAGE_NARROW ? -1 : 0;
 }
@@ -381,7 +387,7 @@ static int parse_launch(emit_kernel *k, diag *d) {
     if (lean_keep) l += 5;
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
-    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st))
+    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st, 0))
       return diag_at(d, NULL, 0, 0, "internal: bad grid or form in %s", k->cu_path);
     snprintf(k->cu_entries[i], sizeof k->cu_entries[i], "%s_%s", k->name, stage);
     st.entry = k->cu_entries[i];
@@ -458,7 +464,7 @@ static int parse_launch_bwd(emit_kernel *k, diag *d) {
     char *semi = strchr(grid, ';');
     if (semi) *semi = 0;
     l += n;
-    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st) || sm90_misplaced(k->cuda.bwd, k->cuda.n_bwd, &st))
+    if (parse_stage(k, stage, grid, &st) || parse_when(k, &l, &st, 1) || sm90_misplaced(k->cuda.bwd, k->cuda.n_bwd, &st))
       return diag_at(d, NULL, 0, 0, "internal: bad grid or form in %s", k->cu_path);
     st.entry = k->cu_entries[EMIT_BWD_ENTRY0 + i];
     char entry[sizeof k->cu_entries[0]];
@@ -544,8 +550,9 @@ static const char *form(const emit_kernel *k, const ssmc_cuda_stage *st) {
   if (st->when == SSMC_STAGE_SM90) return " (sm_90a form: in place of the stage above on sm_90)";
   if (st->when == SSMC_STAGE_GROUPED) return " (only with grouped value heads, h_v > h_qk)";
   if (st->when != SSMC_STAGE_NARROW) return "";
+  const int bwd = st >= k->cuda.bwd && st < k->cuda.bwd + k->cuda.n_bwd && k->cuda.bwd_narrow_below_pct;
   snprintf(buf, sizeof buf, " (narrow form: in place of the wide one below N*h_v*V/%d < %d%% of the SMs)", k->cuda.bv,
-           k->cuda.narrow_below_pct);
+           bwd ? k->cuda.bwd_narrow_below_pct : k->cuda.narrow_below_pct);
   return buf;
 }
 
@@ -577,6 +584,7 @@ char *emit_cuda_desc(const emit_kernel *k, const char *source_symbol) {
            k->cuda.fused_sm90_from_pct, k->cuda.fused_sm90_post);
   if (k->cuda.narrow_bv)
     emit_add(&b, "  .narrow_bv = %d,\n  .narrow_below_pct = %d,\n", k->cuda.narrow_bv, k->cuda.narrow_below_pct);
+  if (k->cuda.bwd_narrow_below_pct) emit_add(&b, "  .bwd_narrow_below_pct = %d,\n", k->cuda.bwd_narrow_below_pct);
   emit_add(&b, "  .n_bwd = %d,\n  .bwd_fwd = %d,\n  .bwd = {", k->cuda.n_bwd, k->cuda.bwd_fwd);
   for (int i = 0; i < k->cuda.n_bwd; i++) {
     if (i) emit_add(&b, ", ");

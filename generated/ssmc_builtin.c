@@ -91,6 +91,7 @@ const ssmc_cuda_kernel ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_cuda = 
   .fused_sm90_post = 0,
   .narrow_bv = 16,
   .narrow_below_pct = 75,
+  .bwd_narrow_below_pct = 40,
   .n_bwd = 10,
   .bwd_fwd = 0,
   .bwd = {{"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 75776}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 141824, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 92672, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92672}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 256, 112640, SSMC_STAGE_WIDE}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 157696, SSMC_STAGE_NARROW}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 35328}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 141568}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 512}, {"ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0, SSMC_STAGE_GROUPED}},
@@ -171,6 +172,7 @@ const ssmc_cuda_kernel ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_c
   .fused_sm90_post = 0,
   .narrow_bv = 16,
   .narrow_below_pct = 75,
+  .bwd_narrow_below_pct = 40,
   .n_bwd = 10,
   .bwd_fwd = 0,
   .bwd = {{"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fprep", SSMC_GRID_CHUNKS, 256, 76032}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fstate", SSMC_GRID_ITEMS_VTILES, 512, 141824, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_fstate_n", SSMC_GRID_ITEMS_NTILES, 256, 92672, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bprep", SSMC_GRID_CHUNKS, 256, 92928}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate", SSMC_GRID_ITEMS_BVTILES, 256, 112640, SSMC_STAGE_WIDE}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bstate_n", SSMC_GRID_ITEMS_NTILES, 256, 157696, SSMC_STAGE_NARROW}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bval", SSMC_GRID_CHUNKS, 256, 35584}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_bgrad", SSMC_GRID_CHUNKS_KTILES, 512, 144000}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_brows", SSMC_GRID_CHUNKS, 512, 768}, {"ssmc_gated_deltanet_beee6720_k128v128_c64_bk64bv64_bf16_breduce", SSMC_GRID_CHUNKS, 512, 0, SSMC_STAGE_GROUPED}},
@@ -473,9 +475,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "5b55c9bc19881e27",
-  "a3e72b59c9b9e2e5",
+  "80b3d9309168787b",
   "4d649c63c255e7e4",
-  "15a462ab793a9749",
+  "e28c4129cc160483",
   "084ab99cc0e91944",
   "4df79301504e48cc",
   "b5d5a9f0a809c664",

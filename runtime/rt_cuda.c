@@ -662,7 +662,7 @@ int rt_cuda_bwd_variants(const rt_cuda_mod *m) { return rt_bwd_variant_count(m->
 int rt_cuda_bwd_runs(const rt_cuda_mod *m) { return rt_bwd_run_count(m->k->cuda); }
 
 int rt_cuda_bwd_pick(const rt_cuda *c, const rt_cuda_mod *m, int n_seqs, int h_v) {
-  return ssmc_cuda_narrow(m->k->cuda, n_seqs, h_v, m->k->V, c->info.sm_count) ? RT_BWD_NARROW : RT_BWD_WIDE;
+  return ssmc_cuda_bwd_narrow(m->k->cuda, n_seqs, h_v, m->k->V, c->info.sm_count) ? RT_BWD_NARROW : RT_BWD_WIDE;
 }
 
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream) {

@@ -175,7 +175,7 @@ int rt_cuda_fwd_save(rt_cuda *c, rt_cuda_mod *m, const ssmc_fwd_args *a, int var
  * inputs and initial states, no output, the final states into the backward's part of ws. */
 ssmc_fwd_args rt_cuda_bwd_fwd_args(const ssmc_kernel *k, const ssmc_bwd_args *g, float *ws);
 int rt_cuda_bwd(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, void *ws, void *stream);
-/* Backward variants: RT_BWD_AUTO (ssmc_cuda_narrow's rule), RT_BWD_WIDE and RT_BWD_NARROW (the forms of the
+/* Backward variants: RT_BWD_AUTO (ssmc_cuda_bwd_narrow's rule), RT_BWD_WIDE and RT_BWD_NARROW (the forms of the
  * chunk-to-chunk stages; RT_BWD_NARROW is RT_BWD_WIDE where the module has no narrow form) */
 enum { RT_BWD_AUTO = -1, RT_BWD_WIDE = 0, RT_BWD_NARROW = 1 };
 int rt_cuda_bwd_variant(rt_cuda *c, rt_cuda_mod *m, const ssmc_bwd_args *g, int variant, void *ws, void *stream);

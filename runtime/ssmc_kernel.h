@@ -212,6 +212,9 @@ typedef struct ssmc_cuda_kernel {
   /* appended: the keep form of split_fused (same grid, block and shared memory), a kept split forward's last stage
    * (ssmc_cuda_split_keeps); entry NULL where the module has none (and on other devices: ssmc_cuda_for_device) */
   ssmc_cuda_stage split_keep;
+  /* appended: the backward's own narrow pick (ssmc_cuda_bwd_narrow): its narrow forms run where the wide grid is below
+   * this percent of the SM count; 0: narrow_below_pct, the forward's */
+  int32_t bwd_narrow_below_pct;
 } ssmc_cuda_kernel;
 /* The table's stages outside fwd[] and bwd[] after fused_sm90, in field order, X(field) each: the one list the
  * emitter's table initializers (compiler/emit.c), the compile report (compiler/cuc.c) and the runtime's loader
@@ -320,6 +323,13 @@ static inline const ssmc_cuda_stage *ssmc_cuda_decode_stage(const ssmc_cuda_kern
 static inline int ssmc_cuda_narrow(const ssmc_cuda_kernel *c, int32_t n_seqs, int32_t h_v, int32_t V, int32_t sm_count) {
   if (!c->narrow_bv) return 0;
   return (int64_t)n_seqs * h_v * (V / c->bv) * 100 < (int64_t)c->narrow_below_pct * sm_count;
+}
+/* The same for the backward: its narrow forms where the wide grid is below bwd_narrow_below_pct percent of the SMs
+ * (where the module states one: its wide chunk-to-chunk pass is not the forward's) */
+static inline int ssmc_cuda_bwd_narrow(const ssmc_cuda_kernel *c, int32_t n_seqs, int32_t h_v, int32_t V, int32_t sm_count) {
+  if (!c->narrow_bv) return 0;
+  const int32_t pct = c->bwd_narrow_below_pct ? c->bwd_narrow_below_pct : c->narrow_below_pct;
+  return (int64_t)n_seqs * h_v * (V / c->bv) * 100 < (int64_t)pct * sm_count;
 }
 /* Whether the module's forward has narrow forms (without an erase only the backward may: bprep_n, bscan_n). */
 static inline int ssmc_cuda_fwd_narrow(const ssmc_cuda_kernel *c) {

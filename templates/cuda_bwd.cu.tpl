@@ -290,7 +290,10 @@
 @ -- its layout fits half an SM (du in one buffer): two chains of steps interleaved, each block's barriers over 8 warps,
 @ -- not one block's over 16. H200 GDN bf16 B8 T4096 H16: bstate 1.361 -> 1.114 ms, fwd+bwd (kept) 5.59 -> 5.34
 @ -- (bench/2026-12-01-gpu-h200-s58 call 1)
-@ local BS_NT, BS_MINB = NT, 1
+@ -- The backward's narrow pick then its own (BS2_PCT, the forward's NARROW_PCT 75 before): GDN bf16 B2 T16384 H16 (the
+@ -- wide grid at 48% of the SMs) BS2's wide form 1.443 ms, the narrow bstate_n 1.617 (fwd+bwd 6.60 -> 6.43); B1 (24%)
+@ -- narrow still (s58 call 2)
+@ local BS_NT, BS_MINB, BS2_PCT = NT, 1, 40
 @ if BVB > 32 and bs16_nb(32, 256) == 32 and bstate_layout(32, 32, false, TWO_SMEM).off * 4 <= TWO_SMEM then
 @   BVB, BS_NT, BS_MINB = 32, 256, 2
 @ end
@@ -3119,7 +3122,7 @@ extern "C" __global__ void __launch_bounds__(128, 2) ${P.name}_sgrad90(ssmc_fwd_
 @ end
 @ if m.delta then
 @   stage('bstate', 'items_bvtiles', SL, BS_NT, SLN and ' when=wide')
-@   if SLN then stage('bstate_n', 'items_ntiles', SLN, NS.threads, ' when=narrow') end
+@   if SLN then stage('bstate_n', 'items_ntiles', SLN, NS.threads, ' when=narrow' .. (BS_MINB == 2 and string.format(' nbv=%d below_pct=%d', NS.nbv, BS2_PCT) or '')) end
 @ else
 @   if BQS then -- the tile pass where its value tiles fill BQS_PCT percent of the SMs, else bprep_n and the elementwise scan
 @     local BQP = BQV + 8

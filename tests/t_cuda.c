@@ -51,9 +51,10 @@ static long enum_val(const char *src, const char *name) {
   return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 /* A state pass's tile read by both its products (u, du) is in two buffers exactly where the layout with the
- * second fits 160 KiB (the copies of the chunk after issued as the chunk before starts; else as the chunk
- * starts); pre: the layout's prefix, t: the tile (its second buffer t2), next: the tile after it */
-static void check_second_buffer(const char *src, const char *pre, const char *t, const char *next) {
+ * second fits its budget, 160 KiB, or 113 KiB for a pass of two blocks an SM (kib) (the copies of the chunk after issued
+ * as the chunk before starts; else as the chunk starts); pre: the layout's prefix, t: the tile (its second buffer t2),
+ * next: the tile after it */
+static void check_second_buffer(const char *src, const char *pre, const char *t, const char *next, int kib) {
   char n[4][32];
   snprintf(n[0], sizeof n[0], "%s%s", pre, t);
   snprintf(n[1], sizeof n[1], "%s%s2", pre, t);
@@ -63,8 +64,8 @@ static void check_second_buffer(const char *src, const char *pre, const char *t,
   ck_assert_int_ge(a, 0);
   ck_assert_int_ge(b, 0);
   ck_assert_int_gt(size, 0);
-  if (b != a) ck_assert_int_le(total * 4, 160 * 1024);
-  else ck_assert_int_gt((total + size) * 4, 160 * 1024);
+  if (b != a) ck_assert_int_le(total * 4, kib * 1024);
+  else ck_assert_int_gt((total + size) * 4, kib * 1024);
 }
 
 START_TEST(every_module_compiles_without_spills) {
@@ -195,14 +196,16 @@ START_TEST(every_module_compiles_without_spills) {
         const int wu16 = erase && ek->dtype == SSMC_BF16 && g.u[i]->spec->K % 16 == 0 && g.u[i]->spec->V % 16 == 0;
         ck_assert_int_eq(strstr(ek->cu_source, "mm_hl16<CH + 8, ") != NULL, wu16);
         if (erase) {
-          check_second_buffer(ek->cu_source, "S_", "U", "ZDEC");
+          check_second_buffer(ek->cu_source, "S_", "U", "ZDEC", 160);
           /* bstate with scalar decays forms kd and the erase's keys from the keys as loaded and bprep's two factors a
            * token (BT_KF; its key tiles KB after du), with per-key decays it reads kd and W (KD after du) */
           const int kf = g.u[i]->fam.main.decay != DECAY_DIAG && g.u[i]->spec->K % 8 == 0;
           ck_assert_int_eq(strstr(ek->cu_source, "#define BT_KF ") != NULL, kf);
           ck_assert_int_eq(strstr(ek->cu_source, "  BS_KB = ") != NULL, kf);
-          check_second_buffer(ek->cu_source, "BS_", "DU", kf ? "KB" : "KD");
-          if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC"), check_second_buffer(ek->cu_source, "BN_", "DU", kf ? "KB" : "KD");
+          char bs2[256]; /* bstate's wide form in two blocks an SM */
+          snprintf(bs2, sizeof bs2, "__launch_bounds__(256, 2) %s_bstate(", ek->name);
+          check_second_buffer(ek->cu_source, "BS_", "DU", kf ? "KB" : "KD", strstr(ek->cu_source, bs2) ? 113 : 160);
+          if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC", 160), check_second_buffer(ek->cu_source, "BN_", "DU", kf ? "KB" : "KD", 160);
         }
         /* the forward keeps through prep's keep form, in fwd[0]'s place: with an erase T's rows too (the backward's bval
          * reads them), without one kd and U with per-key decays only: else U is the backward's bprep's, kd its bval's
@@ -450,6 +453,14 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->fused_pre, e->fused_pre);
       ck_assert_int_eq(c->fused_from_pct, e->fused_from_pct);
       ck_assert_int_eq(c->fused_post, e->fused_post);
+      ck_assert_int_eq(c->narrow_bv, e->narrow_bv);
+      ck_assert_int_eq(c->narrow_below_pct, e->narrow_below_pct);
+      ck_assert_int_eq(c->bwd_narrow_below_pct, e->bwd_narrow_below_pct);
+      /* the erase's bf16 modules (GDN, DeltaNet) with bstate's wide form in two blocks an SM: their own pick, below
+       * 40% (at B2 T16384 H16, 48%, that wide form) */
+      char bs2[256];
+      snprintf(bs2, sizeof bs2, "__launch_bounds__(256, 2) %s_bstate(", bk.k->name);
+      ck_assert_int_eq(c->bwd_narrow_below_pct, strstr(c->source, bs2) ? 40 : 0);
       for (int s = 0; s < c->n_bwd; s++) {
         ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);
         ck_assert_int_eq(c->bwd[s].grid, e->bwd[s].grid);
@@ -560,8 +571,9 @@ START_TEST(fused_forward_rule) {
 }
 END_TEST
 
-/* The runtime's choice of the narrow chunk-to-chunk stages (ssmc_cuda_narrow): never without them, else below
- * below_pct percent of the SMs in wide blocks (items x V / bv), monotone in the batch; a call runs the wide
+/* The runtime's choice of the narrow chunk-to-chunk stages (ssmc_cuda_narrow; the backward's ssmc_cuda_bwd_narrow, its
+ * own percent where the module states one): never without them, else below below_pct percent of the SMs in wide
+ * blocks (items x V / bv), monotone in the batch; a call runs the wide
  * forms or the narrow ones, never both, and every other stage (ssmc_cuda_fwd_stages, ssmc_cuda_stage_runs). */
 START_TEST(narrow_stage_rule) {
   ssmc_cuda_kernel c = {0};
@@ -582,6 +594,14 @@ START_TEST(narrow_stage_rule) {
     }
     ck_assert(wide);
   }
+  /* the backward's pick: the forward's where the module states none of its own, else its own */
+  ck_assert_int_eq(ssmc_cuda_bwd_narrow(&c, 1, 32, 128, 132), 1);
+  ck_assert_int_eq(ssmc_cuda_bwd_narrow(&c, 1, 33, 128, 132), 0);
+  c.bwd_narrow_below_pct = 25; /* 33 blocks = 16.5 items */
+  ck_assert_int_eq(ssmc_cuda_bwd_narrow(&c, 1, 16, 128, 132), 1);
+  ck_assert_int_eq(ssmc_cuda_bwd_narrow(&c, 1, 17, 128, 132), 0);
+  ck_assert_int_eq(ssmc_cuda_narrow(&c, 1, 17, 128, 132), 1); /* (the forward's unchanged) */
+  c.bwd_narrow_below_pct = 0;
   c.n_fwd = 4;
   c.fwd[0] = (ssmc_cuda_stage){"k_prep", SSMC_GRID_CHUNKS, 256, 0, SSMC_STAGE_ALWAYS};
   c.fwd[1] = (ssmc_cuda_stage){"k_state", SSMC_GRID_ITEMS_VTILES, 512, 0, SSMC_STAGE_WIDE};

@@ -291,9 +291,10 @@
 @ -- not one block's over 16. H200 GDN bf16 B8 T4096 H16: bstate 1.361 -> 1.114 ms, fwd+bwd (kept) 5.59 -> 5.34
 @ -- (bench/2026-12-01-gpu-h200-s58 call 1)
 @ -- The backward's narrow pick then its own (BS2_PCT, the forward's NARROW_PCT 75 before): GDN bf16 B2 T16384 H16 (the
-@ -- wide grid at 48% of the SMs) BS2's wide form 1.443 ms, the narrow bstate_n 1.617 (fwd+bwd 6.60 -> 6.43); B1 (24%)
-@ -- narrow still (s58 call 2)
-@ local BS_NT, BS_MINB, BS2_PCT = NT, 1, 40
+@ -- wide grid at 48% of the SMs) BS2's wide form 1.443 ms, the narrow bstate_n 1.617 (fwd+bwd 6.60 -> 6.43; s58 call 2);
+@ -- bwd-saved wide / narrow (call 5): 24% (B2 H8) 3.13 / 2.51 ms, 36% (B2 H12) 3.98 / 4.05, (B1 H24) 7.93 / 8.20, 48%
+@ -- (B1 H32) 9.70 / 10.06, 55% (B3 T8192 H12) 3.09 / 3.08: the turn between 24% and 36%
+@ local BS_NT, BS_MINB, BS2_PCT = NT, 1, 30
 @ if BVB > 32 and bs16_nb(32, 256) == 32 and bstate_layout(32, 32, false, TWO_SMEM).off * 4 <= TWO_SMEM then
 @   BVB, BS_NT, BS_MINB = 32, 256, 2
 @ end

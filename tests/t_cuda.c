@@ -457,10 +457,10 @@ START_TEST(builtin_table_describes_cuda) {
       ck_assert_int_eq(c->narrow_below_pct, e->narrow_below_pct);
       ck_assert_int_eq(c->bwd_narrow_below_pct, e->bwd_narrow_below_pct);
       /* the erase's bf16 modules (GDN, DeltaNet) with bstate's wide form in two blocks an SM: their own pick, below
-       * 40% (at B2 T16384 H16, 48%, that wide form) */
+       * 30% (at B2 T16384 H16, 48%, and H12, 36%, that wide form; at H8, 24%, bstate_n) */
       char bs2[256];
       snprintf(bs2, sizeof bs2, "__launch_bounds__(256, 2) %s_bstate(", bk.k->name);
-      ck_assert_int_eq(c->bwd_narrow_below_pct, strstr(c->source, bs2) ? 40 : 0);
+      ck_assert_int_eq(c->bwd_narrow_below_pct, strstr(c->source, bs2) ? 30 : 0);
       for (int s = 0; s < c->n_bwd; s++) {
         ck_assert_str_eq(c->bwd[s].entry, e->bwd[s].entry);
         ck_assert_int_eq(c->bwd[s].grid, e->bwd[s].grid);

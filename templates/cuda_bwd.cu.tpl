@@ -102,7 +102,7 @@
 @ if m.delta then R_CE = NR; NR = NR + 1 end
 @ local R_Q = {}
 @ for i, q in ipairs(P.q) do if #q.dcoef > 0 then R_Q[i] = NR; NR = NR + 1 end end
-@ local function r4(n) return math.ceil(n / 4) * 4 end
+@ local function rup(n, m) return math.ceil(n / m) * m end
 @ -- tiles: the key tile BK of bgrad, its value loop BVG, bprep's value loop BV2, bstate's value tile BVB
 @ local function divisor(n, list) for _, d in ipairs(list) do if n % d == 0 then return d end end end
 @ local BK = divisor(K, {64, 32, 16})
@@ -110,7 +110,7 @@
 @ local BV2 = divisor(V, {32, 16, 8})
 @ local BVG = BV2
 @ local BT_DU, BT_DCW, BT_PART = 0, V, V + 1
-@ local BW_TOK = r4(V + 1 + NKT * NR)
+@ local BW_TOK = rup(V + 1 + NKT * NR, 4)
 @ -- BS_KF (a rank-1 erase with scalar decays): bstate forms kd = diag(f) K and the erase's keys ke = diag(g) K (W = T ke)
 @ -- from the keys as loaded and two factors a token, f = e^{b_L - b}, g = -e e^b (bprep's, at BT_KF: 16 bytes a token), so
 @ -- a forward leaves it neither kd nor W
@@ -136,11 +136,17 @@
 @ if BQS then BW_TOK = BW_TOK + 4 end
 @ local BT_DXG, BT_SC = BW_TOK, BW_TOK + K -- a solve: dx, then g (K); R_t, the log decay's direct term, hb, hw
 @ if sv then BW_TOK = BW_TOK + K + 4 end
+@ -- a token's row and a chunk slot's start on a 128-byte line: GDN's row of 140 floats put every other value head's du
+@ -- rows 16 bytes off a 32-byte sector, its slot of K V + 4 every other slot's dZ rows. H200 bf16 B8 T4096 H16
+@ -- fwd+bwd-saved (bench/2026-12-01-gpu-h200-s59 call 2, against 4b42701): GDN 5.355 -> 5.142 ms (bprep 0.495 -> 0.423,
+@ -- bstate 1.118 -> 1.010 under ncu), B1 T32768 6.60 -> 6.41; DeltaNet 4.885 -> 4.815; Mamba-2 3.454 -> 3.233 (bscan 0.490
+@ -- -> 0.339, a slot of 2 K V + 4); rows of 8 floats (32 bytes) in the same call 5.165, 4.828, 3.246
+@ BW_TOK = rup(BW_TOK, 32)
 @ local BC_DZLOC, BC_DZEND = 0, BSQ and 0 or K * V -- (BSQ: no chunk-local part stored; BQS: only its narrow form's)
 @ local BC_ZLDP = BC_DZEND + K * V
-@ local BW_CHUNK = r4(BC_ZLDP + NKT)
+@ local BW_CHUNK = rup(BC_ZLDP + NKT, 32)
 @ local BC_H0, BC_DH, BC_HLE = BW_CHUNK, BW_CHUNK + K * K, BW_CHUNK + 2 * K * K
-@ if sv then BW_CHUNK = BW_CHUNK + r4(2 * K * K + 1) end
+@ if sv then BW_CHUNK = BW_CHUNK + rup(2 * K * K + 1, 32) end
 @ local NPK = K * (K + 1) // 2
 @ local BW_SEQ = K * V + (sv and NPK or 0) -- the final states, every state's (runtime/rt_cuda.c)
 @ local BW_QK = #kin * K

@@ -171,6 +171,9 @@ START_TEST(every_module_compiles_without_spills) {
         ck_assert_int_eq(g.u[i]->spec->V % ek->cuda.bwd_bv, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_tok_floats, 0);
         ck_assert_int_gt(ek->cuda.bwd_ws_chunk_floats, 0);
+        /* a token's row and a chunk slot's on 128-byte lines (the forward's rows are multiples of K and V) */
+        ck_assert_int_eq(ek->cuda.bwd_ws_tok_floats % 32, 0);
+        ck_assert_int_eq(ek->cuda.bwd_ws_chunk_floats % 32, 0);
         /* the forward kept for the backward: bf16 modules without a solve; it replaces fprep and fstate (and
          * fstate_n where the module has the narrow forms), or without an erase fprep and fscan. A solve's (both
          * dtypes) runs the backward's bhdelta, bhscan and xsolve itself (saved_lead), then the chunk stages after

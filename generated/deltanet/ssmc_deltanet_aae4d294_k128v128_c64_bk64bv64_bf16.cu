@@ -2838,14 +2838,14 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_deltanet_aae4d294_k128
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 136     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 160     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
 #define BT_KF 132       /* bstate's factors a token: f = e^{b_L - b} (kd), g = -e e^b (the erase's), s = coef e^b (BSQ), e^{b_L} */
 #define KBP 136           /* bstate's key tile: elements a row */
 #define NR 1
-#define BW_CHUNK 16388 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 16416 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BT_S 134         /* s = coef e^b a token (bprep's): y = diag(s) dY, dZ0's chunk-local part q' y */
 #define BC_DZEND 0
 #define BC_ZLDP 16384
@@ -3946,4 +3946,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=136 ws_chunk=16388 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=256 smem=112640 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow nbv=16 below_pct=30; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=160 ws_chunk=16416 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=75776; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92672; bstate grid=items_bvtiles threads=256 smem=112640 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow nbv=16 below_pct=30; bval grid=chunks threads=256 smem=35328; bgrad grid=chunks_ktiles threads=512 smem=141568; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

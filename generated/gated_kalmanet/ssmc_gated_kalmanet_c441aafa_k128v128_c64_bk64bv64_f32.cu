@@ -2186,21 +2186,21 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 268     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 288     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 3
-#define BW_CHUNK 65544 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 65600 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
 #define BW_SEQ 24640     /* per (sequence, value head): the forward's final states */
 #define BT_DXG 136     /* a solve, per token: dx (bgrad), then g = CH_r(H_t + lambda_t I, dx_t) masked (gsolve) */
 #define BT_SC 264       /* R_t, the log decay's direct term, hb_t, hw_t (gsolve) */
-#define BC_H0 32772       /* per chunk slot: the chunk-start H (K, K) (bhscan) */
-#define BC_DH 49156       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
-#define BC_HLE 65540     /* hb at the chunk end (gsolve) */
+#define BC_H0 32800       /* per chunk slot: the chunk-start H (K, K) (bhscan) */
+#define BC_DH 49184       /* the chunk's local adjoint of H0 (gsolve), then dH at the chunk end (hadj) */
+#define BC_HLE 65568     /* hb at the chunk end (gsolve) */
 #define BW_WSX 0             /* x: the first K floats of the forward's per-token workspace (cuda_kernel.cu.tpl) */
 #define BW_QK 256       /* per token and value head with grouped heads: the q/k gradients before their sum */
 enum {
@@ -3177,4 +3177,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=268 ws_chunk=65544 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106752; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=288 ws_chunk=65600 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106752; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -1417,12 +1417,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gla_2aa98ca8_k128v128_
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 160     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 0
-#define BW_CHUNK 32772 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 32800 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
@@ -1999,4 +1999,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138496; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138496; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped

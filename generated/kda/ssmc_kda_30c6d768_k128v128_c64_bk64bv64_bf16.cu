@@ -1547,12 +1547,12 @@ extern "C" __global__ void __launch_bounds__(256, 3) ssmc_kda_30c6d768_k128v128_
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 132     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 160     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 1
-#define BW_CHUNK 32772 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 32800 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BC_DZEND 16384
 #define BC_ZLDP 32768
@@ -2189,4 +2189,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=132 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87552; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=142080; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87552; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -2222,12 +2222,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 #define NKT 2
 #define BV2 32
 #define BVG 32
-#define BW_TOK 136     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
+#define BW_TOK 160     /* backward workspace per token and value head: du / dr (V), dcw, row partials */
 #define BT_DU 0
 #define BT_DCW 128
 #define BT_PART 129
 #define NR 1
-#define BW_CHUNK 32772 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
+#define BW_CHUNK 32800 /* per chunk slot and value head: [(q~e^b)'dY (K, V)], dZ_L (K, V), Z_L.dZ_L partials */
 #define BC_DZLOC 0
 #define BT_S 132         /* s = coef e^b a token (bprep's): y = diag(s) dY, dZ0's chunk-local part q' y */
 #define BC_DZEND 16384
@@ -3158,4 +3158,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=136 ws_chunk=32772 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672 when=wide; bprep_n grid=chunks threads=256 smem=92672 when=narrow nbv=32 below_pct=40; bscan grid=items_bvtiles threads=256 smem=55296 when=wide; bscan_n grid=items_elems threads=128 smem=0 when=narrow; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99712; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672 when=wide; bprep_n grid=chunks threads=256 smem=92672 when=narrow nbv=32 below_pct=40; bscan grid=items_bvtiles threads=256 smem=55296 when=wide; bscan_n grid=items_elems threads=128 smem=0 when=narrow; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99712; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -223,7 +223,11 @@
 @   L.alloc('EW', C)
 @   return L
 @ end
-@ local BKP4, KCP = ld4(BK), ld8(BK)
+@ -- BKP4: bgrad's P1..P3 and dk's row tile at a pitch of 8 mod 32 floats: the wgmma accumulators' float2 stores (a half
+@ -- warp's four rows of 8 floats) fall in distinct banks, 2-way conflicted at 4 mod 32. H200 B8 T4096 H16 bf16
+@ -- fwd+bwd-saved (bench/2026-12-02-gpu-h200-s60 call 1): GDN 5.15 -> 5.07 ms (bgrad 2.518 -> 2.441), DeltaNet 4.82 ->
+@ -- 4.74, GDN B1 T32768 6.41 -> 6.33; Mamba-2 unchanged. dA and dG keep C + 4 (BG3's ldmatrix rows)
+@ local BKP4, KCP = ld8(BK), ld8(BK)
 @ -- BG3: bgrad's four tile products after its loop on bf16 (mma.sync m16n8k16, every fragment one ldmatrix) where the
 @ -- keys and the query are exact in bf16 (q~ = c q, c constant) and there is an erase: dA and dG parted into three bf16
 @ -- parts each (hi and mid in place of the fp32 row, lo in a tile of their own), about fp32's precision, so three

@@ -2951,16 +2951,16 @@ enum {
   BG_IN4 = 64,
   BG_R = 128,
   BG_P1 = 13952,
-  BG_P2 = 18304,
-  BG_DA = 22656,
-  BG_P3 = 27008,
-  BG_DG = 31360,
-  BG_B = 35712,
-  BG_EW = 35776,
-  BG_EE = 35840,
-  BG_ZLD = 35904,
-  BG_ZS = 35968,
-  BG_TOTAL = 36000
+  BG_P2 = 18560,
+  BG_DA = 23168,
+  BG_P3 = 27520,
+  BG_DG = 32128,
+  BG_B = 36480,
+  BG_EW = 36544,
+  BG_EE = 36608,
+  BG_ZLD = 36672,
+  BG_ZS = 36736,
+  BG_TOTAL = 36768
 };
 enum {
   BR_IN3 = 0,
@@ -3709,7 +3709,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p1}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p1}, d1, r0, c0);
         wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
       }
       } else
@@ -3739,7 +3739,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p3}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p3}, d1, r0, c0);
         wg_store<64>(cmat<CP>{dg}, d1 + 32, r0, c0);
       }
       } else
@@ -3769,7 +3769,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p2}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p2}, d1, r0, c0);
       }
       }
     }
@@ -3825,10 +3825,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       acc_dg.step<36, 36>(dr, uu, BVG);
     }
     __syncthreads();
-    acc_p1.store(p1, 68);
-    acc_p2.store(p2, 68);
+    acc_p1.store(p1, 72);
+    acc_p2.store(p2, 72);
     acc_da.store(da, CP);
-    acc_p3.store(p3, 68);
+    acc_p3.store(p3, 72);
     acc_dg.store(dg, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
 #endif
@@ -3837,7 +3837,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
    * (lo (C, 2 CP) bf16: dA's in a row's first C, dG's in the next C) */
   unsigned short *kb = (unsigned short *)(sm + BG_R), *qb = kb + CH * 72;
   float *dkr = (float *)(qb + CH * 72), *b = sm + BG_B;
-  unsigned short *lo = (unsigned short *)(dkr + CH * 68);
+  unsigned short *lo = (unsigned short *)(dkr + CH * 72);
   tile_cp<NT, CH, BK / 2>((float *)kb, 36, (const float *)((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0), ((long long)a.h_qk * KD) / 2, L);
   tile_cp<NT, CH, BK / 2>((float *)qb, 36, (const float *)((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0), ((long long)a.h_qk * KD) / 2, L);
   cp_async_commit();
@@ -3866,14 +3866,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
    * spent, else a tile of its own after q~) */
   pair_decay3<NT, false>(da, CP, lo, b, L);
   pair_decay3<NT, true>(dg, CP, lo + CH, b, L);
-  rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
      * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
     float zs_ = 0.0f;
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
-      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      float4 *p = (float4 *)(p2 + t * 72 + d), y = *p;
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
@@ -3883,7 +3883,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
   }
 #else
-  rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
 #endif
   __syncthreads();
   { /* a warp a 16 x 16 tile of each product at a time; dA and dG as three parts: hi and mid in their rows (pitch 2 CP
@@ -3892,7 +3892,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     /* d (mma16 fragments) <- the tile of c (BKP4) at (i0, j0), or (st) d into it */
     auto tile_io = [&](float *c, int i0, int j0, float (*d)[4], bool st) {
       frag_pairs<2>(d, i0, j0, [&](int i, int j, float *p) {
-        float2 *o = (float2 *)(c + i * 68 + j);
+        float2 *o = (float2 *)(c + i * 72 + j);
         if (st) *o = make_float2(p[0], p[1]);
         else { p[0] = o->x; p[1] = o->y; }
       });
@@ -3932,16 +3932,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = ld1(kb + t * 72 + k), dq = p1[t * 68 + k];
+      const float kk = ld1(kb + t * 72 + k), dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
-        const float y = p3[t * 68 + k], eb = EB(t, k), tk = dkr[t * 68 + k];
+        const float y = p3[t * 72 + k], eb = EB(t, k), tk = dkr[t * 72 + k];
         rs[1] -= kk * tk + eb * kk * y;
         dkr_ = -ee[t] * (tk + eb * y);
-        dkr[t * 68 + k] = dkr_;
+        dkr[t * 72 + k] = dkr_;
       }
-      const float dk = dkr_ + p2[t * 68 + k];
-      rs[0] += (float)(1.0f * 0.0883883476f) * ld1(qb + t * 72 + k) * dq + kk * (dkr_ - p2[t * 68 + k]);
+      const float dk = dkr_ + p2[t * 72 + k];
+      rs[0] += (float)(1.0f * 0.0883883476f) * ld1(qb + t * 72 + k) * dq + kk * (dkr_ - p2[t * 72 + k]);
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -4062,4 +4062,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=160 ws_chunk=16416 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=256 smem=112640 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow nbv=16 below_pct=30; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=144000; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 bk=64 bv=32 ws_tok=160 ws_chunk=16416 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=76032; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=256 smem=112640 when=wide; bstate_n grid=items_ntiles threads=256 smem=157696 when=narrow nbv=16 below_pct=30; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=147072; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -1770,16 +1770,16 @@ enum {
   BG_IN4 = 64,
   BG_R = 128,
   BG_P1 = 13952,
-  BG_P2 = 18304,
-  BG_DA = 22656,
-  BG_P3 = 27008,
-  BG_DG = 31360,
-  BG_B = 35712,
-  BG_EW = 35776,
-  BG_EE = 35840,
-  BG_ZLD = 35904,
-  BG_ZS = 35968,
-  BG_TOTAL = 36000
+  BG_P2 = 18560,
+  BG_DA = 23168,
+  BG_P3 = 27520,
+  BG_DG = 32128,
+  BG_B = 36480,
+  BG_EW = 36544,
+  BG_EE = 36608,
+  BG_ZLD = 36672,
+  BG_ZS = 36736,
+  BG_TOTAL = 36768
 };
 enum {
   BR_IN3 = 0,
@@ -2201,111 +2201,127 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0, (long long)a.h_v * BW_TOK, L);
-    float zacc[tile_regs<128, BK, 16, float, false, 384>::PER] = {};
     const int wg = (int)threadIdx.x >> 7;
-    /* 2 buffers; named barriers 1 + b (buffer b full) and 3 + b (buffer b free) of all 512 threads;
-     * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
+    /* 2 stages (5120 floats each) after two buffers; named barriers 1 + b (stage b full), 3 + b (stage b free)
+     * of all 512 threads, 5 of the 384 consumers (a step's buffer parted); the non-aligned forms */
     constexpr int NSTEP = VD / 16;
-    if (wg >= 3) { /* the producer */
-    tile_regs<128, CH, 16, elem_t, false, 384> pa_dy;
-    tile_regs<128, CH, 16, float, false, 384> pa_uu;
-    tile_regs<128, BK, 16, float, false, 384> pa_z0;
-    tile_regs<128, BK, 16, float, false, 384> pa_dz;
-    tile_regs<128, CH, 16, float, false, 384> pa_dr;
-      if (NSTEP > 0) {
-          pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0 * 16, (long long)a.h_v * VD, L);
-          pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0 * 16, (long long)a.h_v * WS_TOK, L);
-          pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0 * 16, VD, BK);
-          pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0 * 16, VD, BK);
-          pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + 0 * 16, (long long)a.h_v * BW_TOK, L);
-      }
-      for (int s = 0; s < NSTEP; s += 1) {
-        if (s + 0 < NSTEP) { /* step s + 0 from set pa into its buffer, then that set's loads 1 on */
-          const int st = s + 0, b = st % 2;
-          float *bn = sm + BG_R + b * 12800;
-          if (st >= 2) bar_wait_na(3 + b, 512);
-          pa_dy.put_core_hl<true>(bn + 0, bn + 1280, 160, 40);
-          pa_uu.put_core_hl<true>(bn + 3840, bn + 6400, 160, 40);
-          pa_z0.put_core_hl<true>(bn + 2560, bn + 5120, 160, 40);
-          pa_dz.put_core_hl<true>(bn + 7680, bn + 8960, 160, 40);
-          pa_dr.put_core_hl<true>(bn + 10240, bn + 11520, 160, 40);
-          row_dots(zacc, pa_z0, pa_dz);
-          fence_async_smem();
-          bar_arrive_na(1 + b, 512);
-          if (st + 1 < NSTEP) {
-          pa_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + (st + 1) * 16, (long long)a.h_v * VD, L);
-          pa_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + (st + 1) * 16, (long long)a.h_v * WS_TOK, L);
-          pa_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + (st + 1) * 16, VD, BK);
-          pa_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + (st + 1) * 16, VD, BK);
-          pa_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + (st + 1) * 16, (long long)a.h_v * BW_TOK, L);
+    float *stg = sm + BG_R + 25600;
+    if (wg >= 3) { /* the producer: cp.async only, NS - 1 steps in flight (and Z0 . dZ_L from the stages) */
+      float zst[tile_regs<128, BK, 16, float>::PER] = {};
+      for (int s = 0; s < NSTEP + 1; s++) {
+        if (s < NSTEP) {
+          const int b = s % 2, v0 = s * 16;
+          float *sb = stg + b * 5120;
+          if (s >= 2) bar_wait_na(3 + b, 512);
+          stage_cp<128, 384, CH, 16>(sb + 0, (const float *)((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0), (long long)a.h_v * VD, L);
+          stage_cp<128, 384, CH, 16>(sb + 1024, (const float *)(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0), (long long)a.h_v * WS_TOK, L);
+          stage_cp<128, 384, BK, 16>(sb + 2048, (const float *)(w.fchunk + cs * WS_CHUNK + k0 * VD + v0), VD, BK);
+          stage_cp<128, 384, BK, 16>(sb + 3072, (const float *)(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0), VD, BK);
+          stage_cp<128, 384, CH, 16>(sb + 4096, (const float *)(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0), (long long)a.h_v * BW_TOK, L);
+        }
+        cp_async_commit();
+        if (s >= 1) {
+          cp_async_wait<1>();
+          bar_arrive_na(1 + (s - 1) % 2, 512);
+          { /* (read before this thread's copies into the stage, NS steps on) */
+            const float *sb = stg + (s - 1) % 2 * 5120;
+            row_dots_sm<128, BK, 16, 384>(zst, sb + 2048, sb + 3072, 16);
           }
         }
       }
-    } else if (wg == 0) {
+      row_dots_put<128, BK, 16, 384>(zld, zst);
+    } else {
+      if (wg == 0) {
       float d1[64] = {};
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 2;
-        const float *bw = sm + BG_R + b * 12800;
-        bar_wait_na(1 + b, 512);
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % 2;
+          const float *sb = stg + b * 5120;
+          float *bw = sm + BG_R + (st & 1) * 12800;
+          bar_wait_na(1 + b, 512); /* (every consumer past its wait for the step before last: that buffer free) */
+          stage_put<384, CH, 16, false, true>(bw + 0, bw + 1280, sb + 0, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 3840, bw + 6400, sb + 1024, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 2560, bw + 5120, sb + 2048, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 7680, bw + 8960, sb + 3072, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 10240, bw + 11520, sb + 4096, 160, 40);
+          if (st + 2 < NSTEP) bar_arrive_na(3 + b, 512);
+          fence_async_smem();
+          bar_wait_na(5, 384);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 0, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 1280, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive_na(3 + (st - 1) % 2, 512);
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p1}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p1}, d1, r0, c0);
         wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
       }
-    } else if (wg == 1) {
+      } else
+      if (wg == 1) {
       float d1[64] = {};
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 2;
-        const float *bw = sm + BG_R + b * 12800;
-        bar_wait_na(1 + b, 512);
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % 2;
+          const float *sb = stg + b * 5120;
+          float *bw = sm + BG_R + (st & 1) * 12800;
+          bar_wait_na(1 + b, 512); /* (every consumer past its wait for the step before last: that buffer free) */
+          stage_put<384, CH, 16, false, true>(bw + 0, bw + 1280, sb + 0, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 3840, bw + 6400, sb + 1024, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 2560, bw + 5120, sb + 2048, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 7680, bw + 8960, sb + 3072, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 10240, bw + 11520, sb + 4096, 160, 40);
+          if (st + 2 < NSTEP) bar_arrive_na(3 + b, 512);
+          fence_async_smem();
+          bar_wait_na(5, 384);
         wg_fence();
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 10240, 160, 40), wg_desc(bw + 5120, 160, 40));
         wg_issue<128, 2, 40>(d1, wg_desc(bw + 11520, 160, 40), wg_desc(bw + 2560, 160, 40));
         wg_commit();
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive_na(3 + (st - 1) % 2, 512);
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p3}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p3}, d1, r0, c0);
         wg_store<64>(cmat<CP>{dg}, d1 + 32, r0, c0);
       }
-    } else {
+      } else
+      {
       float d1[32] = {};
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % 2;
-        const float *bw = sm + BG_R + b * 12800;
-        bar_wait_na(1 + b, 512);
+        for (int st = 0; st < NSTEP; st++) {
+          const int b = st % 2;
+          const float *sb = stg + b * 5120;
+          float *bw = sm + BG_R + (st & 1) * 12800;
+          bar_wait_na(1 + b, 512); /* (every consumer past its wait for the step before last: that buffer free) */
+          stage_put<384, CH, 16, false, true>(bw + 0, bw + 1280, sb + 0, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 3840, bw + 6400, sb + 1024, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 2560, bw + 5120, sb + 2048, 160, 40);
+          stage_put<384, BK, 16, false, true>(bw + 7680, bw + 8960, sb + 3072, 160, 40);
+          stage_put<384, CH, 16, false, true>(bw + 10240, bw + 11520, sb + 4096, 160, 40);
+          if (st + 2 < NSTEP) bar_arrive_na(3 + b, 512);
+          fence_async_smem();
+          bar_wait_na(5, 384);
         wg_fence();
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 3840, 160, 40), wg_desc(bw + 8960, 160, 40));
         wg_issue<64, 2, 40>(d1, wg_desc(bw + 6400, 160, 40), wg_desc(bw + 7680, 160, 40));
         wg_commit();
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + 2 < NSTEP) bar_arrive_na(3 + (st - 1) % 2, 512);
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
+          wg_wait1(); /* the step before done */
+        }
+        wg_wait0();
+        bar_all_na(); /* every product done: the buffers free for the results */
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p2}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p2}, d1, r0, c0);
+      }
       }
     }
     if (wg >= 3) bar_all_na();
-    if (wg >= 3) row_dots_put<128, BK, 16, 384>(zld, zacc);
 #else
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
@@ -2357,10 +2373,10 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
       acc_dg.step<36, 36>(dr, uu, BVG);
     }
     __syncthreads();
-    acc_p1.store(p1, 68);
-    acc_p2.store(p2, 68);
+    acc_p1.store(p1, 72);
+    acc_p2.store(p2, 72);
     acc_da.store(da, CP);
-    acc_p3.store(p3, 68);
+    acc_p3.store(p3, 72);
     acc_dg.store(dg, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
 #endif
@@ -2398,14 +2414,14 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   float *dkr = qt + CH * 72;
   pair_decay<NT, false>(da, CP, b, L, one_t());
   pair_decay<NT, true>(dg, CP, b, L, one_t());
-  rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
      * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
     float zs_ = 0.0f;
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
-      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      float4 *p = (float4 *)(p2 + t * 72 + d), y = *p;
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
@@ -2415,17 +2431,17 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
   }
 #else
-  rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
 #endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
-  mmb<68, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1, false, false, false, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
-  mmb<68, CP, 1, 72, 1, false, false, true, SSMC_SM90>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  mmb<72, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<72, 1, CP, 72, 1, false, false, false, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<72, CP, 1, 72, 1, false, false, true, SSMC_SM90>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<68, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<72, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -2436,16 +2452,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
-        const float y = p3[t * 68 + k], eb = EB(t, k), tk = dkr[t * 68 + k];
+        const float y = p3[t * 72 + k], eb = EB(t, k), tk = dkr[t * 72 + k];
         rs[1] -= kk * tk + eb * kk * y;
         dkr_ = -ee[t] * (tk + eb * y);
-        dkr[t * 68 + k] = dkr_;
+        dkr[t * 72 + k] = dkr_;
       }
-      const float dk = dkr_ + p2[t * 68 + k];
-      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
+      const float dk = dkr_ + p2[t * 72 + k];
+      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 72 + k]);
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -2566,4 +2582,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=161280 when=wide; bstate_n grid=items_ntiles threads=256 smem=138752 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=144000; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=256 smem=109824; fstate grid=items_vtiles threads=512 smem=141824 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=92928; bstate grid=items_bvtiles threads=512 smem=161280 when=wide; bstate_n grid=items_ntiles threads=256 smem=138752 when=narrow; bval grid=chunks threads=256 smem=35584; bgrad grid=chunks_ktiles threads=512 smem=147072; brows grid=chunks threads=512 smem=768; breduce grid=chunks threads=512 smem=0 when=grouped

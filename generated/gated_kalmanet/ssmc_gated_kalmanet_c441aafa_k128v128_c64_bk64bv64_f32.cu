@@ -2242,13 +2242,13 @@ enum {
   BG_IN5 = 128,
   BG_R = 192,
   BG_P1 = 9408,
-  BG_P2 = 13760,
-  BG_DA = 18112,
-  BG_B = 22464,
-  BG_EW = 22528,
-  BG_EE = 22592,
-  BG_ZLD = 22656,
-  BG_TOTAL = 22720
+  BG_P2 = 14016,
+  BG_DA = 18624,
+  BG_B = 22976,
+  BG_EW = 23040,
+  BG_EE = 23104,
+  BG_ZLD = 23168,
+  BG_TOTAL = 23232
 };
 enum {
   BR_IN3 = 0,
@@ -2608,8 +2608,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
     r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
     r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
       }
-      mmb<68, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
       mmb<CP, 36, 1, 1, 36, false, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
       __syncthreads(); /* one barrier after a step's products */
     }
@@ -2652,13 +2652,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
   pair_decay<NT, false>(da, CP, b, L, one_t());
-  rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
-  rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
-  mmb<68, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<72, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<72, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -2669,10 +2669,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
-      const float dk = dkr_ + p2[t * 68 + k];
-      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
+      const float dk = dkr_ + p2[t * 72 + k];
+      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 72 + k]);
       rs[1] += w.ftok[((tok + t) * a.h_v + it.h) * WS_TOK + BW_WSX + k0 + k] * dq;
       rs[2] += ld1(((const elem_t *)a.in[0] + ((tok + t) * a.h_qk + it.hq) * KD + k0 + k)) * dq;
       { /* q */
@@ -3177,4 +3177,4 @@ extern "C" __global__ void __launch_bounds__(SNT, 1) ssmc_gated_kalmanet_c441aaf
   }
 }
 
-// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=288 ws_chunk=65600 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106752; bgrad grid=chunks_ktiles threads=256 smem=90880; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=3 lead bk=64 bv=64 ws_tok=288 ws_chunk=65600 ws_seq=24640 ws_qk=256 bhdelta grid=chunks threads=256 smem=162944; bhscan grid=items_elems threads=128 smem=0; xsolve grid=chunks threads=256 smem=162944; fprep grid=chunks threads=512 smem=70912; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=93184; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106752; bgrad grid=chunks_ktiles threads=256 smem=92928; brows grid=chunks threads=512 smem=1024; gcheb grid=chunks threads=256 smem=162944; gsolve grid=chunks threads=256 smem=162944; hadj grid=items_elems threads=128 smem=0; sgrad grid=chunks threads=256 smem=155904; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -1477,13 +1477,13 @@ enum {
 };
 enum {
   BG_R = 0,
-  BG_P1 = 17024,
-  BG_P2 = 21376,
-  BG_DA = 25728,
-  BG_EW = 30080,
-  BG_EE = 30144,
-  BG_ZLD = 30208,
-  BG_TOTAL = 30272
+  BG_P1 = 17280,
+  BG_P2 = 21888,
+  BG_DA = 26496,
+  BG_EW = 30848,
+  BG_EE = 30912,
+  BG_ZLD = 30976,
+  BG_TOTAL = 31040
 };
 enum {
   BR_DB = 0,
@@ -1827,8 +1827,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
       acc_da.step<36, 36>(dy, uu, BVG);
     }
     __syncthreads();
-    acc_p1.store(p1, 68);
-    acc_p2.store(p2, 68);
+    acc_p1.store(p1, 72);
+    acc_p2.store(p2, 72);
     acc_da.store(da, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
   }
@@ -1845,7 +1845,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   for (int k = threadIdx.x; k < BK; k += NT) {
     const float *gk = (const float *)a.in[3] + (tok * a.h_v + it.h) * KD + k0 + k;
     float acc = 0.0f;
-    for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * 68 + k] = acc; }
+    for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * 72 + k] = acc; }
   }
   __syncthreads();
   tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
@@ -1853,7 +1853,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
-#define BT(t, k) b[(t) * 68 + (k)]
+#define BT(t, k) b[(t) * 72 + (k)]
   /* The pair sums with the per-key decays e^{b_t - b_s}: the blocks off the 16-token diagonal as tile products
    * (mm_pairs) of operands rescaled to a reference in each block, then the diagonal blocks pair by pair with the
    * references' factors. Per token block I (i0 = 16 I): dq~'s reference b_{i0-1} (0 for the first), P1 taken to it
@@ -1861,7 +1861,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
    * e^{b_{C-1} - b_{i0+15}}. Factors <= 1 both sides: log decays near -20 neither overflow nor lose the pairs
    * near the diagonal. (Every pair with an exponential a term before, ~C (C + 1) / 2 BK a sum: H200 B8 T4096 H16 bf16
    * bwd GLA 10.77 -> 10.17 ms, KDA 19.70 -> 18.17; bench/, the s45 record) */
-  float *xw = b + CH * 68; /* (C - 16, KCP): the rescaled operand */
+  float *xw = b + CH * 72; /* (C - 16, KCP): the rescaled operand */
   auto low_ref = [&](int I, int k) { return I > 0 ? BT(16 * I - 1, k) : 0.0f; };
   auto low_x = [&](const float *src) { /* x_s = e^{b_end - b_s} src_s, b_end the last of s's block: tokens 0 .. C - 17 */
     for (int e = threadIdx.x; e < (CH - 16) * BK; e += NT) {
@@ -1881,7 +1881,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   auto up_f0 = [&](int I, int k) { return fexp(BT(CH - 1, k) - BT(16 * I + 15, k)); };
   low_x(kc);
   __syncthreads();
-  mm_pairs<false, 1, 68, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
+  mm_pairs<false, 1, 72, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
   __syncthreads();
   /* c = e^{b_t - ref} c (with from_c, else 0) + the diagonal block's pairs m(t, s) e^{b_t - b_s} k_s, s <= t - strict */
   auto low_diag = [&](float *c, const float *m, int strict, bool from_c) {
@@ -1889,26 +1889,26 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
       const int t = e / BK, k = e - t * BK;
       float acc = 0.0f;
       if (t < L) {
-        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * 68 + k];
+        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * 72 + k];
         for (int s = t & ~15; s <= t - strict; s++) acc += m[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
       }
-      c[t * 68 + k] = acc;
+      c[t * 72 + k] = acc;
     }
   };
   low_diag(p1, da, 0, true); /* dq~ */
   up_x(qt, one_t()); /* beside the pass above: distinct tiles */
   __syncthreads();
-  mm_pairs<true, 1, 68, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
+  mm_pairs<true, 1, 72, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
   __syncthreads();
   for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dk's column part: the diagonal blocks */
     const int t = e / BK, k = e - t * BK, r1 = (t | 15) < L ? (t | 15) : L - 1;
     float dkc = 0.0f;
     if (t < L) {
-      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 68 + k] + da[t * CP + t] * qt[t * 72 + k];
+      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 72 + k] + da[t * CP + t] * qt[t * 72 + k];
       for (int r = t + 1; r <= r1; r++)
         dkc += (da[r * CP + t] * qt[r * 72 + k]) * fexp(BT(r, k) - BT(t, k));
     }
-    p2[t * 68 + k] = dkc;
+    p2[t * 72 + k] = dkc;
   }
   __syncthreads();
 #define EB(t, k) fexp(BT(t, k))
@@ -1921,9 +1921,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
-      const float dk = dkr_ + p2[t * 68 + k];
+      const float dk = dkr_ + p2[t * 72 + k];
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -1949,8 +1949,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
     for (int k = threadIdx.x; k < BK; k += NT) {
       float acc = zld[k];
       for (int t = L - 1; t >= 0; t--) {
-        acc += qt[t * 72 + k] * p1[t * 68 + k] +
-               kc[t * 72 + k] * (0.0f - p2[t * 68 + k]);
+        acc += qt[t * 72 + k] * p1[t * 72 + k] +
+               kc[t * 72 + k] * (0.0f - p2[t * 72 + k]);
         g.din[3][((tok + t) * a.h_v + it.h) * KD + k0 + k] = acc;
       }
     }
@@ -2020,4 +2020,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gla_2aa98ca8_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138496; bgrad grid=chunks_ktiles threads=256 smem=121088; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=103680; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=125952; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=138496; bgrad grid=chunks_ktiles threads=256 smem=124160; brows grid=chunks threads=512 smem=256; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -1588,15 +1588,15 @@ enum {
 enum {
   BG_IN4 = 0,
   BG_R = 64,
-  BG_P1 = 17088,
-  BG_P2 = 21440,
-  BG_DA = 25792,
-  BG_P3 = 30144,
-  BG_DG = 34496,
-  BG_EW = 38848,
-  BG_EE = 38912,
-  BG_ZLD = 38976,
-  BG_TOTAL = 39040
+  BG_P1 = 17344,
+  BG_P2 = 21952,
+  BG_DA = 26560,
+  BG_P3 = 31168,
+  BG_DG = 35776,
+  BG_EW = 40128,
+  BG_EE = 40192,
+  BG_ZLD = 40256,
+  BG_TOTAL = 40320
 };
 enum {
   BR_IN4 = 0,
@@ -1957,10 +1957,10 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     r_dr.fetch(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0 + BVG, (long long)a.h_v * BW_TOK, L);
     r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
       }
-      mmb<68, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
       mmb<CP, 36, 1, 1, 36, false, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false, false, false>(p3, dr, z0, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p3, dr, z0, CH, BK, BVG, v0 > 0);
       mmb<CP, 36, 1, 1, 36, false, false, false>(dg, dr, uu, CH, CH, BVG, v0 > 0);
       __syncthreads(); /* one barrier after a step's products */
     }
@@ -1979,7 +1979,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   for (int k = threadIdx.x; k < BK; k += NT) {
     const float *gk = (const float *)a.in[3] + (tok * a.h_v + it.h) * KD + k0 + k;
     float acc = 0.0f;
-    for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * 68 + k] = acc; }
+    for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * 72 + k] = acc; }
   }
   __syncthreads();
   tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
@@ -1988,7 +1988,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
   float *dkr = da;
-#define BT(t, k) b[(t) * 68 + (k)]
+#define BT(t, k) b[(t) * 72 + (k)]
   /* The pair sums with the per-key decays e^{b_t - b_s}: the blocks off the 16-token diagonal as tile products
    * (mm_pairs) of operands rescaled to a reference in each block, then the diagonal blocks pair by pair with the
    * references' factors. Per token block I (i0 = 16 I): dq~'s reference b_{i0-1} (0 for the first), P1 taken to it
@@ -1996,7 +1996,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
    * e^{b_{C-1} - b_{i0+15}}. Factors <= 1 both sides: log decays near -20 neither overflow nor lose the pairs
    * near the diagonal. (Every pair with an exponential a term before, ~C (C + 1) / 2 BK a sum: H200 B8 T4096 H16 bf16
    * bwd GLA 10.77 -> 10.17 ms, KDA 19.70 -> 18.17; bench/, the s45 record) */
-  float *xw = b + CH * 68; /* (C - 16, KCP): the rescaled operand */
+  float *xw = b + CH * 72; /* (C - 16, KCP): the rescaled operand */
   auto low_ref = [&](int I, int k) { return I > 0 ? BT(16 * I - 1, k) : 0.0f; };
   auto low_x = [&](const float *src) { /* x_s = e^{b_end - b_s} src_s, b_end the last of s's block: tokens 0 .. C - 17 */
     for (int e = threadIdx.x; e < (CH - 16) * BK; e += NT) {
@@ -2016,7 +2016,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   auto up_f0 = [&](int I, int k) { return fexp(BT(CH - 1, k) - BT(16 * I + 15, k)); };
   low_x(kc);
   __syncthreads();
-  mm_pairs<false, 1, 68, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
+  mm_pairs<false, 1, 72, CP, 1, 72>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
   __syncthreads();
   /* c = e^{b_t - ref} c (with from_c, else 0) + the diagonal block's pairs m(t, s) e^{b_t - b_s} k_s, s <= t - strict */
   auto low_diag = [&](float *c, const float *m, int strict, bool from_c) {
@@ -2024,34 +2024,34 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
       const int t = e / BK, k = e - t * BK;
       float acc = 0.0f;
       if (t < L) {
-        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * 68 + k];
+        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * 72 + k];
         for (int s = t & ~15; s <= t - strict; s++) acc += m[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * 72 + k];
       }
-      c[t * 68 + k] = acc;
+      c[t * 72 + k] = acc;
     }
   };
   low_diag(p1, da, 0, true); /* dq~ */
   up_x(qt, one_t()); /* beside the pass above: distinct tiles */
   __syncthreads();
-  mm_pairs<true, 1, 68, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
+  mm_pairs<true, 1, 72, 1, CP, 72>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
   __syncthreads();
   up_x(kc, [&](int r) { return -ee[r]; });
   __syncthreads();
-  mm_pairs<true, 2, 68, 1, CP, 72>(p2, dg, xw, 16, BK, L, up_f, up_f0); /* + dG' (-e k) off the diagonal */
+  mm_pairs<true, 2, 72, 1, CP, 72>(p2, dg, xw, 16, BK, L, up_f, up_f0); /* + dG' (-e k) off the diagonal */
   __syncthreads();
   for (int e = threadIdx.x; e < CH * BK; e += NT) { /* dk's column part: the diagonal blocks */
     const int t = e / BK, k = e - t * BK, r1 = (t | 15) < L ? (t | 15) : L - 1;
     float dkc = 0.0f;
     if (t < L) {
-      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 68 + k] + da[t * CP + t] * qt[t * 72 + k];
+      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * 72 + k] + da[t * CP + t] * qt[t * 72 + k];
       for (int r = t + 1; r <= r1; r++)
         dkc += (da[r * CP + t] * qt[r * 72 + k] - dg[r * CP + t] * ee[r] * kc[r * 72 + k]) * fexp(BT(r, k) - BT(t, k));
     }
-    p2[t * 68 + k] = dkc;
+    p2[t * 72 + k] = dkc;
   }
   low_x(kc); /* beside the pass above */
   __syncthreads(); /* dA spent: dk's row part in its place */
-  mm_pairs<false, 0, 68, CP, 1, 72>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
+  mm_pairs<false, 0, 72, CP, 1, 72>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
   __syncthreads();
   low_diag(dkr, dg, 1, true); /* dG k with the decays */
   __syncthreads();
@@ -2065,15 +2065,15 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
-        const float y = p3[t * 68 + k], eb = EB(t, k), tk = dkr[t * 68 + k];
+        const float y = p3[t * 72 + k], eb = EB(t, k), tk = dkr[t * 72 + k];
         rs[0] -= kk * tk + eb * kk * y;
         dkr_ = -ee[t] * (tk + eb * y);
-        dkr[t * 68 + k] = dkr_;
+        dkr[t * 72 + k] = dkr_;
       }
-      const float dk = dkr_ + p2[t * 68 + k];
+      const float dk = dkr_ + p2[t * 72 + k];
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -2099,8 +2099,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
     for (int k = threadIdx.x; k < BK; k += NT) {
       float acc = zld[k];
       for (int t = L - 1; t >= 0; t--) {
-        acc += qt[t * 72 + k] * p1[t * 68 + k] +
-               kc[t * 72 + k] * (dkr[t * 68 + k] - p2[t * 68 + k]);
+        acc += qt[t * 72 + k] * p1[t * 72 + k] +
+               kc[t * 72 + k] * (dkr[t * 72 + k] - p2[t * 72 + k]);
         g.din[3][((tok + t) * a.h_v + it.h) * KD + k0 + k] = acc;
       }
     }
@@ -2178,4 +2178,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_kda_30c6d768_k128v1
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87552; bgrad grid=chunks_ktiles threads=256 smem=156160; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=159488; fstate grid=items_vtiles threads=512 smem=109056 when=wide; fstate_n grid=items_ntiles threads=256 smem=92672 when=narrow; bprep grid=chunks threads=256 smem=126208; bstate grid=items_bvtiles threads=512 smem=129536 when=wide; bstate_n grid=items_ntiles threads=256 smem=129536 when=narrow; bval grid=chunks threads=256 smem=87552; bgrad grid=chunks_ktiles threads=256 smem=161280; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

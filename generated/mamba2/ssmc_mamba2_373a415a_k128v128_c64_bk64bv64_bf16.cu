@@ -2267,14 +2267,14 @@ enum {
   BG_IN3 = 0,
   BG_R = 64,
   BG_P1 = 11584,
-  BG_P2 = 15936,
-  BG_DA = 20288,
-  BG_B = 24640,
-  BG_EW = 24704,
-  BG_EE = 24768,
-  BG_ZLD = 24832,
-  BG_ZS = 24896,
-  BG_TOTAL = 24928
+  BG_P2 = 16192,
+  BG_DA = 20800,
+  BG_B = 25152,
+  BG_EW = 25216,
+  BG_EE = 25280,
+  BG_ZLD = 25344,
+  BG_ZS = 25408,
+  BG_TOTAL = 25440
 };
 enum {
   BR_IN3 = 0,
@@ -2894,7 +2894,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       }
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p1}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p1}, d1, r0, c0);
         wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
       }
     } else {
@@ -2925,7 +2925,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       }
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p2}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p2}, d1, r0, c0);
       }
     }
     row_dots_put<NT, BK, 32>(zld, zacc);
@@ -2971,8 +2971,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       acc_da.step<36, 36>(dy, uu, BVG);
     }
     __syncthreads();
-    acc_p1.store(p1, 68);
-    acc_p2.store(p2, 68);
+    acc_p1.store(p1, 72);
+    acc_p2.store(p2, 72);
     acc_da.store(da, CP);
     row_dots_put<NT, BK, BVG>(zld, zacc);
 #endif
@@ -3008,14 +3008,14 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
   pair_decay<NT, false>(da, CP, b, L, one_t());
-  rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
      * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
     float zs_ = 0.0f;
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
-      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      float4 *p = (float4 *)(p2 + t * 72 + d), y = *p;
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
@@ -3025,13 +3025,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
   }
 #else
-  rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
 #endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
-  mmb<68, CP, 1, 72, 1, false, true, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<72, CP, 1, 72, 1, false, true, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<72, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -3042,10 +3042,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
-      const float dk = dkr_ + p2[t * 68 + k];
-      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
+      const float dk = dkr_ + p2[t * 72 + k];
+      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 72 + k]);
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -3158,4 +3158,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672 when=wide; bprep_n grid=chunks threads=256 smem=92672 when=narrow nbv=32 below_pct=40; bscan grid=items_bvtiles threads=256 smem=55296 when=wide; bscan_n grid=items_elems threads=128 smem=0 when=narrow; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=99712; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=2 bk=64 bv=32 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672 when=wide; bprep_n grid=chunks threads=256 smem=92672 when=narrow nbv=32 below_pct=40; bscan grid=items_bvtiles threads=256 smem=55296 when=wide; bscan_n grid=items_elems threads=128 smem=0 when=narrow; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=101760; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

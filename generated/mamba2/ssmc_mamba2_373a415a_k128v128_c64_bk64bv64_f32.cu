@@ -1508,14 +1508,14 @@ enum {
   BG_IN3 = 0,
   BG_R = 64,
   BG_P1 = 9280,
-  BG_P2 = 13632,
-  BG_DA = 17984,
-  BG_B = 22336,
-  BG_EW = 22400,
-  BG_EE = 22464,
-  BG_ZLD = 22528,
-  BG_ZS = 22592,
-  BG_TOTAL = 22624
+  BG_P2 = 13888,
+  BG_DA = 18496,
+  BG_B = 22848,
+  BG_EW = 22912,
+  BG_EE = 22976,
+  BG_ZLD = 23040,
+  BG_ZS = 23104,
+  BG_TOTAL = 23136
 };
 enum {
   BR_IN3 = 0,
@@ -1912,7 +1912,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       }
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p1}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p1}, d1, r0, c0);
         wg_store<64>(cmat<CP>{da}, d1 + 32, r0, c0);
       }
     } else {
@@ -1945,7 +1945,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       }
       { /* rows 16 w + g (+ 8) of the warpgroup's warp w, columns 8 i + 2 q (+ 1) */
         const int r0 = 16 * (((int)threadIdx.x >> 5) & 3) + (((int)threadIdx.x & 31) >> 2), c0 = 2 * ((int)threadIdx.x & 3);
-        wg_store<64>(cmat<68>{p2}, d1, r0, c0);
+        wg_store<64>(cmat<72>{p2}, d1, r0, c0);
       }
     }
     row_dots_put<NT, BK, 16>(zld, zacc);
@@ -1980,8 +1980,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
     r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
       }
-      mmb<68, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
-      mmb<68, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p1, dy, z0, CH, BK, BVG, v0 > 0);
+      mmb<72, 36, 1, 1, 36, false, false, false>(p2, uu, dz, CH, BK, BVG, v0 > 0);
       mmb<CP, 36, 1, 1, 36, false, false, false>(da, dy, uu, CH, CH, BVG, v0 > 0);
       __syncthreads(); /* one barrier after a step's products */
     }
@@ -2019,14 +2019,14 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
   pair_decay<NT, false>(da, CP, b, L, one_t());
-  rows_scale<NT, CH, BK>(p1, 68, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
      * read no Z_L (Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L); a sum a warp, added in order (deterministic) */
     float zs_ = 0.0f;
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
-      float4 *p = (float4 *)(p2 + t * 68 + d), y = *p;
+      float4 *p = (float4 *)(p2 + t * 72 + d), y = *p;
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
@@ -2036,13 +2036,13 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
   }
 #else
-  rows_scale<NT, CH, BK>(p2, 68, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
 #endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
-  mmb<68, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<68, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<72, CP, 1, 72, 1, false, false, false, SSMC_SM90>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<72, 1, CP, 72, 1, false, false, true, SSMC_SM90>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 #define EB(t, k) fexp(b[t])
   /* per token (a warp each): dk (row part) and the erase coefficient's gradient (with an erase), the row
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
@@ -2053,10 +2053,10 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = kc[t * 72 + k], dq = p1[t * 68 + k];
+      const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
-      const float dk = dkr_ + p2[t * 68 + k];
-      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 68 + k]);
+      const float dk = dkr_ + p2[t * 72 + k];
+      rs[0] += qt[t * 72 + k] * dq + kk * (dkr_ - p2[t * 72 + k]);
       { /* q */
         float gk = 0.0f;
         gk += (1.0f * 0.0883883476f) * dq;
@@ -2169,4 +2169,4 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_mamba2_373a415a_k12
 }
 
 
-// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=90496; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped
+// ssmc-launch-bwd fwd=0 saved=0 bk=64 bv=64 ws_tok=160 ws_chunk=32800 ws_seq=16384 ws_qk=256 fprep grid=chunks threads=512 smem=70400; fscan grid=items_elems threads=128 smem=0; bprep grid=chunks threads=256 smem=92672; bscan grid=items_elems threads=128 smem=0; bval grid=chunks threads=256 smem=106240; bgrad grid=chunks_ktiles threads=256 smem=92544; brows grid=chunks threads=512 smem=512; breduce grid=chunks threads=512 smem=0 when=grouped

@@ -3208,19 +3208,40 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
     }
     mmb<VPF, KP, 1, 72, 1>(dr + v0, kd, dzl, CH, 64, KD, true);
   }
-  /* dv = w dr; the write coefficient's gradient v . dr (a warp per token) */
+  /* dv = w dr; the write coefficient's gradient v . dr (a warp per token, four columns a lane) */
   {
     float *dv = g.din[2];
     const elem_t *vv = (const elem_t *)a.in[2];
-    for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
-      float s = 0.0f;
-      for (int j = threadIdx.x & 31; j < VD; j += 32) {
-        const float d = dr[t * VPF + j];
-        s += ld1(vv + ((tok + t) * a.h_v + it.h) * VD + j) * d;
-        if (dv) dv[((tok + t) * a.h_v + it.h) * VD + j] = ew[t] * d;
+    const int lane = threadIdx.x & 31;
+    for (int t0 = threadIdx.x >> 5; t0 < L; t0 += 4 * (NT / 32)) {
+      raw4<elem_t> vr[4][1];
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        const int t = t0 + i * (NT / 32);
+#pragma unroll
+        for (int jj = 0; jj < 1; jj++) {
+          const int j = 4 * (lane + 32 * jj);
+          if (t < L && j < VD) vr[i][jj].load(vv + ((tok + t) * a.h_v + it.h) * VD + j);
+          else vr[i][jj].zero();
+        }
       }
-      s = warp_sum(s);
-      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DCW] = s;
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        const int t = t0 + i * (NT / 32);
+        if (t >= L) break;
+        float s = 0.0f;
+#pragma unroll
+        for (int jj = 0; jj < 1; jj++) {
+          const int j = 4 * (lane + 32 * jj);
+          if (j < VD) {
+            const float4 d = *(const float4 *)(dr + t * VPF + j);
+            s += dot4(vr[i][jj].f(), d);
+            if (dv) *(float4 *)(dv + ((tok + t) * a.h_v + it.h) * VD + j) = make_float4(ew[t] * d.x, ew[t] * d.y, ew[t] * d.z, ew[t] * d.w);
+          }
+        }
+        s = warp_sum(s);
+        if (lane == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_DCW] = s;
+      }
     }
   }
 }

@@ -68,15 +68,17 @@ START_TEST(psolve90_matches_oracle) {
 }
 END_TEST
 
-/* bgrad's value loop on wgmma (sm_90a, BGW) in its producer forms: a 512-thread block, the fourth warpgroup
- * loading the tiles under named barriers (the emulation's bar_wait / bar_arrive), four value steps. f32: through
- * its registers into the buffers (one register set of tiles in flight); bf16: the staged form (STG), its cp.async
- * into two stages that the consumers part into two buffers (four steps: each stage and buffer used twice). And in
- * the bf16 module (K = V = 64) fused90's bf16 form with an erase at V = 64 (HD: one consumer warpgroup and the
- * producer, the state the register operand A of X' and y') */
+/* bgrad's value loop on wgmma (sm_90a, BGW) in its producer form: a 512-thread block, the fourth warpgroup
+ * loading the tiles under named barriers (the emulation's bar_wait / bar_arrive), four value steps: the staged form
+ * (STG), its cp.async into stages that the consumers part into two buffers (each stage and buffer used more than
+ * once), f32 and bf16 (f32 through the producer's registers into the buffers until bgrad's result tiles took a
+ * pitch of 72 floats, s60: the stages fit since, at every C = 64 and 128 shape swept). And in the bf16 module
+ * (K = V = 64) fused90's bf16 form with an erase at V = 64 (HD: one consumer warpgroup and the producer, the state
+ * the register operand A of X' and y') */
 START_TEST(bgrad_wgmma_producer_matches_oracle) {
   ck_assert_int_eq(setenv("SSMC_EMU_ARCH", "sm_90a", 1), 0);
-  check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 0, 0, "/* the producer */");
+  check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 0, 0,
+                  "/* the producer: cp.async only, NS - 1 steps in flight (and Z0 . dZ_L from the stages) */");
   check_spec_with("tests/fixtures/specs/emu_bgw_delta.yaml", 1, 0,
                   "/* the producer: cp.async only, NS - 1 steps in flight (and Z0 . dZ_L from the stages) */\n"
                   "_fused90(ssmc_fwd_args a, float *ws) { fused90d_body<false>(a, ws);");

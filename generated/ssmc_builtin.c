@@ -475,9 +475,9 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
   "7d513f7ad9c6baf9",
-  "416a1ad1863d7ccc",
+  "f23f90065e65bb70",
   "0866f78da2cf20f2",
-  "6cb52b05959ba6d5",
+  "55740f74f4a77f09",
   "de69f14922064c0d",
   "07213b4b6b629a23",
   "2c502bf9f1ae6860",

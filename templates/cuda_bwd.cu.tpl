@@ -223,11 +223,11 @@
 @   L.alloc('EW', C)
 @   return L
 @ end
-@ -- BKP4: bgrad's P1..P3 and dk's row tile at a pitch of 8 mod 32 floats: the wgmma accumulators' float2 stores (a half
+@ -- BKP: bgrad's P1..P3 and dk's row tile at a pitch of 8 mod 32 floats (as KCP, the [k][j] operands'): the wgmma accumulators' float2 stores (a half
 @ -- warp's four rows of 8 floats) fall in distinct banks, 2-way conflicted at 4 mod 32. H200 B8 T4096 H16 bf16
 @ -- fwd+bwd-saved (bench/2026-12-02-gpu-h200-s60 call 1): GDN 5.15 -> 5.07 ms (bgrad 2.518 -> 2.441), DeltaNet 4.82 ->
 @ -- 4.74, GDN B1 T32768 6.41 -> 6.33; Mamba-2 unchanged. dA and dG keep C + 4 (BG3's ldmatrix rows)
-@ local BKP4, KCP = ld8(BK), ld8(BK)
+@ local BKP, KCP = ld8(BK), ld8(BK)
 @ -- BG3: bgrad's four tile products after its loop on bf16 (mma.sync m16n8k16, every fragment one ldmatrix) where the
 @ -- keys and the query are exact in bf16 (q~ = c q, c constant) and there is an erase: dA and dG parted into three bf16
 @ -- parts each (hi and mid in place of the fp32 row, lo in a tile of their own), about fp32's precision, so three
@@ -271,15 +271,15 @@
 @   -- after the loop: k and q~ (C, KCP) each, then the per-key decays (diag: and mm_pairs' operand, C - 16 rows) or dk's
 @   -- row part (an erase)
 @   -- (BG3: k and q as loaded (C, KGP) each, dk's row part, the lo parts of dA and dG (C, CP))
-@   local post = BG3 and C * KGP + C * BKP4 + C * CPn or 2 * C * KCP + ((diag or m.delta) and C * BKP4 or 0) + (diag and (C - 16) * KCP or 0)
+@   local post = BG3 and C * KGP + C * BKP + C * CPn or 2 * C * KCP + ((diag or m.delta) and C * BKP or 0) + (diag and (C - 16) * KCP or 0)
 @   local r0 = L.off
 @   L.alloc('R', math.max(vtiles(racc), post))
-@   -- DA: dA (C, CPn), then with an erase and per-key decays dk's row part (C, BKP4) in its place (wider when
+@   -- DA: dA (C, CPn), then with an erase and per-key decays dk's row part (C, BKP) in its place (wider when
 @   -- the chunk is shorter than the key tile); racc: the second buffer of the value loop's tiles in P1 .. DA/DG;
 @   -- wbv: BGW's two buffers from R on
 @   local p0 = L.off
-@   L.alloc('P1', C * BKP4); L.alloc('P2', C * BKP4); L.alloc('DA', C * math.max(CPn, (m.delta and diag) and BKP4 or 0))
-@   if m.delta then L.alloc('P3', C * BKP4); L.alloc('DG', C * CPn) end
+@   L.alloc('P1', C * BKP); L.alloc('P2', C * BKP); L.alloc('DA', C * math.max(CPn, (m.delta and diag) and BKP or 0))
+@   if m.delta then L.alloc('P3', C * BKP); L.alloc('DG', C * CPn) end
 @   if racc and L.off - p0 < vtiles(racc) then L.alloc('PAD', vtiles(racc) - (L.off - p0)) end
 @   if wbv and L.off - r0 < 2 * wgb_buf(wbv).size then L.alloc('PADW', 2 * wgb_buf(wbv).size - (L.off - r0)) end
 @   if not diag then L.alloc('B', C) end
@@ -1482,8 +1482,8 @@ extern "C" __global__ void __launch_bounds__(${NTS}) ${P.name}_${BQS and 'bscan_
 @ -- of Mamba-2's bval samples. H200 B8 T4096 H16 bf16 (bench/2026-12-02-gpu-h200-s60 calls 2, 3): ncu bval Mamba-2
 @ -- 0.557 -> 0.517 ms, GDN 0.232 -> 0.216; fwd+bwd-saved Mamba-2 3.24 -> 3.20, GDN 5.07 -> 5.05; with 16 registers of
 @ -- rows (GDN's bval 63 -> 72 registers, three blocks an SM where it ran four) 0.523 and 0.230
-@ local JW = (V // 4 + 31) // 32
-@ local TG = math.max(1, math.min((C + (NTV or NT) // 32 - 1) // ((NTV or NT) // 32), 8 // (JW * (P.dtype == 'bf16' and 2 or 4))))
+@ local JW = (V // 4 + 31) // 32 -- a lane's four-column groups of a row
+@ local TG = math.max(1, math.min(math.ceil(C / ((NTV or NT) // 32)), 8 // (JW * (P.dtype == 'bf16' and 2 or 4))))
   /* dv = w dr; the write coefficient's gradient v . dr (a warp per token, four columns a lane) */
   {
     float *dv = g.din[${m.val}];
@@ -1605,9 +1605,9 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @ -- 1.4e-5) in the emulation (bench/, the s43 record). Not in the sm_90a wgmma loop (BGW: its tiles carry no lo part
 @ -- in a one-product module; the H200's T = 1 rows there 4.3e-3)
 @ local P2S = (BWD_TF1 and ZDOT) and 'MM_TF3' or nil
-@ local vp = {{'p1', BKP4, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP4, 'uu', 'dz', 'CH', 'BK', nil, P2S}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
+@ local vp = {{'p1', BKP, 'dy', 'z0', 'CH', 'BK', DYX}, {'p2', BKP, 'uu', 'dz', 'CH', 'BK', nil, P2S}, {'da', 'CP', 'dy', 'uu', 'CH', 'CH', DYX}}
 @ if m.delta then
-@   vp[#vp + 1] = {'p3', BKP4, 'dr', 'z0', 'CH', 'BK'}; vp[#vp + 1] = {'dg', 'CP', 'dr', 'uu', 'CH', 'CH'}
+@   vp[#vp + 1] = {'p3', BKP, 'dr', 'z0', 'CH', 'BK'}; vp[#vp + 1] = {'dg', 'CP', 'dr', 'uu', 'CH', 'CH'}
 @ end
 @ if BGW then
 #if SSMC_SM90
@@ -1617,9 +1617,9 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   -- each loop tile's place in a buffer (a part of it: u in [Z0; u] after Z0's rows), and whether it has a lo part
 @   local dst = {dy = {'dy', 0}, z0 = {'zu', 0}, uu = {'zu', BK}, dz = {'dz', 0}, dr = {'dr', 0}}
 @   local function at(name, row, lo) return B[name .. (lo and '_lo' or '')] + row // 8 * B.sbo end
-@   local groups = {{a = 'dy', b = 'zu', arow = 0, n = BK + C, ax = DYX == 'true', out = {{'p1', BKP4}, {'da', 'CP'}}}}
-@   if m.delta then groups[#groups + 1] = {a = 'dr', b = 'zu', arow = 0, n = BK + C, out = {{'p3', BKP4}, {'dg', 'CP'}}} end
-@   groups[#groups + 1] = {a = 'zu', b = 'dz', arow = BK, n = BK, out = {{'p2', BKP4}}}
+@   local groups = {{a = 'dy', b = 'zu', arow = 0, n = BK + C, ax = DYX == 'true', out = {{'p1', BKP}, {'da', 'CP'}}}}
+@   if m.delta then groups[#groups + 1] = {a = 'dr', b = 'zu', arow = 0, n = BK + C, out = {{'p3', BKP}, {'dg', 'CP'}}} end
+@   groups[#groups + 1] = {a = 'zu', b = 'dz', arow = BK, n = BK, out = {{'p2', BKP}}}
 @   -- PF: a warpgroup over the products' (GDN's fourth) loads the tiles alone (the producer: NBUF buffers, two
 @   -- steps' loads in flight in its registers with bf16, named barriers full / empty a buffer), the others only
 @   -- multiply (H200 GDN B8 T4096 H16 bwd-saved 6.09 -> 5.91 ms); else every thread loads (one step ahead) and two
@@ -1964,11 +1964,11 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @ end
   }
 @ if BG3 then
-  /* this key tile of k and q as loaded (kb, qb (C, ${KGP}) bf16), dk's row part dkr (C, BKP4), the lo parts of dA and dG
+  /* this key tile of k and q as loaded (kb, qb (C, ${KGP}) bf16), dk's row part dkr (C, BKP), the lo parts of dA and dG
    * (lo (C, 2 CP) bf16: dA's in a row's first C, dG's in the next C) */
   unsigned short *kb = (unsigned short *)(sm + BG_R), *qb = kb + CH * ${KGP};
   float *dkr = (float *)(qb + CH * ${KGP}), *b = sm + BG_B;
-  unsigned short *lo = (unsigned short *)(dkr + CH * ${BKP4});
+  unsigned short *lo = (unsigned short *)(dkr + CH * ${BKP});
 @   for _, x in ipairs({{'kb', P.inputs[m.key + 1]}, {'qb', Q1}}) do
 @     local _, src, rs = krows(x[2], 'k0')
   tile_cp<NT, CH, BK / 2>((float *)${x[1]}, ${KGP // 2}, (const float *)(${src}), (${rs}) / 2, L);
@@ -1976,7 +1976,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   cp_async_commit();
   cp_async_wait<0>();
   __syncthreads();
-@ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
+@ coefs('ew', 'ee', 'b', BKP, 'k0', 'BK')
 @ else
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * ${KCP};
@@ -1987,7 +1987,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   end
 @ load_k(P.inputs[m.key + 1], 'kc', KCP, 'k0', 'BK')
   __syncthreads();
-@ coefs('ew', 'ee', 'b', BKP4, 'k0', 'BK')
+@ coefs('ew', 'ee', 'b', BKP, 'k0', 'BK')
 @ build_qt('qt', KCP, 'k0', 'BK')
   __syncthreads();
 @ end
@@ -1999,7 +1999,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   float *dkr = qt + CH * ${KCP};
 @ end
 @ if diag then
-#define BT(t, k) b[(t) * ${BKP4} + (k)]
+#define BT(t, k) b[(t) * ${BKP} + (k)]
   /* The pair sums with the per-key decays e^{b_t - b_s}: the blocks off the 16-token diagonal as tile products
    * (mm_pairs) of operands rescaled to a reference in each block, then the diagonal blocks pair by pair with the
    * references' factors. Per token block I (i0 = 16 I): dq~'s reference b_{i0-1} (0 for the first), P1 taken to it
@@ -2008,7 +2008,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
    * near the diagonal. (Every pair with an exponential a term before, ~C (C + 1) / 2 BK a sum: H200 B8 T4096 H16 bf16
    * bwd GLA 10.77 -> 10.17 ms, KDA 19.70 -> 18.17; bench/, the s45 record) */
 @   if C > 16 then
-  float *xw = b + CH * ${BKP4}; /* (C - 16, KCP): the rescaled operand */
+  float *xw = b + CH * ${BKP}; /* (C - 16, KCP): the rescaled operand */
   auto low_ref = [&](int I, int k) { return I > 0 ? BT(16 * I - 1, k) : 0.0f; };
   auto low_x = [&](const float *src) { /* x_s = e^{b_end - b_s} src_s, b_end the last of s's block: tokens 0 .. C - 17 */
     for (int e = threadIdx.x; e < (CH - 16) * BK; e += NT) {
@@ -2028,7 +2028,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   auto up_f0 = [&](int I, int k) { return fexp(BT(CH - 1, k) - BT(16 * I + 15, k)); };
   low_x(kc);
   __syncthreads();
-  mm_pairs<false, 1, ${BKP4}, CP, 1, ${KCP}>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
+  mm_pairs<false, 1, ${BKP}, CP, 1, ${KCP}>(p1, da, xw, 0, BK, L, low_f, low_f0); /* e^{b_{i0-1}} dY Z0' + dA k off the diagonal */
   __syncthreads();
 @   else
   auto low_ref = [&](int, int) { return 0.0f; };
@@ -2039,22 +2039,22 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
       const int t = e / BK, k = e - t * BK;
       float acc = 0.0f;
       if (t < L) {
-        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * ${BKP4} + k];
+        if (from_c) acc = fexp(BT(t, k) - low_ref(t >> 4, k)) * c[t * ${BKP} + k];
         for (int s = t & ~15; s <= t - strict; s++) acc += m[t * CP + s] * fexp(BT(t, k) - BT(s, k)) * kc[s * ${KCP} + k];
       }
-      c[t * ${BKP4} + k] = acc;
+      c[t * ${BKP} + k] = acc;
     }
   };
   low_diag(p1, da, 0, true); /* dq~ */
 @   if C > 16 then
   up_x(qt, one_t()); /* beside the pass above: distinct tiles */
   __syncthreads();
-  mm_pairs<true, 1, ${BKP4}, 1, CP, ${KCP}>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
+  mm_pairs<true, 1, ${BKP}, 1, CP, ${KCP}>(p2, da, xw, 16, BK, L, up_f, up_f0); /* e^{b_L - b_{i0+15}} u dZ_L' + dA' q~ off the diagonal */
   __syncthreads();
 @     if m.delta then
   up_x(kc, [&](int r) { return -ee[r]; });
   __syncthreads();
-  mm_pairs<true, 2, ${BKP4}, 1, CP, ${KCP}>(p2, dg, xw, 16, BK, L, up_f, up_f0); /* + dG' (-e k) off the diagonal */
+  mm_pairs<true, 2, ${BKP}, 1, CP, ${KCP}>(p2, dg, xw, 16, BK, L, up_f, up_f0); /* + dG' (-e k) off the diagonal */
   __syncthreads();
 @     end
 @   end
@@ -2062,11 +2062,11 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     const int t = e / BK, k = e - t * BK, r1 = (t | 15) < L ? (t | 15) : L - 1;
     float dkc = 0.0f;
     if (t < L) {
-      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * ${BKP4} + k] + da[t * CP + t] * qt[t * ${KCP} + k];
+      dkc = fexp(BT(t | 15, k) - BT(t, k)) * p2[t * ${BKP} + k] + da[t * CP + t] * qt[t * ${KCP} + k];
       for (int r = t + 1; r <= r1; r++)
         dkc += (da[r * CP + t] * qt[r * ${KCP} + k]${m.delta and (' - dg[r * CP + t] * ee[r] * kc[r * ' .. KCP .. ' + k]') or ''}) * fexp(BT(r, k) - BT(t, k));
     }
-    p2[t * ${BKP4} + k] = dkc;
+    p2[t * ${BKP} + k] = dkc;
   }
 @   if m.delta then
 @     if C > 16 then
@@ -2074,7 +2074,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @     end
   __syncthreads(); /* dA spent: dk's row part in its place */
 @     if C > 16 then
-  mm_pairs<false, 0, ${BKP4}, CP, 1, ${KCP}>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
+  mm_pairs<false, 0, ${BKP}, CP, 1, ${KCP}>(dkr, dg, xw, 0, BK, L, low_f, low_f0); /* dG k off the diagonal */
   __syncthreads();
 @     end
   low_diag(dkr, dg, 1, ${C > 16 and 'true' or 'false'}); /* dG k with the decays */
@@ -2091,7 +2091,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   end
 @ end
 @ if not diag then
-  rows_scale<NT, CH, BK>(p1, ${BKP4}, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p1, ${BKP}, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 @   if BGW and ZDOT then
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
@@ -2099,7 +2099,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     float zs_ = 0.0f;
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
-      float4 *p = (float4 *)(p2 + t * ${BKP4} + d), y = *p;
+      float4 *p = (float4 *)(p2 + t * ${BKP} + d), y = *p;
       const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
@@ -2110,7 +2110,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   }
 #else
 @   end
-  rows_scale<NT, CH, BK>(p2, ${BKP4}, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, ${BKP}, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
 @   if BGW and ZDOT then
 #endif
 @   end
@@ -2119,10 +2119,10 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   { /* a warp a 16 x 16 tile of each product at a time; dA and dG as three parts: hi and mid in their rows (pitch 2 CP
      * bf16), lo in lo's */
     const unsigned short *dah = (const unsigned short *)da, *dgh = (const unsigned short *)dg;
-    /* d (mma16 fragments) <- the tile of c (BKP4) at (i0, j0), or (st) d into it */
+    /* d (mma16 fragments) <- the tile of c (BKP) at (i0, j0), or (st) d into it */
     auto tile_io = [&](float *c, int i0, int j0, float (*d)[4], bool st) {
       frag_pairs<2>(d, i0, j0, [&](int i, int j, float *p) {
-        float2 *o = (float2 *)(c + i * ${BKP4} + j);
+        float2 *o = (float2 *)(c + i * ${BKP} + j);
         if (st) *o = make_float2(p[0], p[1]);
         else { p[0] = o->x; p[1] = o->y; }
       });
@@ -2155,13 +2155,13 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   else
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */
-  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}, false, ${SEPB}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
-  mmb<${BKP4}, 1, CP, ${KCP}, 1, false, false, ${m.delta and 'false' or 'true'}, ${SEPB}>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
+  mmb<${BKP}, CP, 1, ${KCP}, 1, false, ${KX}, false, ${SEPB}>(p1, da, kc, CH, BK, CH, true); /* dq~ = e^b dY Z0' + dA k */
+  mmb<${BKP}, 1, CP, ${KCP}, 1, false, false, ${m.delta and 'false' or 'true'}, ${SEPB}>(p2, da, qt, CH, BK, CH, true); /* dk (column) = e^{b_L - b} u dZ_L' + dA' q~ */
 @   if m.delta then
-  mmb<${BKP4}, CP, 1, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
+  mmb<${BKP}, CP, 1, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(dkr, dg, kc, CH, BK, CH, false); /* dG k */
   for (int e = threadIdx.x; e < CH * CH; e += NT) dg[e + (e / CH) * (CP - CH)] *= -ee[e / CH];
   __syncthreads();
-  mmb<${BKP4}, 1, CP, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
+  mmb<${BKP}, 1, CP, ${KCP}, 1, false, ${KX}, true, ${SEPB}>(p2, dg, kc, CH, BK, CH, true); /* + dG' (-e k) */
 @     end
 @   end
 #define EB(t, k) fexp(b[t])
@@ -2175,19 +2175,19 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
     for (int k = threadIdx.x & 31; k < BK; k += 32) {
-      const float kk = ${BG3 and ('ld1(kb + t * ' .. KGP .. ' + k)') or ('kc[t * ' .. KCP .. ' + k]')}, dq = p1[t * ${BKP4} + k];
+      const float kk = ${BG3 and ('ld1(kb + t * ' .. KGP .. ' + k)') or ('kc[t * ' .. KCP .. ' + k]')}, dq = p1[t * ${BKP} + k];
       float dkr_ = 0.0f;
 @ if m.delta then
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
-        const float y = p3[t * ${BKP4} + k], eb = EB(t, k), tk = dkr[t * ${BKP4} + k];
+        const float y = p3[t * ${BKP} + k], eb = EB(t, k), tk = dkr[t * ${BKP} + k];
         rs[${R_CE}] -= kk * tk + eb * kk * y;
         dkr_ = -ee[t] * (tk + eb * y);
-        dkr[t * ${BKP4} + k] = dkr_;
+        dkr[t * ${BKP} + k] = dkr_;
       }
 @ end
-      const float dk = dkr_ + p2[t * ${BKP4} + k];
+      const float dk = dkr_ + p2[t * ${BKP} + k];
 @ if scalar_db then
-      rs[${R_S}] += ${BG3 and ('(float)(' .. P.q[1].coef .. ') * ld1(qb + t * ' .. KGP .. ' + k)') or ('qt[t * ' .. KCP .. ' + k]')} * dq + kk * (dkr_ - p2[t * ${BKP4} + k]);
+      rs[${R_S}] += ${BG3 and ('(float)(' .. P.q[1].coef .. ') * ld1(qb + t * ' .. KGP .. ' + k)') or ('qt[t * ' .. KCP .. ' + k]')} * dq + kk * (dkr_ - p2[t * ${BKP} + k]);
 @ end
 @ for i, q in ipairs(P.q) do
 @   if R_Q[i] and q.src == 'X' then
@@ -2231,8 +2231,8 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     for (int k = threadIdx.x; k < BK; k += NT) {
       float acc = zld[k];
       for (int t = L - 1; t >= 0; t--) {
-        acc += qt[t * ${KCP} + k] * p1[t * ${BKP4} + k] +
-               kc[t * ${KCP} + k] * (${m.delta and 'dkr[t * ' .. BKP4 .. ' + k]' or '0.0f'} - p2[t * ${BKP4} + k]);
+        acc += qt[t * ${KCP} + k] * p1[t * ${BKP} + k] +
+               kc[t * ${KCP} + k] * (${m.delta and 'dkr[t * ' .. BKP .. ' + k]' or '0.0f'} - p2[t * ${BKP} + k]);
         g.din[${m.diag_in}][((tok + t) * a.h_v + it.h) * KD + k0 + k] = acc;
       }
     }

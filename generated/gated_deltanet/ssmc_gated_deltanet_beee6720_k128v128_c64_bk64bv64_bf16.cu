@@ -3854,7 +3854,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     row_dots_put<NT, BK, BVG>(zld, zacc);
 #endif
   }
-  /* this key tile of k and q as loaded (kb, qb (C, 72) bf16), dk's row part dkr (C, BKP4), the lo parts of dA and dG
+  /* this key tile of k and q as loaded (kb, qb (C, 72) bf16), dk's row part dkr (C, BKP), the lo parts of dA and dG
    * (lo (C, 2 CP) bf16: dA's in a row's first C, dG's in the next C) */
   unsigned short *kb = (unsigned short *)(sm + BG_R), *qb = kb + CH * 72;
   float *dkr = (float *)(qb + CH * 72), *b = sm + BG_B;
@@ -3910,7 +3910,7 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
   { /* a warp a 16 x 16 tile of each product at a time; dA and dG as three parts: hi and mid in their rows (pitch 2 CP
      * bf16), lo in lo's */
     const unsigned short *dah = (const unsigned short *)da, *dgh = (const unsigned short *)dg;
-    /* d (mma16 fragments) <- the tile of c (BKP4) at (i0, j0), or (st) d into it */
+    /* d (mma16 fragments) <- the tile of c (BKP) at (i0, j0), or (st) d into it */
     auto tile_io = [&](float *c, int i0, int j0, float (*d)[4], bool st) {
       frag_pairs<2>(d, i0, j0, [&](int i, int j, float *p) {
         float2 *o = (float2 *)(c + i * 72 + j);

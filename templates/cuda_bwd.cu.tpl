@@ -53,9 +53,10 @@
 @ local K, V, C = P.K, P.V, P.CC
 @ local m, sv = P.main, P.solve
 @ local diag = m.decay == 'diag'
-@ -- KDU_B (as cuda_kernel.cu.tpl's): without an erase or per-key decays bprep writes U for bgrad and the chunks'
-@ -- decays for bscan, from the inputs (the forward's keep forms do not, nor fprep U); bval forms kd = K e^{b_L - b}
-@ -- from the keys, never stored
+@ -- KDU_B (as cuda_kernel.cu.tpl's): without an erase or per-key decays bprep writes the chunks' decays for bscan,
+@ -- from the inputs (the forward's keep forms do not); bval forms kd = K e^{b_L - b} from the keys and bgrad reads V
+@ -- for U = diag(w) V, neither stored (bprep's fp32 U: ~0.06 ms of Mamba-2's bprep at H200 B8 T4096 H16, and bgrad's
+@ -- reads of it twice V's bytes)
 @ local KDU_B = not m.delta and not diag
 @ local scalar_db = not diag and #m.dlog > 0
 @ do
@@ -877,19 +878,9 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
   }
 @ end
 @ if KDU_B then
-  { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
-     * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
-     * element each store waited on its load: bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8) */
-    constexpr int RP = 16 * NT / VD < CH ? 16 * NT / VD : CH;
-    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
-    const long long wrs = (long long)a.h_v * WS_TOK;
-    for (int r0 = 0; r0 < L; r0 += RP) {
-      tile_regs<NT, RP, VD, elem_t> r_u;
-      r_u.fetch((const elem_t *)a.in[${m.val}] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
-      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(${m.write}); });
-    }
-    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
-  }
+  /* the chunk's decay, for bscan (KDU_B: kd = K e^{b_L - b} is bval's to form from the keys, U = diag(w) V bgrad's
+   * from the values) */
+  for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]);
 @ end
 @ if BQS and dzq then
   for (int t_ = threadIdx.x; t_ < L; t_ += NT) /* bscan's y = diag(s) dY */
@@ -1582,10 +1573,13 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
    * erase P3 = dr Z0', dG = dr u'; Z_L . dZ_L per key row. The next value tile's loads are issued
    * before this one's products, so their latency hides under them. */
   {
-@ -- the loop's tiles: name, rows, element type, source at value column v, row stride, rows loaded
+@ -- the loop's tiles: name, rows, element type, source at value column v, row stride, rows loaded. KDU_B: u = diag(w) V
+@ -- as V itself (the input's elements), w applied to the products after the loop (dA's columns, P2's rows): bprep
+@ -- stores no fp32 copy of U for it
 @ local vt = {
 @   {'dy', 'CH', 'elem_t', function(v) return '(const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD', 'L'},
-@   {'uu', 'CH', 'float', function(v) return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + ' .. v end, '(long long)a.h_v * WS_TOK', 'L'},
+@   KDU_B and {'uu', 'CH', 'elem_t', function(v) return '(const elem_t *)a.in[' .. m.val .. '] + (tok * a.h_v + it.h) * VD + ' .. v end, '(long long)a.h_v * VD', 'L'}
+@          or {'uu', 'CH', 'float', function(v) return 'w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + ' .. v end, '(long long)a.h_v * WS_TOK', 'L'},
 @   {'z0', 'BK', 'float', function(v) return 'w.fchunk + cs * WS_CHUNK + k0 * VD + ' .. v end, 'VD', 'BK'},
 @   {'dz', 'BK', 'float', function(v) return 'w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + ' .. v end, 'VD', 'BK'},
 @ }
@@ -1881,7 +1875,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @ end
 @ if RACC then
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
-     * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
+     * accumulators are in registers), filled by cp.async except the inputs' (elem_t: converted in registers) */
 @   local off, vo = 0, {}
 @   for _, t in ipairs(vt) do vo[t[1]] = off; off = off + (t[2] == 'CH' and C or BK) * BVPG end
 @   for _, c in ipairs(vp) do
@@ -1890,15 +1884,19 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   end
 @   local function fill(v, b)
 @     for _, t in ipairs(vt) do
-@       if t[1] == 'dy' then
-      r_dy.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
+@       if t[3] == 'elem_t' then
+      r_${t[1]}.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
 @       else
       tile_cp<NT, ${t[2]}, BVG>(${b} + ${vo[t[1]]}, ${BVPG}, ${t[4](v)}, ${t[5]}, ${t[6]});
 @       end
 @     end
       cp_async_commit();
 @   end
-    tile_regs<NT, CH, BVG, elem_t> r_dy;
+@   for _, t in ipairs(vt) do
+@     if t[3] == 'elem_t' then
+    tile_regs<NT, ${t[2]}, BVG, elem_t> r_${t[1]};
+@     end
+@   end
     {
 @   fill('0', 'sm + BG_R')
     }
@@ -1906,7 +1904,11 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   for _, t in ipairs(vt) do
       float *${t[1]} = sm + (i ? BG_P1 : BG_R) + ${vo[t[1]]};
 @   end
-      r_dy.put(dy, ${BVPG}, L, one_t(), false);
+@   for _, t in ipairs(vt) do
+@     if t[3] == 'elem_t' then
+      r_${t[1]}.put(${t[1]}, ${BVPG}, L, one_t(), false);
+@     end
+@   end
       cp_async_wait<0>();
       __syncthreads(); /* this step's tiles are in; the other buffer's step (the last) has every thread's products done */
       if (v0 + BVG < VD) {
@@ -2085,7 +2087,11 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   pair_decay3<NT, false>(da, CP, lo, b, L);
   pair_decay3<NT, true>(dg, CP, lo + CH, b, L);
 @ else
+@   if KDU_B then
+  pair_decay<NT, false>(da, CP, b, L, one_t(), [&](int s) { return ew[s]; }); /* dA = dY V' diag(w) */
+@   else
   pair_decay<NT, false>(da, CP, b, L, one_t());
+@   end
 @   if m.delta then
   pair_decay<NT, true>(dg, CP, b, L, one_t());
 @   end
@@ -2100,7 +2106,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
       float4 *p = (float4 *)(p2 + t * ${BKP} + d), y = *p;
-      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      const float c = t < L ? ${KDU_B and 'ew[t] * ' or ''}fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
       zs_ += dot4(y, ${BG3 and ('raw4<elem_t>{*(const uint2 *)(kb + t * ' .. KGP .. ' + d)}.f()') or ('*(const float4 *)(kc + t * ' .. KCP .. ' + d)')});
@@ -2110,7 +2116,7 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   }
 #else
 @   end
-  rows_scale<NT, CH, BK>(p2, ${BKP}, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, ${BKP}, [&](int t) { return t < L ? ${KDU_B and 'ew[t] * ' or ''}fexp(b[CH - 1] - b[t]) : 0.0f; });
 @   if BGW and ZDOT then
 #endif
 @   end

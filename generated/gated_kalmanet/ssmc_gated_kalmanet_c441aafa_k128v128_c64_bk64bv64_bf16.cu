@@ -485,9 +485,10 @@ template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y
 }
 #endif
 /* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
- * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
+ * r(t) cc(s) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
  * no exponential above the diagonal (ncu: the per-element form was 10% of Mamba-2's bprep samples). */
-template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r) {
+template <int NTH, bool STRICT, typename R, typename Cc = one_t>
+__device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r, Cc cc = Cc()) {
   constexpr int S = STRICT ? 1 : 0;
   for (int v = threadIdx.x; v < CH * CH / 4; v += NTH) {
     const int t = v / (CH / 4), s = (v - t * (CH / 4)) * 4;
@@ -495,10 +496,10 @@ template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair
     if (t < L && s + S <= t) {
       const float4 xv = *p, bv = *(const float4 *)(b + s);
       const float bt = b[t], c = r(t);
-      y.x = c * xv.x * fexp(bt - bv.x);
-      if (s + 1 + S <= t) y.y = c * xv.y * fexp(bt - bv.y);
-      if (s + 2 + S <= t) y.z = c * xv.z * fexp(bt - bv.z);
-      if (s + 3 + S <= t) y.w = c * xv.w * fexp(bt - bv.w);
+      y.x = c * (xv.x * cc(s)) * fexp(bt - bv.x);
+      if (s + 1 + S <= t) y.y = c * (xv.y * cc(s + 1)) * fexp(bt - bv.y);
+      if (s + 2 + S <= t) y.z = c * (xv.z * cc(s + 2)) * fexp(bt - bv.z);
+      if (s + 3 + S <= t) y.w = c * (xv.w * cc(s + 3)) * fexp(bt - bv.w);
     }
     *p = y;
   }
@@ -3074,19 +3075,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   tile_in<NT, CH, KD>(qt, KP, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + 0, (long long)a.h_qk * KD, L,
                         [&](int t_) { return (float)(-1.0f * 0.0883883476f * in[5][t_]); }, true);
   __syncthreads();
-  { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
-     * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
-     * element each store waited on its load: bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8) */
-    constexpr int RP = 16 * NT / VD < CH ? 16 * NT / VD : CH;
-    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
-    const long long wrs = (long long)a.h_v * WS_TOK;
-    for (int r0 = 0; r0 < L; r0 += RP) {
-      tile_regs<NT, RP, VD, elem_t> r_u;
-      r_u.fetch((const elem_t *)a.in[2] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
-      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(1.0f * in[4][t_]); });
-    }
-    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
-  }
+  /* the chunk's decay, for bscan (KDU_B: kd = K e^{b_L - b} is bval's to form from the keys, U = diag(w) V bgrad's
+   * from the values) */
+  for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]);
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, true>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());
@@ -3282,12 +3273,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
     float *z0 = sm + BG_R + 4608;
     float *dz = sm + BG_R + 6912;
     tile_regs<NT, CH, BVG, elem_t> r_dy;
-    tile_regs<NT, CH, BVG, float> r_uu;
+    tile_regs<NT, CH, BVG, elem_t> r_uu;
     tile_regs<NT, BK, BVG, float> r_z0;
     tile_regs<NT, BK, BVG, float> r_dz;
     tile_regs<NT, BK, BVG, float> r_zl;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    r_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     r_zl.fetch(zlg + k0 * VD + 0, VD, BK);
@@ -3300,7 +3291,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
       __syncthreads();
       if (v0 + BVG < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
+    r_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
     r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
     r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
     r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
@@ -3348,9 +3339,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
-  pair_decay<NT, false>(da, CP, b, L, one_t());
+  pair_decay<NT, false>(da, CP, b, L, one_t(), [&](int s) { return ew[s]; }); /* dA = dY V' diag(w) */
   rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
-  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? ew[t] * fexp(b[CH - 1] - b[t]) : 0.0f; });
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow
    * the next product's while the tensor cores run its own) */

@@ -352,9 +352,10 @@ __device__ __forceinline__ void bar_arrive_na(int id, int n) { asm volatile("bar
 __device__ __forceinline__ void bar_all_na() { asm volatile("barrier.sync 0;" ::: "memory"); }
 #endif
 /* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
- * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
+ * r(t) cc(s) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
  * no exponential above the diagonal (ncu: the per-element form was 10% of Mamba-2's bprep samples). */
-template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r) {
+template <int NTH, bool STRICT, typename R, typename Cc = one_t>
+__device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r, Cc cc = Cc()) {
   constexpr int S = STRICT ? 1 : 0;
   for (int v = threadIdx.x; v < CH * CH / 4; v += NTH) {
     const int t = v / (CH / 4), s = (v - t * (CH / 4)) * 4;
@@ -362,10 +363,10 @@ template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair
     if (t < L && s + S <= t) {
       const float4 xv = *p, bv = *(const float4 *)(b + s);
       const float bt = b[t], c = r(t);
-      y.x = c * xv.x * fexp(bt - bv.x);
-      if (s + 1 + S <= t) y.y = c * xv.y * fexp(bt - bv.y);
-      if (s + 2 + S <= t) y.z = c * xv.z * fexp(bt - bv.z);
-      if (s + 3 + S <= t) y.w = c * xv.w * fexp(bt - bv.w);
+      y.x = c * (xv.x * cc(s)) * fexp(bt - bv.x);
+      if (s + 1 + S <= t) y.y = c * (xv.y * cc(s + 1)) * fexp(bt - bv.y);
+      if (s + 2 + S <= t) y.z = c * (xv.z * cc(s + 2)) * fexp(bt - bv.z);
+      if (s + 3 + S <= t) y.w = c * (xv.w * cc(s + 3)) * fexp(bt - bv.w);
     }
     *p = y;
   }
@@ -1788,7 +1789,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
                                           : w.fchunk + (cs + a.h_v) * WS_CHUNK;            /* the next chunk's start */
     float zacc[tile_regs<NT, BK, BVG, float>::PER] = {};
     /* the products in registers (mm_acc); the tiles in two buffers (R's, and P1's while the
-     * accumulators are in registers), filled by cp.async except dY (elem_t: converted in registers) */
+     * accumulators are in registers), filled by cp.async except the inputs' (elem_t: converted in registers) */
     mm_acc<NT, CH, BK, MM_BWD, false> acc_p1;
     acc_p1.zero();
     mm_acc<NT, CH, BK, MM_BWD, false> acc_p2;

@@ -420,9 +420,10 @@ template <int N, typename G> __device__ __forceinline__ void wg_store(const G &y
 }
 #endif
 /* The scalar decay's mask of a pairwise C x C tile x (rows 16-byte aligned, ld % 4 == 0, b too): x(t, s) *=
- * r(t) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
+ * r(t) cc(s) e^{b_t - b_s} where s <= t (STRICT: s < t) and t < L, else 0. Four columns a thread at a time, and
  * no exponential above the diagonal (ncu: the per-element form was 10% of Mamba-2's bprep samples). */
-template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r) {
+template <int NTH, bool STRICT, typename R, typename Cc = one_t>
+__device__ __forceinline__ void pair_decay(float *x, int ld, const float *b, int L, R r, Cc cc = Cc()) {
   constexpr int S = STRICT ? 1 : 0;
   for (int v = threadIdx.x; v < CH * CH / 4; v += NTH) {
     const int t = v / (CH / 4), s = (v - t * (CH / 4)) * 4;
@@ -430,10 +431,10 @@ template <int NTH, bool STRICT, typename R> __device__ __forceinline__ void pair
     if (t < L && s + S <= t) {
       const float4 xv = *p, bv = *(const float4 *)(b + s);
       const float bt = b[t], c = r(t);
-      y.x = c * xv.x * fexp(bt - bv.x);
-      if (s + 1 + S <= t) y.y = c * xv.y * fexp(bt - bv.y);
-      if (s + 2 + S <= t) y.z = c * xv.z * fexp(bt - bv.z);
-      if (s + 3 + S <= t) y.w = c * xv.w * fexp(bt - bv.w);
+      y.x = c * (xv.x * cc(s)) * fexp(bt - bv.x);
+      if (s + 1 + S <= t) y.y = c * (xv.y * cc(s + 1)) * fexp(bt - bv.y);
+      if (s + 2 + S <= t) y.z = c * (xv.z * cc(s + 2)) * fexp(bt - bv.z);
+      if (s + 3 + S <= t) y.w = c * (xv.w * cc(s + 3)) * fexp(bt - bv.w);
     }
     *p = y;
   }
@@ -1682,19 +1683,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   __syncthreads();
   r_q.put(qt, KP, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
   __syncthreads();
-  { /* U = diag(w) V (C, V) per token, for bgrad, and the chunk's decay for bscan (KDU_B; kd = K e^{b_L - b} is bval's
-     * to form from the keys); U through registers, RP rows at a time: every load of a pass in flight (element by
-     * element each store waited on its load: bprep 0.71 -> 1.25 ms at H200 Mamba-2 B8 T4096 H16, s47 call 8) */
-    constexpr int RP = 16 * NT / VD < CH ? 16 * NT / VD : CH;
-    float *wt = w.ftok + (tok * a.h_v + it.h) * WS_TOK;
-    const long long wrs = (long long)a.h_v * WS_TOK;
-    for (int r0 = 0; r0 < L; r0 += RP) {
-      tile_regs<NT, RP, VD, elem_t> r_u;
-      r_u.fetch((const elem_t *)a.in[2] + ((tok + r0) * a.h_v + it.h) * VD, (long long)a.h_v * VD, L - r0);
-      r_u.store(wt + r0 * wrs + WS_U, wrs, L - r0, [&](int r) { const int t_ = r0 + r; return (float)(1.0f); });
-    }
-    for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]); /* the chunk's decay */
-  }
+  /* the chunk's decay, for bscan (KDU_B: kd = K e^{b_L - b} is bval's to form from the keys, U = diag(w) V bgrad's
+   * from the values) */
+  for (int k = threadIdx.x; k < KD; k += NT) w.fchunk[cs * WS_CHUNK + WS_ZD + k] = expf(b[L - 1]);
   /* A(t, s) = q~_t . (k_s decayed from s to t), s <= t < L */
   mmb<CP, KP, 1, 1, KP, false, false>(am, qt, kc, CH, CH, KD, false);
   pair_decay<NT, false>(am, CP, b, L, one_t());
@@ -1879,7 +1870,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     /* the products on wgmma (BGW), a warpgroup each: dY [Z0; u]' (P1 | dA), u dZ_L' (P2) */
     (void)zlg;
     rows_l2<NT>((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    rows_l2<NT>(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    rows_l2<NT>((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     rows_l2<NT>(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     rows_l2<NT>(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     float zacc[tile_regs<NT, BK, 16, float, false, 0>::PER] = {};
@@ -1887,12 +1878,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
      * K = 16 and 32); with it an erase's module at K = 32 V = 128 spilled (emu_f90_delta: 80 B) */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x >> 7, 0);
     tile_regs<NT, CH, 16, elem_t, false, 0> w_dy;
-    tile_regs<NT, CH, 16, float, false, 0> w_uu;
+    tile_regs<NT, CH, 16, elem_t, false, 0> w_uu;
     tile_regs<NT, BK, 16, float, false, 0> w_z0;
     tile_regs<NT, BK, 16, float, false, 0> w_dz;
     {
           w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+          w_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
           w_dy.put_core_hl<true>(sm + BG_R + 0, sm + BG_R + 1280, 160, 40);
@@ -1911,7 +1902,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
         const bool nx = v0 + 16 < VD;
         if (nx) {
           w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
+          w_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
         }
@@ -1944,7 +1935,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
         const bool nx = v0 + 16 < VD;
         if (nx) {
           w_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
-          w_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + 16, (long long)a.h_v * WS_TOK, L);
+          w_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0 + 16, (long long)a.h_v * VD, L);
           w_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + 16, VD, BK);
           w_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + 16, VD, BK);
         }
@@ -1978,12 +1969,12 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     float *z0 = sm + BG_R + 4608;
     float *dz = sm + BG_R + 6912;
     tile_regs<NT, CH, BVG, elem_t> r_dy;
-    tile_regs<NT, CH, BVG, float> r_uu;
+    tile_regs<NT, CH, BVG, elem_t> r_uu;
     tile_regs<NT, BK, BVG, float> r_z0;
     tile_regs<NT, BK, BVG, float> r_dz;
     tile_regs<NT, BK, BVG, float> r_zl;
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + 0, (long long)a.h_v * WS_TOK, L);
+    r_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
     r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + 0, VD, BK);
     r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + 0, VD, BK);
     r_zl.fetch(zlg + k0 * VD + 0, VD, BK);
@@ -1996,7 +1987,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
       __syncthreads();
       if (v0 + BVG < VD) {
     r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
-    r_uu.fetch(w.ftok + (tok * a.h_v + it.h) * WS_TOK + WS_U + v0 + BVG, (long long)a.h_v * WS_TOK, L);
+    r_uu.fetch((const elem_t *)a.in[2] + (tok * a.h_v + it.h) * VD + v0 + BVG, (long long)a.h_v * VD, L);
     r_z0.fetch(w.fchunk + cs * WS_CHUNK + k0 * VD + v0 + BVG, VD, BK);
     r_dz.fetch(w.bchunk + cs * BW_CHUNK + BC_DZEND + k0 * VD + v0 + BVG, VD, BK);
     r_zl.fetch(zlg + k0 * VD + v0 + BVG, VD, BK);
@@ -2039,7 +2030,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */
-  pair_decay<NT, false>(da, CP, b, L, one_t());
+  pair_decay<NT, false>(da, CP, b, L, one_t(), [&](int s) { return ew[s]; }); /* dA = dY V' diag(w) */
   rows_scale<NT, CH, BK>(p1, 72, [&](int t) { return t < L ? fexp(b[t]) : 0.0f; });
 #if SSMC_SM90
   { /* P2's rows times e^{b_L - b_t}, and kd' u . dZ_L over this key tile = the sum over t of k_t . that row: BGW's loop
@@ -2048,7 +2039,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     for (int v = threadIdx.x; v < CH * BK / 4; v += NT) {
       const int t = v / (BK / 4), d = (v - t * (BK / 4)) * 4;
       float4 *p = (float4 *)(p2 + t * 72 + d), y = *p;
-      const float c = t < L ? fexp(b[CH - 1] - b[t]) : 0.0f;
+      const float c = t < L ? ew[t] * fexp(b[CH - 1] - b[t]) : 0.0f;
       y.x *= c; y.y *= c; y.z *= c; y.w *= c;
       *p = y;
       zs_ += dot4(y, *(const float4 *)(kc + t * 72 + d));
@@ -2057,7 +2048,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
     if ((threadIdx.x & 31) == 0) sm[BG_ZS + (threadIdx.x >> 5)] = zs_;
   }
 #else
-  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? fexp(b[CH - 1] - b[t]) : 0.0f; });
+  rows_scale<NT, CH, BK>(p2, 72, [&](int t) { return t < L ? ew[t] * fexp(b[CH - 1] - b[t]) : 0.0f; });
 #endif
   __syncthreads();
   /* the products into distinct tiles from the same operands: one barrier after the last (a warp's tiles follow

@@ -332,6 +332,10 @@
 @ -- 3.616 -> 3.634 (bench/2026-11-30-gpu-h200-s52, call 1)
 @ local BPW = m.delta and P.dtype == 'bf16' and C == 64 and not diag and not sv and V % 16 == 0 and K % 64 == 0 and NTP == 256
 @   and (V // 8) * (8 * C + 4) <= math.max(C * KPn, (2 * C + K) * ld8(BV2)) -- dY's B operand in the key tile's place
+@ -- DYA: bprep's value loop (not BPW) with every value tile of dY in registers, all fetched at its start (in flight under
+@ -- the keys and the scores), where they take at most 16 registers (32 spilled GKA's f32 bprep at sm_80: 32 B); else
+@ -- one tile fetched a step ahead (waited on at each step: the loop's products are small)
+@ local DYA = V // BV2 > 1 and (V // BV2) * math.ceil(C * BV2 // 4 / (NTP or NT)) * (P.dtype == 'bf16' and 2 or 4) <= 16
 @ local NTV, BV_MINB = two(VL)
 @ -- bgrad's value loop (RACC): its products in registers across the loop (mm_acc) and its tiles in two
 @ -- buffers filled by cp.async (one barrier a step), where the accumulators take at most half of a
@@ -848,8 +852,14 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
   r_dya.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD, (long long)a.h_v * VD, L);
 #else
 @ end
+@ if DYA then
+  tile_regs<NT, CH, BV2, elem_t> r_dy[VD / BV2]; /* every value tile of dY (DYA), their loads flying while the scores are formed */
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) r_dy[i].fetch(${pt[1].src('i * BV2')}, ${pt[1].rs}, L);
+@ else
 @ ptiles_decl(pt)
 @ ptiles_fetch(pt, '0') -- the first value tile's loads fly while the scores are formed
+@ end
 @ if BPW then
 #endif
 @ end
@@ -946,12 +956,20 @@ extern "C" __global__ void __launch_bounds__(${P.FST.scan.threads}) ${P.name}_fs
 #else
 @ end
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
+@ if DYA then
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) {
+    const int v0 = i * BV2;
+    r_dy[i].put(dy, ${ld8(BV2)}, L, one_t(), false);
+    __syncthreads();
+@ else
   for (int v0 = 0; v0 < VD; v0 += BV2) {
 @ ptiles_put(pt)
     __syncthreads();
     if (v0 + BV2 < VD) {
 @ ptiles_fetch(pt, 'v0 + BV2')
     }
+@ end
 @ if dzq then
     mmb<${ld8(BV2)}, 1, CP, ${ld8(BV2)}, 1, false, ${DYX}>(ou, am, dy, CH, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, ${ld8(BV2)}, L);

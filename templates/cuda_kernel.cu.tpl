@@ -451,7 +451,7 @@
 @ local KDU_B = not m.delta and not diag
 @ local WS_X, WS_W = 0, sv and K or 0
 @ local WS_U = WS_W + (m.delta and K or 0)
-@ local WS_KD = WS_U + V
+@ local WS_KD = WS_U + (KDU_B and 0 or V) -- (KDU_B: no U per token, bgrad reads V)
 @ -- WS_T (with an erase): T = (I - NAKK)^-1's rows (C floats a token), from the keep forms of prep (prep_keep,
 @ -- prep_fused_keep) and from the backward's fprep, for the backward's dr = T' du (bstate's with scalar decays, else
 @ -- bval's), which then need not form T again
@@ -653,7 +653,7 @@
 #define FBVP ${vpad(FBV)}
 @ end
 #define QAP ${QAP}
-#define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W ${WS_W}
 #define WS_U ${WS_U}
 @ if not KDU_B then

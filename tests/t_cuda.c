@@ -211,14 +211,15 @@ START_TEST(every_module_compiles_without_spills) {
           if (narrow) check_second_buffer(ek->cu_source, "SN_", "U", "ZDEC", 160), check_second_buffer(ek->cu_source, "BN_", "DU", kf ? "KB" : "KD", 160);
         }
         /* the forward keeps through prep's keep form, in fwd[0]'s place: with an erase T's rows too (the backward's bval
-         * reads them), without one kd and U with per-key decays only: else U is the backward's bprep's, kd its bval's
-         * (KDU_B), and prep keeps nothing of its own */
+         * reads them), without one kd and U with per-key decays only: else the backward's bgrad reads V for U, its bval
+         * forms kd (KDU_B), and prep keeps nothing of its own */
         const int kd = erase || g.u[i]->fam.main.decay == DECAY_DIAG;
         ck_assert_int_eq(ek->cuda.prep_keep.entry != NULL, keep && kd);
-        { /* the forward's per-token workspace: [x (a solve)] [W (an erase)] U [kd] [T (an erase: C floats)]; without an
-           * erase or per-key decays kd = K e^{b_L - b} is never stored (the backward's bval forms it from the keys) */
+        { /* the forward's per-token workspace: [x (a solve)] [W (an erase)] [U] [kd] [T (an erase: C floats)]; without an
+           * erase or per-key decays neither U = diag(w) V nor kd = K e^{b_L - b} is stored (the backward's bgrad reads V,
+           * its bval forms kd from the keys) */
           const int K = g.u[i]->spec->K, V = g.u[i]->spec->V;
-          ck_assert_int_eq(ek->cuda.ws_tok_floats, (sv ? K : 0) + (erase ? K : 0) + V + (kd ? K : 0) + (erase ? ek->cuda.chunk : 0));
+          ck_assert_int_eq(ek->cuda.ws_tok_floats, (sv ? K : 0) + (erase ? K : 0) + (kd ? V + K : 0) + (erase ? ek->cuda.chunk : 0));
         }
         const ssmc_cuda_stage *vs[SSMC_MAX_STAGES + 1], *plain[SSMC_MAX_STAGES + 1];
         ck_assert_int_eq(ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 1, vs), ssmc_cuda_fwd_stages(&ek->cuda, 0, 0, 0, plain));

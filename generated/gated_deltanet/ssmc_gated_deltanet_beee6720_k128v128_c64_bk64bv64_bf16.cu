@@ -45,7 +45,7 @@
 #define FBV 64 /* the fused stage's value tile */
 #define FBVP 72
 #define QAP 196
-#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 0
 #define WS_U 128
 #define WS_KD 256
@@ -3239,8 +3239,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   tile_regs<NT, CH, VD, elem_t> r_dya; /* all of dY, its loads flying while the scores are formed */
   r_dya.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD, (long long)a.h_v * VD, L);
 #else
-    tile_regs<NT, CH, BV2, elem_t> r_dy;
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, BV2, elem_t> r_dy[VD / BV2]; /* every value tile of dY (DYA), their loads flying while the scores are formed */
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) r_dy[i].fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + i * BV2, (long long)a.h_v * VD, L);
 #endif
   tile_regs<NT, CH, KD, elem_t> r_q;
   r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
@@ -3326,12 +3327,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_deltanet_beee672
   }
 #else
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
-  for (int v0 = 0; v0 < VD; v0 += BV2) {
-    r_dy.put(dy, 40, L, one_t(), false);
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) {
+    const int v0 = i * BV2;
+    r_dy[i].put(dy, 40, L, one_t(), false);
     __syncthreads();
-    if (v0 + BV2 < VD) {
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    }
     mmb<40, 1, CP, 40, 1, false, true>(ou, am, dy, CH, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     __syncthreads();

@@ -45,7 +45,7 @@
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
 #define QAP 196
-#define WS_TOK 256 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 128 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 128
 #define WS_U 128
 #define WS_ZD 16384
@@ -2856,7 +2856,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=256 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hdelta90 grid=chunks threads=128 smem=49664 when=sm90; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=128 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hdelta90 grid=chunks threads=128 smem=49664 when=sm90; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; psolve90 grid=chunks threads=128 smem=115456 when=sm90; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=100096; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=0 post=3; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -3038,8 +3038,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
-    tile_regs<NT, CH, BV2, elem_t> r_dy;
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, BV2, elem_t> r_dy[VD / BV2]; /* every value tile of dY (DYA), their loads flying while the scores are formed */
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) r_dy[i].fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + i * BV2, (long long)a.h_v * VD, L);
   float *in[SSMC_MAX_IO];
   (void)in;
   in[3] = sm + BP_IN3;
@@ -3084,12 +3085,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
-  for (int v0 = 0; v0 < VD; v0 += BV2) {
-    r_dy.put(dy, 40, L, one_t(), false);
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) {
+    const int v0 = i * BV2;
+    r_dy[i].put(dy, 40, L, one_t(), false);
     __syncthreads();
-    if (v0 + BV2 < VD) {
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    }
     mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
     mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);

@@ -45,7 +45,7 @@
 #define OBV 64 /* the out stage's value tile */
 #define OBVP 72
 #define QAP 196
-#define WS_TOK 256 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 128 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 128
 #define WS_U 128
 #define WS_ZD 16384
@@ -2180,7 +2180,7 @@ extern "C" __global__ void __launch_bounds__(LNT, 3) ssmc_gated_kalmanet_c441aaf
 #undef LCB
 
 // ssmc-bodies prep threads=512 smem=70912 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=256 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=141568; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=95 post=3; fused90 none
+// ssmc-launch bv=64 dbv=128 chunk=64 ws_tok=128 ws_chunk=16512 hdelta grid=chunks threads=256 smem=162944; hscan grid=items_elems threads=128 smem=0; psolve grid=chunks threads=256 smem=162944; prep grid=chunks threads=512 smem=70912; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=512 smem=141568; decode grid=items threads=128 smem=103168; decode_large grid=items threads=128 smem=70144 from_pct=400; solve grid=items_ftiles threads=256 smem=162944 fbv=128 pre=0 from_pct=95 post=3; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

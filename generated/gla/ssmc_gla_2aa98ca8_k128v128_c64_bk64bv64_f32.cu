@@ -44,7 +44,7 @@
 #define FBV 32 /* the fused stage's value tile */
 #define FBVP 40
 #define QAP 196
-#define WS_TOK 256 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 256 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 0
 #define WS_U 0
 #define WS_KD 128

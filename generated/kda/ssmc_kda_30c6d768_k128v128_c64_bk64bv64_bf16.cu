@@ -42,7 +42,7 @@
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
 #define QAP 196
-#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 0
 #define WS_U 128
 #define WS_KD 256
@@ -1724,8 +1724,9 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
-    tile_regs<NT, CH, BV2, elem_t> r_dy;
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, BV2, elem_t> r_dy[VD / BV2]; /* every value tile of dY (DYA), their loads flying while the scores are formed */
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) r_dy[i].fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + i * BV2, (long long)a.h_v * VD, L);
   tile_regs<NT, CH, KD, elem_t> r_q;
   r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   float *in[SSMC_MAX_IO];
@@ -1747,12 +1748,11 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_kda_30c6d768_k128v128_
   diag_scores<NT, KP, CP, MM_TF3>(am, qt, kc, b, L); /* and q~ e^b; the key tile is spent */
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
-  for (int v0 = 0; v0 < VD; v0 += BV2) {
-    r_dy.put(dy, 40, L, one_t(), false);
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) {
+    const int v0 = i * BV2;
+    r_dy[i].put(dy, 40, L, one_t(), false);
     __syncthreads();
-    if (v0 + BV2 < VD) {
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    }
     mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
     mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);

@@ -42,7 +42,7 @@
 #define OBV 32 /* the out stage's value tile */
 #define OBVP 40
 #define QAP 196
-#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 448 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 0
 #define WS_U 128
 #define WS_KD 256

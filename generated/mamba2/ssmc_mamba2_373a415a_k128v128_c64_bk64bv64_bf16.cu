@@ -45,7 +45,7 @@
 #define FBV 64 /* the fused stage's value tile */
 #define FBVP 72
 #define QAP 196
-#define WS_TOK 128 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 0 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 0
 #define WS_U 0
 #define WS_ZD 16384
@@ -2216,7 +2216,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600 keep
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=128 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep split=100 seg_threads=256 seg_smem=197376
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=0 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=99584; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=73984 fbv=64 pre=0 from_pct=150 post=1 keep; fused90 grid=items_ftiles threads=384 smem=216064 fbv=128 pre=0 from_pct=24 post=0 keep split=100 seg_threads=256 seg_smem=197376
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64
@@ -2497,8 +2497,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
-    tile_regs<NT, CH, BV2, elem_t> r_dy;
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, BV2, elem_t> r_dy[VD / BV2]; /* every value tile of dY (DYA), their loads flying while the scores are formed */
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) r_dy[i].fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + i * BV2, (long long)a.h_v * VD, L);
   tile_regs<NT, CH, KD, elem_t> r_q;
   r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   float *in[SSMC_MAX_IO];
@@ -2535,12 +2536,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   pair_decay<NT, false>(am, CP, b, L, one_t());
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
-  for (int v0 = 0; v0 < VD; v0 += BV2) {
-    r_dy.put(dy, 40, L, one_t(), false);
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) {
+    const int v0 = i * BV2;
+    r_dy[i].put(dy, 40, L, one_t(), false);
     __syncthreads();
-    if (v0 + BV2 < VD) {
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    }
     mmb<40, 1, CP, 40, 1, false, true>(ou, am, dy, CH, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);
     __syncthreads();
@@ -2559,8 +2559,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   const long long cs = (long long)blockIdx.x * a.h_v + it.h; /* the chunk slot's row of this head */
   (void)cs;
   float *b = sm + BP_B, *qt = sm + BP_QT, *kc = sm + BP_KC, *am = sm + BP_A, *dy = sm + BP_DY, *ou = sm + BP_OU, *oz = sm + BP_OZ;
-    tile_regs<NT, CH, BV2, elem_t> r_dy;
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + 0, (long long)a.h_v * VD, L);
+  tile_regs<NT, CH, BV2, elem_t> r_dy[VD / BV2]; /* every value tile of dY (DYA), their loads flying while the scores are formed */
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) r_dy[i].fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + i * BV2, (long long)a.h_v * VD, L);
   tile_regs<NT, CH, KD, elem_t> r_q;
   r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD, (long long)a.h_qk * KD, L);
   float *in[SSMC_MAX_IO];
@@ -2596,12 +2597,11 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   rows_scale<NT, CH, KD>(qt, KP, [&](int t) { return fexp(b[t]); });
   __syncthreads();
   /* per value tile: A' dY (du's chunk-local part, per token) and (q~ e^b)' dY (dZ0's, per chunk) */
-  for (int v0 = 0; v0 < VD; v0 += BV2) {
-    r_dy.put(dy, 40, L, one_t(), false);
+#pragma unroll
+  for (int i = 0; i < VD / BV2; i++) {
+    const int v0 = i * BV2;
+    r_dy[i].put(dy, 40, L, one_t(), false);
     __syncthreads();
-    if (v0 + BV2 < VD) {
-    r_dy.fetch((const elem_t *)g.dout + (tok * a.h_v + it.h) * VD + v0 + BV2, (long long)a.h_v * VD, L);
-    }
     mmb<40, 1, CP, 40, 1, false, true, false>(ou, am, dy, CH, BV2, CH, false); /* (the next one's barrier) */
     mmb<40, 1, KP, 40, 1, false, true>(oz, qt, dy, KD, BV2, CH, false);
     tile_out<NT, CH, BV2>(w.btok + (tok * a.h_v + it.h) * BW_TOK + BT_DU + v0, (long long)a.h_v * BW_TOK, ou, 40, L);

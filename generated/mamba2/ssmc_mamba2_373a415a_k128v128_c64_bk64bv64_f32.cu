@@ -44,7 +44,7 @@
 #define FBV 64 /* the fused stage's value tile */
 #define FBVP 72
 #define QAP 196
-#define WS_TOK 128 /* workspace floats per token and value head: [x] [W] U [kd] [T] */
+#define WS_TOK 0 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 0
 #define WS_U 0
 #define WS_ZD 16384
@@ -1458,7 +1458,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
 
 
 // ssmc-bodies prep threads=512 smem=70400 state threads=512 smem=89600
-// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=128 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=104192; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=90880 fbv=64 pre=0 from_pct=0 post=1; fused90 none
+// ssmc-launch bv=64 dbv=16 chunk=64 ws_tok=0 ws_chunk=16512 prep grid=chunks threads=512 smem=70400; scan grid=items_elems threads=128 smem=0; out grid=chunks threads=256 smem=104192; decode grid=items_dtiles threads=128 smem=2048; decode_large grid=items threads=256 smem=5888 from_pct=300; seq grid=items_ftiles threads=256 smem=90880 fbv=64 pre=0 from_pct=0 post=1; fused90 none
 
 /* ================================================================ chunkwise backward (cuda_bwd.cu.tpl) */
 #define BK 64

@@ -1632,32 +1632,28 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   local groups = {{a = 'dy', b = 'zu', arow = 0, n = BK + C, ax = DYX == 'true', out = {{'p1', BKP}, {'da', 'CP'}}}}
 @   if m.delta then groups[#groups + 1] = {a = 'dr', b = 'zu', arow = 0, n = BK + C, out = {{'p3', BKP}, {'dg', 'CP'}}} end
 @   groups[#groups + 1] = {a = 'zu', b = 'dz', arow = BK, n = BK, out = {{'p2', BKP}}}
-@   -- PF: a warpgroup over the products' (GDN's fourth) loads the tiles alone (the producer: NBUF buffers, two
-@   -- steps' loads in flight in its registers with bf16, named barriers full / empty a buffer), the others only
-@   -- multiply (H200 GDN B8 T4096 H16 bwd-saved 6.09 -> 5.91 ms); else every thread loads (one step ahead) and two
-@   -- buffers take turns under one barrier a step
-@   local PF = nwg > #groups
+@   -- STG: a warpgroup over the products' (GDN's fourth: the producer) only copies a step's tiles as they are
+@   -- (cp.async) into NS stages after two buffers; the others (the consumers) turn a stage into its step's buffer (the
+@   -- tf32 hi / lo parting, 384 threads where the producer's 128 did it from its registers in s56's form: their loop
+@   -- waited on the producer ~83% of its time, bench/2026-12-01-gpu-h200-s57 call 1), then multiply: a step's parting
+@   -- overlaps the step before's products (asynchronous). Z0 . dZ_L: the producer's, from the stages (on the consumers
+@   -- it ate the gain). H200 B8 T4096 H16 bf16 fwd+bwd-saved: DeltaNet 5.166 -> 5.090 ms, GDN 5.617 -> 5.623 (its bgrad
+@   -- 2.54 -> 2.52); B1 T32768 GDN 6.58 -> 6.59 (s57 calls 5, 6); the register form before it against every thread
+@   -- loading: GDN bwd-saved 6.09 -> 5.91 ms. Else (no warpgroup beyond the products', or no room for two stages:
+@   -- no K x V of a GDN-like spec from 32 to 256 at chunk 64) every thread loads (one step ahead, through its registers)
+@   -- and two buffers take turns under one barrier a step
 @   local NC, PT = #groups * 128, (nwg - #groups) * 128
 @   local region = 0
 @   for _, e in ipairs(GL) do if e[1] == 'R' then region = -e[2] elseif e[1] == 'B' then region = region + e[2] end end
-@   local NBUF = (PF and 3 * B.size <= region) and 3 or 2
-@   local TN, T0 = PF and PT or 'NT', PF and NC or 0
 @   -- the loop's tiles without Z_L: Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L (Z_L = e^{b_L} Z0 + kd' u), the first
 @   -- from the loop's own Z0 and dZ_L, the second from P2 = u dZ_L' after the loop (ZS): a sixth of GDN's loads
 @   local vtw = {}
 @   for _, t in ipairs(vt) do if t[1] ~= 'zl' then vtw[#vtw + 1] = t end end
-@   -- STG: the producer only copies a step's tiles as they are (cp.async) into NS stages after two buffers; the
-@   -- consumers turn a stage into its step's buffer (the tf32 hi / lo parting, 384 threads where the producer's 128
-@   -- did it from its registers: their loop waited on the producer ~83% of its time, bench/2026-12-01-gpu-h200-s57
-@   -- call 1), then multiply: a step's parting overlaps the step before's products (asynchronous). Z0 . dZ_L: the
-@   -- producer's, from the stages (on the consumers it ate the gain). H200 B8 T4096 H16 bf16 fwd+bwd-saved: DeltaNet
-@   -- 5.166 -> 5.090 ms, GDN 5.617 -> 5.623 (its bgrad 2.54 -> 2.52); B1 T32768 GDN 6.58 -> 6.59 (s57 calls 5, 6)
 @   local SS, so = 0, {}
 @   local function sfl(t) return (t[3] == 'elem_t' and P.dtype == 'bf16') and WBV // 2 or WBV end -- a stage row's floats
 @   for _, t in ipairs(vtw) do so[t[1]] = SS; SS = SS + (t[2] == 'CH' and C or BK) * sfl(t) end
-@   local NS = PF and math.min(3, (region - 2 * B.size) // SS) or 0
+@   local NS = nwg > #groups and math.min(3, (region - 2 * B.size) // SS) or 0
 @   local STG = NS >= 2
-@   if STG then NBUF = 2 end
 @   if ZDOT then
     (void)zlg;
 @   end
@@ -1665,31 +1661,28 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
     rows_l2<NT>(${t[4]('0')}, ${t[5]}, ${t[6]});
 @   end
 @   if ZDOT and not STG then
-    float zacc[tile_regs<${TN}, BK, ${WBV}, float, false, ${T0}>::PER] = {};
+    float zacc[tile_regs<NT, BK, ${WBV}, float, false, 0>::PER] = {};
 @   end
-@   -- the producer's register sets of tiles: two with bf16 (two steps in flight), one with f32 (two spilled 28 B:
-@   -- GDN, NVRTC 13)
-@   local sets = (PF and P.dtype == 'bf16') and {'pa', 'pb'} or {PF and 'pa' or 'w'}
-@   local function decl(set)
+@   local function decl()
 @     for _, t in ipairs(vtw) do
-    tile_regs<${TN}, ${t[2]}, ${WBV}, ${t[3]}, false, ${T0}> ${set}_${t[1]};
+    tile_regs<NT, ${t[2]}, ${WBV}, ${t[3]}, false, 0> w_${t[1]};
 @     end
 @   end
-@   local function fetch(set, v)
+@   local function fetch(v)
 @     for _, t in ipairs(vtw) do
-          ${set}_${t[1]}.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
+          w_${t[1]}.fetch(${t[4](v)}, ${t[5]}, ${t[6]});
 @     end
 @   end
-@   local function put(set, buf)
+@   local function put(buf)
 @     for _, t in ipairs(vtw) do
 @       local d = dst[t[1]]
 @       if d then
 @         local lo = B[d[1] .. '_lo'] ~= nil
-          ${set}_${t[1]}.put_core_hl<${lo and 'true' or 'false'}>(${buf} + ${at(d[1], d[2])}, ${lo and (buf .. ' + ' .. at(d[1], d[2], true)) or 'nullptr'}, ${B.sbo}, ${B.lbo});
+          w_${t[1]}.put_core_hl<${lo and 'true' or 'false'}>(${buf} + ${at(d[1], d[2])}, ${lo and (buf .. ' + ' .. at(d[1], d[2], true)) or 'nullptr'}, ${B.sbo}, ${B.lbo});
 @       end
 @     end
 @     if ZDOT then
-          row_dots(zacc, ${set}_z0, ${set}_dz);
+          row_dots(zacc, w_z0, w_dz);
 @     end
 @   end
 @   local function issue(mine)
@@ -1795,59 +1788,11 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @     end
     }
     if (wg >= ${#groups}) bar_all_na();
-@   elseif PF then
-    /* ${NBUF} buffers; named barriers 1 + b (buffer b full) and ${1 + NBUF} + b (buffer b free) of all ${NTB or NT} threads;
-     * every barrier the producer and the consumers reach from different places in their non-aligned forms (_na) */
-    constexpr int NSTEP = VD / ${WBV};
-    if (wg >= ${#groups}) { /* the producer */
-@     for h, set in ipairs(sets) do
-@       decl(set)
-      if (NSTEP > ${h - 1}) {
-@       fetch(set, (h - 1) .. ' * ' .. WBV)
-      }
-@     end
-      for (int s = 0; s < NSTEP; s += ${#sets}) {
-@     for h, set in ipairs(sets) do
-        if (s + ${h - 1} < NSTEP) { /* step s + ${h - 1} from set ${set} into its buffer, then that set's loads ${#sets} on */
-          const int st = s + ${h - 1}, b = st % ${NBUF};
-          float *bn = sm + BG_R + b * ${B.size};
-          if (st >= ${NBUF}) bar_wait_na(${1 + NBUF} + b, ${NTB or NT});
-@       put(set, 'bn')
-          fence_async_smem();
-          bar_arrive_na(1 + b, ${NTB or NT});
-          if (st + ${#sets} < NSTEP) {
-@       fetch(set, '(st + ' .. #sets .. ') * ' .. WBV)
-          }
-        }
-@     end
-      }
-@     local br = {}
-@     for w = 0, #groups - 1 do br[#br + 1] = {w = w, mine = {groups[w + 1]}} end
-@     for bi, b in ipairs(br) do
-    } else ${bi < #br and ('if (wg == ' .. b.w .. ') ') or ''}{
-@       accs(b.mine)
-      for (int st = 0; st < NSTEP; st++) {
-        const int b = st % ${NBUF};
-        const float *bw = sm + BG_R + b * ${B.size};
-        bar_wait_na(1 + b, ${NTB or NT});
-@       issue(b.mine)
-        wg_wait1(); /* the step before done (this one's products queue behind it): its buffer free */
-        if (st > 0 && st - 1 + ${NBUF} < NSTEP) bar_arrive_na(${1 + NBUF} + (st - 1) % ${NBUF}, ${NTB or NT});
-      }
-      wg_wait0();
-      bar_all_na(); /* every product done: the buffers free for the results */
-@       store(b.mine)
-@     end
-    }
-    if (wg >= ${#groups}) bar_all_na();
-@     if ZDOT then
-    if (wg >= ${#groups}) row_dots_put<${PT}, BK, ${WBV}, ${NC}>(zld, zacc);
-@     end
 @   else
-@     decl('w')
+@     decl()
     {
-@     fetch('w', '0')
-@     put('w', 'sm + BG_R')
+@     fetch('0')
+@     put('sm + BG_R')
     }
     fence_async_smem();
     __syncthreads();
@@ -1865,13 +1810,13 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
         (void)bw;
         const bool nx = v0 + ${WBV} < VD;
         if (nx) {
-@       fetch('w', 'v0 + ' .. WBV)
+@       fetch('v0 + ' .. WBV)
         }
 @       if #br.mine > 0 then
 @         issue(br.mine)
 @       end
         if (nx) {
-@       put('w', 'bn')
+@       put('bn')
         }
 @       if #br.mine > 0 then
         wg_wait0();

@@ -55,8 +55,8 @@
 @ local diag = m.decay == 'diag'
 @ -- KDU_B (as cuda_kernel.cu.tpl's): without an erase or per-key decays bprep writes the chunks' decays for bscan,
 @ -- from the inputs (the forward's keep forms do not); bval forms kd = K e^{b_L - b} from the keys and bgrad reads V
-@ -- for U = diag(w) V, neither stored (bprep's fp32 U: ~0.06 ms of Mamba-2's bprep at H200 B8 T4096 H16, and bgrad's
-@ -- reads of it twice V's bytes)
+@ -- for U = diag(w) V, neither stored (bprep storing an fp32 U for bgrad: H200 Mamba-2 B8 T4096 H16 bprep 0.528 ms,
+@ -- bgrad 1.204; without it 0.405 and 1.173, fwd+bwd-saved 3.185 -> 3.015: bench/2026-12-02-gpu-h200-s61 call 1)
 @ local KDU_B = not m.delta and not diag
 @ local scalar_db = not diag and #m.dlog > 0
 @ do
@@ -334,7 +334,8 @@
 @   and (V // 8) * (8 * C + 4) <= math.max(C * KPn, (2 * C + K) * ld8(BV2)) -- dY's B operand in the key tile's place
 @ -- DYA: bprep's value loop (not BPW) with every value tile of dY in registers, all fetched at its start (in flight under
 @ -- the keys and the scores), where they take at most 16 registers (32 spilled GKA's f32 bprep at sm_80: 32 B); else
-@ -- one tile fetched a step ahead (waited on at each step: the loop's products are small)
+@ -- one tile fetched a step ahead (waited on at each step: the loop's products are small). H200 B8 T4096 H16 bf16:
+@ -- bprep Mamba-2 0.403 -> 0.368 ms, GLA 3.71 -> 3.16 (bench/2026-12-02-gpu-h200-s61 call 2)
 @ local DYA = V // BV2 > 1 and (V // BV2) * math.ceil(C * BV2 // 4 / (NTP or NT)) * (P.dtype == 'bf16' and 2 or 4) <= 16
 @ local NTV, BV_MINB = two(VL)
 @ -- bgrad's value loop (RACC): its products in registers across the loop (mm_acc) and its tiles in two

@@ -11,6 +11,10 @@
 #             (default 2), on AB_SPECS (default mamba2 gated_deltanet) at AB_SHAPE
 #             (default --B 8 --T 4096 --H 16), forward only unless AB_BWD=1, only
 #             the bench rows named in AB_ROWS where set (bench --rows)
+#   stages    ncu's time of each kernel (bench/ncu_durations.py) in one STAGES_ROWS run (default fwd+bwd-saved)
+#             of AB_SPECS at AB_SHAPE, for the working tree and each packed variant (durations.txt)
+#   quick     check --backend cuda --quick on QUICK_SPECS (default: the built-in families), the working tree's
+#             kernels, a line each (checks.txt)
 # Usage: scripts/gpu.sh [PHASE...] (default: all but ab). Everything is written under
 # OUT (default bench/gpu-<date>) with the date, GPU and commit.
 set -uo pipefail
@@ -60,20 +64,43 @@ if has bench; then
     } 2>&1 | tee "$out/bench-$s.txt" | grep -E "fwd|decode|error" || rc=1
   done
 fi
+variants=(. .gpu/tpl-*) # ab's and stages': the working tree (tree) and each packed template variant
+vname() { [ "$1" = . ] && echo tree || basename "$1"; }
 if has ab; then
   # one line per (round, variant, spec, forward variant): the bench rows, prefixed by the variant
-  variants=(. .gpu/tpl-*)
   for ((r = 1; r <= ${AB_ROUNDS:-2}; r++)); do
     for s in ${AB_SPECS:-mamba2 gated_deltanet}; do
       for v in "${variants[@]}"; do
         [ -d "$v" ] || continue
-        name=$([ "$v" = . ] && echo tree || basename "$v")
+        name=$(vname "$v")
         t=(); [ "$v" = . ] || t=(--templates "$v")
         $S bench --backend cuda --dtype bf16 "${t[@]}" "dsl/families/$s.yaml" ${AB_SHAPE:---B 8 --T 4096 --H 16} \
           $([ "${AB_BWD:-0}" = 1 ] || echo --no-bwd) ${AB_ROWS:+--rows "$AB_ROWS"} --decode 1 --reps 20 2>&1 | grep -E " (fwd|bwd|fwd-[a-z0-9]+|bwd-narrow|fwd\+bwd|bwd-saved|fwd\+bwd-saved) |error" |
           sed "s/^/round$r $name /" | tee -a "$out/ab.txt" || rc=1
       done
     done
+  done
+fi
+if has stages && command -v ncu >/dev/null; then
+  csv=$(mktemp)
+  for v in "${variants[@]}"; do
+    [ -d "$v" ] || continue
+    t=(); [ "$v" = . ] || t=(--templates "$v")
+    for s in ${AB_SPECS:-mamba2 gated_deltanet}; do
+      timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum --print-units base --csv $S bench --backend cuda \
+        --dtype bf16 "${t[@]}" --rows "${STAGES_ROWS:-fwd+bwd-saved}" --reps 1 ${AB_SHAPE:---B 8 --T 4096 --H 16} \
+        "dsl/families/$s.yaml" > "$csv" 2>/dev/null || rc=1
+      { echo "== $(vname "$v") $s ${STAGES_ROWS:-fwd+bwd-saved}"; python3 bench/ncu_durations.py "$csv" | grep -v probe; } | tee -a "$out/durations.txt"
+    done
+  done
+fi
+if has quick; then
+  log=$(mktemp)
+  for f in ${QUICK_SPECS:-dsl/families/*.yaml}; do
+    timeout 300 $S check --backend cuda --quick "$f" > "$log" 2>&1
+    c=$?; [ $c = 0 ] || rc=1
+    echo "quick $f rc=$c $(tail -n1 "$log")" | tee -a "$out/checks.txt"
+    grep -E "FAIL" "$log" | head -8 >> "$out/checks.txt"
   done
 fi
 if has anchors; then

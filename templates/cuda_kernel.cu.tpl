@@ -655,8 +655,8 @@
 #define QAP ${QAP}
 #define WS_TOK ${WS_TOK} /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W ${WS_W}
-#define WS_U ${WS_U}
 @ if not KDU_B then
+#define WS_U ${WS_U}
 #define WS_KD ${WS_KD}
 @ end
 @ if m.delta then
@@ -3266,13 +3266,15 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
 @     scale_rows('kc', '1.0f', function(t) return 'L - 1' end, function(t) return t end)
 @     if KDU_B then
-  static_assert(!KU, "KDU_B: U and kd are the backward's (bprep's, bval's)");
+  static_assert(!KU, "KDU_B: neither U nor kd is stored (the backward's bgrad reads V, its bval forms kd)");
 @     else
   if (KU) tile_out<NT, CH, KD>(wo + WS_KD, wrs, kc, KP, L);
 @     end
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
+@     if not KDU_B then
   if (KU) tile_out<NT, CH, VD>(wo + WS_U, wrs, vc, VPF, L); /* the out stage reads V itself */
+@     end
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 @   end
 }

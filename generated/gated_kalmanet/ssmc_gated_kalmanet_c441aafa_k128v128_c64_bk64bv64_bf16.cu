@@ -47,7 +47,6 @@
 #define QAP 196
 #define WS_TOK 128 /* workspace floats per token and value head: [x] [W] [U] [kd] [T] */
 #define WS_W 128
-#define WS_U 128
 #define WS_ZD 16384
 #define WS_CHUNK 16512 /* per chunk slot and value head: the chunk-start state */
 #define WS_HD 16384 /* a solve's chunk decay e^{hb_L} (hdelta, hscan), after H */
@@ -2109,10 +2108,9 @@ __device__ __forceinline__ void prep_body(const ssmc_fwd_args &a, float *ws) {
   /* kd = K e^{b_L - b} (C, K) and U = diag(w) V (C, V), for the state pass (the backward's), or dZ for the scan */
     rows_scale<NT, CH, KD>(kc, KP, [&](int t) { return t < L ? expf(b[L - 1] - b[t]) * 1.0f : 0.0f; });
     __syncthreads();
-  static_assert(!KU, "KDU_B: U and kd are the backward's (bprep's, bval's)");
+  static_assert(!KU, "KDU_B: neither U nor kd is stored (the backward's bgrad reads V, its bval forms kd)");
   for (int e = threadIdx.x; e < CH * VD; e += NT) vc[(e / VD) * VPF + e % VD] *= ew[e / VD];
   __syncthreads();
-  if (KU) tile_out<NT, CH, VD>(wo + WS_U, wrs, vc, VPF, L); /* the out stage reads V itself */
   if (FWD) mm<VD, 1, KP, VPF, 1, S>(zd - WS_ZD, kc, vc, KD, VD, CH, false); /* dZ (K, V), straight to global memory */
 }
 

@@ -1877,9 +1877,9 @@ __device__ __forceinline__ void stage_put(float *hi, float *lo, const float *src
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
  * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/, the gpu-h200-bgw record) */
-template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
-  constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
-  for (int e = threadIdx.x; e < n * LPR; e += NTH) {
+template <int NTH, int N = VD, int T0 = 0, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
+  constexpr int LPR = (N * (int)sizeof(T) + 127) / 128; /* rows of N elements, from thread T0 on */
+  for (int e = (int)threadIdx.x - T0; e < n * LPR; e += NTH) {
     const int r = e / LPR;
     prefetch_l2((const char *)(p + r * rs) + (e - r * LPR) * 128);
   }
@@ -2252,6 +2252,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
         }
       }
       row_dots_put<128, BK, 16, 384>(zld, zst);
+      rows_l2<128, BK, 384>((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L);
+      rows_l2<128, BK, 384>((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L);
     } else {
       if (wg == 0) {
       float d1[64] = {};
@@ -2469,11 +2471,16 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
-  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
-    const int t_ = t;
+  /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+  constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
+  for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
+    const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
-    for (int k = threadIdx.x & 31; k < BK; k += 32) {
+    if (t < L)
+    for (int k = threadIdx.x % LPT; k < BK; k += LPT) {
       const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
       { /* dk (row) = -e (dG k + e^b dr Z0'); dce = -k.(dG k) - (e^b k).(dr Z0') */
@@ -2499,8 +2506,9 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_gated_deltanet_beee
     }
 #pragma unroll
     for (int r = 0; r < NR; r++) {
-      const float s = warp_sum(rs[r]);
-      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + kt * NR + r] = s;
+      float s = rs[r];
+      for (int o = 1; o < LPT; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+      if (threadIdx.x % LPT == 0 && t < L) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + kt * NR + r] = s;
     }
   }
   if (threadIdx.x == 0) {

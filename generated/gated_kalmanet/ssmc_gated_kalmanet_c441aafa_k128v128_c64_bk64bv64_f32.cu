@@ -2317,9 +2317,9 @@ template <int NTH, int ROWS, int D, int T0 = 0> __device__ __forceinline__ void 
  * a loop over the value columns then finds its tiles there. bgrad's wgmma value loop (BGW) waited on its loads
  * (ncu); H200 GDN B8 T4096 H16 bwd-saved 6.33 -> 6.09 ms with it (6aade2b: 6.16), Mamba-2 bwd 4.08 -> 3.88
  * (4.00); the mma.sync loop (cp.async, a step ahead) lost with it: GDN 6.16 -> 6.45 (bench/, the gpu-h200-bgw record) */
-template <int NTH, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
-  constexpr int LPR = (VD * (int)sizeof(T) + 127) / 128;
-  for (int e = threadIdx.x; e < n * LPR; e += NTH) {
+template <int NTH, int N = VD, int T0 = 0, typename T> __device__ __forceinline__ void rows_l2(const T *p, long long rs, int n) {
+  constexpr int LPR = (N * (int)sizeof(T) + 127) / 128; /* rows of N elements, from thread T0 on */
+  for (int e = (int)threadIdx.x - T0; e < n * LPR; e += NTH) {
     const int r = e / LPR;
     prefetch_l2((const char *)(p + r * rs) + (e - r * LPR) * 128);
   }
@@ -2674,11 +2674,16 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
    * partial sums of this key tile (the decay identity q~.dq~ + k.(dkr - dkc), dce, dc of each q term);
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
-  for (int t = threadIdx.x >> 5; t < L; t += NT / 32) {
-    const int t_ = t;
+  /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+  constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
+  for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
+    const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;
     (void)t_;
     float rs[NR > 0 ? NR : 1] = {};
-    for (int k = threadIdx.x & 31; k < BK; k += 32) {
+    if (t < L)
+    for (int k = threadIdx.x % LPT; k < BK; k += LPT) {
       const float kk = kc[t * 72 + k], dq = p1[t * 72 + k];
       float dkr_ = 0.0f;
       const float dk = dkr_ + p2[t * 72 + k];
@@ -2702,8 +2707,9 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
     }
 #pragma unroll
     for (int r = 0; r < NR; r++) {
-      const float s = warp_sum(rs[r]);
-      if ((threadIdx.x & 31) == 0) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + blockIdx.z * NR + r] = s;
+      float s = rs[r];
+      for (int o = 1; o < LPT; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+      if (threadIdx.x % LPT == 0 && t < L) w.btok[((tok + t) * a.h_v + it.h) * BW_TOK + BT_PART + blockIdx.z * NR + r] = s;
     }
   }
   if (threadIdx.x == 0) {

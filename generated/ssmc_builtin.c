@@ -474,17 +474,17 @@ const ssmc_cuda_kernel ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_cuda = {
 
 /* FNV-1a of each kernel's C and CUDA source: a stale build is never mistaken for the current one. */
 const char *const ssmc_builtin_source_hashes[] = {
-  "36daa61c57cfe8ea",
+  "c9f8331b0991dfcf",
   "105da6415cb76b1a",
-  "452fff105551fee1",
+  "2014588c29aa7536",
   "aba04a76c9c23e43",
   "4af3365bd5061774",
   "4802027eb456e9a5",
-  "ff42f854b43ca72c",
-  "0517ec9d1c64224e",
-  "a314ea57b1211aac",
-  "1216a612795a7c80",
-  "35db0c8b9fc53ec8",
-  "44525bc586342309",
+  "50c0dd40eb2728c1",
+  "c3bdc9924af313eb",
+  "faaffd53afe5d573",
+  "5afdcc51f84693e9",
+  "b2f5dda2b57d6125",
+  "e33e7c2f40c9949c",
   0,
 };

@@ -1960,10 +1960,26 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   else
   float *b = sm + BG_B;
 @   end
+@   if Q1 then
+  { /* k's and q's rows fetched together, in flight under the scalars (one after the other, each waited on: ~6% of
+     * Mamba-2's bgrad samples long-scoreboard at their stores; bench/2026-12-02-gpu-h200-s62) */
+@     local kT, ksrc, krs = krows(P.inputs[m.key + 1], 'k0')
+@     local qT, qsrc, qrs = krows(Q1, 'k0')
+    tile_regs<NT, CH, BK, ${kT}> r_k;
+    tile_regs<NT, CH, BK, ${qT}> r_q;
+    r_k.fetch(${ksrc}, ${krs}, L);
+    r_q.fetch(${qsrc}, ${qrs}, L);
+    r_k.put(kc, ${KCP}, L, one_t(), false);
+    __syncthreads();
+@     coefs('ew', 'ee', 'b', BKP, 'k0', 'BK')
+    r_q.put(qt, ${KCP}, L, [&](int t_) { return (float)(${P.q[1].coef}); }, false);
+  }
+@   else
 @ load_k(P.inputs[m.key + 1], 'kc', KCP, 'k0', 'BK')
   __syncthreads();
 @ coefs('ew', 'ee', 'b', BKP, 'k0', 'BK')
 @ build_qt('qt', KCP, 'k0', 'BK')
+@   end
   __syncthreads();
 @ end
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is

@@ -1836,9 +1836,14 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * 72;
   float *b = qt + CH * 72;
-  tile_in<NT, CH, BK>(kc, 72, (const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
-                        one_t(), false);
-  __syncthreads();
+  { /* k's and q's rows fetched together, in flight under the scalars (one after the other, each waited on: ~6% of
+     * Mamba-2's bgrad samples long-scoreboard at their stores; bench/2026-12-02-gpu-h200-s62) */
+    tile_regs<NT, CH, BK, elem_t> r_k;
+    tile_regs<NT, CH, BK, elem_t> r_q;
+    r_k.fetch((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L);
+    r_q.fetch((const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L);
+    r_k.put(kc, 72, L, one_t(), false);
+    __syncthreads();
   for (int t_ = threadIdx.x; t_ < CH; t_ += NT) {
     ew[t_] = t_ < L ? 1.0f : 0.0f;
     ee[t_] = t_ < L ? 0.0f : 0.0f;
@@ -1849,8 +1854,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
     for (int t = 0; t < CH; t++) { if (t < L) acc += gk[(long long)t * a.h_v * KD]; b[t * 72 + k] = acc; }
   }
   __syncthreads();
-  tile_in<NT, CH, BK>(qt, 72, (const elem_t *)a.in[0] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L,
-                        [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+    r_q.put(qt, 72, L, [&](int t_) { return (float)(1.0f * 0.0883883476f); }, false);
+  }
   __syncthreads();
   /* dq~ (in p1), dk's column part (in p2), with an erase dk's row part (dkr: with per-key decays in da once dA is
    * spent, else a tile of its own after q~) */

@@ -1189,7 +1189,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             });
           }
           /* dZ_L out under du's product (a warp without a tile of it at once): stored at the step's start, before its
-           * wait, the stores held up the step (GDN B1 bstate_n 1.75 ms, 1.51 without them: bench/2026-11-30-gpu-h200-s56
+           * wait, the stores held up the step (GDN B1 bstate_n 1.75 ms, 1.51 without them: bench/, the s56 record
            * call 4) */
           store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0);
 @     if BSQ then
@@ -1644,14 +1644,6 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @   -- no K x V of a GDN-like spec from 32 to 256 at chunk 64) every thread loads (one step ahead, through its registers)
 @   -- and two buffers take turns under one barrier a step
 @   local NC, PT = #groups * 128, (nwg - #groups) * 128
-@   -- the key tile's rows of k and q (one query term) into L2 once the loop's loads are issued: after the loop they
-@   -- are loaded and waited on (~6% of Mamba-2's bgrad samples long-scoreboard there; bench/2026-12-02-gpu-h200-s62)
-@   local function kq_l2(nth, n, t0)
-@     for _, x in ipairs({P.inputs[m.key + 1], Q1 or nil}) do
-@       local _, src, rs = krows(x, 'k0')
-      rows_l2<${nth}, ${n}, ${t0}>(${src}, ${rs}, L);
-@     end
-@   end
 @   local region = 0
 @   for _, e in ipairs(GL) do if e[1] == 'R' then region = -e[2] elseif e[1] == 'B' then region = region + e[2] end end
 @   -- the loop's tiles without Z_L: Z_L . dZ_L = e^{b_L} Z0 . dZ_L + kd' u . dZ_L (Z_L = e^{b_L} Z0 + kd' u), the first
@@ -1769,7 +1761,13 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
 @     if ZDOT then
       row_dots_put<${PT}, BK, ${WBV}, ${NC}>(zld, zst);
 @     end
-@     kq_l2(PT, 'BK', NC)
+@     -- the key tile's k and q rows into L2 for after the loop, by the producer once its copies are issued (with the
+@     -- per-token pass's LPT: H200 GDN B8 bgrad 2.450 -> 2.368 ms, bench/2026-12-02-gpu-h200-s62 call 2; the same in
+@     -- the last step of the loop without a producer spilled Mamba-2's bgrad, 96 B at sm_90a)
+@     for _, x in ipairs({P.inputs[m.key + 1], Q1 or nil}) do
+@       local _, src, rs = krows(x, 'k0')
+      rows_l2<${PT}, BK, ${NC}>(${src}, ${rs}, L);
+@     end
     } else {
 @     for bi = 1, #groups do
       ${bi < #groups and ('if (wg == ' .. (bi - 1) .. ') ') or ''}{
@@ -1961,8 +1959,8 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
   float *b = sm + BG_B;
 @   end
 @   if Q1 then
-  { /* k's and q's rows fetched together, in flight under the scalars (one after the other, each waited on: ~6% of
-     * Mamba-2's bgrad samples long-scoreboard at their stores; bench/2026-12-02-gpu-h200-s62) */
+  { /* k's and q's rows fetched together, in flight under the scalars (k's loaded and waited on, then q's after the
+     * scalars, before: H200 Mamba-2 B8 bgrad 1.176 -> 1.108 ms, bench/, the s62 record, call 3) */
 @     local kT, ksrc, krs = krows(P.inputs[m.key + 1], 'k0')
 @     local qT, qsrc, qrs = krows(Q1, 'k0')
     tile_regs<NT, CH, BK, ${kT}> r_k;
@@ -2166,8 +2164,8 @@ __device__ __forceinline__ void mm_pairs(float *c, const float *a, const float *
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
   /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
-   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
-   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum before: ~7% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles; bench/, the s62 record, call 2) */
   constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
   for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
     const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;

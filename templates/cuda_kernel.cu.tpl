@@ -3010,7 +3010,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  *   T10 = D1 P10, T32 = D3 P32, X0 += X1 P10 (X = N_BA T_A);
  *   T_BA = [D2 0; T32 D3] X.
  * (prep_body's generic form: 15.2 K warp instructions a chunk, 287 us under ncu at GDN B8 T4096 H16; the pair mask's
- * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
+ * pass, the inverse's small generic products and their barriers, bench/, the s37 record, call 3) */
 template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd, int tcol) {
@@ -3912,7 +3912,7 @@ extern "C" __global__ void __launch_bounds__(${NT.fused}, ${FUSED_MINB}) ${P.nam
  * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = T r,
  * r = diag(w) v - diag(e e^b) (K Z) (into ut: the B operand), T from prep_fused's sm_90a form as the register operand
  * A (fetch_t; the T form: prep leaves T, 16 KiB a chunk, where W and U took 64, and runs in half the time: H200 GDN
- * B8 T4096 H16 1.326 -> 1.072 ms, bench/2026-11-26-gpu-h200-s35), or in the keep form u = U + W Z from prep's U
+ * B8 T4096 H16 1.326 -> 1.072 ms, bench/, the s35 record), or in the keep form u = U + W Z from prep's U
  * and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
@@ -4463,7 +4463,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
  * (its scan of the log decays is a chain of shuffles: in line, the other warps waited on it for 30% of the pass),
  * its keys by the other warps into two buffers.
  * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
- * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
+ * DRAM throughput: bench/, the gpu-h200-split record) */
 extern "C" __global__ void __launch_bounds__(256, 1) ${P.name}_fused90_seg(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, NB = ${SG_NB};
@@ -4655,7 +4655,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     };
     /* T's rows of the chunk at c0 (C, C fp32 at prep's WS_W; rows past its length zero) by cp.async into buffer buf's
      * hi and lo places (rows < C / 2 in TH's, the rest in TL's: 16 KiB), a chunk ahead as the tiles (its global loads
-     * had held the producer: long scoreboard 19% of fused90's samples, bench/2026-11-26-gpu-h200-s37 call 3); float4
+     * had held the producer: long scoreboard 19% of fused90's samples, bench/, the s37 record, call 3); float4
      * j of the thread at row tp / 16 + 8 j, columns 4 (tp % 16).. (put as hi + lo parts in place once in) */
     auto load_t = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -4938,7 +4938,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     /* y (t, v) from y'(v, t) through the value tile's place (each warp's own value columns, which only its r' read):
      * transposed by stmatrix into its core matrices (row t of a block: 16 bytes, 8 values), then rows t < L out
      * in 16-byte pieces (the direct stores of y', 32 two-value stores and shuffles a thread, held ~40% of the
-     * consumers' samples: bench/2026-11-26-gpu-h200-s36 call 3) */
+     * consumers' samples: bench/, the s36 record, call 3) */
     unsigned short *yb = (unsigned short *)vb;
     if constexpr (!SEGP) {
 #pragma unroll
@@ -5004,7 +5004,7 @@ extern "C" __global__ void __launch_bounds__(${F90_NT}, ${F90_MINB}) ${P.name}_f
  * L_s(k, v), P_s the segment's transition (K x K, rows i) from the per-token workspace of its first chunk, by cp.async
  * a segment ahead (two buffers: only Z is a chain). The last segment's pass (fused90_split) leaves the final state;
  * a sequence without tokens has it here. (H200 GDN B1 T32768 H16, a block a value tile of 64 and P loaded each step:
- * 146 us under ncu, bench/2026-11-26-gpu-h200-s38 call 3) */
+ * 146 us under ncu, bench/, the s38 record, call 3) */
 extern "C" __global__ void __launch_bounds__(${DS_NT}) ${P.name}_fused90_scan(ssmc_fwd_args a, float *ws) {
   constexpr int NT = ${DS_NT}, SV = 4 * NT / KD, CG = SV / 4;
   static_assert(KD * SV == 4 * NT && VD % SV == 0, "a float4 of Z a thread");

@@ -1274,7 +1274,7 @@ __device__ __forceinline__ void t_quad(const float *a, const float *b, float *o,
  *   T10 = D1 P10, T32 = D3 P32, X0 += X1 P10 (X = N_BA T_A);
  *   T_BA = [D2 0; T32 D3] X.
  * (prep_body's generic form: 15.2 K warp instructions a chunk, 287 us under ncu at GDN B8 T4096 H16; the pair mask's
- * pass, the inverse's small generic products and their barriers, bench/2026-11-26-gpu-h200-s37 call 3) */
+ * pass, the inverse's small generic products and their barriers, bench/, the s37 record, call 3) */
 template <int NT>
 __device__ __forceinline__ void t_form(float *const *in, const unsigned short *kc, float *b, float *ee, float *am, float *tm,
                                        int L, float *wo, long long wrs, float *zd, int tcol) {
@@ -1857,7 +1857,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_deltanet_aae4d294_k128
  * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = T r,
  * r = diag(w) v - diag(e e^b) (K Z) (into ut: the B operand), T from prep_fused's sm_90a form as the register operand
  * A (fetch_t; the T form: prep leaves T, 16 KiB a chunk, where W and U took 64, and runs in half the time: H200 GDN
- * B8 T4096 H16 1.326 -> 1.072 ms, bench/2026-11-26-gpu-h200-s35), or in the keep form u = U + W Z from prep's U
+ * B8 T4096 H16 1.326 -> 1.072 ms, bench/, the s35 record), or in the keep form u = U + W Z from prep's U
  * and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
@@ -2210,7 +2210,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     };
     /* T's rows of the chunk at c0 (C, C fp32 at prep's WS_W; rows past its length zero) by cp.async into buffer buf's
      * hi and lo places (rows < C / 2 in TH's, the rest in TL's: 16 KiB), a chunk ahead as the tiles (its global loads
-     * had held the producer: long scoreboard 19% of fused90's samples, bench/2026-11-26-gpu-h200-s37 call 3); float4
+     * had held the producer: long scoreboard 19% of fused90's samples, bench/, the s37 record, call 3); float4
      * j of the thread at row tp / 16 + 8 j, columns 4 (tp % 16).. (put as hi + lo parts in place once in) */
     auto load_t = [&](long long c0, int buf) {
       const int Ln = (int)(it.T - c0 < CH ? it.T - c0 : CH);
@@ -2458,7 +2458,7 @@ __device__ __forceinline__ void fused90d_body(const ssmc_fwd_args &a, float *ws)
     /* y (t, v) from y'(v, t) through the value tile's place (each warp's own value columns, which only its r' read):
      * transposed by stmatrix into its core matrices (row t of a block: 16 bytes, 8 values), then rows t < L out
      * in 16-byte pieces (the direct stores of y', 32 two-value stores and shuffles a thread, held ~40% of the
-     * consumers' samples: bench/2026-11-26-gpu-h200-s36 call 3) */
+     * consumers' samples: bench/, the s36 record, call 3) */
     unsigned short *yb = (unsigned short *)vb;
     if constexpr (!SEGP) {
 #pragma unroll
@@ -2518,7 +2518,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) ssmc_deltanet_aae4d294_k128
  * L_s(k, v), P_s the segment's transition (K x K, rows i) from the per-token workspace of its first chunk, by cp.async
  * a segment ahead (two buffers: only Z is a chain). The last segment's pass (fused90_split) leaves the final state;
  * a sequence without tokens has it here. (H200 GDN B1 T32768 H16, a block a value tile of 64 and P loaded each step:
- * 146 us under ncu, bench/2026-11-26-gpu-h200-s38 call 3) */
+ * 146 us under ncu, bench/, the s38 record, call 3) */
 extern "C" __global__ void __launch_bounds__(256) ssmc_deltanet_aae4d294_k128v128_c64_bk64bv64_bf16_fused90_scan(ssmc_fwd_args a, float *ws) {
   constexpr int NT = 256, SV = 4 * NT / KD, CG = SV / 4;
   static_assert(KD * SV == 4 * NT && VD % SV == 0, "a float4 of Z a thread");
@@ -3460,7 +3460,7 @@ template <typename LY> __device__ __forceinline__ void bstate_body(const ssmc_fw
             });
           }
           /* dZ_L out under du's product (a warp without a tile of it at once): stored at the step's start, before its
-           * wait, the stores held up the step (GDN B1 bstate_n 1.75 ms, 1.51 without them: bench/2026-11-30-gpu-h200-s56
+           * wait, the stores held up the step (GDN B1 bstate_n 1.75 ms, 1.51 without them: bench/, the s56 record
            * call 4) */
           store_z(w.bchunk + cs_of(j) * BW_CHUNK + BC_DZEND + v0);
           /* dZ <- e^{b_L} dZ + q' y */
@@ -3865,8 +3865,8 @@ extern "C" __global__ void __launch_bounds__(NT_BWD, 1) ssmc_deltanet_aae4d294_k
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
   /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
-   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
-   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum before: ~7% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles; bench/, the s62 record, call 2) */
   constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
   for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
     const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;

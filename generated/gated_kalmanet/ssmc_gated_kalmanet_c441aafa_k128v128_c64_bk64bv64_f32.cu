@@ -2675,8 +2675,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_gated_kalmanet_c441aaf
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
   /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
-   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
-   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum before: ~7% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles; bench/, the s62 record, call 2) */
   constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
   for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
     const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;

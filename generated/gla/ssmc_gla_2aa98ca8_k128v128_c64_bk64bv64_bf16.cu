@@ -1857,8 +1857,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * 72;
   float *b = qt + CH * 72;
-  { /* k's and q's rows fetched together, in flight under the scalars (one after the other, each waited on: ~6% of
-     * Mamba-2's bgrad samples long-scoreboard at their stores; bench/2026-12-02-gpu-h200-s62) */
+  { /* k's and q's rows fetched together, in flight under the scalars (k's loaded and waited on, then q's after the
+     * scalars, before: H200 Mamba-2 B8 bgrad 1.176 -> 1.108 ms, bench/, the s62 record, call 3) */
     tile_regs<NT, CH, BK, elem_t> r_k;
     tile_regs<NT, CH, BK, elem_t> r_q;
     r_k.fetch((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L);
@@ -1944,8 +1944,8 @@ extern "C" __global__ void __launch_bounds__(256, 1) ssmc_gla_2aa98ca8_k128v128_
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
   /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
-   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
-   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum before: ~7% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles; bench/, the s62 record, call 2) */
   constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
   for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
     const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;

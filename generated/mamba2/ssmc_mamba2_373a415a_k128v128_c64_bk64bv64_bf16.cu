@@ -1561,7 +1561,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
  * w C/2..) masked with e^{b_t - b_s} in registers into am; [with an erase the pseudo-values u = T r,
  * r = diag(w) v - diag(e e^b) (K Z) (into ut: the B operand), T from prep_fused's sm_90a form as the register operand
  * A (fetch_t; the T form: prep leaves T, 16 KiB a chunk, where W and U took 64, and runs in half the time: H200 GDN
- * B8 T4096 H16 1.326 -> 1.072 ms, bench/2026-11-26-gpu-h200-s35), or in the keep form u = U + W Z from prep's U
+ * B8 T4096 H16 1.326 -> 1.072 ms, bench/, the s35 record), or in the keep form u = U + W Z from prep's U
  * and W, W in ks's place once the scores are done;] y = diag(e^b) (q~ Z) + A u (warpgroup w:
  * its value columns); Z' <- e^{b_L} Z' + u' (k e^{b_L - b}) (u = w v). The next chunk's inputs are
  * in flight in registers meanwhile. Elsewhere (sm_80) the body is empty: the runtime runs this stage
@@ -1949,7 +1949,7 @@ template <bool KEEP_T> __device__ __forceinline__ void fused90b_body(const ssmc_
  * (its scan of the log decays is a chain of shuffles: in line, the other warps waited on it for 30% of the pass),
  * its keys by the other warps into two buffers.
  * (fused90's own segment form, a producer warpgroup a chunk ahead of two consumer warpgroups, ran at 23% SM and 26%
- * DRAM throughput: bench/2026-11-25-gpu-h200-split) */
+ * DRAM throughput: bench/, the gpu-h200-split record) */
 extern "C" __global__ void __launch_bounds__(256, 1) ssmc_mamba2_373a415a_k128v128_c64_bk64bv64_bf16_fused90_seg(ssmc_fwd_args a, float *ws) {
 #if SSMC_SM90
   constexpr int NT = 256, NB = 4;
@@ -2982,8 +2982,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
   /* this key tile of k and q~ (over the value loop's tiles) */
   float *kc = sm + BG_R, *qt = kc + CH * 72;
   float *b = sm + BG_B;
-  { /* k's and q's rows fetched together, in flight under the scalars (one after the other, each waited on: ~6% of
-     * Mamba-2's bgrad samples long-scoreboard at their stores; bench/2026-12-02-gpu-h200-s62) */
+  { /* k's and q's rows fetched together, in flight under the scalars (k's loaded and waited on, then q's after the
+     * scalars, before: H200 Mamba-2 B8 bgrad 1.176 -> 1.108 ms, bench/, the s62 record, call 3) */
     tile_regs<NT, CH, BK, elem_t> r_k;
     tile_regs<NT, CH, BK, elem_t> r_q;
     r_k.fetch((const elem_t *)a.in[1] + (tok * a.h_qk + it.hq) * KD + k0, (long long)a.h_qk * KD, L);
@@ -3045,8 +3045,8 @@ extern "C" __global__ void __launch_bounds__(256, 2) ssmc_mamba2_373a415a_k128v1
    * the [K] inputs' gradients */
   const int G = a.h_v / a.h_qk;
   /* LPT lanes a token (about eight key columns a lane), 32 / LPT tokens a warp at a time: a token's sums over LPT lanes,
-   * log2(LPT) shuffles (a warp a token and its 32-lane sum: ~6% of Mamba-2's bgrad samples short-scoreboard at
-   * the shuffles, bench/2026-12-02-gpu-h200-s62) */
+   * log2(LPT) shuffles (a warp a token and its 32-lane sum before: ~7% of Mamba-2's bgrad samples short-scoreboard at
+   * the shuffles; bench/, the s62 record, call 2) */
   constexpr int LPT = BK >= 256 ? 32 : BK >= 128 ? 16 : BK >= 64 ? 8 : BK >= 32 ? 4 : BK >= 16 ? 2 : 1; /* a power of two */
   for (int t0 = (threadIdx.x >> 5) * (32 / LPT); t0 < L; t0 += NT / LPT) {
     const int t = t0 + (int)(threadIdx.x & 31) / LPT, t_ = t;
